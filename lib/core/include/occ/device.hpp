@@ -1,0 +1,100 @@
+// occ/device.hpp — per-compute-capability SM limits and the named-GPU database.
+//
+// [SECTION] ArchRules: what one compute capability's SM provides and how it allocates
+// [SECTION] Device: a named GPU (or a custom one) = SM count + the rules of its compute capability
+// [SECTION] Lookup: by name / alias / compute capability, with a "did you mean" suggestion
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace occ {
+
+// Maximum number of shared-memory carveout sizes an architecture offers.
+inline constexpr int kMaxCarveoutSteps = 10;
+
+// What one compute capability's streaming multiprocessor provides. Every field is a documented
+// per-architecture fact; the source is cited next to each row in device_db.cpp.
+struct ArchRules {
+    int cc_major = 0;
+    int cc_minor = 0;
+    const char* family = "";             // "Ampere", "Hopper", ...
+    int warp_size = 32;
+    int max_threads_per_block = 1024;
+    int max_threads_per_sm = 2048;       // = max resident warps × warp size
+    int max_blocks_per_sm = 32;
+    int regs_per_sm = 65536;             // 32-bit registers
+    int regs_per_block = 65536;
+    int max_regs_per_thread = 255;
+    int reg_alloc_unit = 256;            // registers per warp are rounded up to this
+    int subpartitions = 4;               // SM sub-partitions (warp schedulers) sharing the register file
+    std::int64_t smem_per_sm = 0;        // bytes, largest carveout (cudaDeviceProp::sharedMemPerMultiprocessor)
+    std::int64_t smem_per_block = 49152; // bytes without opt-in (sharedMemPerBlock)
+    std::int64_t smem_per_block_optin = 49152;   // sharedMemPerBlockOptin
+    std::int64_t smem_reserved_per_block = 0;    // reservedSharedMemPerBlock (1 KB from 8.0)
+    int smem_alloc_unit = 256;           // bytes; shared memory per block is rounded up to this
+    // Volta+ carveout: the sizes (bytes, ascending) the unified L1/shared array can be split into.
+    // Empty (count 0) before Volta.
+    std::array<std::int64_t, kMaxCarveoutSteps> carveout_steps{};
+    int carveout_step_count = 0;
+    // Named barriers per block slot (x max_blocks_per_sm = barriers per SM); counted from 9.0 on.
+    int barriers_per_block_slot = 2;
+    // Partitioned global caching (5.2, 5.3, 6.1, 6.2): a block lives in half an SM when enabled.
+    bool partitioned_gc_supported = false;
+    const char* source = "";             // where these numbers come from
+
+    int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
+    std::span<const std::int64_t> carveouts() const {
+        return {carveout_steps.data(), static_cast<std::size_t>(carveout_step_count)};
+    }
+};
+
+enum class Segment { datacenter, workstation, consumer, embedded, custom };
+const char* segment_name(Segment s);
+
+// A GPU: its rules plus what differs between parts of the same compute capability.
+struct Device {
+    std::string name;            // canonical name, e.g. "A100-SXM4-80GB"
+    int sm_count = 1;
+    Segment segment = Segment::custom;
+    ArchRules arch;              // copied so a custom device may override individual limits
+};
+
+// [SECTION] Database
+// Every compute capability occ models, ascending.
+std::span<const ArchRules> all_archs();
+// Named GPUs, in release order.
+struct GpuEntry {
+    const char* name;           // canonical
+    int cc_major, cc_minor;
+    int sm_count;
+    Segment segment;
+    const char* aliases;        // comma-separated, matched after normalisation
+    const char* source;
+};
+std::span<const GpuEntry> all_gpus();
+
+// Rules for an exact compute capability, or nullptr.
+const ArchRules* find_arch(int cc_major, int cc_minor);
+
+// A named GPU as a Device. Accepts canonical names and aliases in any case, with or without
+// spaces, dashes, "NVIDIA", "GeForce", "Tesla".
+std::optional<Device> find_gpu(std::string_view name);
+
+// The closest known name when find_gpu fails (empty when nothing is reasonably close).
+std::string suggest_gpu(std::string_view name);
+
+// A generic device for a compute capability ("8.0"), SM count 1, named "cc 8.0".
+std::optional<Device> device_for_cc(int cc_major, int cc_minor);
+
+// Parses "8.0", "80", "sm_80", "sm80", "compute_90" into major/minor. False if malformed.
+bool parse_cc(std::string_view text, int& major, int& minor);
+
+// Lists the compute capabilities as "3.5, 3.7, ..." for messages.
+std::string supported_cc_list();
+
+}  // namespace occ

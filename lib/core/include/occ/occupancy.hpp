@@ -1,0 +1,96 @@
+// occ/occupancy.hpp — theoretical occupancy of one kernel launch on one SM.
+//
+// The model, rule by rule (each rule is cited in occupancy.cpp):
+//   warps      blocks ≤ max_warps_per_sm / ceil(threads / 32)
+//   registers  per-warp allocation rounded to 256; warps fit per sub-partition; per-block checks
+//   shared     static + dynamic + reserved, rounded to the unit; carveout chosen by the driver
+//   blocks     max resident blocks per SM
+//   barriers   (9.0+) named barriers per SM / barriers per block
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "occ/device.hpp"
+
+namespace occ {
+
+// Kepler-era cache preference (cudaFuncSetCacheConfig); on Volta+ it maps to a carveout when the
+// carveout is left at its default.
+enum class CacheConfig : std::uint8_t { none, prefer_shared, prefer_l1, prefer_equal };
+// Partitioned global caching request (cc 5.2, 5.3, 6.1, 6.2). Ignored on other parts.
+enum class PartitionedGC : std::uint8_t { off, on, strict };
+
+// What the compiler and cudaFuncSetAttribute decided about the kernel.
+struct KernelResources {
+    int regs_per_thread = 32;            // from ptxas -v / cudaFuncAttributes::numRegs
+    std::int64_t smem_static = 0;        // bytes of __shared__ arrays
+    int barriers = 1;                    // named barriers used (barrier 0 is used by __syncthreads)
+    bool optin = false;                  // dynamic smem limit raised to the device's opt-in maximum
+    std::int64_t max_dynamic_smem = -1;  // cudaFuncAttributeMaxDynamicSharedMemorySize; -1 = from optin
+    PartitionedGC partitioned_gc = PartitionedGC::off;
+};
+
+// How it is launched.
+struct LaunchConfig {
+    int threads = 256;                   // threads per block (x*y*z)
+    std::int64_t smem_dynamic = 0;       // bytes, third <<< >>> argument
+    int carveout = -1;                   // cudaFuncAttributePreferredSharedMemoryCarveout, -1 = default
+    CacheConfig cache_config = CacheConfig::none;
+    std::int64_t grid_blocks = 0;        // optional, for wave figures; 0 = not given
+};
+
+// Each limit: how many blocks that resource alone would allow. kUnlimited = it does not limit.
+inline constexpr int kUnlimited = 0x7fffffff;
+
+enum Limiter : unsigned {
+    kLimitWarps = 1u << 0,
+    kLimitRegisters = 1u << 1,
+    kLimitSharedMemory = 1u << 2,
+    kLimitBlocks = 1u << 3,
+    kLimitBarriers = 1u << 4,
+};
+
+struct OccupancyResult {
+    // Blocks each resource alone allows (kUnlimited when that resource places no bound).
+    int limit_warps = 0;
+    int limit_registers = 0;
+    int limit_shared_memory = 0;
+    int limit_blocks = 0;
+    int limit_barriers = kUnlimited;
+    unsigned limiters = 0;               // Limiter bits equal to the final block count
+
+    int blocks_per_sm = 0;
+    int warps_per_block = 0;
+    int warps_per_sm = 0;
+    int threads_per_sm = 0;
+    int max_warps_per_sm = 0;
+    double occupancy = 0.0;              // warps_per_sm / max_warps_per_sm, 0..1
+
+    int regs_per_warp_allocated = 0;
+    int regs_per_block_allocated = 0;
+    std::int64_t smem_per_block_allocated = 0;   // incl. the driver reserve, rounded to the unit
+    std::int64_t smem_per_sm_configured = 0;     // the carveout the driver picks
+    std::int64_t smem_per_block_limit = 0;       // what one block may use (incl. reserve)
+    bool partitioned_gc_active = false;
+
+    std::string error;                   // empty when the inputs are valid
+    bool ok() const { return error.empty(); }
+};
+
+// The full calculation, with a readable reason when the launch is impossible.
+OccupancyResult compute_occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l);
+
+// Blocks per SM only, no strings: for sweeps and benchmarks. Returns 0 for an impossible launch
+// and -1 for invalid input.
+int blocks_per_sm_fast(const ArchRules& a, const KernelResources& k, const LaunchConfig& l);
+
+// The carveout (bytes of shared memory per SM) for a preference and a per-block need.
+// Returns -1 when no supported size can hold one block.
+std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfig cache,
+                                    std::int64_t smem_per_block_allocated);
+
+// Short names in JSON order: "warps", "registers", "shared_memory", "blocks", "barriers".
+const char* limiter_name(Limiter l);
+inline constexpr Limiter kAllLimiters[] = {kLimitWarps, kLimitRegisters, kLimitSharedMemory, kLimitBlocks, kLimitBarriers};
+
+}  // namespace occ

@@ -1,0 +1,49 @@
+// occ/io/api.hpp — the JSON contract shared by the CLI (--json, --batch) and the web JS API.
+// A request is a JSON object; the response is the JSON object the CLI prints. Never throws:
+// every problem becomes {"error": "field: what is allowed, what was given"}.
+#pragma once
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "occ/device.hpp"
+#include "occ/occupancy.hpp"
+#include "occ/result.hpp"
+
+namespace occ::io {
+
+using json = nlohmann::ordered_json;
+class FieldReader;
+
+// Dispatch by kind ("occupancy", "gpus", ...). Unknown kinds give an error object.
+json handle(std::string_view kind, const json& request);
+// Same, from JSON text (one --batch line, or a JS string). Parse errors give an error object.
+json handle_text(std::string_view kind, std::string_view text);
+// The kinds handle() knows, for help texts.
+std::string known_kinds();
+
+// --- Devices -------------------------------------------------------------------------------------
+// Reads "gpu" (a name), "cc" ("8.0") or "device" (a custom device object with cudaDeviceProp field
+// names) from a request. Default when none is given: `fallback_gpu`.
+Device read_device(FieldReader& f, std::string_view fallback_gpu = "A100-SXM4-80GB");
+// Custom device, fields named like cudaDeviceProp (major, minor, multiProcessorCount, ...).
+// Fields left out take the value of the compute capability's table row.
+Result<Device> device_from_json(const json& obj);
+json device_to_json(const Device& d);
+json gpus_json();   // the whole database
+
+// --- Occupancy -----------------------------------------------------------------------------------
+struct OccupancyRequest {
+    Device device;
+    KernelResources kernel;
+    LaunchConfig launch;
+    int block[3] = {0, 1, 1};   // when given as a 3-D block
+};
+// Throws RequestError on bad fields.
+OccupancyRequest read_occupancy_request(FieldReader& f);
+json occupancy_request_to_json(const OccupancyRequest& r);   // canonical echo (also the URL/scenario form)
+json occupancy_to_json(const OccupancyResult& r, const Device& d);
+json api_occupancy(const json& request);
+
+}  // namespace occ::io

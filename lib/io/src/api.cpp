@@ -1,0 +1,59 @@
+// api.cpp — request dispatch.
+#include "occ/io/api.hpp"
+
+#include "occ/io/fields.hpp"
+
+namespace occ::io {
+namespace {
+
+json api_gpus(const json& request) {
+    if (!request.is_null() && !(request.is_object() && request.empty())) {
+        FieldReader f(request, "gpus request");
+        f.finish();
+    }
+    return gpus_json();
+}
+
+struct Kind {
+    const char* name;
+    json (*fn)(const json&);
+};
+
+// One row per request kind. Later kinds (coalesce, banks, roofline, ...) are added here.
+const Kind kKinds[] = {
+    {"occupancy", &api_occupancy},
+    {"gpus", &api_gpus},
+};
+
+}  // namespace
+
+std::string known_kinds() {
+    std::string s;
+    for (const Kind& k : kKinds) s += (s.empty() ? "" : ", ") + std::string(k.name);
+    return s;
+}
+
+json handle(std::string_view kind, const json& request) {
+    for (const Kind& k : kKinds) {
+        if (kind != k.name) continue;
+        try {
+            return k.fn(request);
+        } catch (const RequestError& e) {
+            return json{{"error", e.what()}};
+        } catch (const std::exception& e) {
+            return json{{"error", std::string("internal error: ") + e.what()}};
+        }
+    }
+    return json{{"error", "unknown request kind \"" + std::string(kind.substr(0, 40)) + "\"; known: " + known_kinds()}};
+}
+
+json handle_text(std::string_view kind, std::string_view text) {
+    json req = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+    if (req.is_discarded()) {
+        std::string shown(text.substr(0, 60));
+        return json{{"error", "not valid JSON: \"" + shown + (text.size() > 60 ? "...\"" : "\"")}};
+    }
+    return handle(kind, req);
+}
+
+}  // namespace occ::io

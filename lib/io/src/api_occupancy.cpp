@@ -1,0 +1,131 @@
+// api_occupancy.cpp — the occupancy request/response.
+#include <climits>
+
+#include "occ/io/api.hpp"
+#include "occ/io/fields.hpp"
+
+namespace occ::io {
+namespace {
+
+const char* cache_name(CacheConfig c) {
+    switch (c) {
+        case CacheConfig::prefer_shared: return "shared";
+        case CacheConfig::prefer_l1: return "l1";
+        case CacheConfig::prefer_equal: return "equal";
+        case CacheConfig::none: return "none";
+    }
+    return "none";
+}
+const char* pgc_name(PartitionedGC p) {
+    switch (p) {
+        case PartitionedGC::on: return "on";
+        case PartitionedGC::strict: return "strict";
+        case PartitionedGC::off: return "off";
+    }
+    return "off";
+}
+
+json limit_json(int v) { return v == kUnlimited ? json(nullptr) : json(v); }
+
+}  // namespace
+
+OccupancyRequest read_occupancy_request(FieldReader& f) {
+    OccupancyRequest r;
+    r.device = read_device(f);
+    constexpr std::int64_t kI = INT_MAX;
+    if (f.has("block")) {
+        if (f.has("threads")) f.fail("threads", "give threads or block, not both");
+        const json* b = f.raw("block");
+        if (!b->is_array() || b->empty() || b->size() > 3) f.fail("block", "must be [x], [x, y] or [x, y, z], got " + b->dump().substr(0, 40));
+        std::int64_t total = 1;
+        for (std::size_t i = 0; i < b->size(); ++i) {
+            const json& e = (*b)[i];
+            if (!e.is_number_integer() || e.get<std::int64_t>() < 1 || e.get<std::int64_t>() > 1024)
+                f.fail("block", "each dimension must be an integer 1..1024, got " + e.dump().substr(0, 20));
+            r.block[i] = static_cast<int>(e.get<std::int64_t>());
+            total *= r.block[i];
+        }
+        if (b->size() > 2 && r.block[2] > 64) f.fail("block", "z must be 1..64, got " + std::to_string(r.block[2]));
+        r.launch.threads = static_cast<int>(std::min<std::int64_t>(total, kI));
+    } else {
+        r.launch.threads = static_cast<int>(f.integer("threads", -kI, kI, 256));
+        r.block[0] = r.launch.threads;
+    }
+    r.kernel.regs_per_thread = static_cast<int>(f.integer("regs", -kI, kI, 32));
+    r.kernel.smem_static = f.size("smem_static", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0);
+    r.launch.smem_dynamic = f.size("smem_dynamic", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0);
+    r.launch.carveout = static_cast<int>(f.integer("carveout", -kI, kI, -1));
+    const std::string cache = f.choice("cache_config", {"none", "shared", "l1", "equal"}, "none");
+    r.launch.cache_config = cache == "shared" ? CacheConfig::prefer_shared : cache == "l1" ? CacheConfig::prefer_l1
+                          : cache == "equal" ? CacheConfig::prefer_equal : CacheConfig::none;
+    r.kernel.optin = f.boolean("optin", false);
+    r.kernel.max_dynamic_smem = f.size("max_dynamic_smem", -1, std::int64_t{1} << 40, -1);
+    r.kernel.barriers = static_cast<int>(f.integer("barriers", -kI, kI, 1));
+    const std::string pgc = f.choice("partitioned_gc", {"off", "on", "strict"}, "off");
+    r.kernel.partitioned_gc = pgc == "on" ? PartitionedGC::on : pgc == "strict" ? PartitionedGC::strict : PartitionedGC::off;
+    r.launch.grid_blocks = f.integer("grid", 0, (std::int64_t{1} << 31) * 65535, 0);
+    return r;
+}
+
+json occupancy_request_to_json(const OccupancyRequest& r) {
+    json j;
+    if (r.device.segment == Segment::custom && r.device.name.rfind("cc ", 0) == 0)
+        j["cc"] = std::to_string(r.device.arch.cc_major) + "." + std::to_string(r.device.arch.cc_minor);
+    else
+        j["gpu"] = r.device.name;
+    if (r.block[1] > 1 || r.block[2] > 1) j["block"] = {r.block[0], r.block[1], r.block[2]};
+    else j["threads"] = r.launch.threads;
+    j["regs"] = r.kernel.regs_per_thread;
+    j["smem_static"] = r.kernel.smem_static;
+    j["smem_dynamic"] = r.launch.smem_dynamic;
+    j["carveout"] = r.launch.carveout;
+    j["cache_config"] = cache_name(r.launch.cache_config);
+    j["optin"] = r.kernel.optin;
+    if (r.kernel.max_dynamic_smem >= 0) j["max_dynamic_smem"] = r.kernel.max_dynamic_smem;
+    j["barriers"] = r.kernel.barriers;
+    j["partitioned_gc"] = pgc_name(r.kernel.partitioned_gc);
+    if (r.launch.grid_blocks > 0) j["grid"] = r.launch.grid_blocks;
+    return j;
+}
+
+json occupancy_to_json(const OccupancyResult& r, const Device& d) {
+    json limiters = json::array();
+    for (Limiter l : kAllLimiters)
+        if (r.limiters & l) limiters.push_back(limiter_name(l));
+    return json{
+        {"blocks_per_sm", r.blocks_per_sm},
+        {"warps_per_sm", r.warps_per_sm},
+        {"threads_per_sm", r.threads_per_sm},
+        {"occupancy", r.occupancy},
+        {"warps_per_block", r.warps_per_block},
+        {"max_warps_per_sm", r.max_warps_per_sm},
+        {"limits",
+         {{"warps", limit_json(r.limit_warps)},
+          {"registers", limit_json(r.limit_registers)},
+          {"shared_memory", limit_json(r.limit_shared_memory)},
+          {"blocks", limit_json(r.limit_blocks)},
+          {"barriers", limit_json(r.limit_barriers)}}},
+        {"limiters", limiters},
+        {"regs_per_warp_allocated", r.regs_per_warp_allocated},
+        {"regs_per_block_allocated", r.regs_per_block_allocated},
+        {"smem_per_block_allocated", r.smem_per_block_allocated},
+        {"smem_per_block_limit", r.smem_per_block_limit},
+        {"smem_per_sm_configured", r.smem_per_sm_configured},
+        {"partitioned_gc_active", r.partitioned_gc_active},
+        {"error", r.ok() ? json(nullptr) : json(r.error)},
+        {"device", device_to_json(d)},
+    };
+}
+
+json api_occupancy(const json& request) {
+    FieldReader f(request, "occupancy request");
+    const json* id = f.raw("id");
+    OccupancyRequest req = read_occupancy_request(f);
+    f.finish();
+    json out = occupancy_to_json(compute_occupancy(req.device, req.kernel, req.launch), req.device);
+    out["input"] = occupancy_request_to_json(req);
+    if (id) out["id"] = *id;
+    return out;
+}
+
+}  // namespace occ::io

@@ -1,0 +1,134 @@
+// device_json.cpp — devices in and out of JSON.
+#include <algorithm>
+
+#include "occ/io/api.hpp"
+#include "occ/io/fields.hpp"
+
+namespace occ::io {
+
+json device_to_json(const Device& d) {
+    const ArchRules& a = d.arch;
+    json carve = json::array();
+    for (auto s : a.carveouts()) carve.push_back(s);
+    return json{
+        {"name", d.name},
+        {"segment", segment_name(d.segment)},
+        {"family", a.family},
+        {"cc_major", a.cc_major},
+        {"cc_minor", a.cc_minor},
+        {"sm_count", d.sm_count},
+        {"warp_size", a.warp_size},
+        {"max_threads_per_block", a.max_threads_per_block},
+        {"max_threads_per_sm", a.max_threads_per_sm},
+        {"max_warps_per_sm", a.max_warps_per_sm()},
+        {"max_blocks_per_sm", a.max_blocks_per_sm},
+        {"regs_per_sm", a.regs_per_sm},
+        {"regs_per_block", a.regs_per_block},
+        {"max_regs_per_thread", a.max_regs_per_thread},
+        {"reg_alloc_unit", a.reg_alloc_unit},
+        {"subpartitions", a.subpartitions},
+        {"smem_per_sm", a.smem_per_sm},
+        {"smem_per_block", a.smem_per_block},
+        {"smem_per_block_optin", a.smem_per_block_optin},
+        {"smem_reserved_per_block", a.smem_reserved_per_block},
+        {"smem_alloc_unit", a.smem_alloc_unit},
+        {"carveouts", carve},
+        {"source", a.source},
+    };
+}
+
+json gpus_json() {
+    json gpus = json::array();
+    for (const GpuEntry& g : all_gpus()) {
+        json aliases = json::array();
+        std::string_view rest(g.aliases);
+        while (!rest.empty()) {
+            auto c = rest.find(',');
+            aliases.push_back(std::string(rest.substr(0, c)));
+            if (c == std::string_view::npos) break;
+            rest.remove_prefix(c + 1);
+        }
+        gpus.push_back(json{{"name", g.name},
+                            {"cc", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
+                            {"sm_count", g.sm_count},
+                            {"segment", segment_name(g.segment)},
+                            {"family", find_arch(g.cc_major, g.cc_minor)->family},
+                            {"aliases", aliases},
+                            {"source", g.source}});
+    }
+    json archs = json::array();
+    for (const ArchRules& a : all_archs()) {
+        Device d{std::to_string(a.cc_major) + "." + std::to_string(a.cc_minor), 1, Segment::custom, a};
+        json j = device_to_json(d);
+        j.erase("name");
+        j.erase("sm_count");
+        j.erase("segment");
+        archs.push_back(j);
+    }
+    return json{{"gpus", gpus}, {"archs", archs}};
+}
+
+Result<Device> device_from_json(const json& obj) {
+    try {
+        FieldReader f(obj, "device");
+        const int major = static_cast<int>(f.integer_required("major", 1, 99));
+        const int minor = static_cast<int>(f.integer_required("minor", 0, 9));
+        const ArchRules* base = find_arch(major, minor);
+        if (!base)
+            f.fail("major", "compute capability " + std::to_string(major) + "." + std::to_string(minor) +
+                                " is not modelled; known: " + supported_cc_list());
+        Device d;
+        d.arch = *base;
+        d.segment = Segment::custom;
+        d.name = f.string("name", "custom " + std::to_string(major) + "." + std::to_string(minor));
+        if (d.name.size() > 64) f.fail("name", "must be at most 64 characters");
+        ArchRules& a = d.arch;
+        d.sm_count = static_cast<int>(f.integer("multiProcessorCount", 1, 1024, 1));
+        a.warp_size = static_cast<int>(f.integer("warpSize", 32, 32, 32));
+        a.max_threads_per_block = static_cast<int>(f.integer("maxThreadsPerBlock", 32, 1024, a.max_threads_per_block));
+        a.max_threads_per_sm = static_cast<int>(f.integer("maxThreadsPerMultiProcessor", 32, 4096, a.max_threads_per_sm));
+        a.max_blocks_per_sm = static_cast<int>(f.integer("maxBlocksPerMultiProcessor", 1, 64, a.max_blocks_per_sm));
+        a.regs_per_block = static_cast<int>(f.integer("regsPerBlock", 256, 1 << 20, a.regs_per_block));
+        a.regs_per_sm = static_cast<int>(f.integer("regsPerMultiprocessor", 256, 1 << 20, a.regs_per_sm));
+        a.smem_per_block = f.size("sharedMemPerBlock", 1, 1 << 24, a.smem_per_block);
+        a.smem_per_sm = f.size("sharedMemPerMultiprocessor", 1, 1 << 24, a.smem_per_sm);
+        a.smem_per_block_optin = f.size("sharedMemPerBlockOptin", 0, 1 << 24, a.smem_per_block_optin);
+        a.smem_reserved_per_block = f.size("reservedSharedMemPerBlock", 0, 1 << 16, a.smem_reserved_per_block);
+        f.finish();
+        if (a.smem_per_block_optin < a.smem_per_block) a.smem_per_block_optin = a.smem_per_block;
+        return Result<Device>::ok(d);
+    } catch (const RequestError& e) {
+        return Result<Device>::fail(e.what());
+    }
+}
+
+Device read_device(FieldReader& f, std::string_view fallback_gpu) {
+    const bool has_gpu = f.has("gpu"), has_cc = f.has("cc"), has_dev = f.has("device");
+    if (int(has_gpu) + int(has_cc) + int(has_dev) > 1) f.fail(has_gpu ? "gpu" : "cc", "give only one of gpu, cc or device");
+    if (has_dev) {
+        auto d = device_from_json(*f.raw("device"));
+        if (!d) throw RequestError("device." + d.error);
+        return *d;
+    }
+    if (has_cc) {
+        const json* v = f.raw("cc");
+        std::string s = v->is_string() ? v->get<std::string>() : v->is_number() ? v->dump() : std::string();
+        int maj = 0, min = 0;
+        if (!parse_cc(s, maj, min)) f.fail("cc", "must be a compute capability like \"8.0\" (one of " + supported_cc_list() + "), got " + v->dump().substr(0, 40));
+        auto d = device_for_cc(maj, min);
+        if (!d) f.fail("cc", "compute capability " + s + " is not modelled; known: " + supported_cc_list());
+        return *d;
+    }
+    const std::string name = f.string("gpu", fallback_gpu);
+    auto d = find_gpu(name);
+    if (!d) {
+        std::string msg = "unknown GPU \"" + name.substr(0, 40) + "\"";
+        const std::string s = suggest_gpu(name);
+        if (!s.empty()) msg += "; did you mean \"" + s + "\"?";
+        msg += " (`occ gpus` lists them; or give cc, e.g. \"8.0\")";
+        f.fail("gpu", msg);
+    }
+    return *d;
+}
+
+}  // namespace occ::io

@@ -1,0 +1,201 @@
+// fields.cpp — FieldReader.
+#include "occ/io/fields.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "occ/io/size.hpp"
+
+namespace occ::io {
+namespace {
+
+std::string shown(const json& v) {
+    std::string s = v.dump();
+    if (s.size() > 40) s = s.substr(0, 37) + "...";
+    return s;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0u : 1u)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+std::string lower(std::string_view s) {
+    std::string o(s);
+    for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return o;
+}
+
+}  // namespace
+
+std::string closest(std::string_view word, std::initializer_list<std::string_view> candidates) {
+    std::size_t best = std::numeric_limits<std::size_t>::max();
+    std::string_view pick;
+    for (auto c : candidates) {
+        const auto d = edit_distance(lower(word), lower(c));
+        if (d < best) { best = d; pick = c; }
+    }
+    return best <= std::max<std::size_t>(2, word.size() / 3) ? std::string(pick) : std::string();
+}
+
+FieldReader::FieldReader(const json& obj, std::string context) : obj_(obj), ctx_(std::move(context)) {
+    if (!obj_.is_object()) throw RequestError(ctx_ + " must be a JSON object, got " + shown(obj_));
+}
+
+bool FieldReader::has(std::string_view key) const {
+    auto it = obj_.find(std::string(key));
+    return it != obj_.end() && !it->is_null();
+}
+
+const json* FieldReader::raw(std::string_view key) {
+    seen_.insert(std::string(key));
+    auto it = obj_.find(std::string(key));
+    if (it == obj_.end() || it->is_null()) return nullptr;
+    return &*it;
+}
+
+void FieldReader::fail(std::string_view key, const std::string& why) const {
+    throw RequestError(std::string(key) + ": " + why);
+}
+
+std::int64_t FieldReader::integer(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def) {
+    const json* v = raw(key);
+    if (!v) return def;
+    auto range = [&] { return "must be an integer " + std::to_string(lo) + ".." + std::to_string(hi); };
+    std::int64_t x = 0;
+    if (v->is_number_integer()) {
+        if (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            fail(key, range() + ", got " + shown(*v));
+        x = v->get<std::int64_t>();
+    } else if (v->is_number_float()) {
+        const double d = v->get<double>();
+        if (!std::isfinite(d) || d != std::floor(d) || d < -9.0e18 || d > 9.0e18) fail(key, range() + ", got " + shown(*v));
+        x = static_cast<std::int64_t>(d);
+    } else if (v->is_string()) {
+        const std::string s = v->get<std::string>();
+        std::size_t pos = 0;
+        long long parsed = 0;
+        try { parsed = std::stoll(s, &pos); } catch (...) { fail(key, range() + ", got " + shown(*v)); }
+        if (pos != s.size()) fail(key, range() + ", got " + shown(*v));
+        x = parsed;
+    } else {
+        fail(key, range() + ", got " + shown(*v));
+    }
+    if (x < lo || x > hi) fail(key, range() + ", got " + std::to_string(x));
+    return x;
+}
+
+std::int64_t FieldReader::integer_required(std::string_view key, std::int64_t lo, std::int64_t hi) {
+    if (!has(key)) fail(key, "is required (an integer " + std::to_string(lo) + ".." + std::to_string(hi) + ")");
+    return integer(key, lo, hi, 0);
+}
+
+double FieldReader::number(std::string_view key, double lo, double hi, double def) {
+    const json* v = raw(key);
+    if (!v) return def;
+    auto range = [&] {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "must be a number %g..%g", lo, hi);
+        return std::string(buf);
+    };
+    double x = 0;
+    if (v->is_number()) x = v->get<double>();
+    else if (v->is_string()) {
+        const std::string s = v->get<std::string>();
+        std::size_t pos = 0;
+        try { x = std::stod(s, &pos); } catch (...) { fail(key, range() + ", got " + shown(*v)); }
+        if (pos != s.size()) fail(key, range() + ", got " + shown(*v));
+    } else fail(key, range() + ", got " + shown(*v));
+    if (!std::isfinite(x) || x < lo || x > hi) fail(key, range() + ", got " + shown(*v));
+    return x;
+}
+
+double FieldReader::number_required(std::string_view key, double lo, double hi) {
+    if (!has(key)) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "is required (a number %g..%g)", lo, hi);
+        fail(key, buf);
+    }
+    return number(key, lo, hi, 0);
+}
+
+std::int64_t FieldReader::size(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def) {
+    const json* v = raw(key);
+    if (!v) return def;
+    auto range = [&] { return "must be a size " + std::to_string(lo) + ".." + std::to_string(hi) + " bytes (e.g. 49152 or \"48K\")"; };
+    std::int64_t x = 0;
+    if (v->is_string()) {
+        auto r = parse_size(v->get<std::string>(), key);
+        if (!r) throw RequestError(r.error);
+        x = *r;
+    } else if (v->is_number_integer() && !(v->is_number_unsigned() && v->get<std::uint64_t>() > (1ull << 62))) {
+        x = v->get<std::int64_t>();
+    } else if (v->is_number_float() && std::isfinite(v->get<double>()) && v->get<double>() == std::floor(v->get<double>()) &&
+               std::fabs(v->get<double>()) < 4.0e18) {
+        x = static_cast<std::int64_t>(v->get<double>());
+    } else {
+        fail(key, range() + ", got " + shown(*v));
+    }
+    if (x < lo || x > hi) fail(key, range() + ", got " + std::to_string(x));
+    return x;
+}
+
+bool FieldReader::boolean(std::string_view key, bool def) {
+    const json* v = raw(key);
+    if (!v) return def;
+    if (v->is_boolean()) return v->get<bool>();
+    if (v->is_number_integer() && (v->get<std::int64_t>() == 0 || v->get<std::int64_t>() == 1)) return v->get<std::int64_t>() == 1;
+    if (v->is_string()) {
+        const std::string s = lower(v->get<std::string>());
+        if (s == "true" || s == "yes" || s == "1" || s == "on") return true;
+        if (s == "false" || s == "no" || s == "0" || s == "off") return false;
+    }
+    fail(key, "must be true or false, got " + shown(*v));
+}
+
+std::string FieldReader::string(std::string_view key, std::string_view def) {
+    const json* v = raw(key);
+    if (!v) return std::string(def);
+    if (!v->is_string()) fail(key, "must be a string, got " + shown(*v));
+    return v->get<std::string>();
+}
+
+std::string FieldReader::choice(std::string_view key, std::initializer_list<std::string_view> choices, std::string_view def) {
+    const json* v = raw(key);
+    if (!v) return std::string(def);
+    std::string all;
+    for (auto c : choices) all += (all.empty() ? "" : ", ") + std::string(c);
+    if (!v->is_string()) fail(key, "must be one of " + all + ", got " + shown(*v));
+    const std::string s = lower(v->get<std::string>());
+    for (auto c : choices)
+        if (s == c) return std::string(c);
+    fail(key, "must be one of " + all + ", got " + shown(*v));
+}
+
+void FieldReader::finish() const {
+    for (auto it = obj_.begin(); it != obj_.end(); ++it) {
+        if (seen_.count(it.key())) continue;
+        std::string best;
+        std::size_t bd = std::numeric_limits<std::size_t>::max();
+        for (const auto& s : seen_) {
+            const auto d = edit_distance(it.key(), s);
+            if (d < bd) { bd = d; best = s; }
+        }
+        std::string key = it.key().substr(0, 40);
+        std::string msg = key + ": unknown field in " + ctx_;
+        if (!best.empty() && bd <= std::max<std::size_t>(2, it.key().size() / 3)) msg += "; did you mean \"" + best + "\"?";
+        throw RequestError(msg);
+    }
+}
+
+}  // namespace occ::io

@@ -1,0 +1,48 @@
+// common.cpp — batch loop and output helpers.
+#include <iostream>
+#include <string>
+
+#include <unistd.h>
+
+#include "cli.hpp"
+#include "occ/io/api.hpp"
+
+namespace occ::cli {
+
+bool stdout_is_tty() { return ::isatty(STDOUT_FILENO) != 0; }
+
+int run_batch(const std::string& kind, std::istream& in, std::ostream& out) {
+    std::ios::sync_with_stdio(false);
+    std::string line;
+    bool any_error = false;
+    std::size_t n = 0;
+    while (std::getline(in, line)) {
+        ++n;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        json res;
+        if (line.find_first_not_of(" \t") == std::string::npos) {
+            res = json{{"error", "line " + std::to_string(n) + ": empty line (expected one JSON object)"}};
+        } else {
+            res = io::handle_text(kind, line);
+        }
+        if (res.contains("error") && !res["error"].is_null()) any_error = true;
+        out << res.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+    }
+    out.flush();
+    return any_error ? kExitBatchErrors : kExitOk;
+}
+
+int emit(const json& response, bool as_json, const std::function<void(const json&)>& human) {
+    const bool failed = response.contains("error") && !response["error"].is_null();
+    if (as_json) {
+        std::cout << response.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+    } else if (failed && !response.contains("blocks_per_sm") && !response.contains("sectors") && !response.contains("wavefronts")) {
+        std::cerr << "error: " << response["error"].get<std::string>() << '\n';
+    } else {
+        human(response);
+        if (failed) std::cerr << "error: " << response["error"].get<std::string>() << '\n';
+    }
+    return failed ? kExitUsage : kExitOk;
+}
+
+}  // namespace occ::cli
