@@ -1,0 +1,45 @@
+// occ/ui/app.hpp — the one entry point the platform mains (native/desktop, web) call each frame.
+// No GLFW, GL or Emscripten headers here or anywhere in lib/ui.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace occ::ui {
+
+struct AppState;   // every input and view flag; defined in lib/ui/src/app_state.hpp
+
+class App {
+public:
+    App();
+    ~App();
+    App(const App&) = delete;
+    App& operator=(const App&) = delete;
+
+    // Draws every view. Call between ImGui::NewFrame() and ImGui::Render().
+    void frame();
+
+    // The whole scenario (inputs + which views are open + theme) as JSON text: what the URL hash,
+    // localStorage and the desktop settings file store.
+    std::string scenario_json() const;
+    // Loads a scenario. On failure returns false, fills `error`, and leaves the state unchanged.
+    bool load_scenario_json(std::string_view json_text, std::string* error);
+    // True once after the user changed the scenario (the platform layer then persists it).
+    bool take_scenario_changed();
+
+    // A notice shown at the top of the window until dismissed (e.g. "the link was malformed").
+    void set_notice(std::string text);
+
+    void set_dark_theme(bool dark);
+    bool dark_theme() const;
+    // Content scale for HiDPI (1.0, 1.5, 2.0 ...). Rebuilds fonts/sizes; call before a frame.
+    void set_content_scale(float scale);
+
+    AppState& state();
+    const AppState& state() const;
+
+private:
+    std::unique_ptr<AppState> state_;
+};
+
+}  // namespace occ::ui
