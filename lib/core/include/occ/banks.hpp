@@ -1,0 +1,83 @@
+// occ/banks.hpp — shared-memory bank conflicts of one warp-level access (cc >= 5.0).
+//
+// [SECTION] analyze_banks: one warp -> wavefronts, ideal, conflicts, n-way (hot path, no allocation)
+// [SECTION] analyze_banks_block: every warp of a block + totals, reason and fix (allocates)
+//
+// The rules (cited in banks.cpp):
+//   32 banks, 4 bytes wide: bank = (byte address / 4) mod 32
+//   accesses of <= 4 bytes: one phase of 32 lanes; 8-byte: 2 phases of 16 lanes; 16-byte: 4 phases of 8
+//   wavefronts of a phase = max over banks of the distinct 4-byte words asked for in that bank
+//   (lanes reading the same word share it: broadcast); a phase with no active lane costs nothing
+//   ideal wavefronts = phases with an active lane; conflicts = wavefronts - ideal (Nsight Compute)
+//
+// Shared accesses are described with the same WarpAccess / AccessPattern as global ones
+// (coalescing.hpp); addresses are byte offsets into shared memory.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "occ/coalescing.hpp"
+#include "occ/device.hpp"
+
+namespace occ {
+
+// CUDA C++ Programming Guide, "Shared Memory" (compute capability 5.x and later): 32 banks,
+// successive 32-bit words map to successive banks.
+inline constexpr int kBanks = 32;
+inline constexpr int kBankBytes = 4;
+inline constexpr int kBanksModelMinCc = 50;   // x10: 5.0
+
+// Phases a warp's access is split into for an access width (1 for <= 4 bytes, 2 for 8, 4 for 16).
+int bank_phases(int access_bytes);
+
+struct BankResult {
+    int active_lanes = 0;
+    int phases = 1;                   // 1, 2 or 4
+    int wavefronts = 0;
+    int ideal_wavefronts = 0;
+    int conflicts = 0;                // wavefronts - ideal_wavefronts
+    int max_way = 0;                  // most distinct words in one bank within one phase (1 = none)
+    // For pictures: the first bank each lane touches (-1 inactive); an access of b bytes covers
+    // b/4 consecutive banks (at least 1).
+    std::array<std::int8_t, kWarpLanes> lane_bank{};
+    // Lanes whose access touches each bank (bit i = lane i), over all phases.
+    std::array<std::uint32_t, kBanks> bank_lanes{};
+    // Most distinct words asked for in each bank within one phase (0 = unused, 1 = no conflict).
+    std::array<std::uint8_t, kBanks> bank_way{};
+    // Lanes that wait for an extra wavefront: they share a bank with a different word in their phase.
+    std::uint32_t conflict_lanes = 0;
+    // Wavefronts each phase needs (i < phases).
+    std::array<std::uint8_t, 4> phase_wavefronts{};
+};
+
+// One warp. Pure, no allocation. Precondition: check_warp_access(w) is empty.
+BankResult analyze_banks(const WarpAccess& w);
+
+// Lanes (ascending) of one bank, for drawing: writes up to 32 lane numbers into `out`, returns how many.
+int bank_lane_list(const BankResult& r, int bank, std::array<std::int8_t, kWarpLanes>& out);
+
+// Empty when the bank model covers this architecture; else why not (cc < 5.0: Kepler's 8-byte bank mode).
+std::string banks_model_unsupported(const ArchRules& a);
+
+struct BankBlockResult {
+    std::vector<BankResult> warps;    // one per warp
+    std::int64_t wavefronts = 0;
+    std::int64_t ideal_wavefronts = 0;
+    std::int64_t conflicts = 0;
+    int max_way = 0;
+    int worst_warp = 0;               // the warp with most conflicts (first on ties)
+    std::string reason;               // "stride of 2 words: lanes i and i+16 share a bank (2-way)"
+    std::string fix;                  // padding or XOR swizzle that removes the conflict; "" if none needed
+    // The fix, evaluated: conflicts with one element of padding and with an XOR swizzle (2-D patterns
+    // only; -1 when not applicable).
+    std::int64_t conflicts_padded = -1;
+    std::int64_t conflicts_swizzled = -1;
+    std::string error;
+    bool ok() const { return error.empty(); }
+};
+
+BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arch);
+
+}  // namespace occ
