@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `occ occupancy` and `occ gpus`: output, JSON, batch, exit codes, bad flags."""
+import json
+import os
+import subprocess
+import unittest
+
+OCC = os.environ.get("OCC_BIN", "build/native/bin/occ")
+
+
+def run(*args, stdin=None):
+    p = subprocess.run([OCC, *args], input=stdin, capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+class Occupancy(unittest.TestCase):
+    def test_seed_example_human_table(self):
+        # ../shared/MODEL.md: A100, 256 threads x 64 regs -> 4 blocks, 50 %.
+        rc, out, err = run("occupancy", "--gpu", "A100-SXM4-80GB", "--threads", "256", "--regs", "64")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Occupancy        50%", out)
+        self.assertIn("4 blocks, 32 warps, 1024 threads", out)
+        self.assertIn("limited by registers", out)
+        self.assertIn("registers/warp     2,048", out)
+
+    def test_issue_example_json(self):
+        rc, out, err = run("occupancy", "--gpu", "A100-SXM4-80GB", "--threads", "256", "--regs", "64",
+                           "--smem-dynamic", "48K", "--optin", "--json")
+        self.assertEqual(rc, 0, err)
+        r = json.loads(out)
+        self.assertEqual(r["blocks_per_sm"], 3)
+        self.assertEqual(r["limiters"], ["shared_memory"])
+        self.assertEqual(r["smem_per_block_allocated"], 49 * 1024)
+        self.assertEqual(r["smem_per_sm_configured"], 164 * 1024)
+        self.assertEqual(r["limits"]["registers"], 4)
+        self.assertIsNone(r["limits"]["barriers"])
+        self.assertIsNone(r["error"])
+        self.assertEqual(r["device"]["name"], "A100-SXM4-80GB")
+
+    def test_sizes_accept_all_spellings(self):
+        outs = []
+        for s in ("48K", "48KiB", "49152"):
+            rc, out, _ = run("occupancy", "--gpu", "a100", "--smem-dynamic", s, "--json")
+            self.assertEqual(rc, 0)
+            outs.append(json.loads(out)["smem_per_block_allocated"])
+        self.assertEqual(outs, [50176] * 3)
+
+    def test_bad_values_exit_2_with_field_and_range(self):
+        rc, _, err = run("occupancy", "--threads", "0")
+        self.assertEqual(rc, 2)
+        self.assertIn("threads must be 1..1024", err)
+        rc, _, err = run("occupancy", "--regs", "300")
+        self.assertEqual(rc, 2)
+        self.assertIn("regs must be 0..255", err)
+        rc, _, err = run("occupancy", "--smem-dynamic", "-4K")
+        self.assertEqual(rc, 2)
+        self.assertIn("smem_dynamic", err)
+        rc, _, err = run("occupancy", "--gpu", "H100-SMX5")
+        self.assertEqual(rc, 2)
+        self.assertIn('did you mean "H100-SXM5-80GB"', err)
+        rc, _, err = run("occupancy", "--gpu", "a100", "--smem-dynamic", "64K")
+        self.assertEqual(rc, 2)
+        self.assertIn("opt in", err)
+
+    def test_bad_flags_exit_2(self):
+        rc, _, err = run("occupancy", "--no-such-flag")
+        self.assertEqual(rc, 2)
+        rc, _, _ = run("frobnicate")
+        self.assertEqual(rc, 2)
+        rc, _, _ = run()
+        self.assertEqual(rc, 2)
+
+    def test_help_teaches(self):
+        rc, out, _ = run("occupancy", "--help")
+        self.assertEqual(rc, 0)
+        self.assertIn("--smem-dynamic", out)
+        self.assertIn("Example", out)
+
+    def test_custom_device_inline(self):
+        dev = json.dumps({"major": 9, "minor": 0, "multiProcessorCount": 66, "name": "half-h100"})
+        rc, out, err = run("occupancy", "--device", dev, "--threads", "128", "--json")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(json.loads(out)["device"]["sm_count"], 66)
+
+
+class Batch(unittest.TestCase):
+    def test_batch_lines_align_and_match_single_queries(self):
+        reqs = [{"gpu": "A100", "threads": t, "regs": r, "smem_dynamic": s, "optin": True}
+                for t in (64, 256, 1000) for r in (0, 32, 64, 128) for s in (0, 20000)]
+        lines = [json.dumps(q) for q in reqs]
+        lines.insert(3, "this is not json")
+        lines.insert(7, json.dumps({"gpu": "A100", "threds": 5}))
+        rc, out, _ = run("occupancy", "--batch", stdin="\n".join(lines) + "\n")
+        self.assertEqual(rc, 1)   # some lines failed
+        got = out.splitlines()
+        self.assertEqual(len(got), len(lines))
+        self.assertIn("not valid JSON", json.loads(got[3])["error"])
+        self.assertIn('did you mean "threads"', json.loads(got[7])["error"])
+        good = [json.loads(g) for i, g in enumerate(got) if i not in (3, 7)]
+        for q, r in zip(reqs, good):
+            rc, out, _ = run("occupancy", "--gpu", q["gpu"], "--threads", str(q["threads"]), "--regs", str(q["regs"]),
+                             "--smem-dynamic", str(q["smem_dynamic"]), "--optin", "--json")
+            self.assertEqual(json.loads(out), r)
+
+    def test_batch_all_good_exits_0(self):
+        rc, out, _ = run("occupancy", "--batch", stdin='{"cc":"9.0","threads":128,"regs":90}\n{"gpu":"t4"}\n')
+        self.assertEqual(rc, 0)
+        self.assertEqual([json.loads(l)["blocks_per_sm"] for l in out.splitlines()], [5, 4])
+
+
+class Gpus(unittest.TestCase):
+    def test_lists_database(self):
+        rc, out, _ = run("gpus")
+        self.assertEqual(rc, 0)
+        for name in ("H100-SXM5-80GB", "RTX-4090", "Jetson-AGX-Orin", "Tesla-K80", "B200"):
+            self.assertIn(name, out)
+        rc, out, _ = run("gpus", "--json")
+        db = json.loads(out)
+        self.assertGreaterEqual(len(db["gpus"]), 30)
+        self.assertEqual(len(db["archs"]), 21)
+        rc, out, _ = run("gpus", "--archs")
+        self.assertIn("164 KiB", out)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)

@@ -1,0 +1,92 @@
+// The device database (occ/device.hpp).
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "occ/device.hpp"
+
+using namespace occ;
+
+TEST_CASE("every compute capability in MODEL.md is modelled") {
+    for (auto [maj, min] : {std::pair{3, 5}, {3, 7}, {5, 0}, {5, 2}, {5, 3}, {6, 0}, {6, 1}, {6, 2}, {7, 0}, {7, 2}, {7, 5}, {8, 0},
+                            {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {10, 3}, {11, 0}, {12, 0}, {12, 1}}) {
+        CAPTURE(maj);
+        CAPTURE(min);
+        const ArchRules* a = find_arch(maj, min);
+        REQUIRE(a != nullptr);
+        CHECK(std::string(a->source).size() > 3);
+        CHECK(a->max_threads_per_block == 1024);
+        CHECK(a->reg_alloc_unit == 256);
+        // From 8.0 on, 1 KB reserved per block and a 128-byte unit (Ampere Tuning Guide).
+        CHECK(a->smem_reserved_per_block == (maj >= 8 ? 1024 : 0));
+        CHECK(a->smem_alloc_unit == (maj >= 8 ? 128 : 256));
+        // Opt-in maximum + reserve never exceeds the largest carveout (or the SM's shared memory).
+        CHECK(a->smem_per_block_optin + a->smem_reserved_per_block <= a->smem_per_sm);
+    }
+    CHECK(all_archs().size() == 21);
+    CHECK(find_arch(4, 0) == nullptr);
+}
+
+TEST_CASE("per-architecture facts from the Programming Guide table") {
+    CHECK(find_arch(8, 0)->smem_per_sm == 164 * 1024);
+    CHECK(find_arch(8, 0)->smem_per_block_optin == 163 * 1024);
+    CHECK(find_arch(9, 0)->smem_per_block_optin == 227 * 1024);
+    CHECK(find_arch(8, 6)->max_threads_per_sm == 1536);
+    CHECK(find_arch(8, 9)->max_blocks_per_sm == 24);
+    CHECK(find_arch(7, 5)->max_threads_per_sm == 1024);
+    CHECK(find_arch(3, 7)->regs_per_sm == 131072);
+    CHECK(find_arch(6, 0)->subpartitions == 2);
+    CHECK(find_arch(5, 3)->regs_per_block == 32768);
+}
+
+TEST_CASE("at least 30 named GPUs across segments, Kepler to Blackwell") {
+    CHECK(all_gpus().size() >= 30);
+    std::set<std::string> segments, families;
+    for (const GpuEntry& g : all_gpus()) {
+        segments.insert(segment_name(g.segment));
+        REQUIRE(find_arch(g.cc_major, g.cc_minor) != nullptr);
+        families.insert(find_arch(g.cc_major, g.cc_minor)->family);
+        CHECK(g.sm_count > 0);
+    }
+    CHECK(segments.size() == 4);
+    CHECK(families.count("Kepler"));
+    CHECK(families.count("Blackwell"));
+    for (const char* n : {"K80", "P100", "V100", "T4", "A100-SXM4-40GB", "A100-SXM4-80GB", "A10", "A30", "L4", "L40S", "RTX-2080-Ti", "RTX-3090",
+                          "RTX-4090", "RTX-5090", "H100-SXM5-80GB", "H100-PCIe-80GB", "H200", "GH200", "B200", "Jetson-AGX-Orin"}) {
+        CAPTURE(n);
+        CHECK(find_gpu(n).has_value());
+    }
+}
+
+TEST_CASE("names and aliases match in any case and spelling") {
+    CHECK(find_gpu("h100")->name == "H100-SXM5-80GB");
+    CHECK(find_gpu("H100-SXM5-80GB")->sm_count == 132);
+    CHECK(find_gpu("NVIDIA GeForce RTX 4090")->name == "RTX-4090");
+    CHECK(find_gpu("a100")->arch.cc_major == 8);
+    CHECK(find_gpu("Tesla T4")->sm_count == 40);
+    CHECK_FALSE(find_gpu("X9000").has_value());
+    CHECK_FALSE(find_gpu("").has_value());
+}
+
+TEST_CASE("a close but wrong name gets a suggestion") {
+    CHECK(suggest_gpu("H100-SXM") == "H100-SXM5-80GB");
+    CHECK(suggest_gpu("RTX4009") == "RTX-4090");
+    CHECK(suggest_gpu("A1OO") == "A100-SXM4-80GB");
+    CHECK(suggest_gpu("completely unrelated") == "");
+}
+
+TEST_CASE("compute capability strings") {
+    int a = 0, b = 0;
+    CHECK(parse_cc("8.0", a, b));
+    CHECK((a == 8 && b == 0));
+    CHECK(parse_cc("sm_90", a, b));
+    CHECK((a == 9 && b == 0));
+    CHECK(parse_cc("120", a, b));
+    CHECK((a == 12 && b == 0));
+    CHECK(parse_cc("sm_90a", a, b));
+    CHECK_FALSE(parse_cc("eight", a, b));
+    CHECK_FALSE(parse_cc("8.", a, b));
+    CHECK(device_for_cc(8, 6)->arch.max_threads_per_sm == 1536);
+    CHECK_FALSE(device_for_cc(2, 0).has_value());
+}
