@@ -17,11 +17,17 @@
 
 #include "occ/device.hpp"
 #include "occ/occupancy.hpp"
+#include "occ/prepared.hpp"
+
+#include <map>
+#include <memory>
+#include <tuple>
 
 namespace {
 
 struct Counters {
     long long compared = 0;
+    long long prepared_compared = 0;
     long long mismatches = 0;
     long long stale_flag_cases = 0;   // oracle keeps a limiter flag that barriers made stale
 };
@@ -56,7 +62,17 @@ cudaOccDeviceProp to_prop(const occ::ArchRules& a) {
 
 int oracle_int(int v) { return v == INT_MAX ? occ::kUnlimited : v; }
 
-void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample& s, Counters& c) {
+// PreparedDevice tables for one architecture, one per (carveout, cache preference, partitioned caching).
+struct PreparedCache {
+    std::map<std::tuple<int, int, int>, std::unique_ptr<occ::PreparedDevice>> tables;
+    const occ::PreparedDevice& get(const occ::ArchRules& a, int carveout, occ::CacheConfig cache, occ::PartitionedGC pgc) {
+        auto& slot = tables[{carveout, int(cache), int(pgc)}];
+        if (!slot) slot = std::make_unique<occ::PreparedDevice>(a, carveout, cache, pgc);
+        return *slot;
+    }
+};
+
+void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample& s, Counters& c, PreparedCache& pc) {
     const occ::ArchRules& a = dev.arch;
     occ::KernelResources k;
     k.regs_per_thread = s.regs;
@@ -118,6 +134,15 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
             ok = ok && (o.limitingFactors & 0x1f) == mine;
         }
     }
+    // The prepared (table) path must give the same block count.
+    if (s.max_dyn < 0) {
+        ++c.prepared_compared;
+        const int p = pc.get(a, s.carveout, s.cache, s.pgc).blocks_per_sm(s.threads, s.regs, s.smem_static, s.smem_dynamic, s.optin, s.barriers);
+        if (st == CUDA_OCC_SUCCESS && p != o.activeBlocksPerMultiprocessor) {
+            ok = false;
+            std::printf("PREPARED MISMATCH: prepared=%d oracle=%d\n", p, o.activeBlocksPerMultiprocessor);
+        }
+    }
     if (!ok) {
         if (++c.mismatches <= 20) {
             std::printf("MISMATCH cc %d.%d threads=%d regs=%d static=%lld dyn=%lld carveout=%d cache=%d optin=%d max_dyn=%lld barriers=%d pgc=%d\n",
@@ -150,6 +175,7 @@ int main(int argc, char** argv) {
         const occ::Device dev = *occ::device_for_cc(a.cc_major, a.cc_minor);
         const cudaOccDeviceProp prop = to_prop(a);
         const long long before = c.compared;
+        PreparedCache pc;
         auto random_sample = [&](int threads, int regs) {
             Sample s{};
             s.threads = threads;
@@ -175,17 +201,17 @@ int main(int argc, char** argv) {
         // 1. Exhaustive block size × registers, each with sampled other inputs.
         for (int t = 1; t <= 1024; ++t)
             for (int r = 0; r <= 255; ++r)
-                for (int v = 0; v < variants; ++v) compare(dev, prop, random_sample(t, r), c);
+                for (int v = 0; v < variants; ++v) compare(dev, prop, random_sample(t, r), c, pc);
         // 2. Dense shared-memory sweep (every 64 B up to opt-in + 2 KB) × carveouts at a few shapes.
         for (int shape = 0; shape < 4; ++shape) {
             const int threads = shape == 0 ? 32 : shape == 1 ? 128 : shape == 2 ? 256 : 1024;
             for (long long dyn = 0; dyn <= a.smem_per_block_optin + 2048; dyn += 64)
                 for (int carve : {-1, 0, 10, 25, 50, 60, 75, 100}) {
                     Sample s{threads, 32, 0, dyn, carve, occ::CacheConfig::none, dyn > 49152, -1, 1, occ::PartitionedGC::off};
-                    compare(dev, prop, s, c);
+                    compare(dev, prop, s, c, pc);
                     s.smem_static = 1000;
                     s.cache = occ::CacheConfig::prefer_l1;
-                    compare(dev, prop, s, c);
+                    compare(dev, prop, s, c, pc);
                 }
         }
         // 3. Every carveout × cache preference × a spread of per-block sizes.
@@ -193,7 +219,7 @@ int main(int argc, char** argv) {
             for (int cache = 0; cache < 4; ++cache)
                 for (long long dyn = 0; dyn <= a.smem_per_block_optin; dyn += 4096) {
                     Sample s{128, 40, 512, dyn, carve, static_cast<occ::CacheConfig>(cache), true, -1, 2, occ::PartitionedGC::off};
-                    compare(dev, prop, s, c);
+                    compare(dev, prop, s, c, pc);
                 }
         std::printf("cc %2d.%d  %10lld configurations compared\n", a.cc_major, a.cc_minor, c.compared - before);
     }
@@ -202,6 +228,7 @@ int main(int argc, char** argv) {
                 __CUDA_OCC_MAJOR__, __CUDA_OCC_MINOR__, secs);
     std::printf("%lld cases where barriers lowered the count (oracle keeps stale limiter flags; occ flags the barrier only)\n",
                 c.stale_flag_cases);
+    std::printf("%lld of them also through occ::PreparedDevice (the table path)\n", c.prepared_compared);
     std::printf("%lld mismatches\n", c.mismatches);
     std::printf("%d passed, %d failed\n", c.mismatches == 0 ? 1 : 0, c.mismatches == 0 ? 0 : 1);
     return c.mismatches == 0 ? 0 : 1;

@@ -1,0 +1,155 @@
+// Occupancy benchmarks: occ::core against NVIDIA's cuda_occupancy.h on identical inputs, and the
+// full block-size x registers grid. Run: make bench (figures in docs/PERFORMANCE.md).
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "occ/device.hpp"
+#include "occ/occupancy.hpp"
+#include "occ/prepared.hpp"
+#include "occ/sweep.hpp"
+
+#ifdef OCC_HAVE_CUDA_OCCUPANCY
+#include <cuda_occupancy.h>   // oracle only, from the installed toolkit
+#endif
+
+namespace {
+
+struct Query {
+    int threads, regs;
+    long long dyn;
+};
+
+const std::vector<Query>& queries() {
+    static const std::vector<Query> q = [] {
+        std::vector<Query> v;
+        std::mt19937 rng(42);
+        for (int i = 0; i < 4096; ++i)
+            v.push_back({std::uniform_int_distribution<int>(1, 1024)(rng), std::uniform_int_distribution<int>(0, 255)(rng),
+                         std::uniform_int_distribution<long long>(0, 96 * 1024)(rng)});
+        return v;
+    }();
+    return q;
+}
+
+const occ::Device& a100() {
+    static const occ::Device d = *occ::find_gpu("A100-SXM4-80GB");
+    return d;
+}
+
+void BM_occ_blocks_per_sm(benchmark::State& state) {
+    const auto& qs = queries();
+    const occ::ArchRules& a = a100().arch;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const Query& q = qs[i++ & 4095];
+        occ::KernelResources k;
+        k.regs_per_thread = q.regs;
+        k.optin = true;
+        occ::LaunchConfig l;
+        l.threads = q.threads;
+        l.smem_dynamic = q.dyn;
+        benchmark::DoNotOptimize(occ::blocks_per_sm_fast(a, k, l));
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_occ_blocks_per_sm);
+
+void BM_occ_prepared_blocks_per_sm(benchmark::State& state) {
+    const auto& qs = queries();
+    const occ::PreparedDevice prepared(a100().arch);
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const Query& q = qs[i++ & 4095];
+        benchmark::DoNotOptimize(prepared.blocks_per_sm(q.threads, q.regs, 0, q.dyn, true, 1));
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_occ_prepared_blocks_per_sm);
+
+void BM_occ_prepare_device(benchmark::State& state) {
+    for (auto _ : state) {
+        occ::PreparedDevice p(a100().arch, 50);
+        benchmark::DoNotOptimize(&p);
+    }
+}
+BENCHMARK(BM_occ_prepare_device)->Unit(benchmark::kMicrosecond);
+
+void BM_occ_compute_occupancy_full(benchmark::State& state) {
+    const auto& qs = queries();
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const Query& q = qs[i++ & 4095];
+        occ::KernelResources k;
+        k.regs_per_thread = q.regs;
+        k.optin = true;
+        occ::LaunchConfig l;
+        l.threads = q.threads;
+        l.smem_dynamic = q.dyn;
+        auto r = occ::compute_occupancy(a100(), k, l);
+        benchmark::DoNotOptimize(r.blocks_per_sm);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_occ_compute_occupancy_full);
+
+#ifdef OCC_HAVE_CUDA_OCCUPANCY
+void BM_nvidia_cudaOccMaxActiveBlocksPerMultiprocessor(benchmark::State& state) {
+    const auto& qs = queries();
+    const occ::ArchRules& a = a100().arch;
+    cudaOccDeviceProp p;
+    p.computeMajor = a.cc_major;
+    p.computeMinor = a.cc_minor;
+    p.maxThreadsPerBlock = a.max_threads_per_block;
+    p.maxThreadsPerMultiprocessor = a.max_threads_per_sm;
+    p.regsPerBlock = a.regs_per_block;
+    p.regsPerMultiprocessor = a.regs_per_sm;
+    p.warpSize = 32;
+    p.sharedMemPerBlock = static_cast<size_t>(a.smem_per_block);
+    p.sharedMemPerMultiprocessor = static_cast<size_t>(a.smem_per_sm);
+    p.numSms = 108;
+    p.sharedMemPerBlockOptin = static_cast<size_t>(a.smem_per_block_optin);
+    p.reservedSharedMemPerBlock = static_cast<size_t>(a.smem_reserved_per_block);
+    cudaOccDeviceState st;
+    std::size_t i = 0;
+    for (auto _ : state) {
+        const Query& q = qs[i++ & 4095];
+        cudaOccFuncAttributes attr;
+        attr.maxThreadsPerBlock = 1024;
+        attr.numRegs = q.regs;
+        attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+        attr.maxDynamicSharedSizeBytes = static_cast<size_t>(a.smem_per_block_optin);
+        attr.numBlockBarriers = 1;
+        cudaOccResult r;
+        benchmark::DoNotOptimize(cudaOccMaxActiveBlocksPerMultiprocessor(&r, &p, &attr, &st, q.threads, static_cast<size_t>(q.dyn)));
+        benchmark::DoNotOptimize(r.activeBlocksPerMultiprocessor);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_nvidia_cudaOccMaxActiveBlocksPerMultiprocessor);
+#endif
+
+void BM_occ_grid_262144(benchmark::State& state) {
+    std::vector<std::uint8_t> grid(occ::kGridSize);
+    occ::KernelResources k;
+    k.smem_static = 4096;
+    occ::LaunchConfig l;
+    for (auto _ : state) {
+        occ::occupancy_grid(a100().arch, k, l, grid);
+        benchmark::DoNotOptimize(grid.data());
+        benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<long long>(occ::kGridSize));
+    state.SetLabel("block size 1..1024 x regs 0..255");
+}
+BENCHMARK(BM_occ_grid_262144)->Unit(benchmark::kMicrosecond);
+
+void BM_occ_sweep_block_size_1024(benchmark::State& state) {
+    occ::KernelResources k;
+    k.regs_per_thread = 64;
+    for (auto _ : state) benchmark::DoNotOptimize(occ::sweep_block_size(a100(), k, occ::LaunchConfig{}).size());
+}
+BENCHMARK(BM_occ_sweep_block_size_1024)->Unit(benchmark::kMicrosecond);
+
+}  // namespace

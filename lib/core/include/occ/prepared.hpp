@@ -1,0 +1,66 @@
+// occ/prepared.hpp — a device prepared for many queries: the same answers as compute_occupancy,
+// from small lookup tables, with no division on the query path.
+//
+// Every rule sees the block size only through its warp count (1..32) and the register count
+// (0..255), and shared memory only through its allocation-unit count, so a few KB of tables built
+// once per (device, carveout, cache preference, partitioned caching) answer any query with a handful
+// of loads. Built from compute_occupancy itself: there is no second copy of the rules.
+// tests/diff checks it against cuda_occupancy.h on every input the single-query path sees.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "occ/occupancy.hpp"
+
+namespace occ {
+
+class PreparedDevice {
+public:
+    PreparedDevice(const ArchRules& arch, int carveout = -1, CacheConfig cache = CacheConfig::none,
+                   PartitionedGC pgc = PartitionedGC::off);
+
+    // Blocks per SM; -1 for inputs outside the model's ranges (same as blocks_per_sm_fast).
+    int blocks_per_sm(int threads, int regs, std::int64_t smem_static, std::int64_t smem_dynamic, bool optin = false,
+                      int barriers = 1) const {
+        if (static_cast<unsigned>(threads - 1) >= 1024u || static_cast<unsigned>(regs) > static_cast<unsigned>(max_regs_) ||
+            static_cast<unsigned>(barriers) > 16u || smem_static < 0 || smem_dynamic < 0 || !valid_)
+            return -1;
+        if (threads > max_threads_) return 0;
+        constexpr std::int64_t kHuge = std::int64_t{1} << 40;   // beyond every limit; keeps sums in range
+        if (smem_static > kHuge || smem_dynamic > kHuge) return 0;
+        const int w = (threads + 31) >> 5;
+        int blocks = warps_regs_[static_cast<std::size_t>(regs) * 33 + static_cast<std::size_t>(w)];
+        // Shared memory.
+        const std::int64_t base = smem_static + reserved_;
+        const std::int64_t alloc_units = (base + smem_dynamic + unit_ - 1) >> unit_shift_;
+        std::int64_t limit = plain_limit_units_;
+        if (optin && optin_capable_) {
+            const std::int64_t max_dyn = optin_max_ > smem_static ? optin_max_ - smem_static : 0;
+            if (smem_dynamic > max_dyn) return 0;
+            limit = base + max_dyn > per_block_ ? optin_limit_units_ : plain_limit_units_;
+        }
+        if (alloc_units > limit) return 0;
+        const int s = smem_[static_cast<std::size_t>(alloc_units)];
+        blocks = s < blocks ? s : blocks;
+        const int b = barriers_[static_cast<std::size_t>(barriers)];
+        return b < blocks ? b : blocks;
+    }
+
+    const ArchRules& arch() const { return arch_; }
+
+private:
+    ArchRules arch_;
+    bool valid_ = true;
+    bool optin_capable_ = false;
+    int max_threads_ = 1024;
+    int max_regs_ = 255;
+    std::int64_t reserved_ = 0, unit_ = 128, per_block_ = 49152, optin_max_ = 49152;
+    int unit_shift_ = 7;
+    std::int64_t plain_limit_units_ = 0, optin_limit_units_ = 0;
+    std::vector<std::uint8_t> warps_regs_;     // [regs 0..255][warps 0..32] = min(warps, registers, blocks)
+    std::vector<std::uint8_t> smem_;           // [allocation units] = shared-memory limit
+    std::array<std::uint8_t, 17> barriers_{};  // [named barriers 0..16]
+};
+
+}  // namespace occ
