@@ -1,0 +1,221 @@
+// banks.cpp — shared-memory bank-conflict model (see occ/banks.hpp).
+//
+// [SECTION] analyze_banks (hot path)
+// [SECTION] Block totals, reason and fix
+#include "occ/banks.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+
+namespace occ {
+
+int bank_phases(int access_bytes) {
+    // MODEL.md / NVIDIA forums and Nsight Compute's shared-memory wavefront counts: 64-bit accesses
+    // are processed as two half-warp phases, 128-bit accesses as four quarter-warp phases.
+    return access_bytes == 16 ? 4 : access_bytes == 8 ? 2 : 1;
+}
+
+// [SECTION] analyze_banks
+
+BankResult analyze_banks(const WarpAccess& w) {
+    BankResult r;
+    r.lane_bank.fill(-1);
+    const int ab = valid_access_bytes(w.access_bytes) ? w.access_bytes : 4;
+    r.phases = bank_phases(ab);
+    const int lanes_per_phase = kWarpLanes / r.phases;
+    const int words_per_lane = ab >= kBankBytes ? ab / kBankBytes : 1;
+    // Distinct words seen per bank within the current phase. A phase touches at most 32 words
+    // (32 x 4 B, 16 x 8 B, 8 x 16 B), so 32 slots per bank always suffice.
+    std::uint64_t seen[kBanks][kWarpLanes];
+    std::uint8_t count[kBanks];
+    std::uint32_t phase_lanes[kBanks];
+    for (int ph = 0; ph < r.phases; ++ph) {
+        std::fill(std::begin(count), std::end(count), std::uint8_t{0});
+        std::fill(std::begin(phase_lanes), std::end(phase_lanes), 0u);
+        bool any = false;
+        for (int lane = ph * lanes_per_phase; lane < (ph + 1) * lanes_per_phase; ++lane) {
+            if (!w.lane_active(lane)) continue;
+            any = true;
+            ++r.active_lanes;
+            // Programming Guide, "Shared Memory" (5.x+): successive 32-bit words map to successive banks.
+            const std::uint64_t word0 = (w.addr[static_cast<std::size_t>(lane)] & ~static_cast<std::uint64_t>(ab - 1)) / kBankBytes;
+            r.lane_bank[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(word0 % kBanks);
+            for (int k = 0; k < words_per_lane; ++k) {
+                const std::uint64_t word = word0 + static_cast<std::uint64_t>(k);
+                const int bank = static_cast<int>(word % kBanks);
+                r.bank_lanes[static_cast<std::size_t>(bank)] |= 1u << lane;
+                phase_lanes[bank] |= 1u << lane;
+                // Same word in a bank: one read serves every lane (broadcast / multicast).
+                bool found = false;
+                for (int i = 0; i < count[bank]; ++i)
+                    if (seen[bank][i] == word) { found = true; break; }
+                if (!found) seen[bank][count[bank]++] = word;
+            }
+        }
+        if (!any) continue;
+        // A phase needs as many wavefronts as its busiest bank has distinct words.
+        int wf = 0;
+        for (int bank = 0; bank < kBanks; ++bank) {
+            const int c = count[bank];
+            wf = std::max(wf, c);
+            if (c > r.bank_way[static_cast<std::size_t>(bank)]) r.bank_way[static_cast<std::size_t>(bank)] = static_cast<std::uint8_t>(c);
+            if (c > 1) r.conflict_lanes |= phase_lanes[bank];
+        }
+        r.phase_wavefronts[static_cast<std::size_t>(ph)] = static_cast<std::uint8_t>(wf);
+        r.wavefronts += wf;
+        r.ideal_wavefronts += 1;
+        r.max_way = std::max(r.max_way, wf);
+    }
+    // Nsight Compute Profiling Guide, shared-memory table: bank conflicts = wavefronts - ideal wavefronts.
+    r.conflicts = r.wavefronts - r.ideal_wavefronts;
+    return r;
+}
+
+int bank_lane_list(const BankResult& r, int bank, std::array<std::int8_t, kWarpLanes>& out) {
+    if (bank < 0 || bank >= kBanks) return 0;
+    int n = 0;
+    const std::uint32_t m = r.bank_lanes[static_cast<std::size_t>(bank)];
+    for (int lane = 0; lane < kWarpLanes; ++lane)
+        if ((m >> lane) & 1u) out[static_cast<std::size_t>(n++)] = static_cast<std::int8_t>(lane);
+    return n;
+}
+
+std::string banks_model_unsupported(const ArchRules& a) {
+    if (a.cc_major * 10 + a.cc_minor >= kBanksModelMinCc) return {};
+    // Programming Guide, "Compute Capability 3.x" shared memory: Kepler has a configurable 4- or 8-byte
+    // bank width (cudaDeviceSetSharedMemConfig); occ models the 4-byte banks of 5.0 and newer only.
+    return "cc: the bank model covers compute capability 5.0 and newer (32 banks of 4 bytes); cc " + std::to_string(a.cc_major) + "." +
+           std::to_string(a.cc_minor) + " (" + a.family + ") has a configurable 4- or 8-byte bank mode that occ does not model";
+}
+
+// [SECTION] Block totals, reason and fix
+
+namespace {
+
+struct Totals {
+    std::int64_t wavefronts = 0, ideal = 0, conflicts = 0;
+    int max_way = 0;
+};
+
+Totals totals_of(const AccessPattern& p, std::vector<BankResult>* keep, int* worst) {
+    Totals t;
+    std::int64_t worst_conf = -1;
+    for (int wi = 0; wi < p.warps(); ++wi) {
+        const BankResult r = analyze_banks(make_warp_access(p, wi));
+        t.wavefronts += r.wavefronts;
+        t.ideal += r.ideal_wavefronts;
+        t.conflicts += r.conflicts;
+        t.max_way = std::max(t.max_way, r.max_way);
+        if (worst && r.conflicts > worst_conf) { worst_conf = r.conflicts; *worst = wi; }
+        if (keep) keep->push_back(r);
+    }
+    return t;
+}
+
+std::string lane_list_text(std::uint32_t mask, int max_shown) {
+    std::string s;
+    int shown = 0, total = 0;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+        if (!((mask >> lane) & 1u)) continue;
+        ++total;
+        if (shown < max_shown) { s += (s.empty() ? "" : ", ") + std::to_string(lane); ++shown; }
+    }
+    if (total > shown) s += ", ... (" + std::to_string(total) + " lanes)";
+    return s;
+}
+
+}  // namespace
+
+BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arch) {
+    BankBlockResult b;
+    if (std::string e = banks_model_unsupported(arch); !e.empty()) { b.error = std::move(e); return b; }
+    if (std::string e = check_pattern(p); !e.empty()) { b.error = std::move(e); return b; }
+    b.warps.reserve(static_cast<std::size_t>(p.warps()));
+    const Totals t = totals_of(p, &b.warps, &b.worst_warp);
+    b.wavefronts = t.wavefronts;
+    b.ideal_wavefronts = t.ideal;
+    b.conflicts = t.conflicts;
+    b.max_way = t.max_way;
+
+    // The two standard fixes, evaluated on the same pattern (2-D tiles only).
+    if (p.kind == PatternKind::index_2d) {
+        AccessPattern padded = p;
+        padded.pad = p.pad + 1;
+        AccessPattern swz = p;
+        swz.swizzle = true;
+        if (check_pattern(padded).empty()) b.conflicts_padded = totals_of(padded, nullptr, nullptr).conflicts;
+        if (check_pattern(swz).empty()) b.conflicts_swizzled = totals_of(swz, nullptr, nullptr).conflicts;
+    }
+
+    const BankResult& w = b.warps[static_cast<std::size_t>(b.worst_warp)];
+    char buf[400];
+    if (w.active_lanes == 0) {
+        b.reason = "no active lane: no shared-memory access";
+        return b;
+    }
+    const char* phase_txt = w.phases == 1 ? "" : w.phases == 2 ? " (8-byte accesses run as 2 phases of 16 lanes)" : " (16-byte accesses run as 4 phases of 8 lanes)";
+    if (b.conflicts == 0) {
+        bool shared_word = false;
+        {
+            // Any bank whose lanes outnumber its words means lanes shared a word (broadcast).
+            for (int bank = 0; bank < kBanks && !shared_word; ++bank) {
+                const int lanes = std::popcount(w.bank_lanes[static_cast<std::size_t>(bank)]);
+                if (lanes > w.bank_way[static_cast<std::size_t>(bank)] * w.phases) shared_word = true;
+            }
+        }
+        std::snprintf(buf, sizeof buf, "no bank conflict: every bank serves at most one word per phase%s; %d wavefront%s per warp, the ideal%s",
+                      shared_word ? ", lanes asking for the same word share it (broadcast)" : "", w.wavefronts, w.wavefronts == 1 ? "" : "s", phase_txt);
+        b.reason = buf;
+        return b;
+    }
+    // The most loaded bank of the worst warp, and its lanes.
+    int bank = 0;
+    for (int k = 1; k < kBanks; ++k)
+        if (w.bank_way[static_cast<std::size_t>(k)] > w.bank_way[static_cast<std::size_t>(bank)]) bank = k;
+    std::string cause;
+    const std::int64_t eb = p.element_bytes();
+    if (p.kind == PatternKind::affine && (p.stride * eb) % kBankBytes == 0 && p.stride != 0) {
+        const std::int64_t words = std::abs(p.stride * eb) / kBankBytes;
+        cause = "stride of " + std::to_string(words) + " words (" + std::to_string(std::abs(p.stride * eb)) + " bytes) between lanes: " +
+                std::to_string(std::gcd(words, std::int64_t{kBanks})) + " lanes share each bank they use; ";
+    } else if (p.kind == PatternKind::index_2d && p.order == IndexOrder::column) {
+        const std::int64_t row_bytes = p.row_pitch() * eb;
+        cause = "threadIdx.x walks down a column: lanes are one row (" + std::to_string(row_bytes) + " bytes) apart" +
+                (row_bytes % (kBanks * kBankBytes) == 0 ? ", a multiple of 128 bytes, so they land in the same bank; " : "; ");
+    }
+    std::snprintf(buf, sizeof buf, "%sbank %d is asked for %d different words by lanes %s: %d-way conflict, %d wavefronts instead of %d%s",
+                  cause.c_str(), bank, w.bank_way[static_cast<std::size_t>(bank)], lane_list_text(w.bank_lanes[static_cast<std::size_t>(bank)], 8).c_str(),
+                  w.max_way, w.wavefronts, w.ideal_wavefronts, phase_txt);
+    b.reason = buf;
+
+    if (p.kind == PatternKind::index_2d) {
+        std::string fix;
+        if (b.conflicts_padded >= 0 && b.conflicts_padded < b.conflicts)
+            fix = "pad each row by one element (pitch " + std::to_string(p.row_pitch() + 1) + ", e.g. tile[" + std::to_string(p.row_pitch() - p.pad) +
+                  "][" + std::to_string(p.row_pitch() + 1) + "]): " + std::to_string(b.conflicts) + " -> " + std::to_string(b.conflicts_padded) + " conflicts";
+        if (!p.swizzle && b.conflicts_swizzled >= 0 && b.conflicts_swizzled < b.conflicts)
+            fix += std::string(fix.empty() ? "" : "; or ") + "XOR-swizzle the column (col ^ row) with no extra memory: " + std::to_string(b.conflicts) +
+                   " -> " + std::to_string(b.conflicts_swizzled) + " conflicts";
+        b.fix = fix.empty() ? "neither one element of padding nor an XOR swizzle helps here; change which lanes read which words" : fix;
+    } else if (p.kind == PatternKind::affine && (p.stride * eb) % kBankBytes == 0) {
+        // An odd stride in words visits all 32 banks (gcd(odd, 32) = 1).
+        AccessPattern odd = p;
+        const std::int64_t step = std::max<std::int64_t>(1, kBankBytes / eb);
+        odd.stride = p.stride + step;
+        std::int64_t after = -1;
+        if (check_pattern(odd).empty()) after = totals_of(odd, nullptr, nullptr).conflicts;
+        if (after >= 0 && after < b.conflicts)
+            b.fix = "make the stride an odd number of words (pad each row by one word, stride " + std::to_string(odd.stride) + "): " +
+                    std::to_string(b.conflicts) + " -> " + std::to_string(after) + " conflicts";
+        else
+            b.fix = "pad rows by one word or XOR-swizzle the index so the lanes of a phase reach different banks";
+    } else {
+        b.fix = "spread the lanes of each phase over different banks: pad rows by one word or XOR-swizzle the index";
+    }
+    return b;
+}
+
+}  // namespace occ

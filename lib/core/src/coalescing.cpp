@@ -1,0 +1,427 @@
+// coalescing.cpp — global-memory coalescing model (see occ/coalescing.hpp).
+//
+// [SECTION] Small helpers (names, validation)
+// [SECTION] Patterns -> WarpAccess
+// [SECTION] analyze_global (hot path)
+// [SECTION] Block totals, reason and fix
+#include "occ/coalescing.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+
+#include "occ/format.hpp"
+
+namespace occ {
+namespace {
+
+// Addresses are kept below 2^56 so (address << 5 | lane) fits a 64-bit sort key.
+constexpr std::uint64_t kMaxAddress = std::uint64_t{1} << 56;
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+    // splitmix64 (Steele, Lea, Flood 2014): a tiny, well-mixed, reproducible generator.
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// Signed address of linear thread t (no range checks; check_pattern does them).
+std::int64_t thread_address(const AccessPattern& p, int t, const std::uint16_t* perm) {
+    const std::int64_t eb = p.element_bytes();
+    const std::int64_t start = static_cast<std::int64_t>(p.base) + p.offset;
+    switch (p.kind) {
+        case PatternKind::addresses:
+            return static_cast<std::int64_t>(p.addresses[static_cast<std::size_t>(t & 31)]);
+        case PatternKind::affine:
+            return start + static_cast<std::int64_t>(t) * p.stride * eb;
+        case PatternKind::index_2d: {
+            const int bx = p.block[0], by = p.block[1];
+            const int x = t % bx, y = (t / bx) % by, z = t / (bx * by);
+            std::int64_t row = 0, col = 0;
+            if (p.order == IndexOrder::row) { row = y + static_cast<std::int64_t>(z) * by; col = x; }
+            else { row = x; col = y + static_cast<std::int64_t>(z) * by; }
+            const std::int64_t pitch = p.row_pitch();
+            if (p.swizzle) {
+                // XOR swizzle (e.g. CUTLASS's Swizzle, NVIDIA GTC "CUTLASS" talks): permute columns within
+                // each aligned group of P by the row, so a column walk spreads over P banks.
+                const std::int64_t pw = std::int64_t{1} << (63 - std::countl_zero(static_cast<std::uint64_t>(std::max<std::int64_t>(pitch, 1))));
+                col = col ^ (row & (pw - 1));
+            }
+            return start + (row * pitch + col) * eb;
+        }
+        case PatternKind::gather: {
+            std::int64_t idx = 0;
+            if (p.range > 0) {
+                std::uint64_t s = p.seed ^ (static_cast<std::uint64_t>(t) * 0xd1b54a32d192ed03ull);
+                idx = static_cast<std::int64_t>(splitmix64(s) % static_cast<std::uint64_t>(p.range));
+            } else {
+                idx = perm ? perm[t] : t;
+            }
+            return start + idx * eb;
+        }
+    }
+    return start;
+}
+
+// Fisher-Yates permutation of 0..n-1 driven by splitmix64(seed), into a fixed array.
+void make_permutation(std::uint64_t seed, int n, std::array<std::uint16_t, 1024>& perm) {
+    for (int i = 0; i < n; ++i) perm[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(i);
+    std::uint64_t s = seed;
+    for (int i = n - 1; i > 0; --i) {
+        const int j = static_cast<int>(splitmix64(s) % static_cast<std::uint64_t>(i + 1));
+        std::swap(perm[static_cast<std::size_t>(i)], perm[static_cast<std::size_t>(j)]);
+    }
+}
+
+const char* elem_noun(int bytes) {
+    switch (bytes) {
+        case 1: return "bytes";
+        case 2: return "2-byte elements";
+        case 4: return "floats";
+        case 8: return "doubles";
+        case 16: return "16-byte vectors";
+    }
+    return "elements";
+}
+
+}  // namespace
+
+// [SECTION] Small helpers
+
+const char* access_op_name(AccessOp op) { return op == AccessOp::store ? "store" : "load"; }
+
+bool valid_access_bytes(int b) { return b == 1 || b == 2 || b == 4 || b == 8 || b == 16; }
+
+const char* pattern_kind_name(PatternKind k) {
+    switch (k) {
+        case PatternKind::addresses: return "addresses";
+        case PatternKind::affine: return "affine";
+        case PatternKind::index_2d: return "2d";
+        case PatternKind::gather: return "gather";
+    }
+    return "affine";
+}
+
+const char* global_verdict_name(GlobalVerdict v) {
+    switch (v) {
+        case GlobalVerdict::none: return "none";
+        case GlobalVerdict::coalesced: return "coalesced";
+        case GlobalVerdict::broadcast: return "broadcast";
+        case GlobalVerdict::misaligned: return "misaligned";
+        case GlobalVerdict::strided: return "strided";
+        case GlobalVerdict::split_rows: return "split_rows";
+        case GlobalVerdict::scattered: return "scattered";
+    }
+    return "none";
+}
+
+std::int64_t AccessPattern::row_pitch() const {
+    std::int64_t p = pitch;
+    if (p <= 0) p = order == IndexOrder::row ? block[0] : static_cast<std::int64_t>(block[1]) * block[2];
+    return p + pad;
+}
+
+std::string check_warp_access(const WarpAccess& w) {
+    if (!valid_access_bytes(w.access_bytes))
+        return "access_bytes: must be 1, 2, 4, 8 or 16, got " + num(w.access_bytes);
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+        if (!w.lane_active(lane)) continue;
+        const std::uint64_t a = w.addr[static_cast<std::size_t>(lane)];
+        if (a >= kMaxAddress) return "addresses: lane " + num(lane) + " address must be below 2^56";
+        // CUDA C++ Programming Guide, "Device Memory Accesses": global memory instructions support
+        // reading or writing words of size 1, 2, 4, 8, or 16 bytes that are naturally aligned.
+        if (a % static_cast<std::uint64_t>(w.access_bytes) != 0)
+            return "addresses: lane " + num(lane) + " address " + num(static_cast<std::int64_t>(a)) + " is not a multiple of access_bytes (" +
+                   num(w.access_bytes) + "); CUDA requires naturally aligned accesses";
+    }
+    return {};
+}
+
+std::string check_pattern(const AccessPattern& p) {
+    if (!valid_access_bytes(p.access_bytes)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + num(p.access_bytes);
+    if (p.elem_bytes != 0 && !valid_access_bytes(p.elem_bytes)) return "elem_bytes: must be 1, 2, 4, 8 or 16, got " + num(p.elem_bytes);
+    // CUDA C++ Programming Guide, "Technical Specifications": at most 1024 threads per block, z <= 64.
+    for (int i = 0; i < 3; ++i)
+        if (p.block[i] < 1 || p.block[i] > 1024) return "block: each dimension must be 1..1024, got " + num(p.block[i]);
+    if (p.block[2] > 64) return "block: z must be 1..64, got " + num(p.block[2]);
+    if (static_cast<std::int64_t>(p.block[0]) * p.block[1] * p.block[2] > 1024)
+        return "block: at most 1024 threads, got " + num(static_cast<std::int64_t>(p.block[0]) * p.block[1] * p.block[2]);
+    if (p.kind == PatternKind::addresses && p.threads() != kWarpLanes) return "block: explicit addresses describe exactly one warp (32 threads)";
+    if (p.base >= (std::uint64_t{1} << 48)) return "base: must be 0..2^48, got " + num(static_cast<std::int64_t>(p.base));
+    if (p.offset < -(std::int64_t{1} << 40) || p.offset > (std::int64_t{1} << 40)) return "offset: must be -2^40..2^40 bytes, got " + num(p.offset);
+    if (p.stride < -(std::int64_t{1} << 24) || p.stride > (std::int64_t{1} << 24)) return "stride: must be -16777216..16777216 elements, got " + num(p.stride);
+    if (p.pitch < 0 || p.pitch > (std::int64_t{1} << 24)) return "pitch: must be 0..16777216 elements, got " + num(p.pitch);
+    if (p.pad < 0 || p.pad > 1024) return "pad: must be 0..1024 elements, got " + num(p.pad);
+    if (p.range < 0 || p.range > (std::int64_t{1} << 32)) return "range: must be 0..2^32 elements, got " + num(p.range);
+    // Every address must be non-negative and naturally aligned.
+    std::array<std::uint16_t, 1024> perm{};
+    const bool use_perm = p.kind == PatternKind::gather && p.range == 0;
+    if (use_perm) make_permutation(p.seed, p.threads(), perm);
+    for (int t = 0; t < p.threads(); ++t) {
+        const int lane = t % kWarpLanes;
+        if (!((p.active_lanes >> lane) & 1u)) continue;
+        const std::int64_t a = thread_address(p, t, use_perm ? perm.data() : nullptr);
+        if (a < 0) return "offset: thread " + num(t) + " would access a negative address (" + num(a) + "); raise base";
+        if (static_cast<std::uint64_t>(a) >= kMaxAddress) return "base: thread " + num(t) + " address must be below 2^56";
+        if (a % p.access_bytes != 0) {
+            const bool from_offset = (static_cast<std::int64_t>(p.base) + p.offset) % p.access_bytes != 0;
+            return std::string(from_offset ? "offset" : p.kind == PatternKind::addresses ? "addresses" : "elem_bytes") + ": thread " + num(t) +
+                   " address " + num(a) + " is not a multiple of access_bytes (" + num(p.access_bytes) +
+                   "); CUDA requires naturally aligned accesses (shift by whole elements to model misalignment)";
+        }
+    }
+    return {};
+}
+
+// [SECTION] Patterns -> WarpAccess
+
+WarpAccess make_warp_access(const AccessPattern& p, int warp) {
+    WarpAccess w;
+    w.access_bytes = p.access_bytes;
+    w.op = p.op;
+    w.active = 0;
+    std::array<std::uint16_t, 1024> perm{};
+    const bool use_perm = p.kind == PatternKind::gather && p.range == 0;
+    if (use_perm) make_permutation(p.seed, p.threads(), perm);
+    const int n = p.threads();
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+        // Programming Guide, "Thread Hierarchy": thread ID = x + y*Dx + z*Dx*Dy; warps take 32
+        // consecutive thread IDs ("SIMT Architecture").
+        const int t = warp * kWarpLanes + lane;
+        if (t >= n || !((p.active_lanes >> lane) & 1u)) continue;
+        const std::int64_t a = thread_address(p, t, use_perm ? perm.data() : nullptr);
+        if (a < 0) continue;
+        w.addr[static_cast<std::size_t>(lane)] = static_cast<std::uint64_t>(a);
+        w.active |= 1u << lane;
+    }
+    return w;
+}
+
+// [SECTION] analyze_global
+
+GlobalAccessResult analyze_global(const WarpAccess& w) {
+    GlobalAccessResult r;
+    r.lane_sector.fill(kNoSector);
+    const std::uint64_t ab = valid_access_bytes(w.access_bytes) ? static_cast<std::uint64_t>(w.access_bytes) : 4u;
+    // Sort keys: naturally aligned address in the high bits, lane in the low 5.
+    std::array<std::uint64_t, kWarpLanes> key;
+    int n = 0;
+    bool sorted = true;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+        if (!w.lane_active(lane)) continue;
+        const std::uint64_t a = (w.addr[static_cast<std::size_t>(lane)] & (kMaxAddress - 1)) & ~(ab - 1);
+        const std::uint64_t k = (a << 5) | static_cast<std::uint64_t>(lane);
+        if (n > 0 && k < key[static_cast<std::size_t>(n - 1)]) sorted = false;
+        key[static_cast<std::size_t>(n++)] = k;
+    }
+    if (n == 0) return r;
+    if (!sorted) std::sort(key.begin(), key.begin() + n);
+
+    // Best Practices Guide, "Coalesced Access to Global Memory": the concurrent accesses of a warp
+    // coalesce into as many transactions as there are 32-byte sectors touched (cc 6.0+).
+    r.requests = 1;
+    r.active_lanes = n;
+    std::uint64_t prev_addr = ~0ull, prev_sector = ~0ull, prev_line = ~0ull;
+    int distinct = 0;
+    for (int i = 0; i < n; ++i) {
+        const std::uint64_t k = key[static_cast<std::size_t>(i)];
+        const std::uint64_t a = k >> 5;
+        const int lane = static_cast<int>(k & 31u);
+        const std::uint64_t sector = a / kSectorBytes;
+        const std::uint64_t line = a / kLineBytes;
+        if (sector != prev_sector) {
+            r.sector_addr[static_cast<std::size_t>(r.sectors)] = sector * kSectorBytes;
+            ++r.sectors;
+            prev_sector = sector;
+        }
+        if (line != prev_line) { ++r.lines; prev_line = line; }
+        // Aligned accesses of one width either coincide or are disjoint, so distinct bytes =
+        // distinct addresses x width (a broadcast counts once).
+        if (a != prev_addr) {
+            ++distinct;
+            r.sector_used_bytes[static_cast<std::size_t>(r.sectors - 1)] =
+                static_cast<std::uint8_t>(r.sector_used_bytes[static_cast<std::size_t>(r.sectors - 1)] + ab);
+            prev_addr = a;
+        }
+        r.lane_sector[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(r.sectors - 1);
+    }
+    r.bytes_requested = static_cast<std::int64_t>(distinct) * static_cast<std::int64_t>(ab);
+    r.lane_bytes = static_cast<std::int64_t>(n) * static_cast<std::int64_t>(ab);
+    r.bytes_transferred = static_cast<std::int64_t>(r.sectors) * kSectorBytes;
+    r.efficiency = static_cast<double>(r.bytes_requested) / static_cast<double>(r.bytes_transferred);
+    // MODEL.md: ideal sectors = ceil(unique bytes / 32) (Nsight Compute's "ideal" sectors per request).
+    r.ideal_sectors = static_cast<int>((r.bytes_requested + kSectorBytes - 1) / kSectorBytes);
+    r.excess_sectors = r.sectors - r.ideal_sectors;
+    return r;
+}
+
+std::string global_model_unsupported(const ArchRules& a) {
+    if (a.cc_major * 10 + a.cc_minor >= kGlobalModelMinCc) return {};
+    // Best Practices Guide, "Coalesced Access to Global Memory": the 32-byte-sector rules are stated
+    // for compute capability 6.0 and later; Kepler/Maxwell cached global loads in L1 or the texture
+    // path with 128-byte transactions depending on compiler flags, which occ does not model.
+    return "cc: the coalescing model covers compute capability 6.0 and newer (32-byte sectors); cc " + num(a.cc_major) + "." +
+           num(a.cc_minor) + " (" + a.family +
+           ") used 128-byte L1 or 32-byte L2 transactions depending on caching flags, which occ does not model";
+}
+
+// [SECTION] Block totals, reason and fix
+
+namespace {
+
+// Sorted distinct addresses of one warp; returns the count and the common difference (0 if none).
+int distinct_addresses(const WarpAccess& w, std::array<std::uint64_t, kWarpLanes>& out, std::int64_t& step) {
+    int n = 0;
+    for (int lane = 0; lane < kWarpLanes; ++lane)
+        if (w.lane_active(lane)) out[static_cast<std::size_t>(n++)] = w.addr[static_cast<std::size_t>(lane)];
+    std::sort(out.begin(), out.begin() + n);
+    n = static_cast<int>(std::unique(out.begin(), out.begin() + n) - out.begin());
+    step = 0;
+    if (n >= 2) {
+        step = static_cast<std::int64_t>(out[1] - out[0]);
+        for (int i = 2; i < n; ++i)
+            if (static_cast<std::int64_t>(out[static_cast<std::size_t>(i)] - out[static_cast<std::size_t>(i - 1)]) != step) { step = 0; break; }
+    }
+    return n;
+}
+
+// Do lanes follow the thread order with a constant step (not merely sorted)?
+bool lanes_in_order(const WarpAccess& w) {
+    std::uint64_t prev = 0;
+    bool first = true;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+        if (!w.lane_active(lane)) continue;
+        if (!first && w.addr[static_cast<std::size_t>(lane)] < prev) return false;
+        prev = w.addr[static_cast<std::size_t>(lane)];
+        first = false;
+    }
+    return true;
+}
+
+}  // namespace
+
+GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& arch) {
+    GlobalBlockResult b;
+    if (std::string e = global_model_unsupported(arch); !e.empty()) { b.error = std::move(e); return b; }
+    if (std::string e = check_pattern(p); !e.empty()) { b.error = std::move(e); return b; }
+    const int nw = p.warps();
+    b.warps.reserve(static_cast<std::size_t>(nw));
+    int worst_excess = -1;
+    for (int wi = 0; wi < nw; ++wi) {
+        const GlobalAccessResult r = analyze_global(make_warp_access(p, wi));
+        b.requests += r.requests;
+        b.sectors += r.sectors;
+        b.lines += r.lines;
+        b.bytes_requested += r.bytes_requested;
+        b.lane_bytes += r.lane_bytes;
+        b.bytes_transferred += r.bytes_transferred;
+        b.ideal_sectors += r.ideal_sectors;
+        b.excess_sectors += r.excess_sectors;
+        if (r.excess_sectors > worst_excess) { worst_excess = r.excess_sectors; b.worst_warp = wi; }
+        b.warps.push_back(r);
+    }
+    b.efficiency = b.bytes_transferred > 0 ? static_cast<double>(b.bytes_requested) / static_cast<double>(b.bytes_transferred) : 0.0;
+    b.contiguous_sectors = b.ideal_sectors;
+    b.contiguous_efficiency = b.contiguous_sectors > 0 ? static_cast<double>(b.bytes_requested) / static_cast<double>(b.contiguous_sectors * kSectorBytes) : 0.0;
+
+    // The verdict comes from the worst warp: that is the one a user has to fix.
+    const GlobalAccessResult& ww = b.warps[static_cast<std::size_t>(b.worst_warp)];
+    const WarpAccess wa = make_warp_access(p, b.worst_warp);
+    std::array<std::uint64_t, kWarpLanes> addrs{};
+    std::int64_t step = 0;
+    const int distinct = distinct_addresses(wa, addrs, step);
+    const int ab = p.access_bytes;
+    const std::string sect = num(ww.sectors) + (ww.sectors == 1 ? " sector" : " sectors");
+    const std::string eff_now = format_percent(b.efficiency);
+    const std::string eff_fix = format_percent(b.contiguous_efficiency);
+    char buf[320];
+
+    if (b.requests == 0) {
+        b.verdict = GlobalVerdict::none;
+        b.reason = "no active lane: no request is made";
+        return b;
+    }
+    if (b.excess_sectors == 0) {
+        if (distinct < ww.active_lanes) {
+            b.verdict = GlobalVerdict::broadcast;
+            std::snprintf(buf, sizeof buf, "%d lanes ask for %d distinct %d-byte address%s: shared values are fetched once (broadcast), %s, nothing wasted",
+                          ww.active_lanes, distinct, ab, distinct == 1 ? "" : "es", sect.c_str());
+        } else {
+            b.verdict = GlobalVerdict::coalesced;
+            std::snprintf(buf, sizeof buf, "%d lanes %s %lld bytes that fill %s exactly: every byte moved is used (coalesced)",
+                          ww.active_lanes, p.op == AccessOp::load ? "read" : "write", static_cast<long long>(ww.bytes_requested), sect.c_str());
+        }
+        b.reason = buf;
+        return b;
+    }
+
+    const bool ordered = lanes_in_order(wa);
+    if (p.kind == PatternKind::index_2d && p.order == IndexOrder::row && p.block[0] < kWarpLanes && p.block[1] * p.block[2] > 1 &&
+        p.row_pitch() != p.block[0]) {
+        b.verdict = GlobalVerdict::split_rows;
+        const int rows = std::min(kWarpLanes / p.block[0], p.block[1] * p.block[2]);
+        std::snprintf(buf, sizeof buf,
+                      "blockDim.x = %d < 32: each warp covers %d rows of %d %s, %lld bytes apart, so it touches %s instead of %d",
+                      p.block[0], rows, p.block[0], elem_noun(p.element_bytes()), static_cast<long long>(p.row_pitch() * p.element_bytes()),
+                      sect.c_str(), ww.ideal_sectors);
+        b.reason = buf;
+        std::snprintf(buf, sizeof buf,
+                      "make blockDim.x a multiple of 32 (e.g. %dx%d) so each warp reads one row: %lld sectors per block, %s efficiency (now %s)",
+                      kWarpLanes, std::max(1, p.threads() / kWarpLanes), static_cast<long long>(b.contiguous_sectors), eff_fix.c_str(), eff_now.c_str());
+        b.fix = buf;
+        return b;
+    }
+    if (ordered && step == ab && distinct == ww.active_lanes) {
+        b.verdict = GlobalVerdict::misaligned;
+        const long long off = static_cast<long long>(addrs[0] % kSectorBytes);
+        std::snprintf(buf, sizeof buf,
+                      "contiguous %lld bytes start %lld bytes past a 32-byte boundary, so they straddle %s instead of %d",
+                      static_cast<long long>(ww.bytes_requested), off, sect.c_str(), ww.ideal_sectors);
+        b.reason = buf;
+        std::snprintf(buf, sizeof buf,
+                      "align the start to 32 bytes (cudaMalloc returns 256-byte-aligned memory; keep offsets a multiple of 32 bytes): %lld sectors per block, %s efficiency (now %s)",
+                      static_cast<long long>(b.contiguous_sectors), eff_fix.c_str(), eff_now.c_str());
+        b.fix = buf;
+        return b;
+    }
+    if (step > 0 && distinct == ww.active_lanes) {
+        b.verdict = GlobalVerdict::strided;
+        const int eb = p.element_bytes();
+        const std::int64_t elems = step % eb == 0 ? step / eb : 0;
+        const double used = ww.efficiency;
+        std::string usage;
+        if (used >= 0.999) usage = "every sector is fully used";
+        else if (std::abs(used - 0.5) < 1e-9) usage = "every sector is half used";
+        else if (ww.sectors == ww.active_lanes) usage = "each lane gets a sector of its own and uses " + num(ab) + " of its 32 bytes";
+        else usage = format_percent(used) + " of each sector is used";
+        if (elems > 0)
+            std::snprintf(buf, sizeof buf, "stride of %lld %s (%lld bytes) between lanes: %s; %s instead of %d",
+                          static_cast<long long>(elems), elem_noun(eb), static_cast<long long>(step), usage.c_str(), sect.c_str(), ww.ideal_sectors);
+        else
+            std::snprintf(buf, sizeof buf, "stride of %lld bytes between lanes: %s; %s instead of %d",
+                          static_cast<long long>(step), usage.c_str(), sect.c_str(), ww.ideal_sectors);
+        b.reason = buf;
+        const char* how = p.kind == PatternKind::index_2d && p.order == IndexOrder::column
+                              ? "swap the indices so threadIdx.x walks a row (A[threadIdx.y * pitch + threadIdx.x]), or transpose through shared memory"
+                              : "make consecutive lanes access consecutive elements (structure of arrays, or stage through shared memory)";
+        std::snprintf(buf, sizeof buf, "%s: %lld sectors per block instead of %lld, %s efficiency (now %s)", how,
+                      static_cast<long long>(b.contiguous_sectors), static_cast<long long>(b.sectors), eff_fix.c_str(), eff_now.c_str());
+        b.fix = buf;
+        return b;
+    }
+    b.verdict = GlobalVerdict::scattered;
+    std::snprintf(buf, sizeof buf, "no constant stride between lanes: %d distinct addresses land in %s (ideal %d)", distinct, sect.c_str(),
+                  ww.ideal_sectors);
+    b.reason = buf;
+    std::snprintf(buf, sizeof buf,
+                  "sort or bin the indices so each warp's lanes read neighbouring elements: as few as %lld sectors per block, %s efficiency (now %s)",
+                  static_cast<long long>(b.contiguous_sectors), eff_fix.c_str(), eff_now.c_str());
+    b.fix = buf;
+    return b;
+}
+
+}  // namespace occ

@@ -1,0 +1,321 @@
+// test_coalescing.cpp — occ/coalescing.hpp: the Best Practices Guide examples, vector widths,
+// broadcast, inactive lanes, the 2-D warp split, pattern validation, and a property test against a
+// brute-force reference written separately below.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+
+#include "occ/coalescing.hpp"
+#include "occ/device.hpp"
+
+using namespace occ;
+
+namespace {
+
+WarpAccess affine_warp(int bytes, std::uint64_t base, std::int64_t stride_elems, std::uint32_t mask = 0xffffffffu) {
+    WarpAccess w;
+    w.access_bytes = bytes;
+    w.active = mask;
+    for (int lane = 0; lane < 32; ++lane)
+        w.addr[static_cast<std::size_t>(lane)] = base + static_cast<std::uint64_t>(lane * stride_elems * bytes);
+    return w;
+}
+
+const ArchRules& a100() { return *find_arch(8, 0); }
+
+// Brute force: walk every byte each active lane touches and collect sets.
+struct Reference {
+    std::size_t sectors, lines, bytes;
+};
+Reference reference(const WarpAccess& w) {
+    std::set<std::uint64_t> sec, lin, byt;
+    for (int lane = 0; lane < 32; ++lane) {
+        if (!((w.active >> lane) & 1u)) continue;
+        for (int b = 0; b < w.access_bytes; ++b) {
+            const std::uint64_t a = w.addr[static_cast<std::size_t>(lane)] + static_cast<std::uint64_t>(b);
+            byt.insert(a);
+            sec.insert(a / 32);
+            lin.insert(a / 128);
+        }
+    }
+    return {sec.size(), lin.size(), byt.size()};
+}
+
+}  // namespace
+
+TEST_CASE("Best Practices Guide: sequential aligned floats -> 4 sectors") {
+    const GlobalAccessResult r = analyze_global(affine_warp(4, 0, 1));
+    CHECK(r.requests == 1);
+    CHECK(r.sectors == 4);
+    CHECK(r.lines == 1);
+    CHECK(r.bytes_requested == 128);
+    CHECK(r.bytes_transferred == 128);
+    CHECK(r.efficiency == doctest::Approx(1.0));
+    CHECK(r.ideal_sectors == 4);
+    CHECK(r.excess_sectors == 0);
+    for (int lane = 0; lane < 32; ++lane) CHECK(r.lane_sector[static_cast<std::size_t>(lane)] == lane / 8);
+    CHECK(r.sector_addr[3] == 96);
+    CHECK(r.sector_used_bytes[0] == 32);
+}
+
+TEST_CASE("Best Practices Guide: permuted lanes within the same 128 bytes still -> 4 sectors") {
+    WarpAccess w = affine_warp(4, 256, 1);
+    for (int lane = 0; lane < 32; ++lane) w.addr[static_cast<std::size_t>(lane)] = 256 + static_cast<std::uint64_t>(((lane * 7) % 32) * 4);
+    const GlobalAccessResult r = analyze_global(w);
+    CHECK(r.sectors == 4);
+    CHECK(r.excess_sectors == 0);
+}
+
+TEST_CASE("Best Practices Guide: sequential but misaligned -> 5 sectors") {
+    const GlobalAccessResult r = analyze_global(affine_warp(4, 4, 1));
+    CHECK(r.sectors == 5);
+    CHECK(r.lines == 2);
+    CHECK(r.ideal_sectors == 4);
+    CHECK(r.excess_sectors == 1);
+    CHECK(r.efficiency == doctest::Approx(0.8));
+    // Offsets that are multiples of 32 bytes stay at 4 sectors.
+    CHECK(analyze_global(affine_warp(4, 32, 1)).sectors == 4);
+}
+
+TEST_CASE("Best Practices Guide: stride 2 -> 8 sectors, 50% efficiency") {
+    const GlobalAccessResult r = analyze_global(affine_warp(4, 0, 2));
+    CHECK(r.sectors == 8);
+    CHECK(r.efficiency == doctest::Approx(0.5));
+    CHECK(r.ideal_sectors == 4);
+    CHECK(r.excess_sectors == 4);
+    CHECK(r.sector_used_bytes[0] == 16);
+}
+
+TEST_CASE("Best Practices Guide: large stride -> 32 sectors") {
+    for (std::int64_t stride : {8, 32, 33, 1024}) {
+        const GlobalAccessResult r = analyze_global(affine_warp(4, 0, stride));
+        CHECK(r.sectors == 32);
+        CHECK(r.bytes_transferred == 1024);
+        CHECK(r.efficiency == doctest::Approx(0.125));
+    }
+}
+
+TEST_CASE("vector widths are one request each") {
+    const GlobalAccessResult r8 = analyze_global(affine_warp(8, 0, 1));
+    CHECK(r8.requests == 1);
+    CHECK(r8.sectors == 8);
+    CHECK(r8.lines == 2);
+    CHECK(r8.excess_sectors == 0);
+    const GlobalAccessResult r16 = analyze_global(affine_warp(16, 0, 1));
+    CHECK(r16.requests == 1);
+    CHECK(r16.sectors == 16);
+    CHECK(r16.lines == 4);
+    CHECK(r16.excess_sectors == 0);
+    const GlobalAccessResult r1 = analyze_global(affine_warp(1, 0, 1));
+    CHECK(r1.sectors == 1);
+    CHECK(r1.bytes_requested == 32);
+    const GlobalAccessResult r2 = analyze_global(affine_warp(2, 0, 1));
+    CHECK(r2.sectors == 2);
+}
+
+TEST_CASE("broadcast: every lane reads one float -> 1 sector, nothing wasted") {
+    const GlobalAccessResult r = analyze_global(affine_warp(4, 64, 0));
+    CHECK(r.sectors == 1);
+    CHECK(r.bytes_requested == 4);
+    CHECK(r.lane_bytes == 128);
+    CHECK(r.ideal_sectors == 1);
+    CHECK(r.excess_sectors == 0);
+    CHECK(r.efficiency == doctest::Approx(4.0 / 32.0));
+}
+
+TEST_CASE("inactive lanes add nothing") {
+    const GlobalAccessResult half = analyze_global(affine_warp(4, 0, 1, 0x0000ffffu));
+    CHECK(half.active_lanes == 16);
+    CHECK(half.sectors == 2);
+    CHECK(half.lane_sector[16] == kNoSector);
+    const GlobalAccessResult odd = analyze_global(affine_warp(4, 0, 1, 0xaaaaaaaau));
+    CHECK(odd.sectors == 4);
+    CHECK(odd.ideal_sectors == 2);
+    const GlobalAccessResult none = analyze_global(affine_warp(4, 0, 1, 0));
+    CHECK(none.requests == 0);
+    CHECK(none.sectors == 0);
+    CHECK(none.efficiency == 0.0);
+}
+
+TEST_CASE("2-D block: threadIdx.x fastest, a 16x16 block puts two rows in each warp") {
+    AccessPattern p;
+    p.kind = PatternKind::index_2d;
+    p.block[0] = 16;
+    p.block[1] = 16;
+    p.pitch = 1024;
+    REQUIRE(check_pattern(p).empty());
+    CHECK(p.warps() == 8);
+    const WarpAccess w = make_warp_access(p, 0);
+    CHECK(w.addr[15] == 15 * 4);
+    CHECK(w.addr[16] == 1024 * 4);   // lane 16 = (x 0, y 1)
+    const WarpAccess w3 = make_warp_access(p, 3);
+    CHECK(w3.addr[0] == 6 * 1024 * 4);   // warp 3 starts at y = 6
+    const GlobalAccessResult r = analyze_global(w);
+    CHECK(r.sectors == 4);
+    CHECK(r.lines == 2);
+    // 3-D: z continues the linear order after y.
+    AccessPattern q = p;
+    q.block[0] = 8;
+    q.block[1] = 2;
+    q.block[2] = 4;
+    q.kind = PatternKind::affine;
+    const WarpAccess wq = make_warp_access(q, 0);
+    CHECK(wq.addr[31] == 31 * 4);
+    CHECK(q.warps() == 2);
+}
+
+TEST_CASE("2-D pattern: row order coalesces, column order does not") {
+    AccessPattern p;
+    p.kind = PatternKind::index_2d;
+    p.block[0] = 32;
+    p.block[1] = 8;
+    const GlobalBlockResult row = analyze_global_block(p, a100());
+    REQUIRE(row.ok());
+    CHECK(row.sectors == 8 * 4);
+    CHECK(row.verdict == GlobalVerdict::coalesced);
+    p.order = IndexOrder::column;
+    p.pitch = 32;
+    const GlobalBlockResult col = analyze_global_block(p, a100());
+    REQUIRE(col.ok());
+    CHECK(col.sectors == 8 * 32);
+    CHECK(col.verdict == GlobalVerdict::strided);
+    CHECK(col.contiguous_sectors == 32);
+    CHECK(col.contiguous_efficiency == doctest::Approx(1.0));
+    CHECK(col.fix.find("swap") != std::string::npos);
+}
+
+TEST_CASE("block result: totals, verdicts, reasons and fixes") {
+    AccessPattern p;
+    p.block[0] = 128;
+    p.stride = 2;
+    GlobalBlockResult r = analyze_global_block(p, a100());
+    REQUIRE(r.ok());
+    CHECK(r.warps.size() == 4);
+    CHECK(r.requests == 4);
+    CHECK(r.sectors == 32);
+    CHECK(r.ideal_sectors == 16);
+    CHECK(r.excess_sectors == 16);
+    CHECK(r.efficiency == doctest::Approx(0.5));
+    CHECK(r.verdict == GlobalVerdict::strided);
+    CHECK(r.reason.find("stride of 2 floats") != std::string::npos);
+    CHECK(r.reason.find("half used") != std::string::npos);
+    CHECK(r.fix.find("100%") != std::string::npos);
+
+    p.stride = 1;
+    p.offset = 4;
+    r = analyze_global_block(p, a100());
+    CHECK(r.verdict == GlobalVerdict::misaligned);
+    CHECK(r.sectors == 20);
+
+    p.offset = 0;
+    p.stride = 0;
+    r = analyze_global_block(p, a100());
+    CHECK(r.verdict == GlobalVerdict::broadcast);
+    CHECK(r.fix.empty());
+
+    p.kind = PatternKind::gather;
+    p.range = 1 << 20;
+    r = analyze_global_block(p, a100());
+    CHECK(r.verdict == GlobalVerdict::scattered);
+    CHECK(r.sectors > r.ideal_sectors);
+
+    AccessPattern split;
+    split.kind = PatternKind::index_2d;
+    split.block[0] = 8;
+    split.block[1] = 32;
+    split.pitch = 1000;
+    split.offset = 16;
+    r = analyze_global_block(split, a100());
+    CHECK(r.verdict == GlobalVerdict::split_rows);
+    CHECK(r.fix.find("multiple of 32") != std::string::npos);
+}
+
+TEST_CASE("gather: permutation covers each thread once and is reproducible") {
+    AccessPattern p;
+    p.kind = PatternKind::gather;
+    p.block[0] = 256;
+    p.seed = 42;
+    std::set<std::uint64_t> seen;
+    for (int wi = 0; wi < p.warps(); ++wi) {
+        const WarpAccess w = make_warp_access(p, wi);
+        for (int lane = 0; lane < 32; ++lane) seen.insert(w.addr[static_cast<std::size_t>(lane)]);
+        const WarpAccess again = make_warp_access(p, wi);
+        CHECK(again.addr == w.addr);
+    }
+    CHECK(seen.size() == 256);
+    CHECK(*seen.rbegin() == 255 * 4);
+    // Same block total whatever the permutation: a block-wide permutation touches every sector.
+    const GlobalBlockResult r = analyze_global_block(p, a100());
+    CHECK(r.bytes_requested == 1024);
+}
+
+TEST_CASE("validation: widths, alignment, block, architecture") {
+    AccessPattern p;
+    p.access_bytes = 3;
+    CHECK(check_pattern(p).find("access_bytes") == 0);
+    p.access_bytes = 4;
+    p.offset = 2;
+    CHECK(check_pattern(p).find("offset") == 0);
+    p.offset = -8;
+    CHECK(check_pattern(p).find("negative") != std::string::npos);
+    p.offset = 0;
+    p.block[0] = 1024;
+    p.block[1] = 2;
+    CHECK(check_pattern(p).find("block") == 0);
+    p.block[1] = 1;
+    p.access_bytes = 16;
+    p.elem_bytes = 4;
+    CHECK(check_pattern(p).find("elem_bytes") == 0);   // float index with float4 loads: misaligned
+    p.stride = 4;
+    CHECK(check_pattern(p).empty());
+    WarpAccess w = affine_warp(8, 4, 1);
+    CHECK(!check_warp_access(w).empty());
+    CHECK(check_warp_access(affine_warp(8, 8, 1)).empty());
+
+    const GlobalBlockResult old = analyze_global_block(AccessPattern{}, *find_arch(5, 2));
+    CHECK(!old.ok());
+    CHECK(old.error.find("6.0") != std::string::npos);
+    CHECK(global_model_unsupported(*find_arch(6, 0)).empty());
+    CHECK(global_model_unsupported(*find_arch(9, 0)).empty());
+}
+
+TEST_CASE("property: analyze_global matches a brute-force byte walk") {
+    std::mt19937_64 rng(12345);
+    const int widths[] = {1, 2, 4, 8, 16};
+    for (int iter = 0; iter < 5000; ++iter) {
+        WarpAccess w;
+        w.access_bytes = widths[rng() % 5];
+        w.active = static_cast<std::uint32_t>(rng());
+        if (iter % 7 == 0) w.active = 0xffffffffu;
+        const std::uint64_t span = std::uint64_t{1} << (rng() % 14 + 4);   // 16 B .. 128 KiB: collisions happen
+        const int mode = static_cast<int>(rng() % 3);
+        const std::uint64_t base = (rng() % 4096) * static_cast<std::uint64_t>(w.access_bytes);
+        const std::uint64_t stride = (rng() % 40) * static_cast<std::uint64_t>(w.access_bytes);
+        for (int lane = 0; lane < 32; ++lane) {
+            std::uint64_t a = mode == 0 ? base + (rng() % span) : mode == 1 ? base + static_cast<std::uint64_t>(lane) * stride : rng() % (1ull << 40);
+            w.addr[static_cast<std::size_t>(lane)] = a - a % static_cast<std::uint64_t>(w.access_bytes);
+        }
+        REQUIRE(check_warp_access(w).empty());
+        const GlobalAccessResult r = analyze_global(w);
+        const Reference ref = reference(w);
+        CHECK(static_cast<std::size_t>(r.sectors) == ref.sectors);
+        CHECK(static_cast<std::size_t>(r.lines) == ref.lines);
+        CHECK(static_cast<std::size_t>(r.bytes_requested) == ref.bytes);
+        CHECK(r.requests == (w.active ? 1 : 0));
+        CHECK(r.ideal_sectors == static_cast<int>((ref.bytes + 31) / 32));
+        // Per-lane sector indices point at the sector holding the lane's address, in ascending order.
+        for (int lane = 0; lane < 32; ++lane) {
+            const int s = r.lane_sector[static_cast<std::size_t>(lane)];
+            if (!((w.active >> lane) & 1u)) { CHECK(s == kNoSector); continue; }
+            REQUIRE(s >= 0);
+            REQUIRE(s < r.sectors);
+            CHECK(r.sector_addr[static_cast<std::size_t>(s)] == w.addr[static_cast<std::size_t>(lane)] / 32 * 32);
+        }
+        for (int s = 1; s < r.sectors; ++s) CHECK(r.sector_addr[static_cast<std::size_t>(s - 1)] < r.sector_addr[static_cast<std::size_t>(s)]);
+        int used = 0;
+        for (int s = 0; s < r.sectors; ++s) used += r.sector_used_bytes[static_cast<std::size_t>(s)];
+        CHECK(used == r.bytes_requested);
+    }
+}
