@@ -39,8 +39,7 @@ std::string explain_limit(Limiter which, const Device& dev, const KernelResource
             if (r.limit_registers == 0) return "block needs more than " + format_count(a.regs_per_block) + " registers";
             const int per_sub = a.regs_per_sm / a.subpartitions;
             const int warps_sub = per_sub / r.regs_per_warp_allocated;
-            std::snprintf(buf, sizeof buf, "%d regs x 32 = %s/warp (unit %d); %s per sub-partition / %s = %d warps x %d = %d warps / %d per block",
-                          k.regs_per_thread, format_count(r.regs_per_warp_allocated).c_str(), a.reg_alloc_unit, format_count(per_sub).c_str(),
+            std::snprintf(buf, sizeof buf, "%d regs x 32 -> %s/warp; %d warps/sub-partition x %d = %d warps / %d", k.regs_per_thread,
                           format_count(r.regs_per_warp_allocated).c_str(), warps_sub, a.subpartitions, warps_sub * a.subpartitions,
                           r.warps_per_block);
             return buf;
