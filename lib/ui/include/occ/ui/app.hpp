@@ -1,6 +1,7 @@
 // occ/ui/app.hpp — the one entry point the platform mains (native/desktop, web) call each frame.
 // No GLFW, GL or Emscripten headers here or anywhere in lib/ui.
 #pragma once
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -11,6 +12,8 @@ struct AppState;   // every input and view flag; defined in lib/ui/src/app_state
 
 class App {
 public:
+    // Create the ImGui context first: the constructor sets the keyboard-navigation flag, turns off
+    // imgui.ini and builds the font atlas.
     App();
     ~App();
     App(const App&) = delete;
@@ -33,7 +36,13 @@ public:
     void set_dark_theme(bool dark);
     bool dark_theme() const;
     // Content scale for HiDPI (1.0, 1.5, 2.0 ...). Rebuilds fonts/sizes; call before a frame.
+    // The font atlas is rebuilt at once: if the renderer already uploaded the font texture, upload it
+    // again (ImGui_ImplOpenGL3_DestroyFontsTexture() + ImGui_ImplOpenGL3_CreateFontsTexture()).
     void set_content_scale(float scale);
+    float content_scale() const;
+    // Optional TrueType UI font (copied). Without one the app uses ImGui's built-in font. Rebuilds
+    // the font atlas like set_content_scale.
+    void set_font_ttf(const unsigned char* data, std::size_t size);
 
     AppState& state();
     const AppState& state() const;

@@ -1,0 +1,262 @@
+// app.cpp — occ::ui::App: theme, fonts, and the layout that places every view.
+//
+// [SECTION] Theme and fonts
+// [SECTION] Layout: menu bar, notice, tabs; the occupancy tab's columns and rows
+// [SECTION] App API
+#include "occ/ui/app.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app_state.hpp"
+#include "scenario.hpp"
+#include "views.hpp"
+
+namespace occ::ui {
+namespace {
+
+// [SECTION] Theme and fonts
+void apply_theme(bool dark, float scale) {
+    ImGuiStyle st;
+    if (dark) ImGui::StyleColorsDark(&st);
+    else ImGui::StyleColorsLight(&st);
+    st.WindowRounding = 0;
+    st.ChildRounding = 6;
+    st.FrameRounding = 4;
+    st.GrabRounding = 4;
+    st.PopupRounding = 4;
+    st.TabRounding = 4;
+    st.ScrollbarRounding = 6;
+    st.WindowPadding = ImVec2(10, 10);
+    st.FramePadding = ImVec2(6, 4);
+    st.ItemSpacing = ImVec2(8, 6);
+    st.CellPadding = ImVec2(6, 3);
+    st.ScrollbarSize = 12;
+    st.WindowBorderSize = 0;
+    st.ChildBorderSize = 1;
+    ImVec4* c = st.Colors;
+    if (dark) {
+        c[ImGuiCol_WindowBg] = ImVec4(0.075f, 0.082f, 0.098f, 1);
+        c[ImGuiCol_ChildBg] = ImVec4(0.110f, 0.120f, 0.140f, 1);
+        c[ImGuiCol_MenuBarBg] = ImVec4(0.095f, 0.105f, 0.125f, 1);
+        c[ImGuiCol_Border] = ImVec4(0.22f, 0.24f, 0.28f, 1);
+        c[ImGuiCol_FrameBg] = ImVec4(0.165f, 0.178f, 0.207f, 1);
+        c[ImGuiCol_FrameBgHovered] = ImVec4(0.21f, 0.23f, 0.27f, 1);
+        c[ImGuiCol_FrameBgActive] = ImVec4(0.25f, 0.28f, 0.33f, 1);
+        c[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.03f);
+        c[ImGuiCol_Text] = ImVec4(0.90f, 0.91f, 0.93f, 1);
+        c[ImGuiCol_TextDisabled] = ImVec4(0.55f, 0.58f, 0.63f, 1);
+        c[ImGuiCol_PlotHistogram] = ImVec4(0.36f, 0.80f, 0.95f, 1);   // accent: current point
+    } else {
+        c[ImGuiCol_WindowBg] = ImVec4(0.925f, 0.933f, 0.945f, 1);
+        c[ImGuiCol_ChildBg] = ImVec4(0.99f, 0.99f, 1.0f, 1);
+        c[ImGuiCol_MenuBarBg] = ImVec4(0.89f, 0.90f, 0.92f, 1);
+        c[ImGuiCol_Border] = ImVec4(0.78f, 0.80f, 0.84f, 1);
+        c[ImGuiCol_FrameBg] = ImVec4(0.925f, 0.935f, 0.95f, 1);
+        c[ImGuiCol_TableRowBgAlt] = ImVec4(0, 0, 0, 0.03f);
+        c[ImGuiCol_TextDisabled] = ImVec4(0.42f, 0.45f, 0.50f, 1);
+        c[ImGuiCol_PlotHistogram] = ImVec4(0.05f, 0.45f, 0.80f, 1);
+    }
+    st.ScaleAllSizes(scale);
+    ImGui::GetStyle() = st;
+}
+
+void build_fonts(AppState& s) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    const float scale = s.content_scale;
+    if (!s.font_ttf.empty()) {
+        ImFontConfig cfg;
+        cfg.FontDataOwnedByAtlas = false;   // AppState owns the bytes
+        cfg.OversampleH = 2;
+        io.Fonts->AddFontFromMemoryTTF(s.font_ttf.data(), static_cast<int>(s.font_ttf.size()), std::round(15.0f * scale), &cfg);
+        io.Fonts->AddFontFromMemoryTTF(s.font_ttf.data(), static_cast<int>(s.font_ttf.size()), std::round(30.0f * scale), &cfg);
+    } else {
+        // ImGui's built-in ProggyClean is a pixel font: crisp at whole multiples of 13 px.
+        ImFontConfig cfg;
+        cfg.SizePixels = std::max(13.0f, std::round(scale) * 13.0f);
+        io.Fonts->AddFontDefault(&cfg);
+        cfg.SizePixels *= 2;
+        io.Fonts->AddFontDefault(&cfg);
+    }
+    io.Fonts->Build();
+    s.fonts_built = true;
+}
+
+// [SECTION] Layout
+void menu_bar(App& app, AppState& s) {
+    if (!ImGui::BeginMenuBar()) return;
+    ImGui::TextUnformatted("occ");
+    ImGui::TextDisabled("CUDA occupancy calculator");
+    if (ImGui::BeginMenu("View")) {
+        bool changed = false;
+        changed |= ImGui::MenuItem("SM picture", nullptr, &s.views.sm);
+        changed |= ImGui::MenuItem("Graphs", nullptr, &s.views.plots);
+        changed |= ImGui::MenuItem("Heatmap", nullptr, &s.views.heatmap);
+        changed |= ImGui::MenuItem("Hints", nullptr, &s.views.hints);
+        ImGui::Separator();
+        bool dark = s.dark;
+        if (ImGui::MenuItem("Dark theme", nullptr, &dark)) app.set_dark_theme(dark);
+        if (changed) s.scenario_changed = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Scenario")) {
+        if (ImGui::MenuItem("Copy scenario JSON")) ImGui::SetClipboardText(scenario_to_json(s).c_str());
+        if (ImGui::MenuItem("Reset inputs")) reset_inputs(s);
+        ImGui::EndMenu();
+    }
+    char status[96];
+    std::snprintf(status, sizeof status, "recomputed in %.2f ms", s.derived.recompute_ms);
+    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(status).x - em(1.5f));
+    ImGui::TextDisabled("%s", status);
+    ImGui::EndMenuBar();
+}
+
+void notice_bar(AppState& s) {
+    if (s.notice.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.85f, 0.55f, 0.10f, 0.25f));
+    ImGui::BeginChild("notice", ImVec2(0, ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y), true);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(s.notice.c_str());
+    ImGui::SameLine(ImGui::GetWindowWidth() - em(6));
+    if (ImGui::Button("Dismiss")) s.notice.clear();
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+}
+
+// A bordered panel ("card") of the given size; the body draws inside it.
+template <typename F>
+void panel(const char* id, ImVec2 size, F&& body) {
+    if (ImGui::BeginChild(id, size, true)) body();
+    ImGui::EndChild();
+}
+
+void occupancy_tab(AppState& s) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float left_w = std::clamp(avail.x * 0.27f, em(24), em(30));
+    const float right_w = avail.x - left_w - st.ItemSpacing.x;
+
+    // Left column: what the user sets, and what to change next.
+    ImGui::BeginGroup();
+    panel("inputs_panel", ImVec2(left_w, s.views.hints ? avail.y - em(9.5f) - st.ItemSpacing.y : avail.y), [&] {
+        draw_device_picker(s);
+        ImGui::Spacing();
+        draw_inputs(s);
+    });
+    if (s.views.hints) panel("hints_panel", ImVec2(left_w, em(9.5f)), [&] { draw_hints(s); });
+    ImGui::EndGroup();
+    ImGui::SameLine();
+
+    // Right: result + SM on top, the graphs, then the heatmap.
+    ImGui::BeginGroup();
+    const float top_h = std::max(em(19), avail.y * (s.views.plots || s.views.heatmap ? 0.40f : 1.0f));
+    const float rest = avail.y - top_h - st.ItemSpacing.y;
+    const float plots_h = s.views.heatmap ? std::max(em(11), (rest - st.ItemSpacing.y) * 0.46f) : rest;
+    const float heat_h = s.views.plots ? rest - plots_h - st.ItemSpacing.y : rest;
+    const float result_w = s.views.sm ? std::max(em(30), right_w * 0.48f) : right_w;
+    panel("result_panel", ImVec2(result_w, top_h), [&] { draw_result(s); });
+    if (s.views.sm) {
+        ImGui::SameLine();
+        panel("sm_panel", ImVec2(right_w - result_w - st.ItemSpacing.x, top_h), [&] { draw_sm(s); });
+    }
+    if (s.views.plots) panel("plots_panel", ImVec2(right_w, plots_h), [&] { draw_plots(s); });
+    if (s.views.heatmap) panel("heatmap_panel", ImVec2(right_w, heat_h), [&] { draw_heatmap(s); });
+    ImGui::EndGroup();
+}
+
+}  // namespace
+
+// [SECTION] App API
+App::App() : state_(std::make_unique<AppState>()) {
+    reset_inputs(*state_);
+    state_->scenario_changed = false;
+    if (ImGui::GetCurrentContext()) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+        io.IniFilename = nullptr;   // the layout is computed, and the platform stores the scenario
+        build_fonts(*state_);
+        apply_theme(state_->dark, state_->content_scale);
+    }
+}
+
+App::~App() = default;
+
+void App::frame() {
+    AppState& s = *state_;
+    refresh(s);
+    ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->WorkPos);
+    ImGui::SetNextWindowSize(vp->WorkSize);
+    const ImGuiWindowFlags wf = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus;
+    ImGui::Begin("occ", nullptr, wf);
+    menu_bar(*this, s);
+    notice_bar(s);
+    Tab& shown = s.shown_tab;
+    if (ImGui::BeginTabBar("tabs")) {
+        // A scenario may select the tab; SetSelected only when it differs from what is shown, so
+        // clicking a tab still works.
+        const bool force = s.tab != shown;
+        if (ImGui::BeginTabItem("Occupancy", nullptr, force && s.tab == Tab::occupancy ? ImGuiTabItemFlags_SetSelected : 0)) {
+            s.tab = shown = Tab::occupancy;
+            occupancy_tab(s);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Memory", nullptr, force && s.tab == Tab::memory ? ImGuiTabItemFlags_SetSelected : 0)) {
+            s.tab = shown = Tab::memory;
+            panel("memory_panel", ImVec2(0, 0), [&] { draw_memory(s); });
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    ImGui::End();
+    // Inputs changed by this frame's widgets are computed before the next frame draws them.
+    refresh(s);
+}
+
+std::string App::scenario_json() const { return scenario_to_json(*state_); }
+
+bool App::load_scenario_json(std::string_view json_text, std::string* error) {
+    const bool was_dark = state_->dark;
+    if (!scenario_from_json(json_text, *state_, error)) return false;
+    state_->scenario_changed = false;   // it came from the platform; nothing new to persist
+    if (state_->dark != was_dark && ImGui::GetCurrentContext()) apply_theme(state_->dark, state_->content_scale);
+    refresh(*state_);
+    return true;
+}
+
+bool App::take_scenario_changed() {
+    const bool c = state_->scenario_changed;
+    state_->scenario_changed = false;
+    return c;
+}
+
+void App::set_notice(std::string text) { state_->notice = std::move(text); }
+
+void App::set_dark_theme(bool dark) {
+    if (state_->dark != dark) state_->scenario_changed = true;
+    state_->dark = dark;
+    apply_theme(dark, state_->content_scale);
+}
+
+bool App::dark_theme() const { return state_->dark; }
+
+void App::set_content_scale(float scale) {
+    state_->content_scale = std::clamp(scale, 0.5f, 4.0f);
+    build_fonts(*state_);
+    apply_theme(state_->dark, state_->content_scale);
+}
+
+float App::content_scale() const { return state_->content_scale; }
+
+void App::set_font_ttf(const unsigned char* data, std::size_t size) {
+    state_->font_ttf.assign(data, data + size);
+    build_fonts(*state_);
+}
+
+AppState& App::state() { return *state_; }
+const AppState& App::state() const { return *state_; }
+
+}  // namespace occ::ui

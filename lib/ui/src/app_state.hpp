@@ -1,0 +1,96 @@
+// app_state.hpp — everything the app knows: the inputs (one occupancy request, the same struct the
+// CLI and JSON API use), view flags, and the results derived from the inputs by occ::core.
+//
+// [SECTION] Inputs and flags: what a scenario stores
+// [SECTION] Derived: what occ::core computed from the inputs (recomputed only when they change)
+// [SECTION] AppState + the few functions that change it outside widgets
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "occ/io/api.hpp"
+#include "occ/occupancy.hpp"
+#include "occ/sweep.hpp"
+
+namespace occ::ui {
+
+// [SECTION] Inputs and flags
+enum class DeviceKind : int { named = 0, cc = 1, custom = 2 };
+enum class Tab : int { occupancy = 0, memory = 1 };
+
+struct ViewFlags {
+    bool sm = true;        // the SM picture
+    bool plots = true;     // occupancy vs block size / registers / shared memory
+    bool heatmap = true;   // block size x registers
+    bool hints = true;
+};
+
+// [SECTION] Derived
+// Hints are read off the core sweeps (never re-derived here): each is "the nearest input value at
+// which the sweep's blocks-per-SM changes".
+struct Hints {
+    bool valid = false;
+    int regs_now = 0;
+    int regs_max_same = -1;        // largest regs/thread that keeps blocks_per_sm (>= regs_now)
+    bool regs_unbounded = false;   // registers never cost a block up to the maximum
+    int regs_to_gain = -1;         // largest regs/thread below regs_now that gives more blocks; -1 = none
+    int regs_gain_blocks = 0;      // blocks/SM at regs_to_gain
+    double regs_gain_occupancy = 0;
+    std::int64_t smem_max_same = -1;   // largest dynamic smem that keeps blocks_per_sm
+    bool smem_unbounded = false;
+    double best_occupancy = 0;     // best over block sizes (multiples of the warp size)
+    std::vector<int> best_threads; // every multiple of 32 reaching best_occupancy
+};
+
+struct Derived {
+    OccupancyResult result;
+    std::vector<SweepPoint> by_threads, by_regs, by_smem;
+    // The same sweeps as plot series (x in the input's unit, y = occupancy in %).
+    std::vector<float> threads_x, threads_y, regs_x, regs_y, smem_x, smem_y;
+    std::vector<unsigned> threads_lim, regs_lim, smem_lim;   // limiter bits per point (line colour)
+    // Heatmap: blocks per SM for block sizes 32, 64, ... 1024 (columns) x registers 0..255 (rows),
+    // sampled from occ::occupancy_grid (which is constant within a warp's worth of threads).
+    std::vector<std::uint8_t> grid_full;   // kGridSize, as occupancy_grid fills it
+    std::vector<float> heat_occupancy;     // columns x rows, occupancy in %
+    int heat_cols = 0, heat_rows = 0;
+    Hints hints;
+    double recompute_ms = 0;               // how long the last recompute took (shown in the status bar)
+};
+
+// [SECTION] AppState
+struct AppState {
+    // Inputs: exactly what occ::io reads and writes, so a scenario is a CLI --json request.
+    io::OccupancyRequest req;
+    DeviceKind device_kind = DeviceKind::named;
+    bool block_3d = false;
+
+    // Picker scratch (not part of the scenario).
+    char gpu_search[64] = {};
+
+    ViewFlags views;
+    Tab tab = Tab::occupancy;
+    Tab shown_tab = Tab::occupancy;   // the tab the tab bar shows (a scenario may ask for another)
+    bool dark = true;
+    float content_scale = 1.0f;
+    std::vector<unsigned char> font_ttf;   // optional UI font (the platform may hand one in)
+    bool fonts_built = false;
+
+    std::string notice;          // shown at the top until dismissed
+    bool scenario_changed = false;
+
+    std::uint64_t input_generation = 1;    // bumped by every input change
+    std::uint64_t derived_generation = 0;  // generation `derived` was computed for
+    Derived derived;
+};
+
+// The defaults a fresh app shows: A100, 256 threads, 32 registers.
+void reset_inputs(AppState& s);
+// Call after any input change (widgets do it; tests and scenario loading too).
+void mark_changed(AppState& s);
+// Recomputes `derived` if the inputs changed since the last call. Cheap when nothing changed.
+void refresh(AppState& s);
+// Keeps launch.threads and block[] consistent after either changed.
+void sync_block(AppState& s);
+
+}  // namespace occ::ui

@@ -1,0 +1,72 @@
+// common.cpp — colours and small widgets every view shares.
+#include "views.hpp"
+
+namespace occ::ui {
+
+ImU32 block_color(int block, float alpha) {
+    // Tableau 10 (categorical, distinguishable in both themes); blocks beyond 10 reuse colours,
+    // which is fine because neighbours always differ.
+    static const ImU32 palette[] = {IM_COL32(78, 121, 167, 255), IM_COL32(242, 142, 43, 255), IM_COL32(89, 161, 79, 255),
+                                    IM_COL32(225, 87, 89, 255),  IM_COL32(118, 183, 178, 255), IM_COL32(237, 201, 72, 255),
+                                    IM_COL32(176, 122, 161, 255), IM_COL32(255, 157, 167, 255), IM_COL32(156, 117, 95, 255),
+                                    IM_COL32(186, 176, 172, 255)};
+    ImVec4 c = ImGui::ColorConvertU32ToFloat4(palette[static_cast<unsigned>(block) % 10u]);
+    c.w *= alpha;
+    return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+ImU32 limiter_color(unsigned bits, float alpha) {
+    ImVec4 c(0.55f, 0.55f, 0.6f, 1);   // no limiter (or an impossible launch)
+    if (bits & kLimitRegisters) c = ImVec4(0.95f, 0.55f, 0.17f, 1);
+    else if (bits & kLimitSharedMemory) c = ImVec4(0.35f, 0.70f, 0.31f, 1);
+    else if (bits & kLimitWarps) c = ImVec4(0.31f, 0.55f, 0.85f, 1);
+    else if (bits & kLimitBlocks) c = ImVec4(0.69f, 0.48f, 0.75f, 1);
+    else if (bits & kLimitBarriers) c = ImVec4(0.88f, 0.34f, 0.35f, 1);
+    c.w *= alpha;
+    return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+const char* limiter_title(unsigned bit) {
+    switch (bit) {
+        case kLimitWarps: return "Warps";
+        case kLimitRegisters: return "Registers";
+        case kLimitSharedMemory: return "Shared memory";
+        case kLimitBlocks: return "Block slots";
+        case kLimitBarriers: return "Barriers";
+        default: return "?";
+    }
+}
+
+void item_tooltip(const char* text) {
+    if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(em(28));
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+void help_marker(const char* text) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    item_tooltip(text);
+}
+
+void section(const char* title) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextUnformatted(title);
+    ImGui::PopStyleColor();
+    ImGui::Separator();
+}
+
+ImU32 accent_color() { return ImGui::GetColorU32(ImGuiCol_PlotHistogram); }
+ImU32 error_color() { return IM_COL32(230, 80, 80, 255); }
+
+}  // namespace occ::ui
+
+namespace occ::ui {
+void push_big_font() {
+    ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+    ImGui::PushFont(atlas->Fonts.Size > 1 ? atlas->Fonts[1] : ImGui::GetFont());
+}
+}  // namespace occ::ui

@@ -1,0 +1,72 @@
+// view_heatmap.cpp — occupancy over block size x registers per thread (occ::occupancy_grid), with
+// the current inputs marked. Hover shows the cell (computed by occ::compute_occupancy); a click
+// sets both inputs.
+#include <algorithm>
+#include <cmath>
+
+#include "occ/explain.hpp"
+#include "occ/format.hpp"
+#include "plot.hpp"
+#include "views.hpp"
+
+namespace occ::ui {
+
+void draw_heatmap(AppState& s) {
+    const Derived& d = s.derived;
+    const ArchRules& a = s.req.device.arch;
+    ImGui::TextUnformatted("Block size x registers");
+    ImGui::SameLine();
+    ImGui::TextDisabled("(occupancy; hover to read, click to use)");
+    // Colour bar: 0 % .. 100 %.
+    ImGui::SameLine(0, em(1));
+    {
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const float w = em(8), h = ImGui::GetTextLineHeight();
+        ImGui::TextDisabled("0%%");
+        ImGui::SameLine();
+        const ImVec2 q = ImGui::GetCursorScreenPos();
+        for (int i = 0; i < 32; ++i)
+            dl->AddRectFilled(ImVec2(q.x + w * i / 32.0f, q.y + h * 0.2f), ImVec2(q.x + w * (i + 1) / 32.0f + 0.5f, q.y + h * 0.8f),
+                              plot::colormap(static_cast<float>(i) / 31.0f));
+        (void)p;
+        ImGui::Dummy(ImVec2(w, h));
+        ImGui::SameLine();
+        ImGui::TextDisabled("100%%");
+    }
+    const double max_regs = a.max_regs_per_thread + 1;
+    plot::begin("heatmap", ImVec2(-1, -1), plot::Axis{0, static_cast<double>(d.heat_cols * a.warp_size), "threads per block"},
+                plot::Axis{0, static_cast<double>(d.heat_rows), "registers per thread"});
+    plot::heatmap(d.heat_occupancy, d.heat_cols, d.heat_rows, 0.0f, 100.0f);
+    if (max_regs < d.heat_rows) plot::rect(0, max_regs, d.heat_cols * a.warp_size, d.heat_rows, IM_COL32(0, 0, 0, 120));
+    // The current point sits in the middle of its cell.
+    const double cx = std::ceil(s.req.launch.threads / static_cast<double>(a.warp_size)) * a.warp_size - a.warp_size * 0.5;
+    plot::marker(cx, s.req.kernel.regs_per_thread + 0.5, accent_color(), 5.0f);
+    double hx = 0, hy = 0;
+    if (plot::hovered(&hx, &hy)) {
+        const int col = std::clamp(static_cast<int>(hx / a.warp_size), 0, d.heat_cols - 1);
+        const int regs = std::clamp(static_cast<int>(hy), 0, d.heat_rows - 1);
+        const int threads = (col + 1) * a.warp_size;
+        plot::rect(col * a.warp_size, regs, (col + 1) * a.warp_size, regs + 1, 0, ImGui::GetColorU32(ImGuiCol_Text));
+        KernelResources k = s.req.kernel;
+        LaunchConfig l = s.req.launch;
+        k.regs_per_thread = regs;
+        l.threads = threads;
+        const OccupancyResult r = compute_occupancy(s.req.device, k, l);
+        ImGui::BeginTooltip();
+        ImGui::Text("%d threads x %d registers", threads, regs);
+        if (r.ok()) ImGui::Text("%s occupancy · %d blocks per SM", format_percent(r.occupancy).c_str(), r.blocks_per_sm);
+        ImGui::TextDisabled("%s", summarize(r).c_str());
+        ImGui::EndTooltip();
+        if (plot::clicked(nullptr, nullptr)) {
+            s.block_3d = false;
+            s.req.launch.threads = threads;
+            s.req.kernel.regs_per_thread = std::min(regs, a.max_regs_per_thread);
+            sync_block(s);
+            mark_changed(s);
+        }
+    }
+    plot::end();
+}
+
+}  // namespace occ::ui

@@ -1,0 +1,145 @@
+// view_inputs.cpp — the kernel and launch inputs, one labelled row each, units on every field.
+#include <algorithm>
+#include <cstdio>
+
+#include "occ/format.hpp"
+#include "views.hpp"
+
+namespace occ::ui {
+namespace {
+
+// Starts a row: the label (with its tooltip) in column 0, the widget fills column 1.
+void row(const char* label, const char* tip) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(label);
+    item_tooltip(tip);
+    ImGui::TableSetColumnIndex(1);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+}
+
+bool bytes_input(const char* id, std::int64_t& v, std::int64_t hi) {
+    const ImS64 step = 1024, fast = 16 * 1024;
+    ImGui::SetNextItemWidth(-em(5.5f));
+    bool changed = ImGui::InputScalar(id, ImGuiDataType_S64, &v, &step, &fast, "%lld B");
+    if (changed) v = std::clamp<std::int64_t>(v, 0, hi);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", format_bytes(v).c_str());
+    return changed;
+}
+
+}  // namespace
+
+void draw_inputs(AppState& s) {
+    section("Kernel and launch");
+    KernelResources& k = s.req.kernel;
+    LaunchConfig& l = s.req.launch;
+    const ArchRules& a = s.req.device.arch;
+    bool changed = false;
+    if (!ImGui::BeginTable("inputs", 2, ImGuiTableFlags_SizingStretchProp)) return;
+    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, em(9.5f));
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+
+    row("Block", "Threads per block (blockDim.x * y * z). Warps per block = ceil(threads / 32). Tick 3-D to enter x, y, z.");
+    if (ImGui::Checkbox("3-D", &s.block_3d)) {
+        sync_block(s);
+        changed = true;
+    }
+    ImGui::SameLine();
+    if (s.block_3d) {
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        if (ImGui::InputInt3("##block3", s.req.block)) {
+            s.req.block[0] = std::clamp(s.req.block[0], 1, 1024);
+            s.req.block[1] = std::clamp(s.req.block[1], 1, 1024);
+            s.req.block[2] = std::clamp(s.req.block[2], 1, 64);
+            sync_block(s);
+            changed = true;
+        }
+    } else {
+        ImGui::SetNextItemWidth(-em(5.5f));
+        if (ImGui::InputInt("##threads", &l.threads, 32, 128)) {
+            l.threads = std::clamp(l.threads, 1, 1024);
+            sync_block(s);
+            changed = true;
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("threads");
+    }
+    if (s.block_3d) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextDisabled("= %d threads", l.threads);
+    }
+
+    row("Registers", "Registers per thread, from ptxas -v or cudaFuncGetAttributes (numRegs). Allocated per warp in units of 256.");
+    ImGui::SetNextItemWidth(-em(5.5f));
+    if (ImGui::InputInt("##regs", &k.regs_per_thread, 1, 8)) {
+        k.regs_per_thread = std::clamp(k.regs_per_thread, 0, a.max_regs_per_thread);
+        changed = true;
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("/ thread");
+
+    row("Static shared", "__shared__ arrays declared in the kernel (ptxas -v: smem).");
+    changed |= bytes_input("##smem_static", k.smem_static, a.smem_per_block_optin);
+    row("Dynamic shared", "The third <<< >>> launch argument.");
+    changed |= bytes_input("##smem_dynamic", l.smem_dynamic, a.smem_per_block_optin);
+
+    row("Opt-in", "cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, ...): needed above 48 KiB per block (7.0+).");
+    char optin_label[64];
+    std::snprintf(optin_label, sizeof optin_label, "up to %s / block", format_bytes(a.smem_per_block_optin).c_str());
+    changed |= ImGui::Checkbox(optin_label, &k.optin);
+
+    row("Carveout", "cudaFuncAttributePreferredSharedMemoryCarveout: percent of the unified L1/shared array preferred as shared "
+                    "memory. The driver rounds up to a supported size, or picks the smallest size that fits one block.");
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::SliderInt("##carveout", &l.carveout, -1, 100, l.carveout < 0 ? "default" : "%d %%")) changed = true;
+
+    if (a.carveout_step_count == 0 || l.cache_config != CacheConfig::none) {
+        row("Cache config", "cudaFuncSetCacheConfig (Kepler-era preference); on Volta+ it only matters when the carveout is default.");
+        static const char* names[] = {"none", "prefer shared", "prefer L1", "prefer equal"};
+        int c = static_cast<int>(l.cache_config);
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        if (ImGui::Combo("##cache", &c, names, 4)) {
+            l.cache_config = static_cast<CacheConfig>(c);
+            changed = true;
+        }
+    }
+
+    row("Barriers", "Named barriers the kernel uses (barrier 0 is __syncthreads). Counted against the SM from 9.0 on.");
+    ImGui::SetNextItemWidth(-em(5.5f));
+    if (ImGui::InputInt("##barriers", &k.barriers, 1, 4)) {
+        k.barriers = std::clamp(k.barriers, 0, 16);
+        changed = true;
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("/ block");
+
+    if (a.partitioned_gc_supported) {
+        row("Partitioned GC", "Partitioned global caching (-Xptxas -dlcm=ca on 5.2/5.3/6.1/6.2): a block lives in half an SM.");
+        static const char* names[] = {"off", "on", "strict"};
+        int p = static_cast<int>(k.partitioned_gc);
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        if (ImGui::Combo("##pgc", &p, names, 3)) {
+            k.partitioned_gc = static_cast<PartitionedGC>(p);
+            changed = true;
+        }
+    }
+
+    row("Grid", "Blocks in the grid (optional, 0 = not given).");
+    {
+        const ImS64 step = 1, fast = 1024;
+        ImGui::SetNextItemWidth(-em(5.5f));
+        if (ImGui::InputScalar("##grid", ImGuiDataType_S64, &l.grid_blocks, &step, &fast, "%lld")) {
+            l.grid_blocks = std::clamp<std::int64_t>(l.grid_blocks, 0, std::int64_t{1} << 40);
+            changed = true;
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("blocks");
+    }
+    ImGui::EndTable();
+    if (changed) mark_changed(s);
+}
+
+}  // namespace occ::ui

@@ -1,0 +1,118 @@
+// view_result.cpp — the headline figure, the per-resource limits with the limiter highlighted, and
+// what is allocated. Every explanation string comes from occ::explain_limit / limit_rule.
+#include <cstdio>
+#include <string>
+
+#include "occ/explain.hpp"
+#include "occ/format.hpp"
+#include "views.hpp"
+
+namespace occ::ui {
+namespace {
+
+int limit_of(const OccupancyResult& r, Limiter l) {
+    switch (l) {
+        case kLimitWarps: return r.limit_warps;
+        case kLimitRegisters: return r.limit_registers;
+        case kLimitSharedMemory: return r.limit_shared_memory;
+        case kLimitBlocks: return r.limit_blocks;
+        case kLimitBarriers: return r.limit_barriers;
+    }
+    return kUnlimited;
+}
+
+void kv(const char* key, const std::string& value, const char* tip) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextDisabled("%s", key);
+    item_tooltip(tip);
+    ImGui::TableSetColumnIndex(1);
+    ImGui::TextUnformatted(value.c_str());
+    item_tooltip(tip);
+}
+
+}  // namespace
+
+void draw_result(AppState& s) {
+    const OccupancyResult& r = s.derived.result;
+    const Device& dev = s.req.device;
+    section("Result");
+
+    // Headline: the occupancy, large, in the limiter's colour.
+    ImGui::PushStyleColor(ImGuiCol_Text, r.ok() ? limiter_color(r.limiters) : error_color());
+    push_big_font();
+    ImGui::TextUnformatted(r.ok() ? format_percent(r.occupancy).c_str() : "n/a");
+    ImGui::PopFont();
+    ImGui::PopStyleColor();
+    item_tooltip("Theoretical occupancy = resident warps per SM / maximum warps per SM.");
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::Text("%d blocks · %d of %d warps · %s threads per SM", r.blocks_per_sm, r.warps_per_sm, r.max_warps_per_sm,
+                format_count(r.threads_per_sm).c_str());
+    if (r.ok()) ImGui::TextDisabled("%s", summarize(r).c_str());
+    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", summarize(r).c_str());
+    ImGui::EndGroup();
+    if (!r.ok()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r.error.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::Spacing();
+
+    const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (ImGui::BeginTable("limits", 3, tf)) {
+        ImGui::TableSetupColumn("Limit", ImGuiTableColumnFlags_WidthFixed, em(8));
+        ImGui::TableSetupColumn("Blocks / SM", ImGuiTableColumnFlags_WidthFixed, em(6));
+        ImGui::TableSetupColumn("Why", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableHeadersRow();
+        for (Limiter l : kAllLimiters) {
+            const int v = limit_of(r, l);
+            const bool hit = (r.limiters & l) != 0;
+            ImGui::TableNextRow();
+            if (hit) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, limiter_color(l, 0.30f));
+            ImGui::TableSetColumnIndex(0);
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float h = ImGui::GetTextLineHeight();
+            dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + h * 0.6f, p.y + h * 0.8f), limiter_color(l), 2.0f);
+            ImGui::Dummy(ImVec2(h * 0.6f, h));
+            ImGui::SameLine();
+            ImGui::TextUnformatted(limiter_title(l));
+            item_tooltip(limit_rule(l));
+            ImGui::TableSetColumnIndex(1);
+            if (v == kUnlimited) ImGui::TextDisabled("no limit");
+            else ImGui::Text("%d blocks", v);
+            item_tooltip(limit_rule(l));
+            ImGui::TableSetColumnIndex(2);
+            const std::string why = explain_limit(l, dev, s.req.kernel, s.req.launch, r);
+            ImGui::TextUnformatted(why.c_str());
+            item_tooltip(limit_rule(l));
+        }
+        ImGui::EndTable();
+    }
+    ImGui::Spacing();
+    if (ImGui::BeginTable("allocated", 2, ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, em(12));
+        ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch);
+        const ArchRules& a = dev.arch;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s regs (%d x 32, rounded up to %d)", format_count(r.regs_per_warp_allocated).c_str(),
+                      s.req.kernel.regs_per_thread, a.reg_alloc_unit);
+        kv("Registers / warp", buf, limit_rule(kLimitRegisters));
+        std::snprintf(buf, sizeof buf, "%s regs (limit %s)", format_count(r.regs_per_block_allocated).c_str(), format_count(a.regs_per_block).c_str());
+        kv("Registers / block", buf, limit_rule(kLimitRegisters));
+        std::snprintf(buf, sizeof buf, "%s (incl. %s reserved, %d B unit; limit %s)", format_bytes(r.smem_per_block_allocated).c_str(),
+                      format_bytes(a.smem_reserved_per_block).c_str(), a.smem_alloc_unit, format_bytes(r.smem_per_block_limit).c_str());
+        kv("Shared mem / block", buf, limit_rule(kLimitSharedMemory));
+        std::snprintf(buf, sizeof buf, "%s carveout of %s", format_bytes(r.smem_per_sm_configured).c_str(), format_bytes(a.smem_per_sm).c_str());
+        kv("Shared mem / SM", buf, "The carveout the driver configures: the preference rounded up to a supported size, or the smallest size that holds one block.");
+        if (s.req.launch.grid_blocks > 0) {
+            std::snprintf(buf, sizeof buf, "%s blocks on %d SMs", format_count(s.req.launch.grid_blocks).c_str(), dev.sm_count);
+            kv("Grid", buf, "The grid size you entered.");
+        }
+        if (r.partitioned_gc_active) kv("Partitioned caching", "active: each block gets half an SM", "Partitioned global caching (5.2, 5.3, 6.x).");
+        ImGui::EndTable();
+    }
+}
+
+}  // namespace occ::ui

@@ -1,0 +1,161 @@
+// view_sm.cpp — a picture of one SM filled with the resident blocks: warp slots per sub-partition,
+// the register file per sub-partition, the shared-memory carveout and the block slots, each cell
+// coloured by the block that holds it, so the user sees which resource ran out.
+//
+// The picture is a plot::begin diagram whose data units are pixels from the top-left corner.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "occ/explain.hpp"
+#include "occ/format.hpp"
+#include "plot.hpp"
+#include "views.hpp"
+
+namespace occ::ui {
+namespace {
+
+struct Ctx {
+    float w = 0;          // drawing width in pixels
+    float y = 0;          // current row top
+    float label_w = 0;    // left column for row labels
+    int hovered_block = -1;
+    ImU32 empty = 0, border = 0, text = 0, dim = 0;
+};
+
+// A section title; a coloured bar on the left when this resource limits the block count.
+void title(Ctx& c, const char* name, const std::string& figure, bool limiting, unsigned limiter) {
+    const float h = ImGui::GetTextLineHeight();
+    if (limiting) plot::rect(0, c.y + 1, 4, c.y + h - 1, limiter_color(limiter));
+    plot::text(limiting ? 8 : 0, c.y, name, c.text);
+    const std::string f = figure + (limiting ? "   limiting" : "");
+    plot::text(c.w, c.y, f.c_str(), limiting ? limiter_color(limiter) : c.dim, ImVec2(1, 0));
+    c.y += h + 3;
+}
+
+// A cell owned by `block` (-1 = free), with hover detection for the block tooltip.
+void cell(Ctx& c, float x0, float y0, float x1, float y1, int block) {
+    const ImU32 fill = block >= 0 ? block_color(block) : c.empty;
+    plot::rect(x0, y0, x1, y1, fill, block >= 0 ? 0 : c.border, 2.0f);
+    if (block >= 0) {
+        const ImVec2 a = plot::to_screen(x0, y0), b = plot::to_screen(x1, y1);
+        if (ImGui::IsMouseHoveringRect(ImVec2(std::min(a.x, b.x), std::min(a.y, b.y)), ImVec2(std::max(a.x, b.x), std::max(a.y, b.y))))
+            c.hovered_block = block;
+    }
+}
+
+}  // namespace
+
+void draw_sm(AppState& s) {
+    const OccupancyResult& r = s.derived.result;
+    const ArchRules& a = s.req.device.arch;
+    section("One SM, filled with resident blocks");
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float fh = ImGui::GetTextLineHeight();
+    const int subs = std::max(1, a.subpartitions);
+    const int slots_per_sub = (a.max_warps_per_sm() + subs - 1) / subs;
+    const float cell_h = std::clamp((avail.y - 4 * (fh + 3) - 3 * em(1.2f) - em(1.4f) - em(1.6f)) / (2.0f * subs), em(0.55f), em(1.0f));
+    const float height = 4 * (fh + 3) + subs * (cell_h + 2) * 2 + em(1.4f) + em(1.6f) + 3 * em(0.7f);
+
+    Ctx c;
+    c.w = std::max(avail.x, 200.0f);
+    c.empty = ImGui::GetColorU32(ImGuiCol_FrameBg);
+    c.border = ImGui::GetColorU32(ImGuiCol_Border, 0.6f);
+    c.text = ImGui::GetColorU32(ImGuiCol_Text);
+    c.dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    plot::begin("sm", ImVec2(c.w, height), plot::Axis{0, c.w}, plot::Axis{height, 0}, plot::kNoAxes | plot::kNoBackground);
+
+    const int blocks = r.ok() ? r.blocks_per_sm : 0;
+    const int wpb = std::max(1, r.warps_per_block);
+    const bool partitioned = r.partitioned_gc_active;
+
+    // Warp slots. Warps of the SM are dealt round-robin to the sub-partitions (warp i -> scheduler
+    // i mod 4), which is why the register file is checked per sub-partition.
+    char fig[128];
+    std::snprintf(fig, sizeof fig, "%d of %d warps", r.warps_per_sm, r.max_warps_per_sm);
+    title(c, "Warp slots (per sub-partition)", fig, (r.limiters & kLimitWarps) != 0, kLimitWarps);
+    const float sub_label = ImGui::CalcTextSize("SMSP 0 ").x;
+    const float gap = 2;
+    const float slot_w = (c.w - sub_label) / slots_per_sub;
+    for (int sp = 0; sp < subs; ++sp) {
+        char lab[16];
+        std::snprintf(lab, sizeof lab, "SMSP %d", sp);
+        plot::text(0, c.y + (cell_h - fh) * 0.5f, lab, c.dim);
+        for (int i = 0; i < slots_per_sub; ++i) {
+            const int warp = i * subs + sp;   // the SM-wide warp index in this slot
+            const int block = warp < blocks * wpb ? warp / wpb : -1;
+            const float x0 = sub_label + i * slot_w;
+            cell(c, x0, c.y, x0 + slot_w - gap, c.y + cell_h, block);
+        }
+        c.y += cell_h + 2;
+    }
+    c.y += em(0.7f);
+
+    // Register file, one bar per sub-partition, each warp's allocation in its block's colour.
+    const int regs_sub = a.regs_per_sm / subs;
+    std::snprintf(fig, sizeof fig, "%s of %s regs", format_count(static_cast<std::int64_t>(r.regs_per_warp_allocated) * r.warps_per_sm).c_str(),
+                  format_count(a.regs_per_sm).c_str());
+    title(c, "Register file (per sub-partition)", fig, (r.limiters & kLimitRegisters) != 0, kLimitRegisters);
+    for (int sp = 0; sp < subs; ++sp) {
+        char lab[16];
+        std::snprintf(lab, sizeof lab, "SMSP %d", sp);
+        plot::text(0, c.y + (cell_h - fh) * 0.5f, lab, c.dim);
+        const float bw = c.w - sub_label;
+        plot::rect(sub_label, c.y, c.w, c.y + cell_h, c.empty, c.border, 2.0f);
+        float x = sub_label;
+        for (int warp = sp; warp < blocks * wpb; warp += subs) {
+            const float ww = bw * static_cast<float>(r.regs_per_warp_allocated) / static_cast<float>(std::max(1, regs_sub));
+            cell(c, x, c.y, std::min(c.w, x + ww) - (ww > 4 ? 1 : 0), c.y + cell_h, warp / wpb);
+            x += ww;
+        }
+        c.y += cell_h + 2;
+    }
+    c.y += em(0.7f);
+
+    // Shared memory: the full unified array, the carveout the driver picked, and each block's share
+    // (its reserved 1 KiB drawn darker).
+    std::snprintf(fig, sizeof fig, "%s of %s carveout (array %s)", format_bytes(r.smem_per_block_allocated * blocks).c_str(),
+                  format_bytes(r.smem_per_sm_configured).c_str(), format_bytes(a.smem_per_sm).c_str());
+    title(c, "Shared memory", fig, (r.limiters & kLimitSharedMemory) != 0, kLimitSharedMemory);
+    {
+        const float bar_h = em(1.4f);
+        const double total = static_cast<double>(std::max<std::int64_t>(1, std::max(a.smem_per_sm, r.smem_per_sm_configured)));
+        const float carve_x = static_cast<float>(c.w * static_cast<double>(r.smem_per_sm_configured) / total);
+        plot::rect(0, c.y, c.w, c.y + bar_h, ImGui::GetColorU32(ImGuiCol_TableRowBgAlt), c.border, 2.0f);
+        plot::rect(0, c.y, carve_x, c.y + bar_h, c.empty, c.border, 2.0f);
+        if (carve_x < c.w - 40) plot::text((carve_x + c.w) * 0.5, c.y + bar_h * 0.5, "L1 cache", c.dim, ImVec2(0.5f, 0.5f));
+        float x = 0;
+        const float bw = static_cast<float>(c.w * static_cast<double>(r.smem_per_block_allocated) / total);
+        const float rw = static_cast<float>(c.w * static_cast<double>(a.smem_reserved_per_block) / total);
+        for (int b = 0; b < blocks && r.smem_per_block_allocated > 0; ++b) {
+            cell(c, x, c.y, x + bw - (bw > 4 ? 1 : 0), c.y + bar_h, b);
+            if (rw >= 1) plot::rect(x, c.y, x + rw, c.y + bar_h, IM_COL32(0, 0, 0, 90));
+            x += bw;
+        }
+        if (r.smem_per_block_allocated == 0) plot::text(carve_x * 0.5, c.y + bar_h * 0.5, "no shared memory used", c.dim, ImVec2(0.5f, 0.5f));
+        c.y += bar_h + em(0.7f);
+    }
+
+    // Block slots.
+    std::snprintf(fig, sizeof fig, "%d of %d blocks", blocks, a.max_blocks_per_sm);
+    title(c, "Block slots", fig, (r.limiters & kLimitBlocks) != 0, kLimitBlocks);
+    {
+        const float sw = c.w / static_cast<float>(std::max(1, a.max_blocks_per_sm));
+        const float sh = std::min(em(1.2f), sw);
+        for (int i = 0; i < a.max_blocks_per_sm; ++i) cell(c, i * sw, c.y, (i + 1) * sw - gap, c.y + sh, i < blocks ? i : -1);
+        c.y += sh;
+    }
+    plot::end();
+
+    if (c.hovered_block >= 0) {
+        ImGui::BeginTooltip();
+        ImGui::Text("Block %d", c.hovered_block);
+        ImGui::TextDisabled("%d warps · %s registers · %s shared memory", r.warps_per_block, format_count(r.regs_per_block_allocated).c_str(),
+                            format_bytes(r.smem_per_block_allocated).c_str());
+        ImGui::EndTooltip();
+    }
+    if (partitioned) ImGui::TextDisabled("Partitioned global caching: each block is confined to half the SM.");
+    if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No block fits: %s", r.error.c_str());
+}
+
+}  // namespace occ::ui

@@ -1,0 +1,41 @@
+// views.hpp — every view is a free function over AppState (one .cpp each), plus the few drawing
+// conventions they share (colours per block and per limiter, tooltips, em units).
+#pragma once
+#include "app_state.hpp"
+#include "imgui.h"
+
+namespace occ::ui {
+
+// [SECTION] Views (draw only; numbers come from AppState::derived or occ::core)
+void draw_device_picker(AppState& s);   // view_device.cpp
+void draw_inputs(AppState& s);          // view_inputs.cpp
+void draw_result(AppState& s);          // view_result.cpp
+void draw_sm(AppState& s);              // view_sm.cpp
+void draw_plots(AppState& s);           // view_plots.cpp: the three occupancy graphs
+void draw_heatmap(AppState& s);         // view_heatmap.cpp
+void draw_hints(AppState& s);           // view_hints.cpp
+void draw_memory(AppState& s);          // view_memory.cpp
+
+// [SECTION] Shared conventions (common.cpp)
+// Sizes in multiples of the font size, so layouts follow the content scale.
+inline float em(float n) { return n * ImGui::GetFontSize(); }
+// Resident block i's colour (a repeating qualitative palette), and each limiter's colour.
+ImU32 block_color(int block, float alpha = 1.0f);
+ImU32 limiter_color(unsigned limiter_bits, float alpha = 1.0f);
+const char* limiter_title(unsigned limiter_bit);   // "Warps", "Registers", ...
+// A wrapped tooltip for the last item.
+void item_tooltip(const char* text);
+// "(?)" after a label, with a tooltip.
+void help_marker(const char* text);
+// A section title with a thin rule under it.
+void section(const char* title);
+// Colour for good/bad figures (theme aware).
+ImU32 accent_color();
+ImU32 error_color();
+
+}  // namespace occ::ui
+
+namespace occ::ui {
+// The large font for headline figures (font 1 of the atlas; falls back to the default font).
+void push_big_font();
+}  // namespace occ::ui

@@ -1,0 +1,252 @@
+// occ-gui — the desktop window: GLFW + OpenGL 3 around occ::ui::App. This file owns the loop and
+// the platform chores (settings file, HiDPI, screenshots); everything drawn comes from lib/ui.
+//
+//   occ-gui [--scenario JSON|FILE] [--size WxH]
+//   occ-gui --screenshot FILE.png [--frames N] [--scenario JSON|FILE] [--size WxH] [--light]
+#include <GLFW/glfw3.h>   // includes the system GL header (glReadPixels etc. are GL 1.x, exported by libGL)
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+#include "occ/ui/app.hpp"
+#include "png.hpp"
+#include "settings.hpp"
+
+namespace {
+
+struct Args {
+    std::string screenshot;
+    int frames = 3;
+    std::string scenario;
+    int width = 0, height = 0;
+    bool light = false;
+};
+
+void usage(std::FILE* to) {
+    std::fputs(
+        "usage: occ-gui [--scenario JSON|FILE] [--size WxH]\n"
+        "       occ-gui --screenshot FILE.png [--frames N] [--scenario JSON|FILE] [--size WxH] [--light]\n"
+        "The last scenario and the window geometry are kept in $XDG_CONFIG_HOME/occ/settings.json\n"
+        "(~/.config/occ/settings.json); --screenshot neither reads nor writes them.\n",
+        to);
+}
+
+// Returns 0 to continue, or an exit status.
+int parse_args(int argc, char** argv, Args& a) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string k = argv[i];
+        auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+        if (k == "-h" || k == "--help") {
+            usage(stdout);
+            return -1;
+        } else if (k == "--screenshot") {
+            const char* v = value();
+            if (!v) return 2;
+            a.screenshot = v;
+        } else if (k == "--frames") {
+            const char* v = value();
+            if (!v || (a.frames = std::atoi(v)) < 1 || a.frames > 100000) return 2;
+        } else if (k == "--scenario") {
+            const char* v = value();
+            if (!v) return 2;
+            a.scenario = v;
+        } else if (k == "--size") {
+            const char* v = value();
+            if (!v || std::sscanf(v, "%dx%d", &a.width, &a.height) != 2 || a.width < 320 || a.height < 240) return 2;
+        } else if (k == "--light") {
+            a.light = true;
+        } else {
+            return 2;
+        }
+    }
+    return 0;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// A TrueType font reads better than ImGui's pixel font at any scale; use DejaVu Sans when the
+// system has it ($OCC_GUI_FONT overrides).
+std::string find_font() {
+    const char* env = std::getenv("OCC_GUI_FONT");
+    for (const char* p : {env, "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"}) {
+        if (!p) continue;
+        std::string data = read_file(p);
+        if (!data.empty()) return data;
+    }
+    return {};
+}
+
+void glfw_error(int code, const char* text) { std::fprintf(stderr, "occ-gui: GLFW error %d: %s\n", code, text); }
+
+occ::ui::App* g_app = nullptr;
+
+void on_content_scale(GLFWwindow*, float xs, float ys) {
+    if (!g_app) return;
+    g_app->set_content_scale(std::max(xs, ys));
+    // The atlas was rebuilt: upload it again.
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+bool save_screenshot(const std::string& path, int w, int h) {
+    std::vector<std::uint8_t> px(static_cast<std::size_t>(w) * h * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, px.data());
+    // GL's rows start at the bottom; PNG's at the top.
+    std::vector<std::uint8_t> flipped(px.size());
+    const std::size_t row = static_cast<std::size_t>(w) * 3;
+    for (int y = 0; y < h; ++y) std::memcpy(&flipped[y * row], &px[(h - 1 - y) * row], row);
+    return occ::desktop::write_png(path, w, h, flipped);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    if (const int rc = parse_args(argc, argv, args)) {
+        if (rc == 2) usage(stderr);
+        return rc < 0 ? 0 : rc;
+    }
+    const bool shot = !args.screenshot.empty();
+
+    // Settings: the interactive app restores them; a screenshot is reproducible without them.
+    const auto settings_file = occ::desktop::settings_path();
+    occ::desktop::Settings settings;
+    if (!shot) {
+        std::string warning;
+        settings = occ::desktop::load_settings(settings_file, &warning);
+        if (!warning.empty()) std::fprintf(stderr, "occ-gui: %s\n", warning.c_str());
+    }
+    if (args.width > 0) {
+        settings.width = args.width;
+        settings.height = args.height;
+    } else if (shot) {
+        settings.width = 1600;
+        settings.height = 1000;
+    }
+
+    glfwSetErrorCallback(glfw_error);
+    if (!glfwInit()) {
+        std::fprintf(stderr, "occ-gui: cannot initialise GLFW (no display? try xvfb-run)\n");
+        return 1;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, shot ? GLFW_FALSE : GLFW_TRUE);
+    GLFWwindow* window = glfwCreateWindow(settings.width, settings.height, "occ — CUDA occupancy calculator", nullptr, nullptr);
+    if (!window) {
+        std::fprintf(stderr, "occ-gui: cannot create an OpenGL 3.3 window\n");
+        glfwTerminate();
+        return 1;
+    }
+    if (!shot && settings.x >= 0 && settings.y >= 0) glfwSetWindowPos(window, settings.x, settings.y);
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(shot ? 0 : 1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    int exit_code = 0;
+    {
+        occ::ui::App app;
+        g_app = &app;
+        const std::string font = find_font();
+        if (!font.empty()) app.set_font_ttf(reinterpret_cast<const unsigned char*>(font.data()), font.size());
+        float xs = 1, ys = 1;
+        glfwGetWindowContentScale(window, &xs, &ys);
+        app.set_content_scale(std::max(xs, ys));
+        if (args.light) app.set_dark_theme(false);
+
+        std::string scenario = args.scenario;
+        if (!scenario.empty() && scenario.find('{') == std::string::npos) scenario = read_file(args.scenario);
+        if (scenario.empty() && !args.scenario.empty()) {
+            std::fprintf(stderr, "occ-gui: cannot read scenario %s\n", args.scenario.c_str());
+            if (shot) return 2;
+        }
+        if (scenario.empty()) scenario = settings.scenario;
+        if (!scenario.empty()) {
+            std::string err;
+            if (!app.load_scenario_json(scenario, &err)) {
+                std::fprintf(stderr, "occ-gui: scenario ignored: %s\n", err.c_str());
+                app.set_notice("The saved scenario could not be loaded (" + err + "); showing defaults.");
+                if (shot && !args.scenario.empty()) exit_code = 2;
+            }
+        }
+
+        ImGui_ImplGlfw_InitForOpenGL(window, true);
+        ImGui_ImplOpenGL3_Init("#version 330 core");
+        glfwSetWindowContentScaleCallback(window, on_content_scale);
+
+        int frames = 0;
+        bool dirty = false;
+        auto last_save = std::chrono::steady_clock::now();
+        auto save = [&] {
+            glfwGetWindowPos(window, &settings.x, &settings.y);
+            glfwGetWindowSize(window, &settings.width, &settings.height);
+            settings.scenario = app.scenario_json();
+            std::string err;
+            if (!occ::desktop::save_settings(settings_file, settings, &err)) std::fprintf(stderr, "occ-gui: %s\n", err.c_str());
+            dirty = false;
+            last_save = std::chrono::steady_clock::now();
+        };
+        while (!glfwWindowShouldClose(window)) {
+            // Sleep until an event arrives (or briefly, so tooltips and blinking cursors update):
+            // an idle calculator should not spin a core.
+            if (shot) glfwPollEvents();
+            else glfwWaitEventsTimeout(0.25);
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            app.frame();
+            ImGui::Render();
+            int w = 0, h = 0;
+            glfwGetFramebufferSize(window, &w, &h);
+            glViewport(0, 0, w, h);
+            const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+            glClearColor(bg.x, bg.y, bg.z, 1);
+            glClear(GL_COLOR_BUFFER_BIT);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            ++frames;
+            if (shot && frames >= args.frames) {
+                if (!save_screenshot(args.screenshot, w, h)) {
+                    std::fprintf(stderr, "occ-gui: cannot write %s\n", args.screenshot.c_str());
+                    exit_code = 1;
+                } else {
+                    std::printf("occ-gui: wrote %s (%dx%d, %d frames)\n", args.screenshot.c_str(), w, h, frames);
+                }
+                break;
+            }
+            glfwSwapBuffers(window);
+            if (!shot) {
+                dirty |= app.take_scenario_changed();
+                // Persist at most once a second while the user drags a value.
+                if (dirty && std::chrono::steady_clock::now() - last_save > std::chrono::seconds(1)) save();
+            }
+        }
+        if (!shot) save();
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        g_app = nullptr;
+    }
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return exit_code;
+}

@@ -1,0 +1,13 @@
+// png.hpp — a minimal PNG writer (8-bit RGB, stored/uncompressed deflate blocks), so screenshots
+// need no image library (stb_image_write is not packaged here).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace occ::desktop {
+
+// `rgb` holds height rows of width*3 bytes, top row first. Returns false if the file cannot be written.
+bool write_png(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgb);
+
+}  // namespace occ::desktop
