@@ -15,7 +15,7 @@ namespace occ::cli {
 namespace {
 
 struct Options {
-    std::string gpu, cc, device, threads, block, regs, smem_static, smem_dynamic, carveout, cache_config, max_dyn, barriers, pgc, grid;
+    std::string gpu, cc, device, threads, block, regs, smem_static, smem_dynamic, carveout, cache_config, max_dyn, barriers, pgc, grid, sweep;
     bool optin = false, as_json = false, batch = false;
 };
 
@@ -64,8 +64,24 @@ json request_from(const Options& o) {
     put("barriers", o.barriers);
     put("partitioned_gc", o.pgc);
     put("grid", o.grid);
+    put("sweep", o.sweep);
     if (o.optin) r["optin"] = true;
     return r;
+}
+
+// The step function of a sweep: one row per range of the swept input with the same answer.
+void print_sweep(const json& sw) {
+    const std::string input = sw["input"].get<std::string>();
+    const bool bytes = input == "smem_dynamic";
+    std::printf("\n  sweep of %s (each row holds until the next)\n", input.c_str());
+    std::printf("  %12s %9s %9s   %s\n", input.c_str(), "blocks/SM", "occupancy", "limited by");
+    for (const auto& p : sw["points"]) {
+        std::string lim;
+        for (const auto& l : p["limiters"]) lim += (lim.empty() ? "" : ", ") + l.get<std::string>();
+        const long long x = p["x"].get<long long>();
+        std::printf("  %12s %9d %9s   %s\n", bytes ? format_bytes(x).c_str() : std::to_string(x).c_str(), p["blocks_per_sm"].get<int>(),
+                    format_percent(p["occupancy"].get<double>()).c_str(), lim.c_str());
+    }
 }
 
 void print_human(const json& res) {
@@ -113,6 +129,7 @@ void print_human(const json& res) {
                 format_bytes(r.smem_per_block_allocated).c_str(), format_bytes(a.smem_reserved_per_block).c_str(), a.smem_alloc_unit,
                 format_bytes(r.smem_per_block_limit).c_str());
     std::printf("  %-18s %s (carveout the driver picks)\n", "shared mem/SM", format_bytes(r.smem_per_sm_configured).c_str());
+    if (res.contains("sweep")) print_sweep(res["sweep"]);
 }
 
 }  // namespace
@@ -124,7 +141,7 @@ void add_occupancy(CLI::App& app, Outcome& out) {
         "\nSizes accept bytes or K/M suffixes: 49152, 48K, 48KiB.\n"
         "The device defaults to A100-SXM4-80GB. With --batch, each stdin line is a JSON object with the\n"
         "fields gpu|cc|device, threads|block, regs, smem_static, smem_dynamic, carveout, cache_config,\n"
-        "optin, max_dynamic_smem, barriers, partitioned_gc, grid, id; one JSON line is written per line.\n\n"
+        "optin, max_dynamic_smem, barriers, partitioned_gc, grid, sweep, id; one JSON line is written per line.\n\n"
         "Example:\n  occ occupancy --gpu A100-SXM4-80GB --threads 256 --regs 64 --smem-dynamic 48K --optin");
     cmd->add_option("--gpu,-g", o->gpu, "GPU name or alias (see `occ gpus`), e.g. A100, h100, RTX-4090");
     cmd->add_option("--cc", o->cc, "Compute capability instead of a GPU, e.g. 8.0 or sm_90");
@@ -141,6 +158,7 @@ void add_occupancy(CLI::App& app, Outcome& out) {
     cmd->add_option("--barriers", o->barriers, "Named barriers per block (0..16) [1]");
     cmd->add_option("--partitioned-gc", o->pgc, "Partitioned global caching on 5.2/5.3/6.1/6.2: off, on, strict [off]");
     cmd->add_option("--grid", o->grid, "Blocks in the grid (for wave figures)");
+    cmd->add_option("--sweep", o->sweep, "Also show occupancy against one input: threads, regs or smem");
     cmd->add_flag("--json", o->as_json, "Print one JSON object");
     cmd->add_flag("--batch", o->batch, "Read JSON Lines on stdin, write one JSON line per input line");
     cmd->callback([o, &out] {

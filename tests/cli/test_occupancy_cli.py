@@ -83,6 +83,23 @@ class Occupancy(unittest.TestCase):
         self.assertEqual(json.loads(out)["device"]["sm_count"], 66)
 
 
+class Sweep(unittest.TestCase):
+    def test_register_sweep_steps(self):
+        # A100, 256 threads: 64 regs -> 4 blocks, 65 -> 3 (2,080 -> 2,304 per warp), 33 -> 6.
+        rc, out, _ = run("occupancy", "--gpu", "A100", "--threads", "256", "--regs", "64", "--sweep", "regs", "--json")
+        self.assertEqual(rc, 0)
+        pts = {p["x"]: p["blocks_per_sm"] for p in json.loads(out)["sweep"]["points"]}
+        self.assertEqual(pts[49], 4)
+        self.assertEqual(pts[65], 3)
+        self.assertEqual(pts[33], 6)
+        self.assertEqual(pts[0], 8)
+        rc, out, _ = run("occupancy", "--gpu", "A100", "--regs", "64", "--sweep", "regs")
+        self.assertIn("sweep of regs", out)
+        rc, _, err = run("occupancy", "--sweep", "bogus")
+        self.assertEqual(rc, 2)
+        self.assertIn("sweep: must be one of none, threads, regs, smem", err)
+
+
 class Batch(unittest.TestCase):
     def test_batch_lines_align_and_match_single_queries(self):
         reqs = [{"gpu": "A100", "threads": t, "regs": r, "smem_dynamic": s, "optin": True}

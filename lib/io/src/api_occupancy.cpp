@@ -3,6 +3,7 @@
 
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
+#include "occ/sweep.hpp"
 
 namespace occ::io {
 namespace {
@@ -117,13 +118,31 @@ json occupancy_to_json(const OccupancyResult& r, const Device& d) {
     };
 }
 
+json sweep_to_json(const std::vector<SweepPoint>& pts, const char* input) {
+    // Only the points where the answer changes (plus the last one): a step function, compact.
+    json points = json::array();
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        const bool change = i == 0 || pts[i].blocks_per_sm != pts[i - 1].blocks_per_sm || pts[i].limiters != pts[i - 1].limiters;
+        if (!change && i + 1 != pts.size()) continue;
+        json lim = json::array();
+        for (Limiter l : kAllLimiters)
+            if (pts[i].limiters & l) lim.push_back(limiter_name(l));
+        points.push_back(json{{"x", pts[i].x}, {"blocks_per_sm", pts[i].blocks_per_sm}, {"occupancy", pts[i].occupancy}, {"limiters", lim}});
+    }
+    return json{{"input", input}, {"points", points}};
+}
+
 json api_occupancy(const json& request) {
     FieldReader f(request, "occupancy request");
     const json* id = f.raw("id");
     OccupancyRequest req = read_occupancy_request(f);
+    const std::string sweep = f.choice("sweep", {"none", "threads", "regs", "smem"}, "none");
     f.finish();
     json out = occupancy_to_json(compute_occupancy(req.device, req.kernel, req.launch), req.device);
     out["input"] = occupancy_request_to_json(req);
+    if (sweep == "threads") out["sweep"] = sweep_to_json(sweep_block_size(req.device, req.kernel, req.launch), "threads");
+    if (sweep == "regs") out["sweep"] = sweep_to_json(sweep_registers(req.device, req.kernel, req.launch), "regs");
+    if (sweep == "smem") out["sweep"] = sweep_to_json(sweep_shared_memory(req.device, req.kernel, req.launch), "smem_dynamic");
     if (id) out["id"] = *id;
     return out;
 }
