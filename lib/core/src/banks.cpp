@@ -26,44 +26,67 @@ BankResult analyze_banks(const WarpAccess& w) {
     const int ab = valid_access_bytes(w.access_bytes) ? w.access_bytes : 4;
     r.phases = bank_phases(ab);
     const int lanes_per_phase = kWarpLanes / r.phases;
-    const int words_per_lane = ab >= kBankBytes ? ab / kBankBytes : 1;
-    // Distinct words seen per bank within the current phase. A phase touches at most 32 words
-    // (32 x 4 B, 16 x 8 B, 8 x 16 B), so 32 slots per bank always suffice.
-    std::uint64_t seen[kBanks][kWarpLanes];
-    std::uint8_t count[kBanks];
-    std::uint32_t phase_lanes[kBanks];
+    const std::uint32_t words_per_lane = ab >= kBankBytes ? static_cast<std::uint32_t>(ab / kBankBytes) : 1u;
+    const std::uint32_t lane_banks = (1u << words_per_lane) - 1u;   // the banks one lane covers, from its first
+    const std::uint32_t phase_mask = lanes_per_phase == kWarpLanes ? 0xffffffffu : (1u << lanes_per_phase) - 1u;
+    const std::uint32_t align = ~static_cast<std::uint32_t>(ab - 1);
+    std::array<std::uint32_t, kWarpLanes> lane_word;   // first word of each active lane
     for (int ph = 0; ph < r.phases; ++ph) {
-        std::fill(std::begin(count), std::end(count), std::uint8_t{0});
-        std::fill(std::begin(phase_lanes), std::end(phase_lanes), 0u);
-        bool any = false;
-        for (int lane = ph * lanes_per_phase; lane < (ph + 1) * lanes_per_phase; ++lane) {
-            if (!w.lane_active(lane)) continue;
-            any = true;
-            ++r.active_lanes;
+        const int first = ph * lanes_per_phase;
+        const std::uint32_t lanes = w.active & (phase_mask << first);
+        if (lanes == 0) continue;   // a phase with no active lane costs nothing
+        r.active_lanes += std::popcount(lanes);
+        std::uint32_t banks_seen = 0;
+        bool collide = false;
+        for (std::uint32_t m = lanes; m; m &= m - 1) {
+            const int lane = std::countr_zero(m);
             // Programming Guide, "Shared Memory" (5.x+): successive 32-bit words map to successive banks.
-            const std::uint64_t word0 = (w.addr[static_cast<std::size_t>(lane)] & ~static_cast<std::uint64_t>(ab - 1)) / kBankBytes;
-            r.lane_bank[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(word0 % kBanks);
-            for (int k = 0; k < words_per_lane; ++k) {
-                const std::uint64_t word = word0 + static_cast<std::uint64_t>(k);
-                const int bank = static_cast<int>(word % kBanks);
-                r.bank_lanes[static_cast<std::size_t>(bank)] |= 1u << lane;
-                phase_lanes[bank] |= 1u << lane;
-                // Same word in a bank: one read serves every lane (broadcast / multicast).
-                bool found = false;
-                for (int i = 0; i < count[bank]; ++i)
-                    if (seen[bank][i] == word) { found = true; break; }
-                if (!found) seen[bank][count[bank]++] = word;
+            // Words are kept modulo 2^30 (addresses modulo 4 GiB): shared memory is at most 228 KiB.
+            const std::uint32_t w0 = (static_cast<std::uint32_t>(w.addr[static_cast<std::size_t>(lane)]) & align) / kBankBytes;
+            const std::uint32_t b0 = w0 % kBanks;   // aligned accesses never wrap past bank 31
+            lane_word[static_cast<std::size_t>(lane)] = w0;
+            r.lane_bank[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(b0);
+            const std::uint32_t bits = lane_banks << b0;
+            collide |= (banks_seen & bits) != 0;
+            banks_seen |= bits;
+            for (std::uint32_t k = 0; k < words_per_lane; ++k) r.bank_lanes[b0 + k] |= 1u << lane;
+        }
+        int wf = 1;
+        if (!collide) {
+            // Fast path: every bank is asked for at most one word.
+            for (std::uint32_t m = banks_seen; m; m &= m - 1) {
+                auto& way = r.bank_way[static_cast<std::size_t>(std::countr_zero(m))];
+                way = way ? way : std::uint8_t{1};
+            }
+        } else {
+            // Distinct words per bank with a 64-slot open-addressing set (a phase has at most 32 words);
+            // the same word asked for by several lanes is counted once (broadcast).
+            constexpr std::uint32_t kEmpty = 0xffffffffu;
+            std::array<std::uint32_t, 64> set;
+            set.fill(kEmpty);
+            std::array<std::uint8_t, kBanks> count{};
+            for (std::uint32_t m = lanes; m; m &= m - 1) {
+                const std::uint32_t w0 = lane_word[static_cast<std::size_t>(std::countr_zero(m))];
+                for (std::uint32_t k = 0; k < words_per_lane; ++k) {
+                    const std::uint32_t wd = w0 + k;
+                    std::uint32_t h = (wd * 0x9e3779b1u) >> 26;
+                    while (set[h] != kEmpty && set[h] != wd) h = (h + 1) & 63u;
+                    if (set[h] == kEmpty) {
+                        set[h] = wd;
+                        ++count[wd % kBanks];
+                    }
+                }
+            }
+            wf = 0;
+            for (int bank = 0; bank < kBanks; ++bank) {
+                const int c = count[static_cast<std::size_t>(bank)];
+                wf = std::max(wf, c);
+                auto& way = r.bank_way[static_cast<std::size_t>(bank)];
+                if (c > way) way = static_cast<std::uint8_t>(c);
+                if (c > 1) r.conflict_lanes |= r.bank_lanes[static_cast<std::size_t>(bank)] & lanes;
             }
         }
-        if (!any) continue;
         // A phase needs as many wavefronts as its busiest bank has distinct words.
-        int wf = 0;
-        for (int bank = 0; bank < kBanks; ++bank) {
-            const int c = count[bank];
-            wf = std::max(wf, c);
-            if (c > r.bank_way[static_cast<std::size_t>(bank)]) r.bank_way[static_cast<std::size_t>(bank)] = static_cast<std::uint8_t>(c);
-            if (c > 1) r.conflict_lanes |= phase_lanes[bank];
-        }
         r.phase_wavefronts[static_cast<std::size_t>(ph)] = static_cast<std::uint8_t>(wf);
         r.wavefronts += wf;
         r.ideal_wavefronts += 1;

@@ -206,52 +206,69 @@ WarpAccess make_warp_access(const AccessPattern& p, int warp) {
 GlobalAccessResult analyze_global(const WarpAccess& w) {
     GlobalAccessResult r;
     r.lane_sector.fill(kNoSector);
+    const std::uint32_t active = w.active;
+    if (active == 0) return r;
     const std::uint64_t ab = valid_access_bytes(w.access_bytes) ? static_cast<std::uint64_t>(w.access_bytes) : 4u;
-    // Sort keys: naturally aligned address in the high bits, lane in the low 5.
-    std::array<std::uint64_t, kWarpLanes> key;
-    int n = 0;
-    bool sorted = true;
-    for (int lane = 0; lane < kWarpLanes; ++lane) {
-        if (!w.lane_active(lane)) continue;
-        const std::uint64_t a = (w.addr[static_cast<std::size_t>(lane)] & (kMaxAddress - 1)) & ~(ab - 1);
-        const std::uint64_t k = (a << 5) | static_cast<std::uint64_t>(lane);
-        if (n > 0 && k < key[static_cast<std::size_t>(n - 1)]) sorted = false;
-        key[static_cast<std::size_t>(n++)] = k;
-    }
-    if (n == 0) return r;
-    if (!sorted) std::sort(key.begin(), key.begin() + n);
+    const std::uint64_t amask = (kMaxAddress - 1) & ~(ab - 1);
 
     // Best Practices Guide, "Coalesced Access to Global Memory": the concurrent accesses of a warp
     // coalesce into as many transactions as there are 32-byte sectors touched (cc 6.0+).
-    r.requests = 1;
-    r.active_lanes = n;
-    std::uint64_t prev_addr = ~0ull, prev_sector = ~0ull, prev_line = ~0ull;
-    int distinct = 0;
-    for (int i = 0; i < n; ++i) {
-        const std::uint64_t k = key[static_cast<std::size_t>(i)];
-        const std::uint64_t a = k >> 5;
-        const int lane = static_cast<int>(k & 31u);
-        const std::uint64_t sector = a / kSectorBytes;
-        const std::uint64_t line = a / kLineBytes;
-        if (sector != prev_sector) {
-            r.sector_addr[static_cast<std::size_t>(r.sectors)] = sector * kSectorBytes;
-            ++r.sectors;
-            prev_sector = sector;
-        }
-        if (line != prev_line) { ++r.lines; prev_line = line; }
+    // Active lanes are visited in ascending address order; sectors, lines and distinct addresses
+    // are counted where the value changes (no branches in the step).
+    std::uint64_t prev_a = ~0ull, prev_s = ~0ull;
+    int sectors = 0, distinct = 0;
+    auto step = [&](std::uint64_t a, int lane) {
+        const std::uint64_t s = a / kSectorBytes;
+        const int new_s = s != prev_s, new_a = a != prev_a;
+        sectors += new_s;
+        distinct += new_a;
+        r.sector_addr[static_cast<std::size_t>(sectors - 1)] = s * kSectorBytes;
         // Aligned accesses of one width either coincide or are disjoint, so distinct bytes =
         // distinct addresses x width (a broadcast counts once).
-        if (a != prev_addr) {
-            ++distinct;
-            r.sector_used_bytes[static_cast<std::size_t>(r.sectors - 1)] =
-                static_cast<std::uint8_t>(r.sector_used_bytes[static_cast<std::size_t>(r.sectors - 1)] + ab);
-            prev_addr = a;
-        }
-        r.lane_sector[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(r.sectors - 1);
+        r.sector_used_bytes[static_cast<std::size_t>(sectors - 1)] =
+            static_cast<std::uint8_t>(r.sector_used_bytes[static_cast<std::size_t>(sectors - 1)] + static_cast<std::uint64_t>(new_a) * ab);
+        r.lane_sector[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(sectors - 1);
+        prev_s = s;
+        prev_a = a;
+    };
+
+    // Fast path: lanes already in address order (contiguous, strided, misaligned, vector, broadcast).
+    bool ordered = true;
+    std::uint64_t last = 0;
+    for (std::uint32_t m = active; m; m &= m - 1) {
+        const int lane = std::countr_zero(m);
+        const std::uint64_t a = w.addr[static_cast<std::size_t>(lane)] & amask;
+        if (a < last) { ordered = false; break; }
+        last = a;
+        step(a, lane);
     }
+    if (!ordered) {
+        // Start over in sorted order: keys hold the address in the high bits and the lane in the low 5.
+        r.lane_sector.fill(kNoSector);
+        r.sector_used_bytes.fill(0);
+        prev_a = prev_s = ~0ull;
+        sectors = distinct = 0;
+        std::array<std::uint64_t, kWarpLanes> key;
+        int n = 0;
+        for (std::uint32_t m = active; m; m &= m - 1) {
+            const int lane = std::countr_zero(m);
+            key[static_cast<std::size_t>(n++)] = ((w.addr[static_cast<std::size_t>(lane)] & amask) << 5) | static_cast<std::uint64_t>(lane);
+        }
+        std::sort(key.begin(), key.begin() + n);
+        for (int i = 0; i < n; ++i) step(key[static_cast<std::size_t>(i)] >> 5, static_cast<int>(key[static_cast<std::size_t>(i)] & 31u));
+    }
+
+    // Lines: 128-byte lines among the (ascending) sectors.
+    int lines = 1;
+    for (int i = 1; i < sectors; ++i)
+        lines += r.sector_addr[static_cast<std::size_t>(i)] / kLineBytes != r.sector_addr[static_cast<std::size_t>(i - 1)] / kLineBytes;
+    r.requests = 1;
+    r.active_lanes = std::popcount(active);
+    r.sectors = sectors;
+    r.lines = lines;
     r.bytes_requested = static_cast<std::int64_t>(distinct) * static_cast<std::int64_t>(ab);
-    r.lane_bytes = static_cast<std::int64_t>(n) * static_cast<std::int64_t>(ab);
-    r.bytes_transferred = static_cast<std::int64_t>(r.sectors) * kSectorBytes;
+    r.lane_bytes = static_cast<std::int64_t>(r.active_lanes) * static_cast<std::int64_t>(ab);
+    r.bytes_transferred = static_cast<std::int64_t>(sectors) * kSectorBytes;
     r.efficiency = static_cast<double>(r.bytes_requested) / static_cast<double>(r.bytes_transferred);
     // MODEL.md: ideal sectors = ceil(unique bytes / 32) (Nsight Compute's "ideal" sectors per request).
     r.ideal_sectors = static_cast<int>((r.bytes_requested + kSectorBytes - 1) / kSectorBytes);

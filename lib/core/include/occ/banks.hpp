@@ -52,7 +52,8 @@ struct BankResult {
     std::array<std::uint8_t, 4> phase_wavefronts{};
 };
 
-// One warp. Pure, no allocation. Precondition: check_warp_access(w) is empty.
+// One warp. Pure, no allocation. Precondition: check_warp_access(w) is empty. Addresses are byte
+// offsets into shared memory, taken modulo 4 GiB (shared memory is at most 228 KiB per SM).
 BankResult analyze_banks(const WarpAccess& w);
 
 // Lanes (ascending) of one bank, for drawing: writes up to 32 lane numbers into `out`, returns how many.

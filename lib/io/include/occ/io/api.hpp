@@ -46,4 +46,11 @@ json occupancy_request_to_json(const OccupancyRequest& r);   // canonical echo (
 json occupancy_to_json(const OccupancyResult& r, const Device& d);
 json api_occupancy(const json& request);
 
+// --- Memory (api_memory.cpp): global coalescing and shared-memory banks --------------------------
+// Request: gpu|cc|device, access_bytes, elem_bytes, op, active_lanes, and addresses (32 entries,
+// null = inactive) or a pattern ("affine": base, offset, stride; "2d": block, order, pitch, pad,
+// swizzle; "gather": seed, range). See docs/MEMORY.md.
+json api_coalesce(const json& request);
+json api_banks(const json& request);
+
 }  // namespace occ::io

@@ -1,0 +1,322 @@
+// api_memory.cpp — the coalesce and banks requests/responses (global coalescing, shared-memory banks).
+//
+// [SECTION] Reading a request into an occ::AccessPattern (shared by both kinds)
+// [SECTION] The canonical echo ("input"), used by the CLI picture and the web URL
+// [SECTION] Responses
+#include <cstdint>
+#include <string>
+
+#include "occ/banks.hpp"
+#include "occ/coalescing.hpp"
+#include "occ/io/api.hpp"
+#include "occ/io/fields.hpp"
+
+namespace occ::io {
+namespace {
+
+// [SECTION] Reading
+
+std::string shown(const json& v) {
+    std::string s = v.dump();
+    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
+// A non-negative integer given as a JSON number or as a decimal / 0x-hex string.
+bool parse_u64(const json& v, std::uint64_t& out) {
+    if (v.is_number_unsigned()) { out = v.get<std::uint64_t>(); return true; }
+    if (v.is_number_integer()) {
+        if (v.get<std::int64_t>() < 0) return false;
+        out = static_cast<std::uint64_t>(v.get<std::int64_t>());
+        return true;
+    }
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (!(d >= 0 && d < 1.8e19) || d != static_cast<double>(static_cast<std::uint64_t>(d))) return false;
+        out = static_cast<std::uint64_t>(d);
+        return true;
+    }
+    if (!v.is_string()) return false;
+    const std::string s = v.get<std::string>();
+    if (s.empty() || s[0] == '-' || s[0] == '+' || s[0] == ' ') return false;
+    try {
+        std::size_t pos = 0;
+        out = std::stoull(s, &pos, 0);
+        return pos == s.size();
+    } catch (...) {
+        return false;
+    }
+}
+
+std::uint64_t read_u64(FieldReader& f, std::string_view key, std::uint64_t hi, std::uint64_t def, const char* what) {
+    const json* v = f.raw(key);
+    if (!v) return def;
+    std::uint64_t x = 0;
+    if (!parse_u64(*v, x) || x > hi) f.fail(key, std::string("must be ") + what + ", got " + shown(*v));
+    return x;
+}
+
+int read_width(FieldReader& f, std::string_view key, int def) {
+    const json* v = f.raw(key);
+    if (!v) return def;
+    std::uint64_t x = 0;
+    if (!parse_u64(*v, x) || !valid_access_bytes(static_cast<int>(x > 64 ? 0 : x)))
+        f.fail(key, "must be 1, 2, 4, 8 or 16 (bytes per lane), got " + shown(*v));
+    return static_cast<int>(x);
+}
+
+bool has_any(const FieldReader& f, std::initializer_list<std::string_view> keys) {
+    for (auto k : keys)
+        if (f.has(k)) return true;
+    return false;
+}
+
+struct MemoryRequest {
+    Device device;
+    AccessPattern pattern;
+};
+
+MemoryRequest read_memory_request(FieldReader& f) {
+    MemoryRequest r;
+    r.device = read_device(f);
+    AccessPattern& p = r.pattern;
+    p.access_bytes = read_width(f, "access_bytes", 4);
+    p.elem_bytes = read_width(f, "elem_bytes", 0);
+    p.op = f.choice("op", {"load", "store"}, "load") == "store" ? AccessOp::store : AccessOp::load;
+
+    const bool has_addresses = f.has("addresses");
+    const char* def_kind = has_addresses ? "addresses"
+                         : has_any(f, {"pitch", "pad", "swizzle", "order"}) ? "2d"
+                         : has_any(f, {"seed", "range"}) ? "gather" : "affine";
+    const std::string kind = f.choice("pattern", {"affine", "2d", "gather", "addresses"}, def_kind);
+    p.kind = kind == "2d" ? PatternKind::index_2d : kind == "gather" ? PatternKind::gather : kind == "addresses" ? PatternKind::addresses : PatternKind::affine;
+    if (has_addresses != (p.kind == PatternKind::addresses))
+        f.fail(has_addresses ? "addresses" : "pattern", has_addresses ? "give addresses or a pattern (affine, 2d, gather), not both"
+                                                                      : "pattern \"addresses\" needs an addresses array (32 entries, null = inactive lane)");
+
+    p.active_lanes = static_cast<std::uint32_t>(read_u64(f, "active_lanes", 0xffffffffull, 0xffffffffull, "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
+    if (has_addresses) {
+        const json* a = f.raw("addresses");
+        if (!a->is_array() || a->empty() || a->size() > static_cast<std::size_t>(kWarpLanes))
+            f.fail("addresses", "must be an array of 1..32 byte addresses (null = inactive lane), got " + shown(*a));
+        std::uint32_t mask = 0;
+        for (std::size_t i = 0; i < a->size(); ++i) {
+            const json& e = (*a)[i];
+            if (e.is_null()) continue;
+            std::uint64_t x = 0;
+            if (!parse_u64(e, x) || x >= (std::uint64_t{1} << 48))
+                f.fail("addresses", "entry " + std::to_string(i) + " must be a byte address 0..2^48 or null, got " + shown(e));
+            p.addresses[i] = x;
+            mask |= 1u << i;
+        }
+        p.active_lanes &= mask;   // lanes past the array's end are inactive too
+        if (f.has("block") || f.has("threads")) f.fail("block", "explicit addresses describe one warp of 32 lanes; leave block/threads out");
+    } else {
+        p.base = read_u64(f, "base", (std::uint64_t{1} << 48) - 1, 0, "a byte address 0..2^48 (number or \"0x...\" string)");
+        p.offset = f.integer("offset", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0);
+        p.stride = f.integer("stride", -(std::int64_t{1} << 24), std::int64_t{1} << 24, 1);
+        if (f.has("block")) {
+            if (f.has("threads")) f.fail("threads", "give threads or block, not both");
+            const json* b = f.raw("block");
+            if (!b->is_array() || b->empty() || b->size() > 3) f.fail("block", "must be [x], [x, y] or [x, y, z], got " + shown(*b));
+            for (std::size_t i = 0; i < b->size(); ++i) {
+                const json& e = (*b)[i];
+                if (!e.is_number_integer() || e.get<std::int64_t>() < 1 || e.get<std::int64_t>() > 1024)
+                    f.fail("block", "each dimension must be an integer 1..1024, got " + shown(e));
+                p.block[i] = static_cast<int>(e.get<std::int64_t>());
+            }
+        } else {
+            p.block[0] = static_cast<int>(f.integer("threads", 1, 1024, 32));
+        }
+        p.pitch = f.integer("pitch", 0, std::int64_t{1} << 24, 0);
+        p.pad = f.integer("pad", 0, 1024, 0);
+        p.swizzle = f.boolean("swizzle", false);
+        p.order = f.choice("order", {"row", "column"}, "row") == "column" ? IndexOrder::column : IndexOrder::row;
+        p.seed = read_u64(f, "seed", ~0ull, 1, "an integer 0..2^64-1");
+        p.range = f.integer("range", 0, std::int64_t{1} << 32, 0);
+        if (p.kind != PatternKind::index_2d)
+            for (auto k : {"pitch", "pad", "swizzle", "order"})
+                if (f.has(k)) f.fail(k, "applies to pattern \"2d\" only (pattern is \"" + kind + "\")");
+        if (p.kind != PatternKind::gather)
+            for (auto k : {"seed", "range"})
+                if (f.has(k)) f.fail(k, "applies to pattern \"gather\" only (pattern is \"" + kind + "\")");
+        if (p.kind != PatternKind::affine && f.has("stride")) f.fail("stride", "applies to pattern \"affine\" only (pattern is \"" + kind + "\")");
+    }
+    if (std::string e = check_pattern(p); !e.empty()) throw RequestError(e);
+    return r;
+}
+
+// [SECTION] Canonical echo
+
+json memory_request_to_json(const MemoryRequest& r) {
+    const AccessPattern& p = r.pattern;
+    json j;
+    if (r.device.segment == Segment::custom && r.device.name.rfind("cc ", 0) == 0)
+        j["cc"] = std::to_string(r.device.arch.cc_major) + "." + std::to_string(r.device.arch.cc_minor);
+    else
+        j["gpu"] = r.device.name;
+    j["pattern"] = pattern_kind_name(p.kind);
+    j["access_bytes"] = p.access_bytes;
+    j["elem_bytes"] = p.element_bytes();
+    j["op"] = access_op_name(p.op);
+    j["active_lanes"] = p.active_lanes;
+    if (p.kind == PatternKind::addresses) {
+        json a = json::array();
+        for (int lane = 0; lane < kWarpLanes; ++lane)
+            a.push_back((p.active_lanes >> lane) & 1u ? json(p.addresses[static_cast<std::size_t>(lane)]) : json(nullptr));
+        j["addresses"] = a;
+        return j;
+    }
+    j["block"] = {p.block[0], p.block[1], p.block[2]};
+    j["base"] = p.base;
+    j["offset"] = p.offset;
+    if (p.kind == PatternKind::affine) j["stride"] = p.stride;
+    if (p.kind == PatternKind::index_2d) {
+        j["order"] = p.order == IndexOrder::row ? "row" : "column";
+        j["pitch"] = p.row_pitch() - p.pad;
+        j["pad"] = p.pad;
+        j["swizzle"] = p.swizzle;
+    }
+    if (p.kind == PatternKind::gather) {
+        j["seed"] = p.seed;
+        j["range"] = p.range;
+    }
+    return j;
+}
+
+json device_brief(const Device& d) {
+    return json{{"name", d.name}, {"cc", std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor)}, {"family", d.arch.family}};
+}
+
+json lane_addresses(const WarpAccess& w) {
+    json a = json::array();
+    for (int lane = 0; lane < kWarpLanes; ++lane) a.push_back(w.lane_active(lane) ? json(w.addr[static_cast<std::size_t>(lane)]) : json(nullptr));
+    return a;
+}
+
+json text_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+// [SECTION] Responses
+
+json global_warp_json(int wi, const WarpAccess& w, const GlobalAccessResult& r) {
+    json lane_sector = json::array(), sector_address = json::array(), used = json::array();
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+        const int s = r.lane_sector[static_cast<std::size_t>(lane)];
+        lane_sector.push_back(s == kNoSector ? json(nullptr) : json(s));
+    }
+    for (int s = 0; s < r.sectors; ++s) {
+        sector_address.push_back(r.sector_addr[static_cast<std::size_t>(s)]);
+        used.push_back(r.sector_used_bytes[static_cast<std::size_t>(s)]);
+    }
+    return json{{"warp", wi},
+                {"active_lanes", r.active_lanes},
+                {"requests", r.requests},
+                {"sectors", r.sectors},
+                {"lines", r.lines},
+                {"bytes_requested", r.bytes_requested},
+                {"bytes_transferred", r.bytes_transferred},
+                {"efficiency", r.efficiency},
+                {"ideal_sectors", r.ideal_sectors},
+                {"excess_sectors", r.excess_sectors},
+                {"lane_address", lane_addresses(w)},
+                {"lane_sector", lane_sector},
+                {"sector_address", sector_address},
+                {"sector_used_bytes", used}};
+}
+
+json bank_warp_json(int wi, const WarpAccess& w, const BankResult& r) {
+    json lane_bank = json::array(), bank_way = json::array(), bank_lanes = json::array(), conflict = json::array();
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+        const int b = r.lane_bank[static_cast<std::size_t>(lane)];
+        lane_bank.push_back(b < 0 ? json(nullptr) : json(b));
+        if ((r.conflict_lanes >> lane) & 1u) conflict.push_back(lane);
+    }
+    for (int bank = 0; bank < kBanks; ++bank) {
+        bank_way.push_back(r.bank_way[static_cast<std::size_t>(bank)]);
+        json lanes = json::array();
+        for (int lane = 0; lane < kWarpLanes; ++lane)
+            if ((r.bank_lanes[static_cast<std::size_t>(bank)] >> lane) & 1u) lanes.push_back(lane);
+        bank_lanes.push_back(lanes);
+    }
+    json phase = json::array();
+    for (int ph = 0; ph < r.phases; ++ph) phase.push_back(r.phase_wavefronts[static_cast<std::size_t>(ph)]);
+    return json{{"warp", wi},
+                {"active_lanes", r.active_lanes},
+                {"phases", r.phases},
+                {"wavefronts", r.wavefronts},
+                {"ideal_wavefronts", r.ideal_wavefronts},
+                {"conflicts", r.conflicts},
+                {"max_way", r.max_way},
+                {"phase_wavefronts", phase},
+                {"lane_address", lane_addresses(w)},
+                {"lane_bank", lane_bank},
+                {"bank_way", bank_way},
+                {"bank_lanes", bank_lanes},
+                {"conflict_lanes", conflict}};
+}
+
+}  // namespace
+
+json api_coalesce(const json& request) {
+    FieldReader f(request, "coalesce request");
+    const json* id = f.raw("id");
+    const MemoryRequest req = read_memory_request(f);
+    f.finish();
+    const GlobalBlockResult b = analyze_global_block(req.pattern, req.device.arch);
+    if (!b.ok()) throw RequestError(b.error);
+    json per_warp = json::array();
+    for (std::size_t wi = 0; wi < b.warps.size(); ++wi)
+        per_warp.push_back(global_warp_json(static_cast<int>(wi), make_warp_access(req.pattern, static_cast<int>(wi)), b.warps[wi]));
+    json out{{"requests", b.requests},
+             {"sectors", b.sectors},
+             {"lines", b.lines},
+             {"bytes_requested", b.bytes_requested},
+             {"bytes_transferred", b.bytes_transferred},
+             {"efficiency", b.efficiency},
+             {"ideal_sectors", b.ideal_sectors},
+             {"excess_sectors", b.excess_sectors},
+             {"lane_bytes", b.lane_bytes},
+             {"warps", static_cast<int>(b.warps.size())},
+             {"worst_warp", b.worst_warp},
+             {"verdict", global_verdict_name(b.verdict)},
+             {"reason", b.reason},
+             {"fix", text_or_null(b.fix)},
+             {"contiguous_sectors", b.contiguous_sectors},
+             {"contiguous_efficiency", b.contiguous_efficiency},
+             {"per_warp", per_warp},
+             {"error", nullptr},
+             {"input", memory_request_to_json(req)},
+             {"device", device_brief(req.device)}};
+    if (id) out["id"] = *id;
+    return out;
+}
+
+json api_banks(const json& request) {
+    FieldReader f(request, "banks request");
+    const json* id = f.raw("id");
+    const MemoryRequest req = read_memory_request(f);
+    f.finish();
+    const BankBlockResult b = analyze_banks_block(req.pattern, req.device.arch);
+    if (!b.ok()) throw RequestError(b.error);
+    json per_warp = json::array();
+    for (std::size_t wi = 0; wi < b.warps.size(); ++wi)
+        per_warp.push_back(bank_warp_json(static_cast<int>(wi), make_warp_access(req.pattern, static_cast<int>(wi)), b.warps[wi]));
+    auto opt = [](std::int64_t v) { return v < 0 ? json(nullptr) : json(v); };
+    json out{{"wavefronts", b.wavefronts},
+             {"ideal_wavefronts", b.ideal_wavefronts},
+             {"conflicts", b.conflicts},
+             {"max_way", b.max_way},
+             {"warps", static_cast<int>(b.warps.size())},
+             {"worst_warp", b.worst_warp},
+             {"reason", b.reason},
+             {"fix", text_or_null(b.fix)},
+             {"conflicts_padded", opt(b.conflicts_padded)},
+             {"conflicts_swizzled", opt(b.conflicts_swizzled)},
+             {"per_warp", per_warp},
+             {"error", nullptr},
+             {"input", memory_request_to_json(req)},
+             {"device", device_brief(req.device)}};
+    if (id) out["id"] = *id;
+    return out;
+}
+
+}  // namespace occ::io
