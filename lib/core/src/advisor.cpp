@@ -1,0 +1,206 @@
+// advisor.cpp — launch suggestions built on compute_occupancy() and the sweeps.
+//
+// [SECTION] Helpers
+// [SECTION] Block size
+// [SECTION] Registers
+// [SECTION] Shared memory
+#include "occ/advisor.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "occ/sweep.hpp"
+
+namespace occ {
+namespace {
+
+// [SECTION] Helpers
+
+// Names the resources in a limiter mask, for notes ("warps", "warps and blocks").
+std::string limiter_list(unsigned mask) {
+    std::string s;
+    for (Limiter l : kAllLimiters) {
+        if (!(mask & l)) continue;
+        std::string n = limiter_name(l);
+        std::replace(n.begin(), n.end(), '_', ' ');
+        s += (s.empty() ? "" : " and ") + n;
+    }
+    return s.empty() ? std::string("nothing") : s;
+}
+
+// The most dynamic shared memory (bytes) with at least `target` blocks per SM, or -1.
+// Coarse pass: the shared-memory sweep (one point per allocation unit); fine pass: the bytes
+// between the best point and the next one, since static + reserve need not be unit-aligned.
+std::int64_t max_dynamic_for(const Device& dev, const KernelResources& k, const LaunchConfig& l, int target) {
+    const std::vector<SweepPoint> pts = sweep_shared_memory(dev, k, l);
+    std::size_t idx = pts.size();
+    for (std::size_t i = 0; i < pts.size(); ++i)
+        if (pts[i].blocks_per_sm >= target) idx = i;
+    if (idx == pts.size()) return -1;
+    const std::int64_t best = pts[idx].x;
+    if (idx + 1 >= pts.size()) return best;
+    LaunchConfig q = l;
+    for (std::int64_t x = pts[idx + 1].x - 1; x > best; --x) {
+        q.smem_dynamic = x;
+        if (compute_occupancy(dev, k, q).blocks_per_sm >= target) return x;
+    }
+    return best;
+}
+
+}  // namespace
+
+// [SECTION] Block size
+
+BlockSizeAdvice advise_block_size(const Device& dev, const KernelResources& k, const LaunchConfig& l, SmemGrowth smem,
+                                  int block_size_limit) {
+    BlockSizeAdvice a;
+    const ArchRules& ar = dev.arch;
+    if (smem.fixed < 0 || smem.per_thread < 0) {
+        a.error = "shared memory growth must be >= 0 bytes (fixed and per thread)";
+        return a;
+    }
+    if (block_size_limit < 0) {
+        a.error = "block_size_limit must be >= 0 (0 = the device's maximum), got " + std::to_string(block_size_limit);
+        return a;
+    }
+    LaunchConfig q = l;
+    q.smem_dynamic = smem.at(l.threads);
+    a.before = compute_occupancy(dev, k, q);
+
+    const int limit = block_size_limit > 0 ? std::min(block_size_limit, ar.max_threads_per_block) : ar.max_threads_per_block;
+    const int ws = ar.warp_size;
+    const int aligned = (limit + ws - 1) / ws * ws;
+    int best_score = 0;
+    OccupancyResult smallest_failure;
+    // cudaOccupancyMaxPotentialBlockSize behaviour (CUDA Runtime API reference): try the limit, then
+    // each warp multiple below it, largest first; keep a size only on a strict improvement.
+    for (int t = aligned; t > 0; t -= ws) {
+        const int threads = std::min(t, limit);
+        q.threads = threads;
+        q.smem_dynamic = smem.at(threads);
+        const OccupancyResult r = compute_occupancy(dev, k, q);
+        ++a.candidates;
+        const int score = r.blocks_per_sm * threads;
+        if (r.blocks_per_sm == 0) smallest_failure = r;
+        if (score > best_score) {
+            best_score = score;
+            a.threads = threads;
+            a.smem_dynamic = q.smem_dynamic;
+            a.after = r;
+        }
+    }
+    if (best_score == 0) {
+        a.error = "no block size fits on an SM" + (smallest_failure.error.empty() ? std::string() : ": " + smallest_failure.error);
+        return a;
+    }
+    a.blocks_per_sm = a.after.blocks_per_sm;
+    a.active_threads_per_sm = best_score;
+    a.min_grid_blocks = static_cast<std::int64_t>(a.blocks_per_sm) * dev.sm_count;
+    return a;
+}
+
+// [SECTION] Registers
+
+RegisterAdvice advise_registers(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
+    RegisterAdvice a;
+    a.regs = k.regs_per_thread;
+    a.before = compute_occupancy(dev, k, l);
+    if (k.regs_per_thread < 0 || k.regs_per_thread > dev.arch.max_regs_per_thread) {
+        a.error = a.before.error;
+        return a;
+    }
+    a.blocks_per_sm = a.before.blocks_per_sm;
+    const std::vector<SweepPoint> pts = sweep_registers(dev, k, l);   // index = registers per thread
+    const int cur = k.regs_per_thread;
+    KernelResources q = k;
+
+    // Headroom: walk up from the current count while the block count holds.
+    int hi = cur;
+    if (a.blocks_per_sm > 0)
+        while (hi + 1 < static_cast<int>(pts.size()) && pts[static_cast<std::size_t>(hi + 1)].blocks_per_sm >= a.blocks_per_sm) ++hi;
+    a.max_regs_same_blocks = hi;
+    a.headroom = hi - cur;
+    q.regs_per_thread = hi;
+    a.at_headroom = compute_occupancy(dev, q, l);
+
+    // Gain: the largest count below the current one that fits more blocks.
+    for (int r = cur - 1; r >= 0; --r) {
+        if (pts[static_cast<std::size_t>(r)].blocks_per_sm > a.blocks_per_sm) {
+            a.regs_to_gain_block = r;
+            break;
+        }
+    }
+    if (a.regs_to_gain_block >= 0) {
+        a.cut_to_gain = cur - a.regs_to_gain_block;
+        q.regs_per_thread = a.regs_to_gain_block;
+        a.after_cut = compute_occupancy(dev, q, l);
+    } else {
+        const OccupancyResult zero = [&] { KernelResources z = k; z.regs_per_thread = 0; return compute_occupancy(dev, z, l); }();
+        a.note = "no register count fits more blocks: even with 0 registers the launch is limited by " + limiter_list(zero.limiters);
+    }
+    return a;
+}
+
+// [SECTION] Shared memory
+
+SharedMemoryAdvice advise_shared_memory(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
+    SharedMemoryAdvice a;
+    a.smem_dynamic = l.smem_dynamic;
+    a.before = compute_occupancy(dev, k, l);
+    if (l.smem_dynamic < 0 || k.smem_static < 0) {
+        a.error = a.before.error;
+        return a;
+    }
+    a.blocks_per_sm = a.before.blocks_per_sm;
+    LaunchConfig q = l;
+    if (a.blocks_per_sm > 0) {
+        a.max_dynamic_same_blocks = std::max(l.smem_dynamic, max_dynamic_for(dev, k, l, a.blocks_per_sm));
+        a.headroom = a.max_dynamic_same_blocks - l.smem_dynamic;
+    } else {
+        a.max_dynamic_same_blocks = l.smem_dynamic;
+    }
+    q.smem_dynamic = a.max_dynamic_same_blocks;
+    a.at_headroom = compute_occupancy(dev, k, q);
+
+    const std::int64_t gain = max_dynamic_for(dev, k, l, a.blocks_per_sm + 1);
+    if (gain >= 0 && gain < l.smem_dynamic) {
+        a.dynamic_to_gain_block = gain;
+        a.cut_to_gain = l.smem_dynamic - gain;
+        q.smem_dynamic = gain;
+        a.after_cut = compute_occupancy(dev, k, q);
+    } else {
+        LaunchConfig z = l;
+        z.smem_dynamic = 0;
+        const OccupancyResult zero = compute_occupancy(dev, k, z);
+        a.note = zero.blocks_per_sm <= a.blocks_per_sm
+                     ? "no dynamic shared memory size fits more blocks: with 0 bytes the launch is limited by " + limiter_list(zero.limiters)
+                     : "more blocks need less static shared memory";
+    }
+    return a;
+}
+
+DynamicSmemAdvice available_dynamic_smem(const Device& dev, const KernelResources& k, const LaunchConfig& l, int target_blocks) {
+    DynamicSmemAdvice a;
+    a.target_blocks = target_blocks;
+    if (target_blocks < 1) {
+        a.error = "target blocks per SM must be >= 1, got " + std::to_string(target_blocks);
+        return a;
+    }
+    a.available = max_dynamic_for(dev, k, l, target_blocks);
+    if (a.available < 0) {
+        LaunchConfig z = l;
+        z.smem_dynamic = 0;
+        const OccupancyResult zero = compute_occupancy(dev, k, z);
+        a.at_available = zero;
+        a.error = !zero.ok() ? zero.error
+                             : "at most " + std::to_string(zero.blocks_per_sm) + " blocks per SM fit even with no dynamic shared memory (limited by " +
+                                   limiter_list(zero.limiters) + ")";
+        return a;
+    }
+    LaunchConfig q = l;
+    q.smem_dynamic = a.available;
+    a.at_available = compute_occupancy(dev, k, q);
+    return a;
+}
+
+}  // namespace occ

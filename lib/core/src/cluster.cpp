@@ -1,0 +1,128 @@
+// cluster.cpp — thread block cluster occupancy (see occ/cluster.hpp).
+//
+// [SECTION] GPC layouts   per-GPU assumptions, each with its source
+// [SECTION] Model
+#include "occ/cluster.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace occ {
+namespace {
+
+// [SECTION] GPC layouts
+// Sources:
+//   [HWP]  NVIDIA H100 Tensor Core GPU Architecture whitepaper: full GH100 = 8 GPCs × 9 TPCs × 2 SMs
+//          (144 SMs); H100 SXM5 enables 66 TPCs / 132 SMs; H100 PCIe 57 TPCs / 114 SMs ("7 or 8 GPCs").
+//   [RBWP] NVIDIA RTX Blackwell GPU Architecture whitepaper: GB202 = 12 GPCs × 8 TPCs × 2 SMs (192 SMs);
+//          GB203 = 7 GPCs × 6 TPCs × 2 SMs (84 SMs).
+// Which TPCs are fused off on a given chip is not published (it varies from chip to chip), so
+// every split below spreads the enabled TPCs as evenly as possible over the GPCs. That is the
+// assumption the cuda_validation check against cudaOccupancyMaxActiveClusters should confirm.
+struct LayoutRow {
+    const char* gpu;      // canonical device-database name
+    int gpcs;             // GPCs with at least one enabled TPC
+    int max_sms_per_gpc;  // SMs in a full GPC of this die
+    const char* source;
+};
+constexpr LayoutRow kLayouts[] = {
+    {"H100-SXM5-80GB", 8, 18, "[HWP] 8 GPCs, 66 TPCs (132 SMs), TPCs assumed spread evenly: 2 GPCs of 18 SMs + 6 of 16"},
+    {"H100-NVL", 8, 18, "[HWP] GH100 with 132 SMs as H100 SXM5: 2 GPCs of 18 SMs + 6 of 16 (assumed even)"},
+    {"H200", 8, 18, "[HWP] GH100 with 132 SMs as H100 SXM5: 2 GPCs of 18 SMs + 6 of 16 (assumed even)"},
+    {"GH200", 8, 18, "[HWP] GH100 with 132 SMs as H100 SXM5: 2 GPCs of 18 SMs + 6 of 16 (assumed even)"},
+    {"H100-PCIe-80GB", 8, 18, "[HWP] 57 TPCs (114 SMs) on 7 or 8 GPCs: 8 assumed, 1 GPC of 16 SMs + 7 of 14"},
+    {"RTX-5090", 11, 16, "[RBWP] GB202, 170 SMs (85 TPCs) on 11 GPCs (assumed): 8 GPCs of 16 SMs + 3 of 14"},
+    {"RTX-5080", 7, 12, "[RBWP] full GB203: 7 GPCs of 12 SMs (84 SMs)"},
+    {"RTX-PRO-6000-Blackwell", 12, 16, "[RBWP] GB202, 188 SMs (94 TPCs) on 12 GPCs: 10 of 16 SMs + 2 of 14 (assumed even)"},
+};
+
+// Spread `sm_count` SMs over `gpcs` GPCs in whole TPCs (2 SMs), as evenly as possible, largest first.
+std::vector<int> spread(int sm_count, int gpcs) {
+    std::vector<int> out(static_cast<std::size_t>(std::max(1, gpcs)), 0);
+    const int tpcs = sm_count / 2;
+    const int n = static_cast<int>(out.size());
+    for (int g = 0; g < n; ++g) out[static_cast<std::size_t>(g)] = 2 * (tpcs / n + (g < tpcs % n ? 1 : 0));
+    out[0] += sm_count % 2;   // an odd SM count (custom devices) puts the odd SM in the first GPC
+    return out;
+}
+
+}  // namespace
+
+GpcLayout even_gpc_layout(int sm_count, int max_sms_per_gpc) {
+    GpcLayout g;
+    sm_count = std::max(1, sm_count);
+    max_sms_per_gpc = std::max(2, max_sms_per_gpc);
+    const int gpcs = (sm_count + max_sms_per_gpc - 1) / max_sms_per_gpc;
+    g.sms_per_gpc = spread(sm_count, gpcs);
+    g.source = "generic assumption: GPCs of up to " + std::to_string(max_sms_per_gpc) +
+               " SMs (Hopper whitepaper: 9 TPCs x 2 SMs per GPC), TPCs spread evenly over " + std::to_string(gpcs) + " GPCs";
+    g.assumed = true;
+    return g;
+}
+
+GpcLayout gpc_layout(const Device& dev) {
+    for (const LayoutRow& r : kLayouts) {
+        if (dev.name != r.gpu) continue;
+        GpcLayout g;
+        g.sms_per_gpc = spread(dev.sm_count, r.gpcs);
+        g.source = r.source;
+        g.assumed = true;   // the per-GPC split is never published per chip
+        return g;
+    }
+    return even_gpc_layout(dev.sm_count);
+}
+
+// [SECTION] Model
+
+ClusterResult compute_clusters(const Device& dev, const KernelResources& k, const LaunchConfig& l, int cluster_size,
+                               bool non_portable, const GpcLayout& layout) {
+    ClusterResult c;
+    c.cluster_size = cluster_size;
+    c.non_portable = non_portable;
+    c.layout = layout;
+    const ArchRules& a = dev.arch;
+    // Programming Guide, "Thread Block Clusters": introduced with compute capability 9.0.
+    if (a.cc_major < 9) {
+        c.error = "thread block clusters need compute capability 9.0 or later; this device is " + std::to_string(a.cc_major) + "." +
+                  std::to_string(a.cc_minor);
+        return c;
+    }
+    const int max = non_portable ? kMaxNonPortableClusterSize : kMaxPortableClusterSize;
+    if (cluster_size < 1 || cluster_size > max) {
+        c.error = "cluster_size must be 1.." + std::to_string(max) + (non_portable ? " (non-portable maximum)" : " (portable maximum; 9..16 need non_portable)") +
+                  ", got " + std::to_string(cluster_size);
+        return c;
+    }
+    const int sum = std::accumulate(layout.sms_per_gpc.begin(), layout.sms_per_gpc.end(), 0);
+    if (layout.sms_per_gpc.empty() || sum != dev.sm_count ||
+        std::any_of(layout.sms_per_gpc.begin(), layout.sms_per_gpc.end(), [](int s) { return s < 1; })) {
+        c.error = "the GPC layout must list at least one GPC, each with >= 1 SM, summing to the device's " + std::to_string(dev.sm_count) +
+                  " SMs (got " + std::to_string(sum) + ")";
+        return c;
+    }
+    c.per_sm = compute_occupancy(dev, k, l);
+    c.blocks_per_sm = c.per_sm.blocks_per_sm;
+    if (!c.per_sm.ok() && c.blocks_per_sm == 0) {
+        c.error = c.per_sm.error;
+        return c;
+    }
+    for (int s : layout.sms_per_gpc) {
+        const int n = s * c.blocks_per_sm / cluster_size;
+        c.clusters_per_gpc.push_back(n);
+        c.max_active_clusters += n;
+    }
+    c.active_blocks = static_cast<std::int64_t>(c.max_active_clusters) * cluster_size;
+    c.block_slots = static_cast<std::int64_t>(dev.sm_count) * c.blocks_per_sm;
+    c.idle_block_slots = c.block_slots - c.active_blocks;
+    c.cluster_occupancy = c.block_slots > 0 ? static_cast<double>(c.active_blocks) / static_cast<double>(c.block_slots) : 0.0;
+    const double max_warps = static_cast<double>(dev.sm_count) * a.max_warps_per_sm();
+    c.device_occupancy = max_warps > 0 ? static_cast<double>(c.active_blocks) * c.per_sm.warps_per_block / max_warps : 0.0;
+    if (c.max_active_clusters == 0 && c.blocks_per_sm > 0) {
+        const int biggest = *std::max_element(layout.sms_per_gpc.begin(), layout.sms_per_gpc.end());
+        c.error = "a cluster of " + std::to_string(cluster_size) + " blocks does not fit in one GPC (" + std::to_string(biggest) + " SMs x " +
+                  std::to_string(c.blocks_per_sm) + " blocks per SM)";
+    }
+    return c;
+}
+
+}  // namespace occ
