@@ -5,6 +5,8 @@
 //   occ-gui --screenshot FILE.png [--frames N] [--scenario JSON|FILE] [--size WxH] [--light]
 #include <GLFW/glfw3.h>   // includes the system GL header (glReadPixels etc. are GL 1.x, exported by libGL)
 
+#include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +27,7 @@ namespace {
 
 struct Args {
     std::string screenshot;
-    int frames = 3;
+    int frames = 0;       // 0: until closed (screenshots default to 3)
     std::string scenario;
     int width = 0, height = 0;
     bool light = false;
@@ -35,6 +37,7 @@ void usage(std::FILE* to) {
     std::fputs(
         "usage: occ-gui [--scenario JSON|FILE] [--size WxH]\n"
         "       occ-gui --screenshot FILE.png [--frames N] [--scenario JSON|FILE] [--size WxH] [--light]\n"
+        "--frames N without --screenshot closes the window after N frames (for tests).\n"
         "The last scenario and the window geometry are kept in $XDG_CONFIG_HOME/occ/settings.json\n"
         "(~/.config/occ/settings.json); --screenshot neither reads nor writes them.\n",
         to);
@@ -124,6 +127,7 @@ int main(int argc, char** argv) {
         return rc < 0 ? 0 : rc;
     }
     const bool shot = !args.screenshot.empty();
+    if (shot && args.frames == 0) args.frames = 3;
 
     // Settings: the interactive app restores them; a screenshot is reproducible without them.
     const auto settings_file = occ::desktop::settings_path();
@@ -209,10 +213,12 @@ int main(int argc, char** argv) {
         while (!glfwWindowShouldClose(window)) {
             // Sleep until an event arrives (or briefly, so tooltips and blinking cursors update):
             // an idle calculator should not spin a core.
-            if (shot) glfwPollEvents();
+            if (shot || args.frames > 0) glfwPollEvents();
             else glfwWaitEventsTimeout(0.25);
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
+            // A screenshot shows the app at rest: wherever the X server left the pointer, no hover.
+            if (shot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
             ImGui::NewFrame();
             app.frame();
             ImGui::Render();
@@ -234,6 +240,7 @@ int main(int argc, char** argv) {
                 break;
             }
             glfwSwapBuffers(window);
+            if (args.frames > 0 && frames >= args.frames) glfwSetWindowShouldClose(window, GLFW_TRUE);
             if (!shot) {
                 dirty |= app.take_scenario_changed();
                 // Persist at most once a second while the user drags a value.

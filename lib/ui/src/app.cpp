@@ -139,14 +139,15 @@ void occupancy_tab(AppState& s) {
     const float right_w = avail.x - left_w - st.ItemSpacing.x;
 
     // Left column: what the user sets, and what to change next.
-    ImGui::BeginGroup();
-    panel("inputs_panel", ImVec2(left_w, s.views.hints ? avail.y - em(9.5f) - st.ItemSpacing.y : avail.y), [&] {
+    panel("inputs_panel", ImVec2(left_w, avail.y), [&] {
         draw_device_picker(s);
         ImGui::Spacing();
         draw_inputs(s);
+        if (s.views.hints) {
+            ImGui::Spacing();
+            draw_hints(s);
+        }
     });
-    if (s.views.hints) panel("hints_panel", ImVec2(left_w, em(9.5f)), [&] { draw_hints(s); });
-    ImGui::EndGroup();
     ImGui::SameLine();
 
     // Right: result + SM on top, the graphs, then the heatmap.
@@ -194,22 +195,27 @@ void App::frame() {
     ImGui::Begin("occ", nullptr, wf);
     menu_bar(*this, s);
     notice_bar(s);
-    Tab& shown = s.shown_tab;
     if (ImGui::BeginTabBar("tabs")) {
-        // A scenario may select the tab; SetSelected only when it differs from what is shown, so
-        // clicking a tab still works.
-        const bool force = s.tab != shown;
-        if (ImGui::BeginTabItem("Occupancy", nullptr, force && s.tab == Tab::occupancy ? ImGuiTabItemFlags_SetSelected : 0)) {
-            s.tab = shown = Tab::occupancy;
+        // A scenario may ask for a tab: SetSelected is passed only while the tab shown differs
+        // from the one asked for, so clicking a tab still works. The switch lands a frame later.
+        const bool force = s.tab != s.shown_tab;
+        auto flags = [&](Tab t) { return force && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0; };
+        int drawn = -1;
+        if (ImGui::BeginTabItem("Occupancy", nullptr, flags(Tab::occupancy))) {
+            drawn = static_cast<int>(Tab::occupancy);
             occupancy_tab(s);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Memory", nullptr, force && s.tab == Tab::memory ? ImGuiTabItemFlags_SetSelected : 0)) {
-            s.tab = shown = Tab::memory;
+        if (ImGui::BeginTabItem("Memory", nullptr, flags(Tab::memory))) {
+            drawn = static_cast<int>(Tab::memory);
             panel("memory_panel", ImVec2(0, 0), [&] { draw_memory(s); });
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
+        if (drawn >= 0 && (!force || static_cast<Tab>(drawn) == s.tab)) {
+            if (s.tab != static_cast<Tab>(drawn)) s.scenario_changed = true;
+            s.tab = s.shown_tab = static_cast<Tab>(drawn);
+        }
     }
     ImGui::End();
     // Inputs changed by this frame's widgets are computed before the next frame draws them.

@@ -171,8 +171,10 @@ void draw_device_picker(AppState& s) {
     const Device& d = s.req.device;
     const ArchRules& a = d.arch;
     ImGui::TextWrapped("%s: cc %d.%d %s, %d SMs", d.name.c_str(), a.cc_major, a.cc_minor, a.family, d.sm_count);
-    ImGui::TextDisabled("%d warps/SM · %s regs/SM · %s shared/SM · %d blocks/SM", a.max_warps_per_sm(), format_count(a.regs_per_sm).c_str(),
-                        format_bytes(a.smem_per_sm).c_str(), a.max_blocks_per_sm);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%d warps/SM · %s regs/SM · %s shared/SM · %d blocks/SM", a.max_warps_per_sm(), format_count(a.regs_per_sm).c_str(),
+                       format_bytes(a.smem_per_sm).c_str(), a.max_blocks_per_sm);
+    ImGui::PopStyleColor();
     item_tooltip(a.source);
 }
 

@@ -25,7 +25,8 @@ bool bytes_input(const char* id, std::int64_t& v, std::int64_t hi) {
     bool changed = ImGui::InputScalar(id, ImGuiDataType_S64, &v, &step, &fast, "%lld B");
     if (changed) v = std::clamp<std::int64_t>(v, 0, hi);
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", format_bytes(v).c_str());
+    if (v >= 1024) ImGui::TextDisabled("%s", format_bytes(v).c_str());
+    else ImGui::TextDisabled("bytes");
     return changed;
 }
 

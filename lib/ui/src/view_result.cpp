@@ -85,7 +85,9 @@ void draw_result(AppState& s) {
             item_tooltip(limit_rule(l));
             ImGui::TableSetColumnIndex(2);
             const std::string why = explain_limit(l, dev, s.req.kernel, s.req.launch, r);
+            ImGui::PushTextWrapPos(0);
             ImGui::TextUnformatted(why.c_str());
+            ImGui::PopTextWrapPos();
             item_tooltip(limit_rule(l));
         }
         ImGui::EndTable();

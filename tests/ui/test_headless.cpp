@@ -1,0 +1,279 @@
+// test_headless.cpp — the whole ImGui app with no window (like imgui's example_null): builds the
+// font atlas, runs NewFrame/App::frame/Render for many frames with every view open, drives inputs
+// and the mouse programmatically, loads good and bad scenarios, and times one frame.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cfloat>
+#include <cstdio>
+#include <ctime>
+#include <random>
+#include <string>
+
+#include "app_state.hpp"
+#include "imgui.h"
+#include "occ/ui/app.hpp"
+#include "views.hpp"
+
+namespace {
+
+// One ImGui context per test, sized like a laptop window.
+struct Headless {
+    Headless() {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = ImVec2(1600, 1000);
+        io.DeltaTime = 1.0f / 60.0f;
+    }
+    ~Headless() { ImGui::DestroyContext(); }
+    // What a renderer backend would do once: fetch the atlas pixels (and hand back a texture id).
+    static void upload_fonts() {
+        unsigned char* px = nullptr;
+        int w = 0, h = 0;
+        ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&px, &w, &h);
+        REQUIRE(px != nullptr);
+        REQUIRE(w > 0);
+        ImGui::GetIO().Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(1)));
+    }
+};
+
+void run_frame(occ::ui::App& app) {
+    ImGui::NewFrame();
+    app.frame();
+    ImGui::Render();
+}
+
+// Draws every view in its own window too, so the Memory view and the occupancy views are all
+// exercised in one frame whatever tab is selected.
+void run_frame_all_views(occ::ui::App& app) {
+    ImGui::NewFrame();
+    app.frame();
+    occ::ui::AppState& s = app.state();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(1600, 1000));
+    ImGui::Begin("all views");
+    occ::ui::draw_device_picker(s);
+    occ::ui::draw_inputs(s);
+    occ::ui::draw_result(s);
+    occ::ui::draw_sm(s);
+    occ::ui::draw_plots(s);
+    occ::ui::draw_heatmap(s);
+    occ::ui::draw_hints(s);
+    occ::ui::draw_memory(s);
+    ImGui::End();
+    ImGui::Render();
+    occ::ui::refresh(s);
+}
+
+void set_inputs(occ::ui::App& app, const char* gpu, int threads, int regs, std::int64_t smem_dynamic = 0, bool optin = false) {
+    occ::ui::AppState& s = app.state();
+    s.req.device = *occ::find_gpu(gpu);
+    s.device_kind = occ::ui::DeviceKind::named;
+    s.block_3d = false;
+    s.req.launch.threads = threads;
+    s.req.kernel.regs_per_thread = regs;
+    s.req.launch.smem_dynamic = smem_dynamic;
+    s.req.kernel.optin = optin;
+    occ::ui::sync_block(s);
+    occ::ui::mark_changed(s);
+}
+
+double cpu_ms() { return 1000.0 * static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+
+}  // namespace
+
+TEST_CASE("the defaults compute and draw") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    for (int i = 0; i < 5; ++i) run_frame(app);
+    const auto& r = app.state().derived.result;
+    CHECK(r.ok());
+    CHECK(app.state().req.device.name == "A100-SXM4-80GB");
+    CHECK(r.blocks_per_sm == 8);   // 256 threads x 32 regs: 100 %
+    CHECK(r.occupancy == doctest::Approx(1.0));
+    CHECK((ImGui::GetIO().ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) != 0);
+    CHECK(ImGui::GetDrawData()->TotalVtxCount > 1000);   // it really drew something
+}
+
+TEST_CASE("inputs set programmatically reach the result, SM picture and hints") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    set_inputs(app, "A100-SXM4-80GB", 256, 64);
+    for (int i = 0; i < 3; ++i) run_frame_all_views(app);
+    const auto& d = app.state().derived;
+    CHECK(d.result.blocks_per_sm == 4);   // MODEL.md seed example: 50 %, not 100 %
+    CHECK(d.result.warps_per_sm == 32);
+    CHECK(d.result.occupancy == doctest::Approx(0.5));
+    CHECK((d.result.limiters & occ::kLimitRegisters) != 0);
+    // Hints, read off the register sweep: 65 regs loses a block, 48 gains one.
+    CHECK(d.hints.valid);
+    CHECK(d.hints.regs_max_same == 64);
+    CHECK(d.hints.regs_to_gain == 48);
+    CHECK(d.hints.regs_gain_blocks == 5);
+    CHECK(d.hints.best_occupancy == doctest::Approx(0.5));
+    CHECK(!d.hints.best_threads.empty());
+    // The graphs' series have one point per swept value.
+    CHECK(d.threads_x.size() == 1024);
+    CHECK(d.regs_x.size() == 256);
+    CHECK(d.heat_cols == 32);
+    CHECK(d.heat_rows == 256);
+    // Heatmap cell for 256 threads (column 7) x 64 regs agrees with the result.
+    CHECK(d.heat_occupancy[7 * 256 + 64] == doctest::Approx(50.0f));
+
+    set_inputs(app, "A100-SXM4-80GB", 256, 32, 48 * 1024, true);
+    run_frame_all_views(app);
+    CHECK(app.state().derived.result.blocks_per_sm == 3);   // 48 KiB + 1 KiB reserve, 164 KiB carveout
+
+    set_inputs(app, "H100-SXM5-80GB", 1024, 255);
+    run_frame_all_views(app);
+    CHECK(!app.state().derived.result.ok());   // 1024 x 255 regs does not fit: shown as an error
+    CHECK(!app.state().derived.hints.valid);
+}
+
+TEST_CASE("every view, many frames, with the mouse roaming and clicking") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    std::mt19937 rng(1234);
+    std::uniform_real_distribution<float> ux(0, 1600), uy(0, 1000);
+    ImGuiIO& io = ImGui::GetIO();
+    const char* gpus[] = {"A100-SXM4-80GB", "H100-SXM5-80GB", "RTX-4090", "V100-SXM2-32GB", "GTX-1080"};
+    for (int frame = 0; frame < 600; ++frame) {
+        io.MousePos = ImVec2(ux(rng), uy(rng));
+        io.MouseDown[0] = frame % 7 == 3;   // press for one frame, release the next: a click
+        if (frame % 50 == 0) {
+            const char* g = gpus[(frame / 50) % 5];
+            if (occ::find_gpu(g)) set_inputs(app, g, 32 + (frame % 31) * 32, 16 + frame % 200, (frame % 5) * 8192);
+        }
+        if (frame == 200) app.state().tab = occ::ui::Tab::memory;
+        if (frame == 260) app.state().tab = occ::ui::Tab::occupancy;
+        if (frame == 300) app.set_dark_theme(false);
+        if (frame == 400) {
+            app.set_content_scale(2.0f);
+            Headless::upload_fonts();
+        }
+        if (frame % 3 == 0) run_frame_all_views(app);
+        else run_frame(app);
+        // Whatever was clicked, the inputs stay in range and the result is consistent.
+        const auto& s = app.state();
+        REQUIRE(s.req.launch.threads >= 1);
+        REQUIRE(s.req.launch.threads <= 1024);
+        REQUIRE(s.req.kernel.regs_per_thread >= 0);
+        REQUIRE(s.req.kernel.regs_per_thread <= 255);
+        REQUIRE(s.derived_generation == s.input_generation);
+        const bool consistent = s.derived.result.ok() || !s.derived.result.error.empty();
+        REQUIRE(consistent);
+    }
+    CHECK(!app.dark_theme());
+    CHECK(app.content_scale() == 2.0f);
+}
+
+TEST_CASE("scenarios: round trip, and malformed ones change nothing") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    set_inputs(app, "RTX-4090", 384, 40, 12 * 1024);
+    app.state().views.heatmap = false;
+    app.set_dark_theme(false);
+    run_frame(app);
+    CHECK(app.take_scenario_changed());
+    CHECK(!app.take_scenario_changed());
+    const std::string saved = app.scenario_json();
+    CHECK(saved.find("\"threads\":384") != std::string::npos);   // CLI field names
+    CHECK(saved.find("\"regs\":40") != std::string::npos);
+    CHECK(saved.find("\"smem_dynamic\":12288") != std::string::npos);
+
+    occ::ui::App other;
+    std::string err;
+    REQUIRE(other.load_scenario_json(saved, &err));
+    CHECK(err.empty());
+    CHECK(other.scenario_json() == saved);
+    CHECK(!other.state().views.heatmap);
+    CHECK(!other.dark_theme());
+    CHECK(other.state().derived.result.blocks_per_sm == app.state().derived.result.blocks_per_sm);
+
+    // The CLI's own request form loads as a scenario, 3-D block included.
+    REQUIRE(other.load_scenario_json(R"({"gpu":"A100","block":[16,16,2],"regs":64})", &err));
+    CHECK(other.state().block_3d);
+    CHECK(other.state().req.launch.threads == 512);
+    CHECK(other.state().derived.result.blocks_per_sm == 2);
+    REQUIRE(other.load_scenario_json(R"({"cc":"9.0","threads":128})", &err));
+    CHECK(other.state().device_kind == occ::ui::DeviceKind::cc);
+    const std::string cc_json = other.scenario_json();
+    CHECK(cc_json.find("\"cc\":\"9.0\"") != std::string::npos);
+
+    const char* bad[] = {"", "not json", "[1,2,3]", "42", R"({"gpu":"NoSuchGPU"})", R"({"threads":"many"})", R"({"bogus":1})",
+                         R"({"ui":{"theme":"pink"}})", R"({"ui":[]})", R"({"ui":{"views":{"sm":[1]}}})", R"({"block":[0,1,1]})",
+                         R"({"gpu":"A100","cc":"8.0"})", R"({"device":{"major":99,"minor":0}})", "{\"regs\": 64"};
+    for (const char* text : bad) {
+        const std::string shown = text;
+        CAPTURE(shown);
+        err.clear();
+        CHECK(!other.load_scenario_json(text, &err));
+        CHECK(!err.empty());
+        CHECK(other.scenario_json() == cc_json);   // unchanged
+    }
+    run_frame(other);
+}
+
+TEST_CASE("a custom device survives the scenario round trip") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    s.device_kind = occ::ui::DeviceKind::custom;
+    s.req.device.name = "my part";
+    s.req.device.segment = occ::Segment::custom;
+    s.req.device.sm_count = 7;
+    s.req.device.arch.regs_per_sm = 32768;
+    occ::ui::mark_changed(s);
+    run_frame_all_views(app);
+    const std::string j = app.scenario_json();
+    CHECK(j.find("\"device\"") != std::string::npos);
+    occ::ui::App other;
+    std::string err;
+    REQUIRE(other.load_scenario_json(j, &err));
+    CHECK(other.state().device_kind == occ::ui::DeviceKind::custom);
+    CHECK(other.state().req.device.sm_count == 7);
+    CHECK(other.state().req.device.arch.regs_per_sm == 32768);
+    CHECK(other.scenario_json() == j);
+}
+
+TEST_CASE("notice is shown and the memory placeholder draws") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    app.set_notice("The link was malformed; showing defaults.");
+    app.state().tab = occ::ui::Tab::memory;
+    for (int i = 0; i < 3; ++i) run_frame(app);
+    CHECK(app.state().shown_tab == occ::ui::Tab::memory);
+    CHECK(app.state().notice == "The link was malformed; showing defaults.");
+}
+
+// The figure recorded in docs/PERFORMANCE.md: CPU time of one frame (NewFrame + every view +
+// Render) with all views open, at rest and while an input changes every frame (slider drag).
+TEST_CASE("frame time with every view open") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    set_inputs(app, "A100-SXM4-80GB", 256, 64);
+    ImGui::GetIO().MousePos = ImVec2(900, 500);
+    for (int i = 0; i < 30; ++i) run_frame(app);
+    const int n = 300;
+    double t0 = cpu_ms();
+    for (int i = 0; i < n; ++i) run_frame(app);
+    const double rest = (cpu_ms() - t0) / n;
+    t0 = cpu_ms();
+    for (int i = 0; i < n; ++i) {
+        app.state().req.kernel.regs_per_thread = 32 + i % 64;
+        occ::ui::mark_changed(app.state());
+        run_frame(app);
+    }
+    const double dragging = (cpu_ms() - t0) / n;
+    std::printf("ui frame (1600x1000, every view open): %.3f ms CPU at rest, %.3f ms while an input changes every frame\n", rest, dragging);
+    MESSAGE("frame ms at rest " << rest << ", while dragging " << dragging);
+    CHECK(rest < 50.0);   // generous: CI machines are shared; the target (4 ms) is tracked in docs/PERFORMANCE.md
+}
