@@ -1,0 +1,73 @@
+// gpu.hpp — the boundary between the CUDA kernels (*.cu, nvcc) and the host harness (*.cpp, g++).
+// Plain types only; the host side calls the CUDA runtime on the function handles registered here.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace occv {
+
+// --- Residency kernels ------------------------------------------------------------------------------
+// Every residency kernel has this one signature. Thread 0 of each block reads %smid, increments
+// count[smid], keeps peak[smid] = max(peak, count), every thread spins on %globaltimer for spin_ns
+// while keeping `live` values in registers, then thread 0 decrements count[smid].
+struct ResidencyArgs {
+    unsigned* count;               // per-SM current resident blocks (kMaxSms entries)
+    unsigned* peak;                // per-SM running maximum
+    unsigned long long spin_ns;
+    float* sink;                   // written only when flag != 0 (never, at run time)
+    float seed;
+    int flag;
+};
+inline constexpr int kMaxSms = 1024;
+
+struct ResidencyKernel {
+    std::string name;              // "r64_s0", "lb256x4_r128", "rr32_r64", ...
+    const void* func;              // host handle for cudaFuncGetAttributes / cudaLaunchKernel
+    int live_values;               // floats kept live across the spin (drives the register count)
+    int static_smem;               // bytes of __shared__ array in the kernel
+    std::string how;               // "template", "__launch_bounds__(256,4)", "-maxrregcount=32"
+};
+void add_residency_kernels_main(std::vector<ResidencyKernel>& v);   // kernels_occupancy.cu
+void add_residency_kernels_rr32(std::vector<ResidencyKernel>& v);   // kernels_occupancy_rr32.cu
+void add_residency_kernels_rr72(std::vector<ResidencyKernel>& v);   // kernels_occupancy_rr72.cu
+inline std::vector<ResidencyKernel> residency_kernels() {
+    std::vector<ResidencyKernel> v;
+    add_residency_kernels_main(v);
+    add_residency_kernels_rr32(v);
+    add_residency_kernels_rr72(v);
+    return v;
+}
+
+// --- Memory kernels -------------------------------------------------------------------------------
+// occv_{g,s}{ld,st}_{1,2,4,8,16}: block 0 does ONE load or store per thread (per warp: one warp-level
+// instruction); other blocks return at once (gridDim.x carries the case index for ncu). Table mode
+// reads each thread's byte offset from a constant-memory table (no extra global loads); 2-D mode
+// computes base + threadIdx.y * pitch + threadIdx.x * size. Kernels are idempotent (ncu replays).
+struct MemArgs {
+    char* gbase;                   // 256-byte aligned global buffer
+    int* out;                      // 64 ints: loads land here so they are not optimised away
+    unsigned mask_lo, mask_hi;     // active threads 0-31, 32-63
+    int two_d;
+    int base, pitch;               // 2-D mode, bytes
+    int flag;                      // 0 at run time; keeps shared stores observable
+    // Fallback timing (bandwidth/clock kernels only)
+    int reps;
+    long long region_bytes;        // bandwidth kernel: bytes between consecutive blocks' patterns
+    int regions;
+    long long* cycles;             // clock kernel: cycles per access, written by thread 0
+};
+struct MemKernel {
+    std::string name;              // extern "C" name, e.g. "occv_gld_16"
+    const void* func;
+    const void* bw_func;           // fallback: global bandwidth kernel (nullptr for shared)
+    const void* clk_func;          // fallback: shared clock kernel (nullptr for global)
+    int elem_size;
+    bool shared;
+    bool store;
+};
+std::vector<MemKernel> memory_kernels();
+// Copies up to 64 byte offsets into the constant table. Returns a cudaError_t value.
+int upload_offsets(const int* offsets, int n);
+
+}  // namespace occv

@@ -1,0 +1,51 @@
+// harness.hpp — the host side of occ-validate (compiled by the host compiler, not nvcc).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "occ/device.hpp"
+#include "occ/validation/report.hpp"
+
+namespace occv {
+
+struct Options {
+    bool quick = false;
+    bool list_cases = false;
+    bool memory_run = false;        // internal: launch the memory cases once (what ncu profiles)
+    bool use_ncu = true;
+    bool device = true, occupancy = true, coalescing = true, banks = true;   // --only
+    int device_index = 0;
+    int spin_us = 0;                // 0 = default (300 quick, 500 full)
+    std::string out_dir;            // where <gpu>.json and <gpu>.md go
+    std::string ncu;                // path ("" = search)
+    std::string cuobjdump;          // path ("" = search)
+    std::string self;               // this executable (for ncu and cuobjdump)
+};
+
+struct Context {
+    Options opt;
+    cudaDeviceProp prop{};
+    occ::Device model_device;       // occ's view of this GPU
+    bool named = false;             // model_device came from occ's named-GPU table
+};
+
+// A readable "file:line: call failed: message" and exit(3) on a CUDA error that ends the run.
+void check_cuda(cudaError_t e, const char* what);
+// Runs a shell command, returns its exit status and everything it printed (stdout + stderr).
+int run_command(const std::string& cmd, std::string& output);
+// First executable found: explicit path, $ENV, PATH, CUDA locations. "" when none.
+std::string find_tool(const std::string& explicit_path, const char* env, const char* name);
+
+void run_device_constants(Context& ctx, std::vector<occ::validation::Case>& out);
+void run_occupancy(Context& ctx, std::vector<occ::validation::Case>& out);
+// Appends coalescing and bank cases; records in `tools` how they were measured.
+void run_memory(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools);
+// --memory-run: launch every memory case once, print nothing (ncu profiles this process).
+int memory_run(const Options& opt);
+// --list-cases: case counts, no GPU needed.
+int list_cases(const Options& opt);
+
+}  // namespace occv
