@@ -1,6 +1,8 @@
 // url.cpp — scenario <-> URL query/fragment (see occ/io/url.hpp for the format).
 #include "occ/io/url.hpp"
 
+#include "occ/io/utf8.hpp"
+
 #include <cmath>
 #include <vector>
 
@@ -82,7 +84,7 @@ int hex_value(char c) {
 }
 
 std::string shown(std::string_view s) {
-    std::string o(s.substr(0, 40));
+    std::string o = utf8_prefix(s, 40);
     if (s.size() > 40) o += "...";
     return o;
 }
@@ -161,6 +163,8 @@ Result<std::string> percent_decode(std::string_view text, bool plus_is_space) {
             out += c;
         }
     }
+    // Scenario text becomes JSON strings, which must be UTF-8 (dump() throws otherwise).
+    if (!valid_utf8(out)) return Result<std::string>::fail("not valid UTF-8 text: \"" + shown(out) + "\"");
     return Result<std::string>::ok(std::move(out));
 }
 
@@ -170,6 +174,25 @@ std::string encode_url_query(const json& obj) {
     std::string out;
     flatten(obj, "", out);
     return out;
+}
+
+json merge_patch_diff(const json& base, const json& target) {
+    if (!base.is_object() || !target.is_object()) return target;
+    json patch = json::object();
+    for (auto it = target.begin(); it != target.end(); ++it) {
+        const auto b = base.find(it.key());
+        if (b == base.end()) {
+            patch[it.key()] = *it;
+        } else if (b->is_object() && it->is_object()) {
+            json sub = merge_patch_diff(*b, *it);
+            if (!sub.empty()) patch[it.key()] = std::move(sub);
+        } else if (*b != *it) {
+            patch[it.key()] = *it;
+        }
+    }
+    for (auto it = base.begin(); it != base.end(); ++it)
+        if (!target.contains(it.key())) patch[it.key()] = nullptr;
+    return patch;
 }
 
 Result<json> decode_url_query(std::string_view text) {

@@ -29,6 +29,12 @@ std::string encode_url_query(const json& obj);
 // Accepts the text with or without a leading '#' or '?'. The empty text gives {}.
 Result<json> decode_url_query(std::string_view text);
 
+// The RFC 7396 merge patch that turns `base` into `target` (objects are diffed key by key, a key
+// missing from `target` becomes null, anything else is replaced whole), so that
+// base.merge_patch(merge_patch_diff(base, target)) == target when `target` holds no nulls.
+// The web page stores only what differs from the default scenario in the URL.
+json merge_patch_diff(const json& base, const json& target);
+
 // Percent-encoding helpers (RFC 3986 unreserved characters are kept as they are).
 std::string percent_encode(std::string_view text);
 Result<std::string> percent_decode(std::string_view text, bool plus_is_space = true);

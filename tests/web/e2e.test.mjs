@@ -1,0 +1,269 @@
+// e2e.test.mjs — the browser page, end to end, in headless Debian Chromium (SwiftShader WebGL2).
+// Run: node --test tests/web/   (needs build/web/dist and build/native/bin/occ; OCC_WEB_DIST and
+// OCC_BIN override them, OCC_SEED the random configurations).
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { after, before, describe, test } from "node:test";
+
+import { cliBatch, decodePng, distDir, launch, occBin, openPage, pixelStats, rng, startServer, waitReady } from "./harness.mjs";
+
+for (const f of ["index.html", "occ.js", "occ.wasm"])
+  if (!existsSync(`${distDir}/${f}`)) throw new Error(`${distDir}/${f} is missing: build the page first (make web)`);
+
+let server, browser;
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("page", () => {
+  test("loads, draws the canvas, and reports no errors", async (t) => {
+    const { context, page, errors } = await openPage(browser, server.url);
+    try {
+      const ms = await page.evaluate(() => occ.timing.firstFrameMs);
+      t.diagnostic(`first frame ${ms.toFixed(0)} ms after navigation start`);
+      assert.equal(await page.locator("#loading").isHidden(), true, "the loading indicator is gone");
+      const png = decodePng(await page.locator("#canvas").screenshot());
+      const stats = pixelStats(png);
+      t.diagnostic(`canvas ${png.width}x${png.height}: ${stats.colors} colours, ${(100 * stats.nonBackground).toFixed(1)}% non-background`);
+      assert.ok(stats.colors > 50, `the canvas has drawn content (${stats.colors} colours)`);
+      assert.ok(stats.nonBackground > 0.05, `more than 5% of the canvas is not background (${stats.nonBackground})`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("is crisp on HiDPI: the backing store follows devicePixelRatio and the window size", async () => {
+    const { context, page } = await openPage(browser, server.url, { width: 900, height: 600, scale: 2 });
+    try {
+      const size = await page.evaluate(() => [document.getElementById("canvas").width, document.getElementById("canvas").height]);
+      assert.deepEqual(size, [1800, 1200]);
+      await page.setViewportSize({ width: 700, height: 500 });
+      await page.waitForFunction(() => document.getElementById("canvas").width === 1400, null, { timeout: 5000 });
+      assert.equal(await page.evaluate(() => document.getElementById("canvas").height), 1000);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("window.occ JS API", () => {
+  test("occupancy() gives the CLI's JSON on 300 random configurations", async (t) => {
+    assert.ok(existsSync(occBin), `${occBin} is missing: build the CLI first (make native) or set OCC_BIN`);
+    const seed = Number(process.env.OCC_SEED || 20261130);
+    const r = rng(seed);
+    const { context, page } = await openPage(browser, server.url);
+    try {
+      const gpus = (await page.evaluate(() => occ.gpus())).gpus.map((g) => g.name);
+      assert.ok(gpus.length > 10);
+      const ccs = ["3.5", "5.0", "5.2", "6.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0", "sm_86", "4.0"];
+      const sizes = [0, 1, 1024, 4096, 12345, 49152, 65536, 100000, 163840, 232448, "48K", "1.5K", "96KiB", "0x400", "-5", "lots"];
+      const lines = [];
+      for (let i = 0; i < 300; i++) {
+        const q = { id: i };
+        if (r.chance(0.8)) q.gpu = r.pick(gpus); else q.cc = r.pick(ccs);
+        if (r.chance(0.15)) q.block = [r.int(1, 64), r.int(1, 32), r.int(1, 4)];
+        else q.threads = r.chance(0.9) ? r.int(1, 1024) : r.pick([0, -3, 1025, 2048, "128", "12x"]);
+        q.regs = r.chance(0.95) ? r.int(0, 255) : r.pick([256, -1, 300]);
+        if (r.chance(0.4)) q.smem_static = r.pick(sizes);
+        if (r.chance(0.6)) q.smem_dynamic = r.pick(sizes);
+        if (r.chance(0.3)) q.optin = r.chance(0.5);
+        if (r.chance(0.2)) q.carveout = r.pick([-1, 0, 25, 50, 100, 101]);
+        if (r.chance(0.15)) q.cache_config = r.pick(["none", "shared", "l1", "equal", "bogus"]);
+        if (r.chance(0.15)) q.barriers = r.int(0, 17);
+        if (r.chance(0.1)) q.partitioned_gc = r.pick(["off", "on", "strict"]);
+        if (r.chance(0.1)) q.grid = r.int(1, 100000);
+        if (r.chance(0.02)) q.thread = 5;   // unknown field: both must give the same error
+        lines.push(JSON.stringify(q));
+      }
+      lines.push("{not json", "[]", "{}", '{"gpu": "no-such-gpu"}');
+      const cli = cliBatch("occupancy", lines);
+      assert.equal(cli.length, lines.length, "the CLI answered every line");
+      const web = await page.evaluate((ls) => ls.map((l) => occ.occupancy(l)), lines);
+      const asObjects = await page.evaluate((ls) => ls.slice(0, 300).map((l) => occ.occupancy(JSON.parse(l))), lines);
+      let ok = 0;
+      for (let i = 0; i < lines.length; i++) {
+        assert.deepStrictEqual(web[i], cli[i], `line ${i} (seed ${seed}): ${lines[i]}`);
+        if (i < 300) assert.deepStrictEqual(asObjects[i], cli[i], `line ${i} as an object`);
+        if (!("error" in web[i]) || web[i].error === null) ok++;
+      }
+      t.diagnostic(`${lines.length} requests, ${ok} valid configurations, all equal to \`occ occupancy --batch\``);
+      assert.ok(ok >= 200, `at least 200 valid configurations compared (${ok})`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("other kinds answer like the CLI (an error object for kinds not built yet)", async () => {
+    const { context, page } = await openPage(browser, server.url);
+    try {
+      for (const kind of ["coalesce", "banks", "roofline"]) {
+        const web = await page.evaluate((k) => occ[k]({}), kind);
+        assert.equal(typeof web, "object");
+        const cli = cliBatch(kind, ["{}"]);
+        if (cli.length === 1) assert.deepStrictEqual(web, cli[0], kind);
+        else assert.match(String(web.error), /unknown request kind/, kind);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the URL query codec round-trips scenarios", async () => {
+    const { context, page } = await openPage(browser, server.url);
+    try {
+      const cases = [
+        { gpu: "H100-SXM5-80GB", threads: 128, regs: 96, optin: true, ui: { theme: "light", views: { sm: false } } },
+        { cc: "8.6", block: [32, 8, 1], smem_dynamic: "48K", name: "256", note: "a b&c=d+e%#", empty: "", nothing: null, nested: {} },
+        { "odd key": 1, list: [1, { x: "y" }] },
+      ];
+      for (const c of cases) {
+        const back = await page.evaluate((o) => occ.decodeQuery(occ.encodeQuery(o)), c);
+        assert.deepStrictEqual(back, c);
+      }
+      assert.equal(await page.evaluate(() => occ.encodeQuery({ gpu: "A100", threads: 256, ui: { theme: "dark" } })), "gpu=A100&threads=256&ui.theme=dark");
+      const bad = await page.evaluate(() => { try { occ.decodeQuery("threads=%zz"); return ""; } catch (e) { return e.message; } });
+      assert.match(bad, /percent/);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("scenario in the URL", () => {
+  test("a scenario in the hash is restored after reload, and the state follows the hash", async () => {
+    const { context, page } = await openPage(browser, server.url + "#gpu=H100-SXM5-80GB&threads=128&regs=96&smem_dynamic=48K&ui.theme=light");
+    try {
+      const s = await page.evaluate(() => occ.state());
+      assert.equal(s.gpu, "H100-SXM5-80GB");
+      assert.equal(s.threads, 128);
+      assert.equal(s.regs, 96);
+      assert.equal(s.smem_dynamic, 49152);
+      assert.equal(s.ui.theme, "light");
+      await page.reload();
+      await waitReady(page);
+      assert.deepStrictEqual(await page.evaluate(() => occ.state()), s, "same scenario after reload");
+      assert.match(await page.evaluate(() => location.hash), /gpu=H100-SXM5-80GB/);
+      assert.match(await page.evaluate(() => location.hash), /regs=96/);
+      assert.equal(await page.evaluate(() => occ.lastNotice), "");
+
+      // A link opened in a fresh tab (same storage) shows the link's scenario, not the stored one.
+      const other = await context.newPage();
+      await other.goto(server.url + "#gpu=A100-SXM4-80GB&threads=512&regs=40");
+      await waitReady(other);
+      const o = await other.evaluate(() => occ.state());
+      assert.equal(o.threads, 512);
+      assert.equal(o.regs, 40);
+      assert.equal(o.ui.theme, "dark", "fields a link leaves out take the defaults");
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the last scenario is kept in localStorage when the URL has no hash", async () => {
+    const { context, page } = await openPage(browser, server.url + "#gpu=A100-SXM4-80GB&threads=96&regs=200");
+    try {
+      const s = await page.evaluate(() => occ.state());
+      await page.goto(server.url);
+      await waitReady(page);
+      assert.deepStrictEqual(await page.evaluate(() => occ.state()), s);
+      assert.match(await page.evaluate(() => location.hash), /threads=96/, "and the hash is written back");
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("back and forward move between scenarios", async () => {
+    const { context, page } = await openPage(browser, server.url + "#gpu=A100-SXM4-80GB&threads=256&regs=32");
+    try {
+      await page.evaluate(() => occ.setState({ gpu: "A100-SXM4-80GB", threads: 256, regs: 64 }));
+      await page.waitForTimeout(1100);   // a pause makes a new history entry (a burst replaces one)
+      await page.evaluate(() => occ.setState({ gpu: "A100-SXM4-80GB", threads: 256, regs: 128 }));
+      assert.equal(await page.evaluate(() => occ.state().regs), 128);
+      await page.goBack();
+      await page.waitForFunction(() => occ.state().regs === 64, null, { timeout: 5000 });
+      await page.goBack();
+      await page.waitForFunction(() => occ.state().regs === 32, null, { timeout: 5000 });
+      await page.goForward();
+      await page.waitForFunction(() => occ.state().regs === 64, null, { timeout: 5000 });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a malformed hash shows a notice and falls back to the default scenario, never a blank page", async () => {
+    const fresh = await openPage(browser, server.url);
+    const defaults = await fresh.page.evaluate(() => occ.state());
+    await fresh.context.close();
+    for (const hash of ["#threads=%zz", "#regs=[1,", "#threads=1&threads=2", "#gpu=A100-SXM4-80GB&regs=lots", "#bogus_field=1", "#%7Bnope"]) {
+      const { context, page, errors } = await openPage(browser, server.url + hash);
+      try {
+        const notice = await page.evaluate(() => occ.lastNotice);
+        assert.match(notice, /could not be read/, `${hash}: notice shown`);
+        assert.deepStrictEqual(await page.evaluate(() => occ.state()), defaults, `${hash}: default scenario`);
+        const stats = pixelStats(decodePng(await page.locator("#canvas").screenshot()));
+        assert.ok(stats.colors > 50 && stats.nonBackground > 0.05, `${hash}: the page is drawn`);
+        assert.equal(await page.locator("#fatal").isHidden(), true);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test("an edited hash with an error keeps the current scenario and shows the notice", async () => {
+    const { context, page } = await openPage(browser, server.url + "#gpu=A100-SXM4-80GB&threads=64&regs=48");
+    try {
+      const s = await page.evaluate(() => occ.state());
+      await page.evaluate(() => { location.hash = "#threads=abc"; });
+      await page.waitForFunction(() => occ.lastNotice !== "", null, { timeout: 5000 });
+      assert.deepStrictEqual(await page.evaluate(() => occ.state()), s);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("real UI input", () => {
+  test("typing into the Registers field with mouse and keyboard changes the result", async () => {
+    const { context, page } = await openPage(browser, server.url + "#gpu=A100-SXM4-80GB&threads=256&regs=32", { width: 1280, height: 800 });
+    try {
+      const before = await page.evaluate(() => occ.occupancy({ gpu: occ.state().gpu, threads: occ.state().threads, regs: occ.state().regs }));
+      // The inputs panel is the left column; "Registers" is its second kernel input. Click into the
+      // field, select all, type, Enter: the same events a person makes.
+      await page.mouse.click(188, 368);
+      await page.keyboard.press("Control+A");
+      await page.keyboard.type("128");
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => occ.state().regs === 128, null, { timeout: 5000 });
+      const s = await page.evaluate(() => occ.state());
+      const res = await page.evaluate((st) => occ.occupancy({ gpu: st.gpu, threads: st.threads, regs: st.regs }), s);
+      assert.notEqual(res.occupancy, before.occupancy, "the result changed");
+      assert.match(await page.evaluate(() => location.hash), /regs=128/, "and the link follows");
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the Copy Markdown button puts the result table on the clipboard", async () => {
+    const { context, page } = await openPage(browser, server.url + "#gpu=A100-SXM4-80GB&threads=256&regs=64");
+    try {
+      await page.click("#copy-md");
+      await page.waitForFunction(() => typeof occ.lastCopied === "string", null, { timeout: 5000 });
+      const md = await page.evaluate(() => occ.lastCopied);
+      assert.match(md, /^\| Quantity \| Value \|/);
+      assert.match(md, /\| Occupancy \| 50% \|/);
+      await page.click("#copy-link");
+      await page.waitForFunction(() => occ.lastCopied.startsWith("http"), null, { timeout: 5000 });
+      assert.match(await page.evaluate(() => occ.lastCopied), /#gpu=A100-SXM4-80GB&threads=256&regs=64/);
+      assert.match(await page.evaluate(() => occ.exportTable("csv")), /^quantity,value\n/);
+    } finally {
+      await context.close();
+    }
+  });
+});

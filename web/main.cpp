@@ -1,0 +1,271 @@
+// main.cpp — the browser face: Emscripten's GLFW port + WebGL2 + the occ::ui App.
+// Thin on purpose: it owns the main loop, keeps the canvas the size of the window at the screen's
+// pixel density, and moves the scenario between the App and the URL hash / localStorage. The page
+// logic it calls (occShell.*) lives in index.html; window.occ calls back into the exports below.
+//
+// [SECTION] JS hooks (index.html's occShell)
+// [SECTION] Scenario <-> URL hash / localStorage
+// [SECTION] Frame loop
+// [SECTION] Exports for window.occ
+// [SECTION] main
+#include <GLFW/glfw3.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+#include "occ/io/url.hpp"
+#include "occ/ui/app.hpp"
+#include "web.hpp"
+
+namespace {
+
+// [SECTION] JS hooks
+// Strings from JS are malloc'ed there and freed here (take_js_string).
+EM_JS(char*, js_location_hash, (), {
+    var s = window.location.hash || "";
+    var n = lengthBytesUTF8(s) + 1, p = _malloc(n);
+    stringToUTF8(s, p, n);
+    return p;
+});
+EM_JS(char*, js_stored_scenario, (), {
+    var s = occShell.stored() || "";
+    var n = lengthBytesUTF8(s) + 1, p = _malloc(n);
+    stringToUTF8(s, p, n);
+    return p;
+});
+EM_JS(void, js_persist, (const char* query, const char* scenario, int replace), {
+    occShell.persist(UTF8ToString(query), UTF8ToString(scenario), replace != 0);
+});
+EM_JS(void, js_notice, (const char* text), { occShell.noticeShown(UTF8ToString(text)); });
+EM_JS(void, js_first_frame, (), { occShell.firstFrame(); });
+// Sizes the canvas backing store and tells the GLFW port. Not glfwSetWindowSize: the port asks for
+// fullscreen whenever the size equals the screen's (a maximised window at 1x), which fails.
+EM_JS(void, js_size_canvas, (int w, int h), {
+    var c = Module.canvas;
+    if (c.width != w) c.width = w;
+    if (c.height != h) c.height = h;
+    if (GLFW.active) {
+        GLFW.active.width = w;
+        GLFW.active.height = h;
+    }
+});
+EM_JS(void, js_fatal, (const char* text), { occShell.fatal(UTF8ToString(text)); });
+
+std::string take_js_string(char* p) {
+    std::string s = p ? p : "";
+    std::free(p);
+    return s;
+}
+
+struct Web {
+    GLFWwindow* window = nullptr;
+    std::unique_ptr<occ::ui::App> app;
+    int width = 0, height = 0;   // canvas backing store, in device pixels
+    double dpr = 0;
+    occ::io::json defaults;      // a fresh App's scenario: the base the URL hash patches
+    bool first_frame_done = false;
+    bool dead = false;
+};
+Web g;
+
+void set_notice(const std::string& text) {
+    g.app->set_notice(text);
+    js_notice(text.c_str());
+}
+
+// [SECTION] Scenario <-> URL hash / localStorage
+// The hash holds the scenario as a merge patch over the default scenario (so it stays short), but
+// always with the essential inputs, so a link reads on its own: #gpu=H100-SXM5-80GB&threads=128&regs=64...
+constexpr const char* kAlwaysInLink[] = {"gpu", "cc", "device", "threads", "block", "regs", "smem_static", "smem_dynamic"};
+
+std::string scenario_query(const std::string& scenario_text) {
+    const auto scenario = occ::io::json::parse(scenario_text, nullptr, /*allow_exceptions=*/false);
+    if (scenario.is_discarded() || !scenario.is_object()) return {};
+    occ::io::json link = occ::io::json::object();
+    for (const char* k : kAlwaysInLink)
+        if (scenario.contains(k)) link[k] = scenario[k];
+    const occ::io::json patch = occ::io::merge_patch_diff(g.defaults, scenario);
+    for (auto it = patch.begin(); it != patch.end(); ++it)
+        if (!link.contains(it.key())) link[it.key()] = *it;
+    return occ::io::encode_url_query(link);
+}
+
+// Loads a URL query (the hash) into the App; on failure leaves the App as it was.
+bool load_query(const std::string& query, std::string* error) {
+    auto decoded = occ::io::decode_url_query(query);
+    if (!decoded) {
+        *error = decoded.error;
+        return false;
+    }
+    occ::io::json scenario = g.defaults;
+    scenario.merge_patch(*decoded);
+    return g.app->load_scenario_json(scenario.dump(), error);
+}
+
+void persist(bool replace) {
+    const std::string scenario = g.app->scenario_json();
+    js_persist(scenario_query(scenario).c_str(), scenario.c_str(), replace ? 1 : 0);
+}
+
+// The link wins; if it cannot be read, say so and fall back to the last scenario, then the defaults.
+void boot_scenario() {
+    const std::string hash = take_js_string(js_location_hash());
+    const std::string stored = take_js_string(js_stored_scenario());
+    std::string link_error, ignored;
+    if (hash.size() > 1 && load_query(hash, &link_error)) return;
+    const bool restored = !stored.empty() && g.app->load_scenario_json(stored, &ignored);
+    if (!link_error.empty())
+        set_notice("This link's scenario could not be read (" + link_error + "). Showing " +
+                   (restored ? "your last scenario" : "the default scenario") + " instead.");
+}
+
+// [SECTION] Frame loop
+// The canvas's CSS size comes from the page (full window); its backing store follows it at the
+// device pixel ratio, and ImGui works in device pixels with the App's content scale set to that
+// ratio, so text is rasterised at the screen's density (crisp on HiDPI).
+void sync_canvas() {
+    double css_w = 0, css_h = 0;
+    emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+    const double dpr = std::max(0.5, emscripten_get_device_pixel_ratio());
+    const int w = std::max(1, static_cast<int>(std::lround(css_w * dpr)));
+    const int h = std::max(1, static_cast<int>(std::lround(css_h * dpr)));
+    if (w != g.width || h != g.height) {
+        js_size_canvas(w, h);
+        g.width = w;
+        g.height = h;
+    }
+    if (dpr != g.dpr) {
+        g.dpr = dpr;
+        g.app->set_content_scale(static_cast<float>(dpr));
+    }
+}
+
+void die(const std::string& why) {
+    g.dead = true;
+    emscripten_cancel_main_loop();
+    js_fatal(why.c_str());
+}
+
+void frame() {
+    if (g.dead) return;
+    try {
+        sync_canvas();
+        glfwPollEvents();
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        g.app->frame();
+        ImGui::Render();
+        glViewport(0, 0, g.width, g.height);
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        glClearColor(bg.x, bg.y, bg.z, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (g.app->take_scenario_changed()) persist(/*replace=*/false);
+        if (!g.first_frame_done) {
+            g.first_frame_done = true;
+            js_first_frame();
+        }
+    } catch (const std::exception& e) {
+        die(e.what());
+    } catch (...) {
+        die("unknown exception");
+    }
+}
+
+}  // namespace
+
+// [SECTION] Exports for window.occ (names listed in web/CMakeLists.txt)
+extern "C" {
+
+// The current scenario as JSON text ("null" before the App exists, e.g. without WebGL2).
+EMSCRIPTEN_KEEPALIVE const char* occ_web_state() {
+    return occ::web::to_js(g.app ? g.app->scenario_json() : std::string("null"));
+}
+
+// The current scenario as the URL query the hash holds.
+EMSCRIPTEN_KEEPALIVE const char* occ_web_state_query() {
+    if (!g.app) return occ::web::to_js("");
+    return occ::web::to_js(scenario_query(g.app->scenario_json()));
+}
+
+// Back/forward and edited hashes: 1 when loaded; 0 shows a notice and keeps the current scenario.
+EMSCRIPTEN_KEEPALIVE int occ_web_load_query(const char* query) {
+    if (!g.app) return 0;
+    std::string error;
+    if (load_query(query ? query : "", &error)) return 1;
+    set_notice("This link's scenario could not be read (" + error + "). Kept the current scenario.");
+    return 0;
+}
+
+// Loads a scenario given as JSON text; returns "" or the error message.
+EMSCRIPTEN_KEEPALIVE const char* occ_web_load_json(const char* json_text) {
+    if (!g.app) return occ::web::to_js("the app is not running");
+    std::string error;
+    if (g.app->load_scenario_json(json_text ? json_text : "", &error)) {
+        persist(/*replace=*/false);
+        return occ::web::to_js("");
+    }
+    return occ::web::to_js(error.empty() ? std::string("not a valid scenario") : error);
+}
+
+EMSCRIPTEN_KEEPALIVE void occ_web_set_notice(const char* text) {
+    if (g.app) set_notice(text ? text : "");
+}
+
+// The current result table as "markdown" or "csv".
+EMSCRIPTEN_KEEPALIVE const char* occ_web_export(const char* format) {
+    if (!g.app) return occ::web::to_js("the app is not running");
+    const auto scenario = occ::io::json::parse(g.app->scenario_json(), nullptr, false);
+    const auto response = occ::io::handle("occupancy", occ::web::request_from_scenario(scenario));
+    return occ::web::to_js(occ::web::result_table(response, format ? format : ""));
+}
+
+}  // extern "C"
+
+// [SECTION] main
+int main() {
+    try {
+        if (!glfwInit()) {
+            js_fatal("Could not start the window system (GLFW).");
+            return 1;
+        }
+        glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+        g.window = glfwCreateWindow(1280, 800, "occ", nullptr, nullptr);
+        if (!g.window) {
+            js_fatal("This page needs WebGL2, and the browser could not create a WebGL2 context.");
+            return 1;
+        }
+        glfwMakeContextCurrent(g.window);
+
+        IMGUI_CHECKVERSION();
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;   // the layout is not persisted in the browser; the scenario is
+        io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+        g.app = std::make_unique<occ::ui::App>();
+        ImGui_ImplGlfw_InitForOpenGL(g.window, true);
+        ImGui_ImplOpenGL3_Init("#version 300 es");
+
+        g.defaults = occ::io::json::parse(g.app->scenario_json(), nullptr, /*allow_exceptions=*/false);
+        if (!g.defaults.is_object()) g.defaults = occ::io::json::object();
+        boot_scenario();
+        g.app->take_scenario_changed();
+        persist(/*replace=*/true);
+    } catch (const std::exception& e) {
+        js_fatal((std::string("Start-up failed: ") + e.what()).c_str());
+        return 1;
+    }
+    emscripten_set_main_loop(frame, 0, true);
+    return 0;
+}
