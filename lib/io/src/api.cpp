@@ -2,6 +2,7 @@
 #include "occ/io/api.hpp"
 
 #include "occ/io/fields.hpp"
+#include "occ/io/utf8.hpp"
 
 namespace occ::io {
 namespace {
@@ -41,18 +42,18 @@ json handle(std::string_view kind, const json& request) {
         try {
             return k.fn(request);
         } catch (const RequestError& e) {
-            return json{{"error", e.what()}};
+            return json{{"error", make_valid_utf8(e.what())}};
         } catch (const std::exception& e) {
-            return json{{"error", std::string("internal error: ") + e.what()}};
+            return json{{"error", make_valid_utf8(std::string("internal error: ") + e.what())}};
         }
     }
-    return json{{"error", "unknown request kind \"" + std::string(kind.substr(0, 40)) + "\"; known: " + known_kinds()}};
+    return json{{"error", "unknown request kind \"" + utf8_prefix(kind, 40) + "\"; known: " + known_kinds()}};
 }
 
 json handle_text(std::string_view kind, std::string_view text) {
     json req = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
     if (req.is_discarded()) {
-        std::string shown(text.substr(0, 60));
+        std::string shown = utf8_prefix(text, 60);
         return json{{"error", "not valid JSON: \"" + shown + (text.size() > 60 ? "...\"" : "\"")}};
     }
     return handle(kind, req);
