@@ -6,7 +6,7 @@ PORT  ?= 8000
 NATIVE := build/native
 CMAKE_NATIVE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=ON -DOCC_BUILD_CLI=ON
 
-.PHONY: all bootstrap native test run bench clean help
+.PHONY: all bootstrap native test run bench clean help check-sanitize fuzz fuzz-short
 
 all: native
 
@@ -15,6 +15,8 @@ help:
 	@echo "make test    install what is missing, build everything, run every test suite"
 	@echo "make bench   run the benchmarks and print the figures (see docs/PERFORMANCE.md)"
 	@echo "make native  build the CLI and native tests into $(NATIVE)/bin"
+	@echo "make check-sanitize  every native test under ASan+UBSan (build/sanitize; part of make test)"
+	@echo "make fuzz    build the libFuzzer targets with clang into build/fuzz and fuzz each FUZZ_SECONDS (30)"
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -25,6 +27,25 @@ native: bootstrap
 
 test: native
 	@cd $(NATIVE) && ctest --output-on-failure -j$(JOBS)
+	@$(MAKE) --no-print-directory check-sanitize fuzz-short
+
+# Issue 7: the whole native suite under AddressSanitizer + UndefinedBehaviorSanitizer (preset
+# `sanitize`), and a short libFuzzer run of every target (tests/fuzz, docs/FUZZING.md).
+SANITIZE := build/sanitize
+FUZZ     := build/fuzz
+FUZZ_SECONDS ?= 30
+check-sanitize: bootstrap
+	@cmake --preset sanitize >/dev/null
+	@cmake --build $(SANITIZE) -j$(JOBS)
+	@cd $(SANITIZE) && OCC_DIFF_VARIANTS=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j$(JOBS) -E '^(web|desktop)'
+
+fuzz: bootstrap
+	@cmake -S tests/fuzz -B $(FUZZ) -DCMAKE_CXX_COMPILER=clang++ -DOCC_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
+	@cmake --build $(FUZZ) -j$(JOBS)
+
+fuzz-short: fuzz
+	@cd $(FUZZ) && ctest --output-on-failure -j$(JOBS)
 
 run: native
 	@$(NATIVE)/bin/occ occupancy --gpu A100-SXM4-80GB --threads 256 --regs 64 --smem-dynamic 48K --optin
