@@ -115,6 +115,9 @@ TEST_CASE("inputs set programmatically reach the result, SM picture and hints") 
     CHECK(d.hints.regs_gain_blocks == 5);
     CHECK(d.hints.best_occupancy == doctest::Approx(0.5));
     CHECK(!d.hints.best_threads.empty());
+    CHECK(d.hints.best_block == 1024);   // the CUDA runtime's pick: largest block on a tie
+    // Waves: 4 blocks x 108 SMs = 432 per wave.
+    CHECK(d.waves.blocks_per_wave == 432);
     // The graphs' series have one point per swept value.
     CHECK(d.threads_x.size() == 1024);
     CHECK(d.regs_x.size() == 256);

@@ -12,6 +12,7 @@
 #include "occ/io/api.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/sweep.hpp"
+#include "occ/waves.hpp"
 
 namespace occ::ui {
 
@@ -27,20 +28,22 @@ struct ViewFlags {
 };
 
 // [SECTION] Derived
-// Hints are read off the core sweeps (never re-derived here): each is "the nearest input value at
-// which the sweep's blocks-per-SM changes".
+// What to change next (from occ::core's advisor; see state.cpp).
 struct Hints {
-    bool valid = false;
+    bool valid = false;            // false when no block fits
     int regs_now = 0;
-    int regs_max_same = -1;        // largest regs/thread that keeps blocks_per_sm (>= regs_now)
+    int regs_max_same = -1;        // the most regs/thread that keep blocks_per_sm
     bool regs_unbounded = false;   // registers never cost a block up to the maximum
-    int regs_to_gain = -1;         // largest regs/thread below regs_now that gives more blocks; -1 = none
+    int regs_to_gain = -1;         // the most regs/thread that fit one more block; -1 = none
     int regs_gain_blocks = 0;      // blocks/SM at regs_to_gain
     double regs_gain_occupancy = 0;
-    std::int64_t smem_max_same = -1;   // largest dynamic smem that keeps blocks_per_sm
-    bool smem_unbounded = false;
-    double best_occupancy = 0;     // best over block sizes (multiples of the warp size)
-    std::vector<int> best_threads; // every multiple of 32 reaching best_occupancy
+    std::string regs_note;         // why no register cut helps
+    std::int64_t smem_max_same = -1;   // the most dynamic smem that keeps blocks_per_sm
+    std::int64_t smem_to_gain = -1;    // the most dynamic smem that fits one more block; -1 = none
+    int smem_gain_blocks = 0;
+    int best_block = 0;            // cudaOccupancyMaxPotentialBlockSize's choice (largest on ties)
+    double best_occupancy = 0;
+    std::vector<int> best_threads; // every multiple of 32 reaching best_occupancy (from the sweep)
 };
 
 struct Derived {
@@ -55,6 +58,7 @@ struct Derived {
     std::vector<float> heat_occupancy;     // columns x rows, occupancy in %
     int heat_cols = 0, heat_rows = 0;
     Hints hints;
+    WaveResult waves;                      // grid over the GPU (meaningful when a grid is given)
     double recompute_ms = 0;               // how long the last recompute took (shown in the status bar)
 };
 

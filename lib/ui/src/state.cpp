@@ -3,6 +3,8 @@
 #include <chrono>
 
 #include "app_state.hpp"
+#include "occ/advisor.hpp"
+#include "occ/waves.hpp"
 
 namespace occ::ui {
 namespace {
@@ -19,52 +21,38 @@ void to_series(const std::vector<SweepPoint>& pts, double x_scale, std::vector<f
     }
 }
 
-// Reads the hints off the sweeps: where does blocks_per_sm change around the current value?
+// The hints come from occ::core's advisor (a search over the same occupancy model); the list of
+// equally good block sizes is read off the block-size sweep.
 Hints read_hints(const AppState& s, const Derived& d) {
     Hints h;
+    const Device& dev = s.req.device;
+    const KernelResources& k = s.req.kernel;
+    const LaunchConfig& l = s.req.launch;
+    const BlockSizeAdvice bs = advise_block_size(dev, k, l, SmemGrowth{l.smem_dynamic, 0});
+    if (bs.ok()) {
+        h.best_block = bs.threads;
+        h.best_occupancy = bs.after.occupancy;
+        for (const SweepPoint& p : d.by_threads)
+            if (p.x % dev.arch.warp_size == 0 && p.occupancy == h.best_occupancy) h.best_threads.push_back(static_cast<int>(p.x));
+    }
     const OccupancyResult& r = d.result;
-    double best = 0;
-    for (const SweepPoint& p : d.by_threads)
-        if (p.x % 32 == 0) best = std::max(best, p.occupancy);
-    h.best_occupancy = best;
-    for (const SweepPoint& p : d.by_threads)
-        if (p.x % 32 == 0 && best > 0 && p.occupancy == best) h.best_threads.push_back(static_cast<int>(p.x));
     if (!r.ok() || r.blocks_per_sm == 0) return h;
-    h.valid = true;
-    const int b = r.blocks_per_sm;
-    h.regs_now = s.req.kernel.regs_per_thread;
-
-    // Registers: the sweep has one point per register count.
-    auto at_or_after = std::find_if(d.by_regs.begin(), d.by_regs.end(), [&](const SweepPoint& p) { return p.x >= h.regs_now; });
-    h.regs_max_same = h.regs_now;
-    h.regs_unbounded = true;
-    for (auto it = at_or_after; it != d.by_regs.end(); ++it) {
-        if (it->blocks_per_sm < b) {
-            h.regs_unbounded = false;
-            break;
-        }
-        h.regs_max_same = static_cast<int>(it->x);
+    const RegisterAdvice ra = advise_registers(dev, k, l);
+    if (ra.ok()) {
+        h.valid = true;
+        h.regs_now = ra.regs;
+        h.regs_max_same = ra.max_regs_same_blocks;
+        h.regs_unbounded = ra.max_regs_same_blocks >= dev.arch.max_regs_per_thread;
+        h.regs_to_gain = ra.regs_to_gain_block;
+        h.regs_gain_blocks = ra.regs_to_gain_block >= 0 ? ra.after_cut.blocks_per_sm : 0;
+        h.regs_gain_occupancy = ra.regs_to_gain_block >= 0 ? ra.after_cut.occupancy : 0;
+        h.regs_note = ra.note;
     }
-    for (auto it = std::make_reverse_iterator(at_or_after); it != d.by_regs.rend(); ++it) {
-        if (it->blocks_per_sm > b) {
-            h.regs_to_gain = static_cast<int>(it->x);
-            h.regs_gain_blocks = it->blocks_per_sm;
-            h.regs_gain_occupancy = it->occupancy;
-            break;
-        }
-    }
-
-    // Shared memory: the sweep steps by the allocation unit over the dynamic size.
-    const std::int64_t smem_now = s.req.launch.smem_dynamic;
-    h.smem_max_same = smem_now;
-    h.smem_unbounded = true;
-    for (const SweepPoint& p : d.by_smem) {
-        if (p.x < smem_now) continue;
-        if (p.blocks_per_sm < b) {
-            h.smem_unbounded = false;
-            break;
-        }
-        h.smem_max_same = p.x;
+    const SharedMemoryAdvice sa = advise_shared_memory(dev, k, l);
+    if (sa.ok()) {
+        h.smem_max_same = sa.max_dynamic_same_blocks;
+        h.smem_to_gain = sa.dynamic_to_gain_block;
+        h.smem_gain_blocks = sa.dynamic_to_gain_block >= 0 ? sa.after_cut.blocks_per_sm : 0;
     }
     return h;
 }
@@ -131,6 +119,7 @@ void refresh(AppState& s) {
         }
     }
     d.hints = read_hints(s, d);
+    d.waves = compute_waves(d.result, dev.sm_count, l.grid_blocks);
     s.derived_generation = s.input_generation;
     d.recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }

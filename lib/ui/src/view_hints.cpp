@@ -1,4 +1,5 @@
-// view_hints.cpp — what to change next, read off the core sweeps (AppState::derived.hints).
+// view_hints.cpp — what to change next. The numbers come from occ::core's advisor via
+// AppState::derived.hints; this file only words them.
 #include <cstdio>
 #include <string>
 
@@ -6,6 +7,16 @@
 #include "views.hpp"
 
 namespace occ::ui {
+namespace {
+
+void use_block_size(AppState& s, int threads) {
+    s.block_3d = false;
+    s.req.launch.threads = threads;
+    sync_block(s);
+    mark_changed(s);
+}
+
+}  // namespace
 
 void draw_hints(AppState& s) {
     const Hints& h = s.derived.hints;
@@ -14,43 +25,45 @@ void draw_hints(AppState& s) {
     ImGui::PushTextWrapPos(0);
     if (h.valid) {
         if (h.regs_unbounded)
-            ImGui::Text("Registers: up to the maximum (%d / thread) costs no block.", s.req.device.arch.max_regs_per_thread);
+            ImGui::BulletText("Registers: any count up to the maximum (%d / thread) keeps %d blocks.", s.req.device.arch.max_regs_per_thread,
+                              r.blocks_per_sm);
         else if (h.regs_max_same > h.regs_now)
-            ImGui::Text("Registers: you may add %d (up to %d / thread) before losing a block.", h.regs_max_same - h.regs_now, h.regs_max_same);
+            ImGui::BulletText("Registers: you may add %d (up to %d / thread) before losing a block.", h.regs_max_same - h.regs_now, h.regs_max_same);
         else
-            ImGui::Text("Registers: one more register per thread costs a block.");
+            ImGui::BulletText("Registers: one more register per thread costs a block.");
         if (h.regs_to_gain >= 0)
-            ImGui::Text("Cut %d registers (to %d / thread) to reach %d blocks, %s occupancy.", h.regs_now - h.regs_to_gain, h.regs_to_gain,
-                        h.regs_gain_blocks, format_percent(h.regs_gain_occupancy).c_str());
-        else
-            ImGui::TextDisabled("Cutting registers gains no block: registers are not the limit.");
-        if (h.smem_unbounded)
-            ImGui::Text("Shared memory: any dynamic size up to the per-block limit keeps %d blocks.", r.blocks_per_sm);
-        else if (h.smem_max_same > s.req.launch.smem_dynamic)
-            ImGui::Text("Shared memory: %s more dynamic per block (up to %s) keeps %d blocks.",
-                        format_bytes(h.smem_max_same - s.req.launch.smem_dynamic).c_str(), format_bytes(h.smem_max_same).c_str(), r.blocks_per_sm);
-        else
-            ImGui::Text("Shared memory: any more dynamic shared memory costs a block.");
+            ImGui::BulletText("Cut %d registers (to %d / thread) to reach %d blocks, %s occupancy.", h.regs_now - h.regs_to_gain, h.regs_to_gain,
+                              h.regs_gain_blocks, format_percent(h.regs_gain_occupancy).c_str());
+        else if (!h.regs_note.empty())
+            ImGui::BulletText("Cutting registers gains nothing: %s.", h.regs_note.c_str());
+        const std::int64_t smem = s.req.launch.smem_dynamic;
+        if (h.smem_max_same > smem)
+            ImGui::BulletText("Shared memory: %s more dynamic per block (up to %s) keeps %d blocks.", format_bytes(h.smem_max_same - smem).c_str(),
+                              format_bytes(h.smem_max_same).c_str(), r.blocks_per_sm);
+        else if (h.smem_max_same >= 0)
+            ImGui::BulletText("Shared memory: any more dynamic shared memory costs a block.");
+        if (h.smem_to_gain >= 0 && h.smem_to_gain < smem)
+            ImGui::BulletText("Cut dynamic shared memory to %s per block to reach %d blocks.", format_bytes(h.smem_to_gain).c_str(), h.smem_gain_blocks);
     } else {
-        ImGui::TextDisabled("No block fits with these inputs; see the result for why.");
+        ImGui::BulletText("No block fits with these inputs; the result says why.");
     }
-    if (!h.best_threads.empty()) {
-        std::string list;
-        for (std::size_t i = 0; i < h.best_threads.size() && i < 10; ++i) list += (i ? ", " : "") + std::to_string(h.best_threads[i]);
-        if (h.best_threads.size() > 10) list += ", ...";
-        ImGui::Text("Best block size: %s occupancy at %s threads.", format_percent(h.best_occupancy).c_str(), list.c_str());
-        bool current_best = false;
-        for (int t : h.best_threads) current_best |= t == s.req.launch.threads;
-        if (!current_best) {
-            ImGui::SameLine();
+    if (h.best_block > 0) {
+        ImGui::BulletText("Best block size: %d threads, %s occupancy (cudaOccupancyMaxPotentialBlockSize's pick).", h.best_block,
+                          format_percent(h.best_occupancy).c_str());
+        if (h.best_threads.size() > 1) {
+            std::string list;
+            for (std::size_t i = 0; i < h.best_threads.size() && i < 12; ++i) list += (i ? ", " : "") + std::to_string(h.best_threads[i]);
+            if (h.best_threads.size() > 12) list += ", ...";
+            ImGui::Indent();
+            ImGui::TextDisabled("Equally good: %s", list.c_str());
+            ImGui::Unindent();
+        }
+        if (h.best_block != s.req.launch.threads) {
             char label[48];
-            std::snprintf(label, sizeof label, "Use %d##best", h.best_threads.front());
-            if (ImGui::SmallButton(label)) {
-                s.block_3d = false;
-                s.req.launch.threads = h.best_threads.front();
-                sync_block(s);
-                mark_changed(s);
-            }
+            std::snprintf(label, sizeof label, "Use %d threads##best", h.best_block);
+            ImGui::Indent();
+            if (ImGui::SmallButton(label)) use_block_size(s, h.best_block);
+            ImGui::Unindent();
         }
     }
     ImGui::PopTextWrapPos();

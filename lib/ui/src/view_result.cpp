@@ -108,9 +108,27 @@ void draw_result(AppState& s) {
         kv("Shared mem / block", buf, limit_rule(kLimitSharedMemory));
         std::snprintf(buf, sizeof buf, "%s carveout of %s", format_bytes(r.smem_per_sm_configured).c_str(), format_bytes(a.smem_per_sm).c_str());
         kv("Shared mem / SM", buf, "The carveout the driver configures: the preference rounded up to a supported size, or the smallest size that holds one block.");
-        if (s.req.launch.grid_blocks > 0) {
-            std::snprintf(buf, sizeof buf, "%s blocks on %d SMs", format_count(s.req.launch.grid_blocks).c_str(), dev.sm_count);
-            kv("Grid", buf, "The grid size you entered.");
+        const WaveResult& w = s.derived.waves;
+        if (w.ok() && w.blocks_per_wave > 0) {
+            std::snprintf(buf, sizeof buf, "%s blocks (%d / SM x %d SMs)", format_count(w.blocks_per_wave).c_str(), w.blocks_per_sm, w.sm_count);
+            kv("Blocks / wave", buf, "One wave = the blocks the whole GPU holds at once: blocks per SM x SM count.");
+            if (s.req.launch.grid_blocks > 0) {
+                if (w.tail_blocks > 0)
+                    std::snprintf(buf, sizeof buf, "%s waves: %lld full + a tail of %s blocks (%s full); grid %s or %s ends on a whole wave",
+                                  format_number(w.waves, 2).c_str(), static_cast<long long>(w.full_waves), format_count(w.tail_blocks).c_str(),
+                                  format_percent(w.last_wave_fill).c_str(), format_count(w.suggested_grid_down).c_str(),
+                                  format_count(w.suggested_grid_up).c_str());
+                else
+                    std::snprintf(buf, sizeof buf, "%s waves, no tail", format_number(w.waves, 2).c_str());
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                ImGui::TextDisabled("Waves");
+                ImGui::TableSetColumnIndex(1);
+                ImGui::PushTextWrapPos(0);
+                ImGui::TextUnformatted(buf);
+                ImGui::PopTextWrapPos();
+                item_tooltip("Nsight Compute's \"Waves Per SM\" = grid / blocks per wave. A partial last wave (the tail) leaves SMs idle.");
+            }
         }
         if (r.partitioned_gc_active) kv("Partitioned caching", "active: each block gets half an SM", "Partitioned global caching (5.2, 5.3, 6.x).");
         ImGui::EndTable();
