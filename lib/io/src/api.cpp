@@ -26,6 +26,12 @@ const Kind kKinds[] = {
     {"gpus", &api_gpus},
     {"coalesce", &api_coalesce},
     {"banks", &api_banks},
+    {"roofline", &api_roofline},
+    {"roofline_devices", &api_roofline_devices},
+    {"advise", &api_advise},
+    {"waves", &api_waves},
+    {"clusters", &api_clusters},
+    {"ptxas", &api_ptxas},
 };
 
 }  // namespace

@@ -53,4 +53,12 @@ json api_occupancy(const json& request);
 json api_coalesce(const json& request);
 json api_banks(const json& request);
 
+// --- Beyond occupancy (api_advisor.cpp, api_roofline.cpp, ptxas.cpp): see docs/ADVANCED.md --------
+json api_advise(const json& request);     // advisor: block size, register / shared-memory headroom, waves, clusters
+json api_waves(const json& request);      // blocks per wave, waves, tail
+json api_clusters(const json& request);   // thread block clusters (9.0+)
+json api_roofline(const json& request);   // roofline point(s) for an operation on a device
+json api_roofline_devices(const json& request);
+json api_ptxas(const json& request);      // occupancy for every kernel of an nvcc -Xptxas -v / cuobjdump log
+
 }  // namespace occ::io

@@ -1,0 +1,303 @@
+// api_advisor.cpp — the "advise", "waves" and "clusters" request kinds.
+//
+// All three take the occupancy request's fields (gpu|cc|device, threads|block, regs, smem_static,
+// smem_dynamic, carveout, cache_config, optin, max_dynamic_smem, barriers, partitioned_gc, grid) plus:
+//   advise    smem_per_thread, smem_fixed (default smem_dynamic): dynamic shared memory that grows with
+//             the block, for the block-size search; block_size_limit; target_blocks (for the dynamic
+//             shared memory available per block); cluster_size, non_portable, gpc_sms (optional)
+//   waves     (grid: blocks in the grid; 0 or absent = one full wave)
+//   clusters  cluster_size [required], non_portable, gpc_sms (SMs per GPC, overrides the assumed layout)
+#include <cstdio>
+
+#include "occ/advisor.hpp"
+#include "occ/cluster.hpp"
+#include "occ/format.hpp"
+#include "occ/io/api.hpp"
+#include "occ/io/fields.hpp"
+#include "occ/waves.hpp"
+
+namespace occ::io {
+namespace {
+
+json limiters_json(unsigned mask) {
+    json a = json::array();
+    for (Limiter l : kAllLimiters)
+        if (mask & l) a.push_back(limiter_name(l));
+    return a;
+}
+
+// A compact snapshot: the numbers a before/after pair needs.
+json snap(const OccupancyResult& r, int threads, int regs, std::int64_t smem_dynamic) {
+    return json{{"threads", threads},
+                {"regs", regs},
+                {"smem_dynamic", smem_dynamic},
+                {"blocks_per_sm", r.blocks_per_sm},
+                {"warps_per_sm", r.warps_per_sm},
+                {"occupancy", r.occupancy},
+                {"limiters", limiters_json(r.limiters)},
+                {"error", r.ok() ? json(nullptr) : json(r.error)}};
+}
+
+std::string pct(double f) { return format_percent(f); }
+
+json waves_json(const WaveResult& w) {
+    json j{{"blocks_per_sm", w.blocks_per_sm}, {"sm_count", w.sm_count}, {"grid", w.grid_blocks}};
+    if (!w.ok()) {
+        j["error"] = w.error;
+        return j;
+    }
+    j["blocks_per_wave"] = w.blocks_per_wave;
+    j["waves"] = w.waves;
+    j["full_waves"] = w.full_waves;
+    j["total_waves"] = w.total_waves;
+    j["tail_blocks"] = w.tail_blocks;
+    j["last_wave_fill"] = w.last_wave_fill;
+    j["efficiency"] = w.efficiency;
+    j["suggested_grid_down"] = w.suggested_grid_down;
+    j["suggested_grid_up"] = w.suggested_grid_up;
+    j["error"] = nullptr;
+    return j;
+}
+
+json clusters_json(const ClusterResult& c) {
+    json j{{"cluster_size", c.cluster_size},
+           {"non_portable", c.non_portable},
+           {"gpc", {{"sms_per_gpc", c.layout.sms_per_gpc}, {"count", c.layout.gpc_count()}, {"assumed", c.layout.assumed}, {"source", c.layout.source}}}};
+    if (!c.error.empty() && c.blocks_per_sm == 0 && c.max_active_clusters == 0 && c.clusters_per_gpc.empty()) {
+        j["error"] = c.error;
+        return j;
+    }
+    j["blocks_per_sm"] = c.blocks_per_sm;
+    j["max_active_clusters"] = c.max_active_clusters;
+    j["clusters_per_gpc"] = c.clusters_per_gpc;
+    j["active_blocks"] = c.active_blocks;
+    j["block_slots"] = c.block_slots;
+    j["idle_block_slots"] = c.idle_block_slots;
+    j["cluster_occupancy"] = c.cluster_occupancy;
+    j["device_occupancy"] = c.device_occupancy;
+    j["error"] = c.ok() ? json(nullptr) : json(c.error);
+    return j;
+}
+
+struct ClusterInput {
+    int size = 0;
+    bool non_portable = false;
+    bool has_layout = false;
+    GpcLayout layout;
+};
+
+ClusterInput read_cluster(FieldReader& f, const Device& dev, bool required) {
+    ClusterInput c;
+    c.size = static_cast<int>(required ? f.integer_required("cluster_size", 1, kMaxNonPortableClusterSize)
+                                       : f.integer("cluster_size", 0, kMaxNonPortableClusterSize, 0));
+    c.non_portable = f.boolean("non_portable", false);
+    if (c.size > kMaxPortableClusterSize && !c.non_portable)
+        f.fail("cluster_size", "must be 1..8 (portable); 9..16 need non_portable (cudaFuncAttributeNonPortableClusterSizeAllowed), got " +
+                                   std::to_string(c.size));
+    if (const json* g = f.raw("gpc_sms")) {
+        if (!g->is_array() || g->empty() || g->size() > 64) f.fail("gpc_sms", "must be an array of SM counts per GPC, e.g. [18, 18, 16]");
+        int sum = 0;
+        for (const json& e : *g) {
+            if (!e.is_number_integer() || e.get<std::int64_t>() < 1 || e.get<std::int64_t>() > 64)
+                f.fail("gpc_sms", "each entry must be an integer 1..64, got " + e.dump().substr(0, 20));
+            c.layout.sms_per_gpc.push_back(static_cast<int>(e.get<std::int64_t>()));
+            sum += c.layout.sms_per_gpc.back();
+        }
+        if (sum != dev.sm_count)
+            f.fail("gpc_sms", "must add up to the device's " + std::to_string(dev.sm_count) + " SMs, got " + std::to_string(sum));
+        c.layout.source = "given in the request";
+        c.layout.assumed = false;
+        c.has_layout = true;
+    } else {
+        c.layout = gpc_layout(dev);
+    }
+    return c;
+}
+
+json device_brief(const Device& d) {
+    return json{{"name", d.name}, {"cc", std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor)}, {"sm_count", d.sm_count}};
+}
+
+}  // namespace
+
+json api_waves(const json& request) {
+    FieldReader f(request, "waves request");
+    const json* id = f.raw("id");
+    const OccupancyRequest req = read_occupancy_request(f);
+    f.finish();
+    const OccupancyResult r = compute_occupancy(req.device, req.kernel, req.launch);
+    json out = waves_json(compute_waves(r, req.device.sm_count, req.launch.grid_blocks));
+    out["device"] = device_brief(req.device);
+    out["input"] = occupancy_request_to_json(req);
+    if (id) out["id"] = *id;
+    return out;
+}
+
+json api_clusters(const json& request) {
+    FieldReader f(request, "clusters request");
+    const json* id = f.raw("id");
+    const OccupancyRequest req = read_occupancy_request(f);
+    const ClusterInput ci = read_cluster(f, req.device, /*required=*/true);
+    f.finish();
+    json out = clusters_json(compute_clusters(req.device, req.kernel, req.launch, ci.size, ci.non_portable, ci.layout));
+    out["device"] = device_brief(req.device);
+    out["input"] = occupancy_request_to_json(req);
+    if (id) out["id"] = *id;
+    return out;
+}
+
+json api_advise(const json& request) {
+    FieldReader f(request, "advise request");
+    const json* id = f.raw("id");
+    const OccupancyRequest req = read_occupancy_request(f);
+    const Device& dev = req.device;
+    SmemGrowth growth;
+    growth.per_thread = f.size("smem_per_thread", 0, 1 << 20, 0);
+    growth.fixed = f.size("smem_fixed", 0, std::int64_t{1} << 30, req.launch.smem_dynamic);
+    const int limit = static_cast<int>(f.integer("block_size_limit", 0, 1 << 20, 0));
+    const bool has_target = f.has("target_blocks");
+    const int target_in = static_cast<int>(f.integer("target_blocks", 1, 1024, 1));
+    const ClusterInput ci = read_cluster(f, dev, /*required=*/false);
+    f.finish();
+
+    const KernelResources& k = req.kernel;
+    const LaunchConfig& l = req.launch;
+    const OccupancyResult now = compute_occupancy(dev, k, l);
+    json sugg = json::array();
+    auto say = [&](const std::string& s) { sugg.push_back(s); };
+    char buf[400];
+
+    // Block size
+    const BlockSizeAdvice b = advise_block_size(dev, k, l, growth, limit);
+    json bj{{"rule", "largest active threads per SM (blocks x threads); ties go to the larger block (cudaOccupancyMaxPotentialBlockSize order)"},
+            {"smem_fixed", growth.fixed},
+            {"smem_per_thread", growth.per_thread},
+            {"block_size_limit", limit}};
+    if (b.ok()) {
+        bj["threads"] = b.threads;
+        bj["smem_dynamic"] = b.smem_dynamic;
+        bj["blocks_per_sm"] = b.blocks_per_sm;
+        bj["occupancy"] = b.after.occupancy;
+        bj["min_grid_blocks"] = b.min_grid_blocks;
+        bj["candidates"] = b.candidates;
+        bj["before"] = snap(b.before, l.threads, k.regs_per_thread, growth.at(l.threads));
+        bj["after"] = snap(b.after, b.threads, k.regs_per_thread, b.smem_dynamic);
+        bj["error"] = nullptr;
+        if (b.threads != l.threads && b.after.occupancy > b.before.occupancy + 1e-12) {
+            std::snprintf(buf, sizeof buf, "block size %d -> %d threads: occupancy %s -> %s (%d -> %d blocks/SM); grid of at least %lld blocks fills the GPU",
+                          l.threads, b.threads, pct(b.before.occupancy).c_str(), pct(b.after.occupancy).c_str(), b.before.blocks_per_sm,
+                          b.blocks_per_sm, static_cast<long long>(b.min_grid_blocks));
+            say(buf);
+        }
+    } else {
+        bj["error"] = b.error;
+    }
+
+    // Registers
+    const RegisterAdvice ra = advise_registers(dev, k, l);
+    json rj{{"regs", ra.regs}};
+    if (ra.ok()) {
+        rj["blocks_per_sm"] = ra.blocks_per_sm;
+        rj["max_regs_same_blocks"] = ra.max_regs_same_blocks;
+        rj["headroom"] = ra.headroom;
+        rj["regs_to_gain_block"] = ra.regs_to_gain_block >= 0 ? json(ra.regs_to_gain_block) : json(nullptr);
+        rj["cut_to_gain"] = ra.regs_to_gain_block >= 0 ? json(ra.cut_to_gain) : json(nullptr);
+        rj["before"] = snap(ra.before, l.threads, ra.regs, l.smem_dynamic);
+        rj["at_headroom"] = snap(ra.at_headroom, l.threads, ra.max_regs_same_blocks, l.smem_dynamic);
+        rj["after_cut"] = ra.regs_to_gain_block >= 0 ? snap(ra.after_cut, l.threads, ra.regs_to_gain_block, l.smem_dynamic) : json(nullptr);
+        rj["note"] = ra.note.empty() ? json(nullptr) : json(ra.note);
+        rj["error"] = nullptr;
+        if (ra.regs_to_gain_block >= 0) {
+            std::snprintf(buf, sizeof buf, "registers %d -> %d per thread (cut %d, e.g. __launch_bounds__ or -maxrregcount): %d -> %d blocks/SM, occupancy %s -> %s",
+                          ra.regs, ra.regs_to_gain_block, ra.cut_to_gain, ra.blocks_per_sm, ra.after_cut.blocks_per_sm,
+                          pct(ra.before.occupancy).c_str(), pct(ra.after_cut.occupancy).c_str());
+            say(buf);
+        }
+        if (ra.headroom > 0 && ra.blocks_per_sm > 0) {
+            std::snprintf(buf, sizeof buf, "register headroom: up to %d registers per thread (+%d) keep %d blocks/SM (%s)", ra.max_regs_same_blocks,
+                          ra.headroom, ra.blocks_per_sm, pct(ra.before.occupancy).c_str());
+            say(buf);
+        }
+    } else {
+        rj["error"] = ra.error;
+    }
+
+    // Shared memory
+    const SharedMemoryAdvice sa = advise_shared_memory(dev, k, l);
+    json sj{{"smem_dynamic", sa.smem_dynamic}};
+    if (sa.ok()) {
+        sj["blocks_per_sm"] = sa.blocks_per_sm;
+        sj["max_dynamic_same_blocks"] = sa.max_dynamic_same_blocks;
+        sj["headroom"] = sa.headroom;
+        sj["dynamic_to_gain_block"] = sa.dynamic_to_gain_block >= 0 ? json(sa.dynamic_to_gain_block) : json(nullptr);
+        sj["cut_to_gain"] = sa.dynamic_to_gain_block >= 0 ? json(sa.cut_to_gain) : json(nullptr);
+        sj["before"] = snap(sa.before, l.threads, k.regs_per_thread, sa.smem_dynamic);
+        sj["at_headroom"] = snap(sa.at_headroom, l.threads, k.regs_per_thread, sa.max_dynamic_same_blocks);
+        sj["after_cut"] = sa.dynamic_to_gain_block >= 0 ? snap(sa.after_cut, l.threads, k.regs_per_thread, sa.dynamic_to_gain_block) : json(nullptr);
+        sj["note"] = sa.note.empty() ? json(nullptr) : json(sa.note);
+        sj["error"] = nullptr;
+        if (sa.dynamic_to_gain_block >= 0) {
+            std::snprintf(buf, sizeof buf, "dynamic shared memory %s -> %s per block (cut %s): %d -> %d blocks/SM, occupancy %s -> %s",
+                          format_bytes(sa.smem_dynamic).c_str(), format_bytes(sa.dynamic_to_gain_block).c_str(), format_bytes(sa.cut_to_gain).c_str(),
+                          sa.blocks_per_sm, sa.after_cut.blocks_per_sm, pct(sa.before.occupancy).c_str(), pct(sa.after_cut.occupancy).c_str());
+            say(buf);
+        }
+        if (sa.headroom > 0 && sa.blocks_per_sm > 0) {
+            std::snprintf(buf, sizeof buf, "shared-memory headroom: up to %s dynamic per block (+%s) keeps %d blocks/SM",
+                          format_bytes(sa.max_dynamic_same_blocks).c_str(), format_bytes(sa.headroom).c_str(), sa.blocks_per_sm);
+            say(buf);
+        }
+    } else {
+        sj["error"] = sa.error;
+    }
+
+    // Dynamic shared memory at a target occupancy
+    const int target = has_target ? target_in : std::max(1, now.blocks_per_sm);
+    const DynamicSmemAdvice da = available_dynamic_smem(dev, k, l, target);
+    json dj{{"target_blocks", target},
+            {"available", da.available >= 0 ? json(da.available) : json(nullptr)},
+            {"at_available", snap(da.at_available, l.threads, k.regs_per_thread, da.available >= 0 ? da.available : 0)},
+            {"error", da.ok() ? json(nullptr) : json(da.error)}};
+    if (da.ok() && has_target) {
+        std::snprintf(buf, sizeof buf, "at %d blocks/SM each block may use up to %s of dynamic shared memory (occupancy %s)", target,
+                      format_bytes(da.available).c_str(), pct(da.at_available.occupancy).c_str());
+        say(buf);
+    }
+
+    // Waves
+    const WaveResult w = compute_waves(now, dev.sm_count, l.grid_blocks);
+    if (w.ok() && l.grid_blocks > 0 && w.tail_blocks > 0) {
+        std::snprintf(buf, sizeof buf, "grid %lld blocks = %s waves of %lld; last wave %s full: %lld or %lld blocks end on a whole wave",
+                      static_cast<long long>(l.grid_blocks), format_number(w.waves, 2).c_str(), static_cast<long long>(w.blocks_per_wave),
+                      pct(w.last_wave_fill).c_str(), static_cast<long long>(w.suggested_grid_down), static_cast<long long>(w.suggested_grid_up));
+        say(buf);
+    }
+
+    json out{{"device", device_brief(dev)},
+             {"occupancy", snap(now, l.threads, k.regs_per_thread, l.smem_dynamic)},
+             {"block_size", bj},
+             {"registers", rj},
+             {"shared_memory", sj},
+             {"dynamic_smem_at_target", dj},
+             {"waves", waves_json(w)}};
+    if (ci.size > 0) {
+        const ClusterResult c = compute_clusters(dev, k, l, ci.size, ci.non_portable, ci.layout);
+        out["clusters"] = clusters_json(c);
+        if (c.ok() && c.idle_block_slots > 0) {
+            std::snprintf(buf, sizeof buf, "clusters of %d: %d active clusters use %lld of %lld block slots (%s); the rest stay idle", ci.size,
+                          c.max_active_clusters, static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots),
+                          pct(c.cluster_occupancy).c_str());
+            say(buf);
+        }
+    } else {
+        out["clusters"] = nullptr;
+    }
+    if (sugg.empty()) say("no change improves occupancy: " + std::string(now.ok() ? "already at the best this kernel allows" : now.error));
+    out["suggestions"] = sugg;
+    out["input"] = occupancy_request_to_json(req);
+    out["error"] = now.ok() ? json(nullptr) : json(now.error);
+    if (id) out["id"] = *id;
+    return out;
+}
+
+}  // namespace occ::io

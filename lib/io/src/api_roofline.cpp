@@ -1,0 +1,248 @@
+// api_roofline.cpp — the "roofline" and "roofline_devices" request kinds.
+//
+// Request (every field optional):
+//   gpu            device name (occ::roofline_devices(), NVIDIA aliases as for occupancy) [A100-SXM4-80GB]
+//   peak_tflops, bandwidth_gbps   override the device's figures (or describe a custom device)
+//   op             matmul | attention_decode | elementwise | softmax | layernorm | custom [matmul]
+//   dtype          fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8 [fp16]
+//   m, n, k | seq_len, head_dim, heads, batch | elements, inputs, flops_per_element | rows, cols | flops, bytes
+//   precision      the peak to use (default: the op's, see occ::default_compute)
+//   memory         dram | l2 [dram]
+//   measured_ms    a measured kernel time: the response then carries fraction_of_roofline
+//   compare        [device names]: the same op on other devices, with the ratio of attainable performance
+//   ops            [op objects]: several points at once (each takes the op fields above), returned in "points"
+#include <cmath>
+
+#include "occ/format.hpp"
+#include "occ/io/api.hpp"
+#include "occ/io/fields.hpp"
+#include "occ/roofline.hpp"
+
+namespace occ::io {
+namespace {
+
+constexpr std::int64_t kBig = std::int64_t{1} << 50;
+
+std::initializer_list<std::string_view> kOps = {"matmul", "attention_decode", "elementwise", "softmax", "layernorm", "custom",
+                                                "gemm",   "attention",        "decode",      "add",     "ln"};
+std::initializer_list<std::string_view> kPrecisions = {"fp64", "fp64_tensor", "fp32", "tf32", "fp16", "bf16", "fp8", "int8",
+                                                       "double", "float", "half", "bfloat16", "e4m3", "e5m2"};
+
+Operation read_operation(FieldReader& f) {
+    Operation op;
+    op.kind = *parse_op(f.choice("op", kOps, "matmul"));
+    op.dtype = *parse_precision(f.choice("dtype", kPrecisions, "fp16"));
+    op.m = f.integer("m", 1, kBig, op.m);
+    op.n = f.integer("n", 1, kBig, op.n);
+    op.k = f.integer("k", 1, kBig, op.k);
+    op.seq_len = f.integer("seq_len", 1, kBig, op.seq_len);
+    op.head_dim = f.integer("head_dim", 1, kBig, op.head_dim);
+    op.heads = f.integer("heads", 1, kBig, op.heads);
+    op.batch = f.integer("batch", 1, kBig, op.batch);
+    op.elements = f.integer("elements", 1, kBig, op.elements);
+    op.inputs = static_cast<int>(f.integer("inputs", 1, 64, op.inputs));
+    op.flops_per_element = f.number("flops_per_element", 0, 1e6, op.flops_per_element);
+    op.rows = f.integer("rows", 1, kBig, op.rows);
+    op.cols = f.integer("cols", 1, kBig, op.cols);
+    if (op.kind == OpKind::custom) {
+        op.flops = f.number_required("flops", 0, 1e30);
+        op.bytes = f.number_required("bytes", 1, 1e30);
+    } else {
+        for (const char* k : {"flops", "bytes"})
+            if (f.has(k)) f.fail(k, "only with op \"custom\"");
+    }
+    return op;
+}
+
+json op_json(const Operation& op) {
+    json j{{"kind", op_name(op.kind)}, {"dtype", precision_name(op.dtype)}};
+    switch (op.kind) {
+        case OpKind::matmul: j["m"] = op.m; j["n"] = op.n; j["k"] = op.k; break;
+        case OpKind::attention_decode:
+            j["seq_len"] = op.seq_len; j["head_dim"] = op.head_dim; j["heads"] = op.heads; j["batch"] = op.batch;
+            break;
+        case OpKind::elementwise: j["elements"] = op.elements; j["inputs"] = op.inputs; j["flops_per_element"] = op.flops_per_element; break;
+        case OpKind::softmax:
+        case OpKind::layernorm: j["rows"] = op.rows; j["cols"] = op.cols; break;
+        case OpKind::custom: j["flops"] = op.flops; j["bytes"] = op.bytes; break;
+    }
+    return j;
+}
+
+json peaks_json(const RooflineDevice& d) {
+    json p = json::object();
+    for (Precision x : kAllPrecisions) {
+        const PeakFigure& f = d.at(x);
+        p[precision_name(x)] = f.tflops > 0 ? json{{"tflops", f.tflops}, {"tensor", f.tensor}} : json(nullptr);
+    }
+    return p;
+}
+
+json device_json(const RooflineDevice& d) {
+    return json{{"name", d.name},
+                {"vendor", d.vendor},
+                {"dram_gbps", d.dram_gbps},
+                {"l2_gbps", d.l2_gbps > 0 ? json(d.l2_gbps) : json(nullptr)},
+                {"peaks", peaks_json(d)},
+                {"source", d.source}};
+}
+
+json point_json(const RooflinePoint& p, const Operation& op) {
+    json j{
+        {"op", op_json(op)},
+        {"formula", p.formula},
+    };
+    if (!p.ok()) {
+        j["error"] = p.error;
+        return j;
+    }
+    j["compute"] = precision_name(p.compute);
+    j["tensor"] = p.tensor;
+    j["flops"] = p.flops;
+    j["bytes"] = p.bytes;
+    j["intensity"] = p.intensity;
+    j["peak_tflops"] = p.peak_flops / 1e12;
+    j["bandwidth_gbps"] = p.bandwidth / 1e9;
+    j["ridge"] = p.ridge;
+    j["attainable_tflops"] = p.attainable / 1e12;
+    j["bound"] = p.memory_bound ? "memory" : "compute";
+    j["time_compute_s"] = p.time_compute_s;
+    j["time_memory_s"] = p.time_memory_s;
+    j["time_bound_s"] = p.time_bound_s;
+    if (p.measured_s > 0) {
+        j["measured_s"] = p.measured_s;
+        j["achieved_tflops"] = p.achieved_flops / 1e12;
+        j["achieved_gbps"] = p.achieved_bandwidth / 1e9;
+        j["fraction_of_roofline"] = p.fraction_of_roofline;
+    } else {
+        j["measured_s"] = nullptr;
+        j["fraction_of_roofline"] = nullptr;
+    }
+    j["error"] = nullptr;
+    return j;
+}
+
+RooflineDevice read_roofline_device(FieldReader& f) {
+    const std::string name = f.string("gpu", "A100-SXM4-80GB");
+    const bool custom_peak = f.has("peak_tflops");
+    const bool custom_bw = f.has("bandwidth_gbps");
+    auto d = find_roofline_device(name);
+    if (!d) {
+        if (!(custom_peak && custom_bw)) {
+            std::string names;
+            for (const RooflineDevice& r : roofline_devices()) names += (names.empty() ? "" : ", ") + r.name;
+            f.fail("gpu", "unknown device \"" + name.substr(0, 40) + "\" (known: " + names +
+                              "); or give peak_tflops and bandwidth_gbps for a custom device");
+        }
+        d = RooflineDevice{};
+        d->name = name;
+        d->vendor = "custom";
+        d->source = "given in the request";
+    }
+    return *d;
+}
+
+}  // namespace
+
+json api_roofline(const json& request) {
+    FieldReader f(request, "roofline request");
+    const json* id = f.raw("id");
+    RooflineDevice dev = read_roofline_device(f);
+    const std::string prec = f.choice("precision", kPrecisions, "");
+    const std::string mem = f.choice("memory", {"dram", "l2"}, "dram");
+    const double measured_ms = f.number("measured_ms", 0, 1e9, 0);
+    if (f.has("measured_ms") && !(measured_ms > 0)) f.fail("measured_ms", "must be > 0 milliseconds");
+    const json* compare = f.raw("compare");
+    const json* ops = f.raw("ops");
+    if (ops && !ops->is_array()) f.fail("ops", "must be an array of op objects");
+    if (compare && !compare->is_array()) f.fail("compare", "must be an array of device names");
+
+    RooflineQuery q;
+    q.memory = mem == "l2" ? MemoryLevel::l2 : MemoryLevel::dram;
+    if (!prec.empty()) q.compute = parse_precision(prec);
+    // Overrides apply to whichever precision / memory level the query uses.
+    const double peak_override = f.number("peak_tflops", 1e-6, 1e6, 0);
+    const double bw_override = f.number("bandwidth_gbps", 1e-3, 1e7, 0);
+    q.measured_s = measured_ms / 1e3;
+
+    auto apply_overrides = [&](RooflineDevice& d, const Operation& op) {
+        if (peak_override > 0) {
+            const Precision p = q.compute.value_or(default_compute(op));
+            d.peak[static_cast<std::size_t>(p)].tflops = peak_override;
+        }
+        if (bw_override > 0) (q.memory == MemoryLevel::l2 ? d.l2_gbps : d.dram_gbps) = bw_override;
+    };
+
+    json out;
+    if (ops) {
+        json points = json::array();
+        for (std::size_t i = 0; i < ops->size(); ++i) {
+            FieldReader of((*ops)[i], "ops[" + std::to_string(i) + "]");
+            const json* label = of.raw("label");
+            Operation op = read_operation(of);
+            of.finish();
+            RooflineQuery qi = q;
+            qi.op = op;
+            qi.device = dev;
+            apply_overrides(qi.device, op);
+            json pj = point_json(compute_roofline(qi), op);
+            if (label) pj["label"] = *label;
+            points.push_back(pj);
+        }
+        f.finish();
+        out["device"] = device_json(dev);
+        out["points"] = points;
+        out["error"] = nullptr;
+    } else {
+        const Operation op = read_operation(f);
+        f.finish();
+        q.op = op;
+        q.device = dev;
+        apply_overrides(q.device, op);
+        const RooflinePoint p = compute_roofline(q);
+        out["device"] = device_json(q.device);
+        const json pj = point_json(p, op);
+        for (auto it = pj.begin(); it != pj.end(); ++it) out[it.key()] = *it;
+        if (compare && p.ok()) {
+            json rows = json::array();
+            for (const json& c : *compare) {
+                if (!c.is_string()) throw RequestError("compare: each entry must be a device name, got " + c.dump().substr(0, 30));
+                auto other = find_roofline_device(c.get<std::string>());
+                if (!other) throw RequestError("compare: unknown device \"" + c.get<std::string>().substr(0, 40) + "\"");
+                RooflineQuery qc = q;
+                qc.device = *other;
+                qc.measured_s = 0;
+                const RooflinePoint pc = compute_roofline(qc);
+                json row{{"device", other->name}};
+                if (!pc.ok()) {
+                    row["error"] = pc.error;
+                } else {
+                    row["peak_tflops"] = pc.peak_flops / 1e12;
+                    row["bandwidth_gbps"] = pc.bandwidth / 1e9;
+                    row["ridge"] = pc.ridge;
+                    row["attainable_tflops"] = pc.attainable / 1e12;
+                    row["bound"] = pc.memory_bound ? "memory" : "compute";
+                    row["time_bound_s"] = pc.time_bound_s;
+                    row["speedup"] = pc.attainable > 0 ? p.attainable / pc.attainable : 0.0;   // this device over that one
+                    row["error"] = nullptr;
+                }
+                rows.push_back(row);
+            }
+            out["compare"] = rows;
+        }
+    }
+    if (id) out["id"] = *id;
+    return out;
+}
+
+json api_roofline_devices(const json& request) {
+    if (!request.is_null() && !(request.is_object() && request.empty())) {
+        FieldReader f(request, "roofline_devices request");
+        f.finish();
+    }
+    json list = json::array();
+    for (const RooflineDevice& d : roofline_devices()) list.push_back(device_json(d));
+    return json{{"devices", list}, {"note", "dense peaks in TFLOP/s (TOP/s for int8); bandwidth in GB/s (10^9 B/s)"}};
+}
+
+}  // namespace occ::io
