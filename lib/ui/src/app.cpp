@@ -208,7 +208,7 @@ void App::frame() {
         }
         if (ImGui::BeginTabItem("Memory", nullptr, flags(Tab::memory))) {
             drawn = static_cast<int>(Tab::memory);
-            panel("memory_panel", ImVec2(0, 0), [&] { draw_memory(s); });
+            draw_memory(s);
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "occ/banks.hpp"
+#include "occ/coalescing.hpp"
 #include "occ/io/api.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/sweep.hpp"
@@ -25,6 +27,30 @@ struct ViewFlags {
     bool plots = true;     // occupancy vs block size / registers / shared memory
     bool heatmap = true;   // block size x registers
     bool hints = true;
+};
+
+// The memory view's access: one pattern drawn both as a global access (sectors) and as a shared
+// access (banks). Default: a warp reading a column of a 32 x 32 float tile, the classic transpose
+// case (uncoalesced in global memory, a 32-way bank conflict in shared memory).
+struct MemoryInputs {
+    AccessPattern pattern = [] {
+        AccessPattern p;
+        p.kind = PatternKind::index_2d;
+        p.block[0] = 32;
+        p.block[1] = 32;
+        p.order = IndexOrder::column;
+        return p;
+    }();
+    int warp = 0;   // which warp of the block the pictures show
+};
+
+struct MemoryDerived {
+    std::string error;                 // the pattern is refused (check_pattern)
+    std::string global_unsupported;    // the device is below the global model's range
+    std::string banks_unsupported;
+    GlobalBlockResult global;
+    BankBlockResult banks;
+    WarpAccess warp_access;            // the shown warp's lanes
 };
 
 // [SECTION] Derived
@@ -58,7 +84,8 @@ struct Derived {
     std::vector<float> heat_occupancy;     // columns x rows, occupancy in %
     int heat_cols = 0, heat_rows = 0;
     Hints hints;
-    WaveResult waves;                      // grid over the GPU (meaningful when a grid is given)
+    WaveResult waves;
+    MemoryDerived memory;                      // grid over the GPU (meaningful when a grid is given)
     double recompute_ms = 0;               // how long the last recompute took (shown in the status bar)
 };
 
@@ -72,6 +99,7 @@ struct AppState {
     // Picker scratch (not part of the scenario).
     char gpu_search[64] = {};
 
+    MemoryInputs memory;
     ViewFlags views;
     Tab tab = Tab::occupancy;
     Tab shown_tab = Tab::occupancy;   // the tab the tab bar shows (a scenario may ask for another)

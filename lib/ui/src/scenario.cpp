@@ -29,6 +29,53 @@ json custom_device_json(const Device& d) {
                 {"reservedSharedMemPerBlock", a.smem_reserved_per_block}};
 }
 
+// The memory view's pattern, with the field names of the CLI's coalesce/banks requests.
+json memory_json(const MemoryInputs& m) {
+    const AccessPattern& p = m.pattern;
+    json j{{"pattern", pattern_kind_name(p.kind)}, {"access_bytes", p.access_bytes}, {"block", {p.block[0], p.block[1]}}, {"offset", p.offset}};
+    if (p.kind == PatternKind::affine) j["stride"] = p.stride;
+    if (p.kind == PatternKind::index_2d) {
+        j["order"] = p.order == IndexOrder::column ? "column" : "row";
+        j["pitch"] = p.pitch;
+        j["pad"] = p.pad;
+        j["swizzle"] = p.swizzle;
+    }
+    if (p.kind == PatternKind::gather) {
+        j["seed"] = p.seed;
+        j["range"] = p.range;
+    }
+    j["warp"] = m.warp;
+    return j;
+}
+
+MemoryInputs read_memory(const json& obj) {
+    if (!obj.is_object()) throw io::RequestError("ui.memory: must be an object");
+    io::FieldReader f(obj, "ui.memory");
+    MemoryInputs m;
+    AccessPattern& p = m.pattern;
+    const std::string kind = f.choice("pattern", {"affine", "2d", "gather"}, "2d");
+    p.kind = kind == "affine" ? PatternKind::affine : kind == "gather" ? PatternKind::gather : PatternKind::index_2d;
+    p.access_bytes = static_cast<int>(f.integer("access_bytes", 1, 16, 4));
+    if (const json* b = f.raw("block")) {
+        if (!b->is_array() || b->size() != 2 || !(*b)[0].is_number_integer() || !(*b)[1].is_number_integer())
+            f.fail("block", "must be [x, y]");
+        p.block[0] = (*b)[0].get<int>();
+        p.block[1] = (*b)[1].get<int>();
+    }
+    p.offset = f.integer("offset", 0, 1 << 20, 0);
+    p.stride = f.integer("stride", -4096, 4096, 1);
+    p.order = f.choice("order", {"row", "column"}, "column") == "row" ? IndexOrder::row : IndexOrder::column;
+    p.pitch = f.integer("pitch", 0, 1 << 20, 0);
+    p.pad = f.integer("pad", 0, 1024, 0);
+    p.swizzle = f.boolean("swizzle", false);
+    p.seed = static_cast<std::uint64_t>(f.integer("seed", 0, std::int64_t{1} << 40, 1));
+    p.range = f.integer("range", 0, 1 << 30, 0);
+    m.warp = static_cast<int>(f.integer("warp", 0, 31, 0));
+    f.finish();
+    if (std::string e = check_pattern(p); !e.empty()) throw io::RequestError("ui.memory." + e);
+    return m;
+}
+
 }  // namespace
 
 std::string scenario_to_json(const AppState& s) {
@@ -42,7 +89,8 @@ std::string scenario_to_json(const AppState& s) {
     for (auto& [k, v] : req.items()) out[k] = v;
     out["ui"] = json{{"theme", s.dark ? "dark" : "light"},
                      {"tab", s.tab == Tab::memory ? "memory" : "occupancy"},
-                     {"views", {{"sm", s.views.sm}, {"plots", s.views.plots}, {"heatmap", s.views.heatmap}, {"hints", s.views.hints}}}};
+                     {"views", {{"sm", s.views.sm}, {"plots", s.views.plots}, {"heatmap", s.views.heatmap}, {"hints", s.views.hints}}},
+                     {"memory", memory_json(s.memory)}};
     return out.dump();
 }
 
@@ -58,6 +106,7 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
         ViewFlags views = s.views;
         bool dark = s.dark;
         Tab tab = s.tab;
+        MemoryInputs memory = s.memory;
         if (j.contains("ui")) {
             const json ui = j["ui"];
             j.erase("ui");
@@ -74,6 +123,7 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
                 views.hints = vf.boolean("hints", views.hints);
                 vf.finish();
             }
+            if (const json* m = f.raw("memory")) memory = read_memory(*m);
             f.finish();
         }
         const DeviceKind kind = j.contains("device") ? DeviceKind::custom : j.contains("cc") ? DeviceKind::cc : DeviceKind::named;
@@ -87,6 +137,7 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
         s.views = views;
         s.dark = dark;
         s.tab = tab;
+        s.memory = memory;
         mark_changed(s);
         return true;
     } catch (const io::RequestError& e) {

@@ -57,6 +57,20 @@ Hints read_hints(const AppState& s, const Derived& d) {
     return h;
 }
 
+void refresh_memory(AppState& s) {
+    MemoryDerived& m = s.derived.memory;
+    AccessPattern& p = s.memory.pattern;
+    m = MemoryDerived{};
+    m.error = check_pattern(p);
+    if (!m.error.empty()) return;
+    s.memory.warp = std::clamp(s.memory.warp, 0, p.warps() - 1);
+    m.global_unsupported = global_model_unsupported(s.req.device.arch);
+    m.banks_unsupported = banks_model_unsupported(s.req.device.arch);
+    m.global = analyze_global_block(p, s.req.device.arch);
+    m.banks = analyze_banks_block(p, s.req.device.arch);
+    m.warp_access = make_warp_access(p, s.memory.warp);
+}
+
 }  // namespace
 
 void reset_inputs(AppState& s) {
@@ -120,6 +134,7 @@ void refresh(AppState& s) {
     }
     d.hints = read_hints(s, d);
     d.waves = compute_waves(d.result, dev.sm_count, l.grid_blocks);
+    refresh_memory(s);
     s.derived_generation = s.input_generation;
     d.recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
