@@ -4,9 +4,12 @@ SHELL := /bin/bash
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 PORT  ?= 8000
 NATIVE := build/native
+WEB    := build/web
+# Debian's Emscripten needs its acorn from here; its system libraries ship prebuilt (frozen cache).
+EMENV  := NODE_PATH=/usr/share/nodejs
 CMAKE_NATIVE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=ON -DOCC_BUILD_CLI=ON
 
-.PHONY: all bootstrap native test run bench clean help check-sanitize fuzz fuzz-short
+.PHONY: all bootstrap native web test-web test run bench clean help check-sanitize fuzz fuzz-short
 
 all: native
 
@@ -15,6 +18,7 @@ help:
 	@echo "make test    install what is missing, build everything, run every test suite"
 	@echo "make bench   run the benchmarks and print the figures (see docs/PERFORMANCE.md)"
 	@echo "make native  build the CLI and native tests into $(NATIVE)/bin"
+	@echo "make web     build the web calculator (Emscripten) into $(WEB)/dist"
 	@echo "make check-sanitize  every native test under ASan+UBSan (build/sanitize; part of make test)"
 	@echo "make fuzz    build the libFuzzer targets with clang into build/fuzz and fuzz each FUZZ_SECONDS (30)"
 
@@ -25,8 +29,17 @@ native: bootstrap
 	@cmake -S . -B $(NATIVE) $(CMAKE_NATIVE_FLAGS) >/dev/null
 	@cmake --build $(NATIVE) -j$(JOBS)
 
-test: native
+web: bootstrap
+	@$(EMENV) emcmake cmake -S . -B $(WEB) -DOCC_BUILD_GUI=ON >/dev/null
+	@$(EMENV) cmake --build $(WEB) -j$(JOBS)
+
+# Browser e2e (tests/web): headless Chromium against $(WEB)/dist, compared with the native CLI.
+test-web: native web
+	@OCC_BIN=$(CURDIR)/$(NATIVE)/bin/occ OCC_WEB_DIST=$(CURDIR)/$(WEB)/dist node --test tests/web/
+
+test: native web
 	@cd $(NATIVE) && ctest --output-on-failure -j$(JOBS)
+	@$(MAKE) --no-print-directory test-web
 	@$(MAKE) --no-print-directory check-sanitize fuzz-short
 
 # Issue 7: the whole native suite under AddressSanitizer + UndefinedBehaviorSanitizer (preset
@@ -47,8 +60,9 @@ fuzz: bootstrap
 fuzz-short: fuzz
 	@cd $(FUZZ) && ctest --output-on-failure -j$(JOBS)
 
-run: native
-	@$(NATIVE)/bin/occ occupancy --gpu A100-SXM4-80GB --threads 256 --regs 64 --smem-dynamic 48K --optin
+run: web
+	@echo "occ: serving $(WEB)/dist at http://127.0.0.1:$(PORT)/  (Ctrl+C stops)"
+	@cd $(WEB)/dist && exec python3 -m http.server $(PORT) --bind 127.0.0.1
 
 bench: bootstrap
 	@cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=OFF -DOCC_BUILD_BENCH=ON >/dev/null
