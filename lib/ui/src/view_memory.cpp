@@ -239,7 +239,8 @@ void bank_picture(AppState& s) {
     for (int bank = 0; bank < kBanks; ++bank) rows = std::max(rows, bank_lane_list(r, bank, lanes));
     const float w = std::max(ImGui::GetContentRegionAvail().x, 200.0f);
     const float fh = ImGui::GetTextLineHeight();
-    const float avail_h = std::max(em(8), ImGui::GetContentRegionAvail().y);
+    // Leave room for the caption under the picture.
+    const float avail_h = std::max(em(8), ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
     const float cell_h = std::clamp((avail_h - 2 * fh - 8) / rows, 3.0f, em(1.25f));
     const float h = 2 * fh + 8 + rows * cell_h;
     plot::begin("banks", ImVec2(w, h), plot::Axis{0, w}, plot::Axis{h, 0}, plot::kNoAxes | plot::kNoBackground);
