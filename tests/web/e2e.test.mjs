@@ -233,6 +233,26 @@ describe("scenario in the URL", () => {
   });
 });
 
+describe("errors", () => {
+  test("an internal error shows a message with a reset button that clears the saved scenario and the link", async () => {
+    const { context, page } = await openPage(browser, server.url + "#gpu=A100-SXM4-80GB&threads=64&regs=200");
+    try {
+      await page.evaluate(() => occShell.fatal("test: simulated internal error"));
+      assert.equal(await page.locator("#fatal").isVisible(), true);
+      assert.match(await page.locator("#fatal-detail").textContent(), /simulated internal error/);
+      await page.click("#reset");
+      await page.waitForURL((u) => u.hash === "" || u.hash.includes("threads=256"));
+      await waitReady(page);
+      const s = await page.evaluate(() => occ.state());
+      assert.equal(s.threads, 256, "back to the default scenario");
+      assert.equal(s.regs, 32);
+      assert.equal(await page.locator("#fatal").isHidden(), true);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe("real UI input", () => {
   test("typing into the Registers field with mouse and keyboard changes the result", async () => {
     const { context, page } = await openPage(browser, server.url + "#gpu=A100-SXM4-80GB&threads=256&regs=32", { width: 1280, height: 800 });
