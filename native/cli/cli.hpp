@@ -34,6 +34,8 @@ int emit(const json& response, bool as_json, const std::function<void(const json
 // Registration functions, one per cmd_*.cpp.
 void add_occupancy(CLI::App& app, Outcome& out);
 void add_gpus(CLI::App& app, Outcome& out);
+void add_coalesce(CLI::App& app, Outcome& out);   // cmd_coalesce.cpp
+void add_banks(CLI::App& app, Outcome& out);      // cmd_banks.cpp
 void add_validation(CLI::App& app, Outcome& out); // cmd_validation.cpp
 
 // Is stdout a terminal (for colour / unicode choices)?

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
     occ::cli::Outcome outcome;
     occ::cli::add_occupancy(app, outcome);
     occ::cli::add_gpus(app, outcome);
+    occ::cli::add_coalesce(app, outcome);
+    occ::cli::add_banks(app, outcome);
     occ::cli::add_validation(app, outcome);
     try {
         app.parse(argc, argv);

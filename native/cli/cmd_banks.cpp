@@ -1,0 +1,127 @@
+// cmd_banks.cpp — `occ banks`: shared-memory bank conflicts of a warp's access (cc >= 5.0).
+// The access-description flags are shared with `occ coalesce` (defined in cmd_coalesce.cpp).
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli.hpp"
+#include "occ/format.hpp"
+#include "occ/io/api.hpp"
+#include "occ/io/fields.hpp"
+
+namespace occ::cli {
+
+// Defined in cmd_coalesce.cpp.
+struct AccessFlags;
+std::shared_ptr<AccessFlags> make_access_flags();
+void add_access_flags(CLI::App* cmd, AccessFlags& o);
+json access_request_from(const AccessFlags& o);
+bool access_flags_batch(const AccessFlags& o);
+bool access_flags_json(const AccessFlags& o);
+std::string access_flags_warp(const AccessFlags& o);
+std::string lane_ranges(std::uint32_t mask, std::size_t width);
+void print_wrapped(const char* label, const std::string& text);
+char index_char(const json& v);
+void print_lane_ruler(const char* label);
+std::string describe_input(const json& in, int warps);
+int pick_warp(const json& res, const std::string& flag);
+
+namespace {
+
+void print_banks(const json& res, const std::string& warp_flag) {
+    const json& in = res["input"];
+    const json& dev = res["device"];
+    const int wi = pick_warp(res, warp_flag);
+    std::printf("banks  %s (cc %s)\n", dev["name"].get<std::string>().c_str(), dev["cc"].get<std::string>().c_str());
+    print_wrapped("  access  ", describe_input(in, res["warps"].get<int>()));
+    std::printf("\n  wavefronts %lld (ideal %lld)   conflicts %lld   worst %d-way\n", res["wavefronts"].get<long long>(),
+                res["ideal_wavefronts"].get<long long>(), res["conflicts"].get<long long>(), res["max_way"].get<int>());
+    std::printf("\n");
+    print_wrapped("  why  ", res["reason"].get<std::string>());
+    if (!res["fix"].is_null()) print_wrapped("  fix  ", res["fix"].get<std::string>());
+
+    const json& w = res["per_warp"][static_cast<std::size_t>(wi)];
+    const int phases = w["phases"].get<int>();
+    std::printf("\n  warp %d: lanes -> banks (%d wavefront%s, ideal %d", wi, w["wavefronts"].get<int>(), w["wavefronts"].get<int>() == 1 ? "" : "s",
+                w["ideal_wavefronts"].get<int>());
+    if (phases > 1) std::printf("; %d phases of %d lanes", phases, 32 / phases);
+    std::printf(")\n");
+    // Two rows of 16 lanes, 3 columns each: fits 80 columns.
+    for (int half = 0; half < 2; ++half) {
+        std::string lanes = "  lane  ", banks = "  bank  ";
+        for (int lane = half * 16; lane < half * 16 + 16; ++lane) {
+            char cell[8];
+            std::snprintf(cell, sizeof cell, "%3d", lane);
+            lanes += cell;
+            const json& b = w["lane_bank"][static_cast<std::size_t>(lane)];
+            if (b.is_null()) std::snprintf(cell, sizeof cell, "%3s", ".");
+            else std::snprintf(cell, sizeof cell, "%3d", b.get<int>());
+            banks += cell;
+        }
+        std::printf("%s\n%s\n", lanes.c_str(), banks.c_str());
+    }
+    std::printf("\n  distinct words per bank within a phase ('.' unused, 1 = no conflict)\n");
+    print_lane_ruler("bank");
+    std::string ways;
+    for (const json& v : w["bank_way"]) ways += v.get<int>() == 0 ? '.' : index_char(v);
+    std::printf("  %-8s%s\n", "words", ways.c_str());
+
+    // Banks with a conflict, most loaded first, at most 8 lines.
+    int listed = 0, conflicted = 0;
+    for (int way = 32; way >= 2; --way)
+        for (int bank = 0; bank < 32; ++bank) {
+            if (w["bank_way"][static_cast<std::size_t>(bank)].get<int>() != way) continue;
+            ++conflicted;
+            if (listed == 8) continue;
+            if (listed == 0) std::printf("\n  conflicts\n");
+            std::uint32_t mask = 0;
+            for (const json& l : w["bank_lanes"][static_cast<std::size_t>(bank)]) mask |= 1u << l.get<int>();
+            std::printf("  bank %2d  %2d-way  lanes %s\n", bank, way, lane_ranges(mask, 52).c_str());
+            ++listed;
+        }
+    if (conflicted > listed) std::printf("  ... %d more banks with conflicts (--json lists them all)\n", conflicted - listed);
+}
+
+}  // namespace
+
+void add_banks(CLI::App& app, Outcome& out) {
+    std::shared_ptr<AccessFlags> o = make_access_flags();
+    auto* cmd = app.add_subcommand("banks", "Shared-memory bank conflicts: wavefronts, conflicts and which lanes collide (cc >= 5.0)");
+    cmd->footer(
+        "\nShared memory has 32 banks of 4 bytes: bank = (byte offset / 4) mod 32. In one wavefront each\n"
+        "bank serves one 4-byte word; lanes asking for the same word share it (broadcast). 8-byte accesses\n"
+        "run as 2 phases of 16 lanes, 16-byte accesses as 4 phases of 8 lanes.\n"
+        "conflicts = wavefronts - ideal wavefronts (as Nsight Compute counts them). Addresses are byte\n"
+        "offsets into shared memory.\n\n"
+        "Examples:\n"
+        "  occ banks                              # consecutive floats: 1 wavefront, no conflict\n"
+        "  occ banks --stride 2                   # 2-way conflict\n"
+        "  occ banks --stride 32                  # 32-way conflict\n"
+        "  occ banks --stride 0                   # every lane reads one word: broadcast\n"
+        "  occ banks --bytes 8                    # doubles: 2 wavefronts, 0 conflicts\n"
+        "  occ banks --block 32,32 --order column # tile[32][32] read by column: 32-way\n"
+        "  occ banks --block 32,32 --order column --pad 1     # tile[32][33]: conflict-free\n"
+        "  occ banks --block 32,32 --order column --swizzle   # XOR swizzle: conflict-free\n"
+        "  occ banks --addresses 0,128,256,- --json\n"
+        "  echo '{\"stride\":2}' | occ banks --batch\n\n"
+        "--batch lines carry the same fields as `occ coalesce --batch` (see `occ coalesce --help`).");
+    add_access_flags(cmd, *o);
+    cmd->callback([o, &out] {
+        if (access_flags_batch(*o)) {
+            out.code = run_batch("banks", std::cin, std::cout);
+            return;
+        }
+        json res;
+        const std::string warp = access_flags_warp(*o);
+        try {
+            res = io::handle("banks", access_request_from(*o));
+            if (!res.contains("error") || res["error"].is_null()) pick_warp(res, warp);
+        } catch (const io::RequestError& e) {
+            res = json{{"error", e.what()}};
+        }
+        out.code = emit(res, access_flags_json(*o), [warp](const json& r) { print_banks(r, warp); });
+    });
+}
+
+}  // namespace occ::cli
