@@ -10,6 +10,7 @@ EMENV  := NODE_PATH=/usr/share/nodejs
 CMAKE_NATIVE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=ON -DOCC_BUILD_CLI=ON -DOCC_BUILD_GUI=ON
 
 .PHONY: all bootstrap native web test-web test run bench clean help check-sanitize fuzz fuzz-short
+.PHONY: validate validate-quick
 
 all: native
 
@@ -18,6 +19,7 @@ help:
 	@echo "make test    install what is missing, build everything, run every test suite"
 	@echo "make bench   run the benchmarks and print the figures (see docs/PERFORMANCE.md)"
 	@echo "make native  build the CLI and native tests into $(NATIVE)/bin"
+	@echo "make validate [QUICK=1]  check occ's predictions on this machine's NVIDIA GPU (cuda_validation/README.md)"
 	@echo "make web     build the web calculator (Emscripten) into $(WEB)/dist"
 	@echo "make check-sanitize  every native test under ASan+UBSan (build/sanitize; part of make test)"
 	@echo "make fuzz    build the libFuzzer targets with clang into build/fuzz and fuzz each FUZZ_SECONDS (30)"
@@ -71,3 +73,17 @@ bench: bootstrap
 
 clean:
 	rm -rf build
+
+# Hardware validation (cuda_validation/README.md): needs nvcc and an NVIDIA GPU; Nsight Compute (ncu)
+# for exact memory counters. QUICK=1 (or make validate-quick) is the < 3 minute subset.
+# CUDA_ARCHS=native by default (CMake >= 3.24); VALIDATE_ARGS passes options to occ-validate.
+CUDA_BUILD ?= build/cuda
+CUDA_ARCHS ?= native
+validate:
+	@cmake -S . -B $(CUDA_BUILD) -DCMAKE_BUILD_TYPE=Release -DOCC_CORE_ONLY=ON -DOCC_BUILD_TESTS=OFF -DOCC_BUILD_CLI=OFF \
+	  -DOCC_BUILD_CUDA_VALIDATION=ON -DOCC_CUDA_ARCHS="$(CUDA_ARCHS)" >/dev/null
+	@cmake --build $(CUDA_BUILD) --target occ-validate -j$(JOBS)
+	@$(CUDA_BUILD)/bin/occ-validate $(if $(QUICK),--quick) $(VALIDATE_ARGS)
+
+validate-quick:
+	@$(MAKE) --no-print-directory validate QUICK=1
