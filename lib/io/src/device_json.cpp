@@ -1,5 +1,6 @@
 // device_json.cpp — devices in and out of JSON.
 #include <algorithm>
+#include <vector>
 
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
@@ -120,7 +121,17 @@ Device read_device(FieldReader& f, std::string_view fallback_gpu) {
         return *d;
     }
     const std::string name = f.string("gpu", fallback_gpu);
+    // --batch answers a line per request, mostly naming the same few GPUs: remember the last few
+    // lookups (find_gpu normalises every name in the database; ~20% of a batch line's time).
+    struct Cached { std::string name; Device device; };
+    thread_local std::vector<Cached> cache;
+    for (const Cached& c : cache)
+        if (c.name == name) return c.device;
     auto d = find_gpu(name);
+    if (d) {
+        if (cache.size() >= 16) cache.erase(cache.begin());
+        cache.push_back({name, *d});
+    }
     if (!d) {
         std::string msg = "unknown GPU \"" + name.substr(0, 40) + "\"";
         const std::string s = suggest_gpu(name);
