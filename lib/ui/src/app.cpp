@@ -152,9 +152,9 @@ void occupancy_tab(AppState& s) {
 
     // Right: result + SM on top, the graphs, then the heatmap.
     ImGui::BeginGroup();
-    const float top_h = std::max(em(19), avail.y * (s.views.plots || s.views.heatmap ? 0.40f : 1.0f));
+    const float top_h = std::max(em(22), avail.y * (s.views.plots || s.views.heatmap ? 0.45f : 1.0f));
     const float rest = avail.y - top_h - st.ItemSpacing.y;
-    const float plots_h = s.views.heatmap ? std::max(em(11), (rest - st.ItemSpacing.y) * 0.46f) : rest;
+    const float plots_h = s.views.heatmap ? std::max(em(11), (rest - st.ItemSpacing.y) * 0.5f) : rest;
     const float heat_h = s.views.plots ? rest - plots_h - st.ItemSpacing.y : rest;
     const float result_w = s.views.sm ? std::max(em(30), right_w * 0.48f) : right_w;
     panel("result_panel", ImVec2(result_w, top_h), [&] { draw_result(s); });
@@ -250,7 +250,11 @@ void App::set_dark_theme(bool dark) {
 bool App::dark_theme() const { return state_->dark; }
 
 void App::set_content_scale(float scale) {
-    state_->content_scale = std::clamp(scale, 0.5f, 4.0f);
+    scale = std::clamp(scale, 0.5f, 4.0f);
+    // Same scale: keep the atlas, so a platform that calls this every frame (or on every resize)
+    // never needs to re-upload the font texture.
+    if (state_->fonts_built && scale == state_->content_scale) return;
+    state_->content_scale = scale;
     build_fonts(*state_);
     apply_theme(state_->dark, state_->content_scale);
 }

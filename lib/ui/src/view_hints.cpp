@@ -9,6 +9,13 @@
 namespace occ::ui {
 namespace {
 
+// ImGui's BulletText does not wrap; a bullet followed by wrapped text does.
+template <typename... Args>
+void bullet(const char* fmt, Args... args) {
+    ImGui::Bullet();
+    ImGui::TextWrapped(fmt, args...);
+}
+
 void use_block_size(AppState& s, int threads) {
     s.block_3d = false;
     s.req.launch.threads = threads;
@@ -25,30 +32,30 @@ void draw_hints(AppState& s) {
     ImGui::PushTextWrapPos(0);
     if (h.valid) {
         if (h.regs_unbounded)
-            ImGui::BulletText("Registers: any count up to the maximum (%d / thread) keeps %d blocks.", s.req.device.arch.max_regs_per_thread,
+            bullet("Registers: any count up to the maximum (%d / thread) keeps %d blocks.", s.req.device.arch.max_regs_per_thread,
                               r.blocks_per_sm);
         else if (h.regs_max_same > h.regs_now)
-            ImGui::BulletText("Registers: you may add %d (up to %d / thread) before losing a block.", h.regs_max_same - h.regs_now, h.regs_max_same);
+            bullet("Registers: you may add %d (up to %d / thread) before losing a block.", h.regs_max_same - h.regs_now, h.regs_max_same);
         else
-            ImGui::BulletText("Registers: one more register per thread costs a block.");
+            bullet("Registers: one more register per thread costs a block.");
         if (h.regs_to_gain >= 0)
-            ImGui::BulletText("Cut %d registers (to %d / thread) to reach %d blocks, %s occupancy.", h.regs_now - h.regs_to_gain, h.regs_to_gain,
+            bullet("Cut %d registers (to %d / thread) to reach %d blocks, %s occupancy.", h.regs_now - h.regs_to_gain, h.regs_to_gain,
                               h.regs_gain_blocks, format_percent(h.regs_gain_occupancy).c_str());
         else if (!h.regs_note.empty())
-            ImGui::BulletText("Cutting registers gains nothing: %s.", h.regs_note.c_str());
+            bullet("Cutting registers gains nothing: %s.", h.regs_note.c_str());
         const std::int64_t smem = s.req.launch.smem_dynamic;
         if (h.smem_max_same > smem)
-            ImGui::BulletText("Shared memory: %s more dynamic per block (up to %s) keeps %d blocks.", format_bytes(h.smem_max_same - smem).c_str(),
+            bullet("Shared memory: %s more dynamic per block (up to %s) keeps %d blocks.", format_bytes(h.smem_max_same - smem).c_str(),
                               format_bytes(h.smem_max_same).c_str(), r.blocks_per_sm);
         else if (h.smem_max_same >= 0)
-            ImGui::BulletText("Shared memory: any more dynamic shared memory costs a block.");
+            bullet("Shared memory: any more dynamic shared memory costs a block.");
         if (h.smem_to_gain >= 0 && h.smem_to_gain < smem)
-            ImGui::BulletText("Cut dynamic shared memory to %s per block to reach %d blocks.", format_bytes(h.smem_to_gain).c_str(), h.smem_gain_blocks);
+            bullet("Cut dynamic shared memory to %s per block to reach %d blocks.", format_bytes(h.smem_to_gain).c_str(), h.smem_gain_blocks);
     } else {
-        ImGui::BulletText("No block fits with these inputs; the result says why.");
+        bullet("No block fits with these inputs; the result says why.");
     }
     if (h.best_block > 0) {
-        ImGui::BulletText("Best block size: %d threads, %s occupancy (cudaOccupancyMaxPotentialBlockSize's pick).", h.best_block,
+        bullet("Best block size: %d threads, %s occupancy (cudaOccupancyMaxPotentialBlockSize's pick).", h.best_block,
                           format_percent(h.best_occupancy).c_str());
         if (h.best_threads.size() > 1) {
             std::string list;

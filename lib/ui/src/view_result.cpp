@@ -27,7 +27,9 @@ void kv(const char* key, const std::string& value, const char* tip) {
     ImGui::TextDisabled("%s", key);
     item_tooltip(tip);
     ImGui::TableSetColumnIndex(1);
+    ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(value.c_str());
+    ImGui::PopTextWrapPos();
     item_tooltip(tip);
 }
 
@@ -94,7 +96,7 @@ void draw_result(AppState& s) {
     }
     ImGui::Spacing();
     if (ImGui::BeginTable("allocated", 2, ImGuiTableFlags_SizingFixedFit)) {
-        ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, em(12));
+        ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, em(9.5f));
         ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch);
         const ArchRules& a = dev.arch;
         char buf[160];
