@@ -23,6 +23,7 @@ struct Options {
     std::string ncu;                // path ("" = search)
     std::string cuobjdump;          // path ("" = search)
     std::string self;               // this executable (for ncu and cuobjdump)
+    std::string raw_dir;            // --raw DIR: keep ncu's CSV and cuobjdump's SASS there for audit
 };
 
 struct Context {
@@ -34,6 +35,8 @@ struct Context {
 
 // A readable "file:line: call failed: message" and exit(3) on a CUDA error that ends the run.
 void check_cuda(cudaError_t e, const char* what);
+// Writes text to DIR/name when DIR is not empty (best effort).
+void save_raw(const std::string& dir, const std::string& name, const std::string& text);
 // Runs a shell command, returns its exit status and everything it printed (stdout + stderr).
 int run_command(const std::string& cmd, std::string& output);
 // First executable found: explicit path, $ENV, PATH, CUDA locations. "" when none.

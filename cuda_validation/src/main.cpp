@@ -1,7 +1,7 @@
 // main.cpp — occ-validate: checks occ's predictions against NVIDIA's runtime and a real GPU.
 //
 //   occ-validate [--quick] [--out DIR] [--only device,occupancy,coalescing,banks] [--no-ncu]
-//                [--ncu PATH] [--cuobjdump PATH] [--spin-us N] [--device N]
+//                [--ncu PATH] [--cuobjdump PATH] [--spin-us N] [--device N] [--raw DIR]
 //   occ-validate --list-cases [--quick]      case counts, no GPU needed
 //   occ-validate --memory-run [--quick]      internal: what Nsight Compute profiles
 //
@@ -36,6 +36,13 @@ void check_cuda(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return;
     std::fprintf(stderr, "occ-validate: %s failed: %s (%s)\n", what, cudaGetErrorName(e), cudaGetErrorString(e));
     std::exit(3);
+}
+
+void save_raw(const std::string& dir, const std::string& name, const std::string& text) {
+    if (dir.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    std::ofstream(dir + "/" + name) << text;
 }
 
 int run_command(const std::string& cmd, std::string& output) {
@@ -79,7 +86,7 @@ int usage(const char* msg) {
     if (msg) std::fprintf(stderr, "occ-validate: %s\n", msg);
     std::fprintf(stderr,
                  "usage: occ-validate [--quick] [--out DIR] [--only device,occupancy,coalescing,banks] [--no-ncu]\n"
-                 "                    [--ncu PATH] [--cuobjdump PATH] [--spin-us N] [--device N]\n"
+                 "                    [--ncu PATH] [--cuobjdump PATH] [--spin-us N] [--device N] [--raw DIR]\n"
                  "       occ-validate --list-cases [--quick]\n");
     return 2;
 }
@@ -101,6 +108,7 @@ bool parse(int argc, char** argv, Options& o, std::string& err) {
         else if (a == "--memory-run") o.memory_run = true;
         else if (a == "--no-ncu") o.use_ncu = false;
         else if (a == "--out") { if (!value(o.out_dir)) return false; }
+        else if (a == "--raw") { if (!value(o.raw_dir)) return false; }
         else if (a == "--ncu") { if (!value(o.ncu)) return false; }
         else if (a == "--cuobjdump") { if (!value(o.cuobjdump)) return false; }
         else if (a == "--spin-us" || a == "--device") {

@@ -93,6 +93,7 @@ std::map<std::string, std::optional<std::int64_t>> sass_widths_for(const Context
     }
     std::string text;
     const int rc = run_command("'" + tool + "' -sass '" + ctx.opt.self + "' 2>&1", text);
+    save_raw(ctx.opt.raw_dir, "cuobjdump-sass.txt", text);
     const auto fns = vl::parse_cuobjdump_sass(text);
     const std::string arch = "sm_" + std::to_string(ctx.prop.major) + std::to_string(ctx.prop.minor);
     int found = 0;
@@ -266,6 +267,7 @@ void run_memory(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
         const auto t0 = std::chrono::steady_clock::now();
         std::string output;
         const int rc = run_command(cmd, output);
+        save_raw(ctx.opt.raw_dir, "ncu-output.csv", "# " + cmd + "\n" + output);
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::string err;
         launches = vl::group_ncu(vl::parse_ncu_csv(output, &err));
