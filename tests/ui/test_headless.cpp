@@ -311,6 +311,7 @@ TEST_CASE("frame time with every view open") {
     ImGui::GetIO().MousePos = ImVec2(900, 500);
     for (int i = 0; i < 30; ++i) run_frame(app);
     const int n = 300;
+    // (a) The app as a user sees it: the Occupancy tab with every panel open.
     double t0 = cpu_ms();
     for (int i = 0; i < n; ++i) run_frame(app);
     const double rest = (cpu_ms() - t0) / n;
@@ -321,7 +322,21 @@ TEST_CASE("frame time with every view open") {
         run_frame(app);
     }
     const double dragging = (cpu_ms() - t0) / n;
-    std::printf("ui frame (1600x1000, every view open): %.3f ms CPU at rest, %.3f ms while an input changes every frame\n", rest, dragging);
-    MESSAGE("frame ms at rest " << rest << ", while dragging " << dragging);
+    // (b) Upper bound: the same plus every view (Memory included) drawn again in a second window.
+    t0 = cpu_ms();
+    for (int i = 0; i < n; ++i) run_frame_all_views(app);
+    const double all_rest = (cpu_ms() - t0) / n;
+    t0 = cpu_ms();
+    for (int i = 0; i < n; ++i) {
+        app.state().req.kernel.regs_per_thread = 32 + i % 64;
+        occ::ui::mark_changed(app.state());
+        run_frame_all_views(app);
+    }
+    const double all_dragging = (cpu_ms() - t0) / n;
+    std::printf("ui frame, 1600x1000, Occupancy tab, every panel open: %.3f ms CPU at rest, %.3f ms while an input changes every frame\n",
+                rest, dragging);
+    std::printf("ui frame, 1600x1000, every view incl. Memory (drawn twice): %.3f ms CPU at rest, %.3f ms while an input changes\n",
+                all_rest, all_dragging);
+    MESSAGE("frame ms at rest " << rest << ", while dragging " << dragging << "; all views " << all_rest << " / " << all_dragging);
     CHECK(rest < 50.0);   // generous: CI machines are shared; the target (4 ms) is tracked in docs/PERFORMANCE.md
 }
