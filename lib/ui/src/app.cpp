@@ -135,7 +135,7 @@ void panel(const char* id, ImVec2 size, F&& body) {
 void occupancy_tab(AppState& s) {
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float left_w = std::clamp(avail.x * 0.27f, em(24), em(30));
+    const float left_w = std::clamp(avail.x * 0.27f, em(25), em(30));
     const float right_w = avail.x - left_w - st.ItemSpacing.x;
 
     // Left column: what the user sets, and what to change next.

@@ -139,11 +139,14 @@ void draw_device_picker(AppState& s) {
     section("GPU");
     int kind = static_cast<int>(s.device_kind);
     const int before = kind;
-    ImGui::RadioButton("Named GPU", &kind, 0);
+    ImGui::RadioButton("Named", &kind, 0);
+    item_tooltip("A GPU from the database (search by name, alias, compute capability or family).");
     ImGui::SameLine();
     ImGui::RadioButton("Compute capability", &kind, 1);
+    item_tooltip("A bare architecture: its per-SM limits, one SM.");
     ImGui::SameLine();
     ImGui::RadioButton("Custom", &kind, 2);
+    item_tooltip("Start from an architecture and edit its limits (cudaDeviceProp fields).");
     if (kind != before) {
         const ArchRules& a = s.req.device.arch;
         if (kind == 0) {
