@@ -1,5 +1,6 @@
 // view_hints.cpp — what to change next. The numbers come from occ::core's advisor via
 // AppState::derived.hints; this file only words them.
+#include <cstdarg>
 #include <cstdio>
 #include <string>
 
@@ -9,11 +10,14 @@
 namespace occ::ui {
 namespace {
 
-// ImGui's BulletText does not wrap; a bullet followed by wrapped text does.
-template <typename... Args>
-void bullet(const char* fmt, Args... args) {
+// ImGui's BulletText does not wrap; a bullet followed by wrapped text does. printf-checked.
+void bullet(const char* fmt, ...) IM_FMTARGS(1);
+void bullet(const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
     ImGui::Bullet();
-    ImGui::TextWrapped(fmt, args...);
+    ImGui::TextWrappedV(fmt, args);
+    va_end(args);
 }
 
 void use_block_size(AppState& s, int threads) {
