@@ -154,7 +154,9 @@ int main(int argc, char** argv) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_SCALE_TO_MONITOR, shot ? GLFW_FALSE : GLFW_TRUE);
+    // Scale only the default size to the monitor: a saved or requested size is already what the
+    // user had, and scaling it again would grow the window on every run on a HiDPI screen.
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, shot || settings.size_saved || args.width > 0 ? GLFW_FALSE : GLFW_TRUE);
     GLFWwindow* window = glfwCreateWindow(settings.width, settings.height, "occ — CUDA occupancy calculator", nullptr, nullptr);
     if (!window) {
         std::fprintf(stderr, "occ-gui: cannot create an OpenGL 3.3 window\n");

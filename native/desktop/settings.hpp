@@ -10,6 +10,7 @@ namespace occ::desktop {
 struct Settings {
     int x = -1, y = -1;             // window position; -1 = let the window manager choose
     int width = 1440, height = 900;
+    bool size_saved = false;        // width/height came from the file (already in screen units)
     std::string scenario;           // occ::ui::App::scenario_json(); empty = defaults
 };
 
