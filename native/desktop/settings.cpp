@@ -44,7 +44,7 @@ Settings load_settings(const fs::path& path, std::string* warning) {
     get_int("y", s.y, -100000, 100000);
     get_int("width", s.width, 320, 16384);
     get_int("height", s.height, 240, 16384);
-    s.size_saved = s.width != Settings{}.width || s.height != Settings{}.height;
+    s.size_saved = j.contains("window") && j["window"].is_object() && j["window"].contains("width");
     if (j.contains("scenario") && j["scenario"].is_object()) s.scenario = j["scenario"].dump();
     return s;
 }
