@@ -138,15 +138,16 @@ Totals totals_of(const AccessPattern& p, std::vector<BankResult>* keep, int* wor
     return t;
 }
 
-std::string lane_list_text(std::uint32_t mask, int max_shown) {
+std::string lane_list_text(std::uint32_t mask) {
     std::string s;
-    int shown = 0, total = 0;
-    for (int lane = 0; lane < kWarpLanes; ++lane) {
-        if (!((mask >> lane) & 1u)) continue;
-        ++total;
-        if (shown < max_shown) { s += (s.empty() ? "" : ", ") + std::to_string(lane); ++shown; }
+    for (int lane = 0; lane < kWarpLanes;) {
+        if (!((mask >> lane) & 1u)) { ++lane; continue; }
+        int end = lane;
+        while (end + 1 < kWarpLanes && ((mask >> (end + 1)) & 1u)) ++end;
+        if (!s.empty()) s += ", ";
+        s += end == lane ? std::to_string(lane) : std::to_string(lane) + "-" + std::to_string(end);
+        lane = end + 1;
     }
-    if (total > shown) s += ", ... (" + std::to_string(total) + " lanes)";
     return s;
 }
 
@@ -200,17 +201,20 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
         if (w.bank_way[static_cast<std::size_t>(k)] > w.bank_way[static_cast<std::size_t>(bank)]) bank = k;
     std::string cause;
     const std::int64_t eb = p.element_bytes();
-    if (p.kind == PatternKind::affine && (p.stride * eb) % kBankBytes == 0 && p.stride != 0) {
+    if (p.kind == PatternKind::affine && p.access_bytes == kBankBytes && (p.stride * eb) % kBankBytes == 0 && p.stride != 0) {
+        // A stride of s words visits 32 / gcd(s, 32) banks, so gcd(s, 32) lanes share each one.
         const std::int64_t words = std::abs(p.stride * eb) / kBankBytes;
         cause = "stride of " + std::to_string(words) + " words (" + std::to_string(std::abs(p.stride * eb)) + " bytes) between lanes: " +
                 std::to_string(std::gcd(words, std::int64_t{kBanks})) + " lanes share each bank they use; ";
+    } else if (p.kind == PatternKind::affine && p.stride != 0) {
+        cause = "stride of " + std::to_string(std::abs(p.stride * eb)) + " bytes between lanes; ";
     } else if (p.kind == PatternKind::index_2d && p.order == IndexOrder::column) {
         const std::int64_t row_bytes = p.row_pitch() * eb;
         cause = "threadIdx.x walks down a column: lanes are one row (" + std::to_string(row_bytes) + " bytes) apart" +
                 (row_bytes % (kBanks * kBankBytes) == 0 ? ", a multiple of 128 bytes, so they land in the same bank; " : "; ");
     }
     std::snprintf(buf, sizeof buf, "%sbank %d is asked for %d different words by lanes %s: %d-way conflict, %d wavefronts instead of %d%s",
-                  cause.c_str(), bank, w.bank_way[static_cast<std::size_t>(bank)], lane_list_text(w.bank_lanes[static_cast<std::size_t>(bank)], 8).c_str(),
+                  cause.c_str(), bank, w.bank_way[static_cast<std::size_t>(bank)], lane_list_text(w.bank_lanes[static_cast<std::size_t>(bank)]).c_str(),
                   w.max_way, w.wavefronts, w.ideal_wavefronts, phase_txt);
     b.reason = buf;
 
@@ -231,7 +235,7 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
         std::int64_t after = -1;
         if (check_pattern(odd).empty()) after = totals_of(odd, nullptr, nullptr).conflicts;
         if (after >= 0 && after < b.conflicts)
-            b.fix = "make the stride an odd number of words (pad each row by one word, stride " + std::to_string(odd.stride) + "): " +
+            b.fix = "make the stride an odd number of " + std::string(eb >= kBankBytes ? "elements" : "words") + " (pad each row, stride " + std::to_string(odd.stride) + "): " +
                     std::to_string(b.conflicts) + " -> " + std::to_string(after) + " conflicts";
         else
             b.fix = "pad rows by one word or XOR-swizzle the index so the lanes of a phase reach different banks";

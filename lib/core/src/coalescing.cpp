@@ -373,6 +373,12 @@ GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& 
                           ww.active_lanes, p.op == AccessOp::load ? "read" : "write", static_cast<long long>(ww.bytes_requested), sect.c_str());
         }
         b.reason = buf;
+        if (p.kind == PatternKind::index_2d && p.order == IndexOrder::row && p.block[0] < kWarpLanes && p.block[1] * p.block[2] > 1 &&
+            p.row_pitch() != p.block[0]) {
+            std::snprintf(buf, sizeof buf, "; note blockDim.x = %d < 32, so each warp covers %d rows and touches %d lines per request",
+                          p.block[0], std::min(kWarpLanes / p.block[0], p.block[1] * p.block[2]), ww.lines);
+            b.reason += buf;
+        }
         return b;
     }
 
