@@ -290,6 +290,34 @@ TEST_CASE("memory view: the transpose tile conflicts, padding and swizzle fix it
     CHECK(!s.derived.memory.error.empty());
 }
 
+// Keyboard only: Tab through the inputs (the GPU search box, then threads per block), type a value.
+TEST_CASE("keyboard: tab to the block size and type it") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    ImGuiIO& io = ImGui::GetIO();
+    // What a platform backend does: map ImGui's named keys to its key codes.
+    io.KeyMap[ImGuiKey_Tab] = 1;
+    io.KeyMap[ImGuiKey_Enter] = 2;
+    io.KeyMap[ImGuiKey_Backspace] = 3;
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    auto press = [&](int key) {
+        io.KeysDown[key] = true;
+        run_frame(app);
+        io.KeysDown[key] = false;
+        run_frame(app);
+    };
+    for (int i = 0; i < 3; ++i) run_frame(app);
+    press(1);   // -> GPU search
+    press(1);   // -> threads per block (its text is selected on focus)
+    for (char c : std::string("128")) io.AddInputCharacter(static_cast<unsigned>(c));
+    run_frame(app);
+    press(2);   // Enter
+    run_frame(app);
+    CHECK(app.state().req.launch.threads == 128);
+    CHECK(app.state().derived.result.warps_per_block == 4);
+}
+
 TEST_CASE("notice is shown and the memory tab draws") {
     Headless h;
     occ::ui::App app;

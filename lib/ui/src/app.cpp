@@ -116,7 +116,8 @@ void menu_bar(App& app, AppState& s) {
 void notice_bar(AppState& s) {
     if (s.notice.empty()) return;
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.85f, 0.55f, 0.10f, 0.25f));
-    ImGui::BeginChild("notice", ImVec2(0, ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y), true);
+    ImGui::BeginChild("notice", ImVec2(0, ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y), true,
+                      ImGuiWindowFlags_NavFlattened);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(s.notice.c_str());
     ImGui::SameLine(ImGui::GetWindowWidth() - em(6));
@@ -128,7 +129,8 @@ void notice_bar(AppState& s) {
 // A bordered panel ("card") of the given size; the body draws inside it.
 template <typename F>
 void panel(const char* id, ImVec2 size, F&& body) {
-    if (ImGui::BeginChild(id, size, true)) body();
+    // NavFlattened: keyboard navigation and Tab move across panels as if they were one window.
+    if (ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NavFlattened)) body();
     ImGui::EndChild();
 }
 
@@ -192,6 +194,11 @@ void App::frame() {
     ImGui::SetNextWindowSize(vp->WorkSize);
     const ImGuiWindowFlags wf = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                                 ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_NoBringToFrontOnFocus;
+    // Focus the app window once, so the keyboard works before the first click.
+    if (!s.focused_once) {
+        ImGui::SetNextWindowFocus();
+        s.focused_once = true;
+    }
     ImGui::Begin("occ", nullptr, wf);
     menu_bar(*this, s);
     notice_bar(s);

@@ -107,6 +107,7 @@ struct AppState {
     float content_scale = 1.0f;
     std::vector<unsigned char> font_ttf;   // optional UI font (the platform may hand one in)
     bool fonts_built = false;
+    bool focused_once = false;             // the app window got keyboard focus at start
 
     std::string notice;          // shown at the top until dismissed
     bool scenario_changed = false;

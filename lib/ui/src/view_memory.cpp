@@ -280,7 +280,7 @@ void draw_memory(AppState& s) {
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float left_w = std::clamp(avail.x * 0.27f, em(22), em(28));
-    if (ImGui::BeginChild("mem_inputs_panel", ImVec2(left_w, avail.y), true)) {
+    if (ImGui::BeginChild("mem_inputs_panel", ImVec2(left_w, avail.y), true, ImGuiWindowFlags_NavFlattened)) {
         memory_inputs(s);
         const MemoryDerived& m = s.derived.memory;
         if (!m.error.empty()) {
@@ -297,9 +297,9 @@ void draw_memory(AppState& s) {
     ImGui::BeginGroup();
     const float right_w = avail.x - left_w - st.ItemSpacing.x;
     const float top_h = (avail.y - st.ItemSpacing.y) * 0.5f;
-    if (ImGui::BeginChild("global_panel", ImVec2(right_w, top_h), true)) global_picture(s);
+    if (ImGui::BeginChild("global_panel", ImVec2(right_w, top_h), true, ImGuiWindowFlags_NavFlattened)) global_picture(s);
     ImGui::EndChild();
-    if (ImGui::BeginChild("banks_panel", ImVec2(right_w, avail.y - top_h - st.ItemSpacing.y), true)) bank_picture(s);
+    if (ImGui::BeginChild("banks_panel", ImVec2(right_w, avail.y - top_h - st.ItemSpacing.y), true, ImGuiWindowFlags_NavFlattened)) bank_picture(s);
     ImGui::EndChild();
     ImGui::EndGroup();
 }
