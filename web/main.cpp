@@ -17,6 +17,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
@@ -58,6 +59,13 @@ EM_JS(void, js_size_canvas, (int w, int h), {
     }
 });
 EM_JS(void, js_fatal, (const char* text), { occShell.fatal(UTF8ToString(text)); });
+
+// The UI font index.html fetched (0 bytes when there is none); copied once, then dropped in JS.
+EM_JS(int, js_font_size, (), { return Module.occFont ? Module.occFont.length : 0; });
+EM_JS(void, js_font_copy, (unsigned char* dst), {
+    HEAPU8.set(Module.occFont, dst);
+    Module.occFont = null;
+});
 
 std::string take_js_string(char* p) {
     std::string s = p ? p : "";
@@ -142,9 +150,13 @@ void sync_canvas() {
         g.width = w;
         g.height = h;
     }
-    if (dpr != g.dpr) {
+    if (dpr != g.dpr) {   // first frame, browser zoom, or a move to another screen
         g.dpr = dpr;
         g.app->set_content_scale(static_cast<float>(dpr));
+        if (g.first_frame_done) {   // the renderer holds the old atlas: upload the new one
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
     }
 }
 
@@ -249,11 +261,13 @@ int main() {
         glfwMakeContextCurrent(g.window);
 
         IMGUI_CHECKVERSION();
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;   // the layout is not persisted in the browser; the scenario is
-        io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+        ImGui::CreateContext();   // before the App: it sets keyboard navigation and no imgui.ini
         g.app = std::make_unique<occ::ui::App>();
+        if (const int n = js_font_size(); n > 0) {
+            std::vector<unsigned char> font(static_cast<std::size_t>(n));
+            js_font_copy(font.data());
+            g.app->set_font_ttf(font.data(), font.size());
+        }
         ImGui_ImplGlfw_InitForOpenGL(g.window, true);
         ImGui_ImplOpenGL3_Init("#version 300 es");
 

@@ -10,6 +10,35 @@ import { cliBatch, decodePng, distDir, launch, occBin, openPage, pixelStats, rng
 for (const f of ["index.html", "occ.js", "occ.wasm"])
   if (!existsSync(`${distDir}/${f}`)) throw new Error(`${distDir}/${f} is missing: build the page first (make web)`);
 
+// The kernel inputs are the rows of the left column that end in a pair of small blue "-" "+" buttons
+// (Block, Registers, Static shared, ...). Returns a point inside the text field of row `index`, found
+// from the pixels, so the test follows layout changes instead of hard-coding coordinates.
+function findStepperField(png, index) {
+  const { width, height, bpp, pixels } = png;
+  const blue = (x, y) => {
+    const i = (y * width + x) * bpp, r = pixels[i], g = pixels[i + 1], b = pixels[i + 2];
+    return b > 110 && b > r + 50 && g > r + 10;
+  };
+  const rows = [];   // [y, leftmost blue x] for pixel rows whose blue pixels look like two small buttons
+  for (let y = 0; y < height; y++) {
+    let count = 0, x0 = -1, x1 = -1;
+    for (let x = 0; x < width * 0.4; x++) {
+      if (!blue(x, y)) continue;
+      count++;
+      if (x0 < 0) x0 = x;
+      x1 = x;
+    }
+    if (count >= 24 && count <= 80 && x1 - x0 <= 70 && x1 - x0 >= 30) rows.push([y, x0]);
+  }
+  const groups = [];
+  for (const [y, x] of rows) {
+    const g = groups[groups.length - 1];
+    if (g && y - g.y1 <= 3) { g.y1 = y; } else groups.push({ y0: y, y1: y, x });
+  }
+  const g = groups.filter((r) => r.y1 - r.y0 >= 8)[index];
+  return g && { x: g.x - 25, y: Math.round((g.y0 + g.y1) / 2) };
+}
+
 let server, browser;
 before(async () => {
   server = await startServer();
@@ -254,13 +283,15 @@ describe("errors", () => {
 });
 
 describe("real UI input", () => {
-  test("typing into the Registers field with mouse and keyboard changes the result", async () => {
+  test("typing into the Registers field with mouse and keyboard changes the result", async (t) => {
     const { context, page } = await openPage(browser, server.url + "#gpu=A100-SXM4-80GB&threads=256&regs=32", { width: 1280, height: 800 });
     try {
       const before = await page.evaluate(() => occ.occupancy({ gpu: occ.state().gpu, threads: occ.state().threads, regs: occ.state().regs }));
-      // The inputs panel is the left column; "Registers" is its second kernel input. Click into the
-      // field, select all, type, Enter: the same events a person makes.
-      await page.mouse.click(188, 368);
+      const field = findStepperField(decodePng(await page.locator("#canvas").screenshot()), 1);
+      assert.ok(field, "found the kernel inputs (rows with -/+ buttons) in the left column");
+      t.diagnostic(`Registers field at ${field.x},${field.y}`);
+      // Click into the field, select all, type, Enter: the events a person makes.
+      await page.mouse.click(field.x, field.y);
       await page.keyboard.press("Control+A");
       await page.keyboard.type("128");
       await page.keyboard.press("Enter");
