@@ -37,6 +37,11 @@ void add_gpus(CLI::App& app, Outcome& out);
 void add_coalesce(CLI::App& app, Outcome& out);   // cmd_coalesce.cpp
 void add_banks(CLI::App& app, Outcome& out);      // cmd_banks.cpp
 void add_validation(CLI::App& app, Outcome& out); // cmd_validation.cpp
+void add_roofline(CLI::App& app, Outcome& out);   // cmd_roofline.cpp
+void add_advise(CLI::App& app, Outcome& out);     // cmd_advise.cpp
+// `occ occupancy --ptxas FILE` (ptxas_table.cpp): occupancy of every kernel in a compiler log;
+// FILE "-" reads stdin. base_request builds the occupancy fields the user gave (may throw RequestError).
+int run_ptxas_table(const std::string& path, const std::function<json()>& base_request, bool as_json);
 
 // Is stdout a terminal (for colour / unicode choices)?
 bool stdout_is_tty();

@@ -17,6 +17,7 @@ namespace {
 struct Options {
     std::string gpu, cc, device, threads, block, regs, smem_static, smem_dynamic, carveout, cache_config, max_dyn, barriers, pgc, grid, sweep;
     bool optin = false, as_json = false, batch = false;
+    std::string ptxas;   // --ptxas FILE (issue 6): see ptxas_table.cpp
 };
 
 // Flags become the same JSON request a --batch line would carry, so both paths share one parser.
@@ -159,9 +160,14 @@ void add_occupancy(CLI::App& app, Outcome& out) {
     cmd->add_option("--partitioned-gc", o->pgc, "Partitioned global caching on 5.2/5.3/6.1/6.2: off, on, strict [off]");
     cmd->add_option("--grid", o->grid, "Blocks in the grid (for wave figures)");
     cmd->add_option("--sweep", o->sweep, "Also show occupancy against one input: threads, regs or smem");
+    cmd->add_option("--ptxas", o->ptxas, "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump --dump-resource-usage log (- = stdin)");
     cmd->add_flag("--json", o->as_json, "Print one JSON object");
     cmd->add_flag("--batch", o->batch, "Read JSON Lines on stdin, write one JSON line per input line");
     cmd->callback([o, &out] {
+        if (!o->ptxas.empty()) {
+            out.code = run_ptxas_table(o->ptxas, [o] { return request_from(*o); }, o->as_json);
+            return;
+        }
         if (o->batch) {
             out.code = run_batch("occupancy", std::cin, std::cout);
             return;

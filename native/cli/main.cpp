@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
     occ::cli::add_coalesce(app, outcome);
     occ::cli::add_banks(app, outcome);
     occ::cli::add_validation(app, outcome);
+    occ::cli::add_roofline(app, outcome);
+    occ::cli::add_advise(app, outcome);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

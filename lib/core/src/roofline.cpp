@@ -365,4 +365,27 @@ RooflinePoint compute_roofline(const RooflineQuery& q) {
     return p;
 }
 
+// [SECTION] Formatting
+
+std::string format_si(double v, const char* unit, int digits) {
+    static const char* const kPrefix[] = {"", "k", "M", "G", "T", "P", "E"};
+    double m = v < 0 ? -v : v;
+    int i = 0;
+    while (m >= 1000.0 && i < 6) {
+        m /= 1000.0;
+        ++i;
+    }
+    // Significant digits, not decimals: 2.15, 21.5, 215.
+    const int decimals = m >= 100 ? std::max(0, digits - 3) : m >= 10 ? std::max(0, digits - 2) : std::max(0, digits - 1);
+    return format_number(v < 0 ? -m : m, decimals) + " " + kPrefix[i] + unit;
+}
+
+std::string format_seconds(double s) {
+    if (!(s > 0)) return "0 s";
+    if (s >= 1.0) return format_number(s, 3) + " s";
+    if (s >= 1e-3) return format_number(s * 1e3, s * 1e3 >= 100 ? 1 : 3) + " ms";
+    if (s >= 1e-6) return format_number(s * 1e6, s * 1e6 >= 100 ? 1 : 3) + " us";
+    return format_number(s * 1e9, 1) + " ns";
+}
+
 }  // namespace occ

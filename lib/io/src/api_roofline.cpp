@@ -201,6 +201,7 @@ json api_roofline(const json& request) {
         apply_overrides(q.device, op);
         const RooflinePoint p = compute_roofline(q);
         out["device"] = device_json(q.device);
+        out["memory"] = mem;
         const json pj = point_json(p, op);
         for (auto it = pj.begin(); it != pj.end(); ++it) out[it.key()] = *it;
         if (compare && p.ok()) {

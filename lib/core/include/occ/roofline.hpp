@@ -131,4 +131,10 @@ struct RooflinePoint {
 
 RooflinePoint compute_roofline(const RooflineQuery& q);
 
+// [SECTION] Formatting (shared by the CLI and the app so both print the same)
+// Decimal SI prefixes: format_si(2.15e9, "FLOP") -> "2.15 GFLOP", format_si(312e12, "FLOP/s") -> "312 TFLOP/s".
+std::string format_si(double v, const char* unit, int digits = 3);
+// Seconds with a readable unit: 1.03e-6 -> "1.03 us", 0.0125 -> "12.5 ms".
+std::string format_seconds(double s);
+
 }  // namespace occ

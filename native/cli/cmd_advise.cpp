@@ -1,0 +1,222 @@
+// cmd_advise.cpp — `occ advise`: the launch advisor (best block size, register and shared-memory
+// headroom, dynamic shared memory at a target occupancy), waves and tail, thread block clusters.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli.hpp"
+#include "occ/format.hpp"
+#include "occ/io/api.hpp"
+#include "occ/io/fields.hpp"
+
+namespace occ::cli {
+namespace {
+
+struct Options {
+    std::string gpu, cc, threads, regs, smem_static, smem_dynamic, carveout, max_dyn, barriers, grid, smem_per_thread, smem_fixed, limit,
+        target, cluster, gpc_sms;
+    bool optin = false, non_portable = false, as_json = false, batch = false;
+};
+
+json request_from(const Options& o) {
+    json r = json::object();
+    auto put = [&](const char* k, const std::string& v) { if (!v.empty()) r[k] = v; };
+    put("gpu", o.gpu);
+    put("cc", o.cc);
+    put("threads", o.threads);
+    put("regs", o.regs);
+    put("smem_static", o.smem_static);
+    put("smem_dynamic", o.smem_dynamic);
+    put("carveout", o.carveout);
+    put("max_dynamic_smem", o.max_dyn);
+    put("barriers", o.barriers);
+    put("grid", o.grid);
+    put("smem_per_thread", o.smem_per_thread);
+    put("smem_fixed", o.smem_fixed);
+    put("block_size_limit", o.limit);
+    put("target_blocks", o.target);
+    put("cluster_size", o.cluster);
+    if (o.optin) r["optin"] = true;
+    if (o.non_portable) r["non_portable"] = true;
+    if (!o.gpc_sms.empty()) {
+        json a = json::array();
+        std::stringstream ss(o.gpc_sms);
+        std::string part;
+        while (std::getline(ss, part, ',')) {
+            try {
+                std::size_t pos = 0;
+                const long v = std::stol(part, &pos);
+                if (pos != part.size()) throw 0;
+                a.push_back(v);
+            } catch (...) {
+                throw io::RequestError("gpc_sms: must be a comma-separated list of SM counts, e.g. 18,18,16 (got \"" + o.gpc_sms + "\")");
+            }
+        }
+        r["gpc_sms"] = a;
+    }
+    return r;
+}
+
+std::string cell(const json& snap, const char* what) {
+    if (snap.is_null()) return "-";
+    const json& v = snap[what];
+    if (std::string(what) == "occupancy") return format_percent(v.get<double>());
+    if (std::string(what) == "smem_dynamic") return format_bytes(v.get<long long>());
+    if (std::string(what) == "limiters") {
+        std::string s;
+        for (const auto& l : v) s += (s.empty() ? "" : ", ") + l.get<std::string>();
+        for (char& c : s) if (c == '_') c = ' ';
+        return s.empty() ? "-" : s;
+    }
+    return v.dump();
+}
+
+// A before/after table: one column per snapshot.
+void table(const char* title, std::initializer_list<std::pair<const char*, const json*>> cols) {
+    std::printf("\n%s\n  %-16s", title, "");
+    for (const auto& c : cols) std::printf(" %-22s", c.first);
+    std::printf("\n");
+    for (const char* row : {"threads", "regs", "smem_dynamic", "blocks_per_sm", "occupancy", "limiters"}) {
+        std::string label = row;
+        for (char& ch : label) if (ch == '_') ch = ' ';
+        std::printf("  %-16s", label.c_str());
+        for (const auto& c : cols) std::printf(" %-22s", cell(*c.second, row).c_str());
+        std::printf("\n");
+    }
+}
+
+void print_human(const json& r) {
+    const json& d = r["device"];
+    const json& now = r["occupancy"];
+    const bool tty = stdout_is_tty();
+    std::printf("%s%s%s  cc %s, %d SMs\n", tty ? "\033[1m" : "", d["name"].get<std::string>().c_str(), tty ? "\033[0m" : "",
+                d["cc"].get<std::string>().c_str(), d["sm_count"].get<int>());
+    std::printf("now: %d threads x %d regs, %s dynamic smem -> %d blocks/SM, %s occupancy (limited by %s)\n", now["threads"].get<int>(),
+                now["regs"].get<int>(), format_bytes(now["smem_dynamic"].get<long long>()).c_str(), now["blocks_per_sm"].get<int>(),
+                format_percent(now["occupancy"].get<double>()).c_str(), cell(now, "limiters").c_str());
+    if (!now["error"].is_null()) std::printf("     %s\n", now["error"].get<std::string>().c_str());
+
+    std::printf("\nSuggestions\n");
+    for (const auto& s : r["suggestions"]) std::printf("  * %s\n", s.get<std::string>().c_str());
+
+    const json& b = r["block_size"];
+    if (b["error"].is_null()) {
+        table("Best block size (cudaOccupancyMaxPotentialBlockSize order: most active threads, ties -> larger block)",
+              {{"now", &b["before"]}, {"best", &b["after"]}});
+        std::printf("  min grid to fill the GPU: %lld blocks (%d blocks/SM x %d SMs)\n", b["min_grid_blocks"].get<long long>(),
+                    b["blocks_per_sm"].get<int>(), d["sm_count"].get<int>());
+    } else {
+        std::printf("\nBest block size: %s\n", b["error"].get<std::string>().c_str());
+    }
+    const json& g = r["registers"];
+    if (g["error"].is_null()) {
+        table("Registers", {{"now", &g["before"]}, {"most, same blocks", &g["at_headroom"]}, {"cut to gain a block", &g["after_cut"]}});
+        std::printf("  headroom: +%d registers per thread before losing a block", g["headroom"].get<int>());
+        if (!g["cut_to_gain"].is_null()) std::printf("; cut %d to gain one", g["cut_to_gain"].get<int>());
+        std::printf("\n");
+        if (!g["note"].is_null()) std::printf("  %s\n", g["note"].get<std::string>().c_str());
+    }
+    const json& s = r["shared_memory"];
+    if (s["error"].is_null()) {
+        table("Dynamic shared memory", {{"now", &s["before"]}, {"most, same blocks", &s["at_headroom"]}, {"cut to gain a block", &s["after_cut"]}});
+        std::printf("  headroom: +%s per block before losing a block", format_bytes(s["headroom"].get<long long>()).c_str());
+        if (!s["cut_to_gain"].is_null()) std::printf("; cut %s to gain one", format_bytes(s["cut_to_gain"].get<long long>()).c_str());
+        std::printf("\n");
+        if (!s["note"].is_null()) std::printf("  %s\n", s["note"].get<std::string>().c_str());
+    }
+    const json& t = r["dynamic_smem_at_target"];
+    std::printf("\nDynamic shared memory available per block at %d blocks/SM (cudaOccupancyAvailableDynamicSMemPerBlock): ", t["target_blocks"].get<int>());
+    if (t["error"].is_null()) std::printf("%s\n", format_bytes(t["available"].get<long long>()).c_str());
+    else std::printf("none: %s\n", t["error"].get<std::string>().c_str());
+
+    const json& w = r["waves"];
+    std::printf("\nWaves%s\n", r["input"].contains("grid") ? "" : " (no --grid: one full wave shown)");
+    if (w["error"].is_null()) {
+        std::printf("  blocks per wave   %lld (%d blocks/SM x %d SMs)\n", w["blocks_per_wave"].get<long long>(), w["blocks_per_sm"].get<int>(),
+                    w["sm_count"].get<int>());
+        if (r["input"].contains("grid")) {
+            std::printf("  grid              %lld blocks = %s waves (Nsight Compute \"Waves Per SM\")\n", w["grid"].get<long long>(),
+                        format_number(w["waves"].get<double>(), 2).c_str());
+            std::printf("  last wave         %lld blocks, %s full; busy block slots over the run %s\n", w["tail_blocks"].get<long long>(),
+                        format_percent(w["last_wave_fill"].get<double>()).c_str(), format_percent(w["efficiency"].get<double>()).c_str());
+            std::printf("  whole waves at    %lld or %lld blocks\n", w["suggested_grid_down"].get<long long>(), w["suggested_grid_up"].get<long long>());
+        } else {
+            std::printf("  suggested grid    %lld blocks (one full wave, e.g. for a grid-stride loop)\n", w["blocks_per_wave"].get<long long>());
+        }
+    } else {
+        std::printf("  %s\n", w["error"].get<std::string>().c_str());
+    }
+
+    const json& c = r["clusters"];
+    if (!c.is_null()) {
+        std::printf("\nClusters of %d%s\n", c["cluster_size"].get<int>(), c["non_portable"].get<bool>() ? " (non-portable)" : "");
+        std::string gpcs;
+        for (const auto& x : c["gpc"]["sms_per_gpc"]) gpcs += (gpcs.empty() ? "" : ",") + x.dump();
+        std::printf("  GPC layout        %d GPCs: %s SMs%s\n                    %s\n", c["gpc"]["count"].get<int>(), gpcs.c_str(),
+                    c["gpc"]["assumed"].get<bool>() ? " (assumed)" : "", c["gpc"]["source"].get<std::string>().c_str());
+        if (c["error"].is_null()) {
+            std::printf("  max active        %d clusters (%lld blocks of %lld slots, %s; device occupancy %s)\n", c["max_active_clusters"].get<int>(),
+                        c["active_blocks"].get<long long>(), c["block_slots"].get<long long>(), format_percent(c["cluster_occupancy"].get<double>()).c_str(),
+                        format_percent(c["device_occupancy"].get<double>()).c_str());
+        } else {
+            std::printf("  %s\n", c["error"].get<std::string>().c_str());
+        }
+    }
+}
+
+}  // namespace
+
+void add_advise(CLI::App& app, Outcome& out) {
+    auto o = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand("advise", "Launch advisor: best block size, register/shared-memory headroom, waves, clusters");
+    cmd->footer(
+        "\nEvery suggestion shows occupancy before and after; all numbers come from the same model as\n"
+        "`occ occupancy`. With --batch, each stdin line is a JSON object with the occupancy fields plus\n"
+        "smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms.\n\n"
+        "Examples:\n"
+        "  occ advise --gpu A100 --threads 256 --regs 64 --grid 1000\n"
+        "  occ advise --gpu A100 --regs 32 --smem-per-thread 128          # smem grows with the block\n"
+        "  occ advise --gpu A100 --threads 256 --regs 32 --target-blocks 4  # smem available at 4 blocks/SM\n"
+        "  occ advise --gpu H100 --threads 1024 --regs 64 --cluster-size 16 --non-portable");
+    cmd->add_option("--gpu,-g", o->gpu, "GPU name or alias (see `occ gpus`) [A100-SXM4-80GB]");
+    cmd->add_option("--cc", o->cc, "Compute capability instead of a GPU (one SM)");
+    cmd->add_option("--threads,-t", o->threads, "Threads per block now [256]");
+    cmd->add_option("--regs,-r", o->regs, "Registers per thread [32]");
+    cmd->add_option("--smem-static", o->smem_static, "Static shared memory per block [0]");
+    cmd->add_option("--smem-dynamic,-s", o->smem_dynamic, "Dynamic shared memory per block now [0]");
+    cmd->add_option("--carveout", o->carveout, "Preferred carveout percent, -1 = default [-1]");
+    cmd->add_flag("--optin", o->optin, "Kernel opted in to the device's maximum dynamic shared memory");
+    cmd->add_option("--max-dynamic-smem", o->max_dyn, "cudaFuncAttributeMaxDynamicSharedMemorySize");
+    cmd->add_option("--barriers", o->barriers, "Named barriers per block [1]");
+    cmd->add_option("--grid", o->grid, "Blocks in the grid, for waves and the tail");
+    cmd->add_option("--smem-per-thread", o->smem_per_thread, "Block-size search: dynamic smem bytes per thread [0]");
+    cmd->add_option("--smem-fixed", o->smem_fixed, "Block-size search: fixed dynamic smem per block [--smem-dynamic]");
+    cmd->add_option("--block-size-limit", o->limit, "Largest block size the kernel supports, 0 = device maximum [0]");
+    cmd->add_option("--target-blocks", o->target, "Blocks per SM wanted: dynamic smem available per block [current]");
+    cmd->add_option("--cluster-size", o->cluster, "Thread block cluster size (9.0+): 1..8, up to 16 with --non-portable");
+    cmd->add_flag("--non-portable", o->non_portable, "Allow cluster sizes 9..16 (cudaFuncAttributeNonPortableClusterSizeAllowed)");
+    cmd->add_option("--gpc-sms", o->gpc_sms, "SMs per GPC, overriding the assumed layout, e.g. 18,18,16,16,16,16,16,16");
+    cmd->add_flag("--json", o->as_json, "Print one JSON object");
+    cmd->add_flag("--batch", o->batch, "Read JSON Lines on stdin, write one JSON line per input line");
+    cmd->callback([o, &out] {
+        if (o->batch) {
+            out.code = run_batch("advise", std::cin, std::cout);
+            return;
+        }
+        json res;
+        try {
+            res = io::handle("advise", request_from(*o));
+        } catch (const io::RequestError& e) {
+            res = json{{"error", e.what()}};
+        }
+        if (!o->as_json && !res.contains("occupancy")) {
+            std::cerr << "error: " << res["error"].get<std::string>() << '\n';
+            out.code = kExitUsage;
+            return;
+        }
+        out.code = emit(res, o->as_json, print_human);
+    });
+}
+
+}  // namespace occ::cli
