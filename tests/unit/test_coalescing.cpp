@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <iterator>
 #include <random>
 #include <set>
 
@@ -41,6 +42,40 @@ Reference reference(const WarpAccess& w) {
         }
     }
     return {sec.size(), lin.size(), byt.size()};
+}
+
+// Every field analyze_global returns, against the brute-force walk.
+void check_against_reference(const WarpAccess& w) {
+    REQUIRE(check_warp_access(w).empty());
+    const GlobalAccessResult r = analyze_global(w);
+    const Reference ref = reference(w);
+    CHECK(static_cast<std::size_t>(r.sectors) == ref.sectors);
+    CHECK(static_cast<std::size_t>(r.lines) == ref.lines);
+    CHECK(static_cast<std::size_t>(r.bytes_requested) == ref.bytes);
+    CHECK(r.requests == (w.active ? 1 : 0));
+    CHECK(r.ideal_sectors == static_cast<int>((ref.bytes + 31) / 32));
+    // Per-lane sector indices point at the sector holding the lane's address, in ascending order.
+    for (int lane = 0; lane < 32; ++lane) {
+        const int s = r.lane_sector[static_cast<std::size_t>(lane)];
+        if (!((w.active >> lane) & 1u)) { CHECK(s == kNoSector); continue; }
+        REQUIRE(s >= 0);
+        REQUIRE(s < r.sectors);
+        CHECK(r.sector_addr[static_cast<std::size_t>(s)] == w.addr[static_cast<std::size_t>(lane)] / 32 * 32);
+    }
+    for (int s = 1; s < r.sectors; ++s) CHECK(r.sector_addr[static_cast<std::size_t>(s - 1)] < r.sector_addr[static_cast<std::size_t>(s)]);
+    int used = 0;
+    for (int s = 0; s < r.sectors; ++s) used += r.sector_used_bytes[static_cast<std::size_t>(s)];
+    CHECK(used == r.bytes_requested);
+    // Used bytes of each sector, from the distinct bytes the lanes touch.
+    std::set<std::uint64_t> bytes;
+    for (int lane = 0; lane < 32; ++lane)
+        if ((w.active >> lane) & 1u)
+            for (int b = 0; b < w.access_bytes; ++b) bytes.insert(w.addr[static_cast<std::size_t>(lane)] + static_cast<std::uint64_t>(b));
+    for (int s = 0; s < r.sectors; ++s) {
+        const std::uint64_t lo = r.sector_addr[static_cast<std::size_t>(s)];
+        const auto n = std::distance(bytes.lower_bound(lo), bytes.lower_bound(lo + 32));
+        CHECK(r.sector_used_bytes[static_cast<std::size_t>(s)] == n);
+    }
 }
 
 }  // namespace
@@ -297,25 +332,18 @@ TEST_CASE("property: analyze_global matches a brute-force byte walk") {
             std::uint64_t a = mode == 0 ? base + (rng() % span) : mode == 1 ? base + static_cast<std::uint64_t>(lane) * stride : rng() % (1ull << 40);
             w.addr[static_cast<std::size_t>(lane)] = a - a % static_cast<std::uint64_t>(w.access_bytes);
         }
-        REQUIRE(check_warp_access(w).empty());
-        const GlobalAccessResult r = analyze_global(w);
-        const Reference ref = reference(w);
-        CHECK(static_cast<std::size_t>(r.sectors) == ref.sectors);
-        CHECK(static_cast<std::size_t>(r.lines) == ref.lines);
-        CHECK(static_cast<std::size_t>(r.bytes_requested) == ref.bytes);
-        CHECK(r.requests == (w.active ? 1 : 0));
-        CHECK(r.ideal_sectors == static_cast<int>((ref.bytes + 31) / 32));
-        // Per-lane sector indices point at the sector holding the lane's address, in ascending order.
-        for (int lane = 0; lane < 32; ++lane) {
-            const int s = r.lane_sector[static_cast<std::size_t>(lane)];
-            if (!((w.active >> lane) & 1u)) { CHECK(s == kNoSector); continue; }
-            REQUIRE(s >= 0);
-            REQUIRE(s < r.sectors);
-            CHECK(r.sector_addr[static_cast<std::size_t>(s)] == w.addr[static_cast<std::size_t>(lane)] / 32 * 32);
-        }
-        for (int s = 1; s < r.sectors; ++s) CHECK(r.sector_addr[static_cast<std::size_t>(s - 1)] < r.sector_addr[static_cast<std::size_t>(s)]);
-        int used = 0;
-        for (int s = 0; s < r.sectors; ++s) used += r.sector_used_bytes[static_cast<std::size_t>(s)];
-        CHECK(used == r.bytes_requested);
+        check_against_reference(w);
     }
+}
+
+TEST_CASE("property: every full-warp constant step (the closed-form fast path) matches the reference") {
+    for (int bytes : {1, 2, 4, 8, 16})
+        for (std::uint64_t base = 0; base < 96; base += static_cast<std::uint64_t>(bytes))
+            for (std::int64_t step = 0; step <= 80; ++step) {
+                WarpAccess w = affine_warp(bytes, 4096 + base, step);
+                check_against_reference(w);
+                // The same addresses with one lane off the progression take the general path.
+                w.addr[31] = w.addr[0];
+                check_against_reference(w);
+            }
 }

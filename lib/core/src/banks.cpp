@@ -31,6 +31,7 @@ BankResult analyze_banks(const WarpAccess& w) {
     const std::uint32_t phase_mask = lanes_per_phase == kWarpLanes ? 0xffffffffu : (1u << lanes_per_phase) - 1u;
     const std::uint32_t align = ~static_cast<std::uint32_t>(ab - 1);
     std::array<std::uint32_t, kWarpLanes> lane_word;   // first word of each active lane
+    std::uint32_t one_word_banks = 0;                    // banks used by a conflict-free phase
     for (int ph = 0; ph < r.phases; ++ph) {
         const int first = ph * lanes_per_phase;
         const std::uint32_t lanes = w.active & (phase_mask << first);
@@ -49,15 +50,13 @@ BankResult analyze_banks(const WarpAccess& w) {
             const std::uint32_t bits = lane_banks << b0;
             collide |= (banks_seen & bits) != 0;
             banks_seen |= bits;
-            for (std::uint32_t k = 0; k < words_per_lane; ++k) r.bank_lanes[b0 + k] |= 1u << lane;
+            if (words_per_lane == 1) r.bank_lanes[b0] |= 1u << lane;
+            else for (std::uint32_t k = 0; k < words_per_lane; ++k) r.bank_lanes[b0 + k] |= 1u << lane;
         }
         int wf = 1;
         if (!collide) {
-            // Fast path: every bank is asked for at most one word.
-            for (std::uint32_t m = banks_seen; m; m &= m - 1) {
-                auto& way = r.bank_way[static_cast<std::size_t>(std::countr_zero(m))];
-                way = way ? way : std::uint8_t{1};
-            }
+            // Fast path: every bank is asked for at most one word (bank_way is raised to 1 at the end).
+            one_word_banks |= banks_seen;
         } else {
             // Distinct words per bank with a 64-slot open-addressing set (a phase has at most 32 words);
             // the same word asked for by several lanes is counted once (broadcast).
@@ -91,6 +90,10 @@ BankResult analyze_banks(const WarpAccess& w) {
         r.wavefronts += wf;
         r.ideal_wavefronts += 1;
         r.max_way = std::max(r.max_way, wf);
+    }
+    for (int bank = 0; bank < kBanks; ++bank) {
+        auto& way = r.bank_way[static_cast<std::size_t>(bank)];
+        way = std::max(way, static_cast<std::uint8_t>((one_word_banks >> bank) & 1u));
     }
     // Nsight Compute Profiling Guide, shared-memory table: bank conflicts = wavefronts - ideal wavefronts.
     r.conflicts = r.wavefronts - r.ideal_wavefronts;

@@ -213,29 +213,73 @@ GlobalAccessResult analyze_global(const WarpAccess& w) {
 
     // Best Practices Guide, "Coalesced Access to Global Memory": the concurrent accesses of a warp
     // coalesce into as many transactions as there are 32-byte sectors touched (cc 6.0+).
-    // Active lanes are visited in ascending address order; sectors, lines and distinct addresses
-    // are counted where the value changes (no branches in the step).
+    // Active lanes are visited in ascending address order; sectors and distinct addresses are
+    // counted where the value changes (no branches in the step).
     std::uint64_t prev_a = ~0ull, prev_s = ~0ull;
     int sectors = 0, distinct = 0;
+    // first_distinct[k] = distinct addresses seen before sector k opened (slot 32 absorbs the writes of
+    // lanes that open nothing), so used bytes come out after the loop without a read-modify-write chain.
+    std::array<int, kWarpLanes + 1> first_distinct;
     auto step = [&](std::uint64_t a, int lane) {
         const std::uint64_t s = a / kSectorBytes;
         const int new_s = s != prev_s, new_a = a != prev_a;
+        first_distinct[static_cast<std::size_t>(new_s ? sectors : kWarpLanes)] = distinct;
         sectors += new_s;
         distinct += new_a;
         r.sector_addr[static_cast<std::size_t>(sectors - 1)] = s * kSectorBytes;
-        // Aligned accesses of one width either coincide or are disjoint, so distinct bytes =
-        // distinct addresses x width (a broadcast counts once).
-        r.sector_used_bytes[static_cast<std::size_t>(sectors - 1)] =
-            static_cast<std::uint8_t>(r.sector_used_bytes[static_cast<std::size_t>(sectors - 1)] + static_cast<std::uint64_t>(new_a) * ab);
         r.lane_sector[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(sectors - 1);
         prev_s = s;
         prev_a = a;
     };
 
+    // Fastest path: a full warp at a constant non-negative step d (a[i] = a0 + i*d), the shape of
+    // every coalesced, misaligned, strided, vector and broadcast access. Closed form, no per-lane chains.
+    bool done = false, ordered = true;
+    if (active == 0xffffffffu) {
+        const std::uint64_t a0 = w.addr[0] & amask, a1 = w.addr[1] & amask;
+        const std::uint64_t d = a1 - a0;
+        std::uint64_t off_step = a1 < a0 ? 1u : 0u;
+        for (int i = 2; i < kWarpLanes; ++i)
+            off_step |= (w.addr[static_cast<std::size_t>(i)] & amask) ^ (a0 + static_cast<std::uint64_t>(i) * d);
+        if (off_step == 0 && a0 + 31 * d < kMaxAddress) {
+            done = true;
+            if (d == 0) {   // broadcast: one address, one sector
+                r.lane_sector.fill(0);
+                sectors = 1;
+                distinct = 1;
+                r.sector_addr[0] = a0 & ~std::uint64_t{kSectorBytes - 1};
+                r.sector_used_bytes[0] = static_cast<std::uint8_t>(ab);
+            } else if (d >= static_cast<std::uint64_t>(kSectorBytes)) {   // a sector per lane
+                sectors = distinct = kWarpLanes;
+                for (int i = 0; i < kWarpLanes; ++i) {
+                    r.lane_sector[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(i);
+                    r.sector_addr[static_cast<std::size_t>(i)] = (a0 + static_cast<std::uint64_t>(i) * d) & ~std::uint64_t{kSectorBytes - 1};
+                    r.sector_used_bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(ab);
+                }
+            } else {   // 0 < d < 32: lane i sits in sector (off + i*d) / 32 of the first one
+                const std::uint64_t off = a0 % kSectorBytes, first = a0 - off;
+                // Walking lanes downwards, start[k] ends as the first lane of sector k (sectors are
+                // consecutive because d < 32).
+                std::array<std::uint8_t, kWarpLanes + 1> start;
+                for (int i = kWarpLanes - 1; i >= 0; --i) {
+                    const std::uint64_t q = (off + static_cast<std::uint64_t>(i) * d) / kSectorBytes;
+                    r.lane_sector[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(q);
+                    start[static_cast<std::size_t>(q)] = static_cast<std::uint8_t>(i);
+                }
+                sectors = r.lane_sector[kWarpLanes - 1] + 1;
+                distinct = kWarpLanes;
+                start[static_cast<std::size_t>(sectors)] = kWarpLanes;
+                for (int k = 0; k < sectors; ++k) {
+                    r.sector_addr[static_cast<std::size_t>(k)] = first + static_cast<std::uint64_t>(k) * kSectorBytes;
+                    r.sector_used_bytes[static_cast<std::size_t>(k)] =
+                        static_cast<std::uint8_t>(static_cast<std::uint64_t>(start[static_cast<std::size_t>(k + 1)] - start[static_cast<std::size_t>(k)]) * ab);
+                }
+            }
+        }
+    }
     // Fast path: lanes already in address order (contiguous, strided, misaligned, vector, broadcast).
-    bool ordered = true;
     std::uint64_t last = 0;
-    for (std::uint32_t m = active; m; m &= m - 1) {
+    for (std::uint32_t m = done ? 0u : active; m; m &= m - 1) {
         const int lane = std::countr_zero(m);
         const std::uint64_t a = w.addr[static_cast<std::size_t>(lane)] & amask;
         if (a < last) { ordered = false; break; }
@@ -245,7 +289,6 @@ GlobalAccessResult analyze_global(const WarpAccess& w) {
     if (!ordered) {
         // Start over in sorted order: keys hold the address in the high bits and the lane in the low 5.
         r.lane_sector.fill(kNoSector);
-        r.sector_used_bytes.fill(0);
         prev_a = prev_s = ~0ull;
         sectors = distinct = 0;
         std::array<std::uint64_t, kWarpLanes> key;
@@ -258,6 +301,12 @@ GlobalAccessResult analyze_global(const WarpAccess& w) {
         for (int i = 0; i < n; ++i) step(key[static_cast<std::size_t>(i)] >> 5, static_cast<int>(key[static_cast<std::size_t>(i)] & 31u));
     }
 
+    // Aligned accesses of one width either coincide or are disjoint, so a sector's used bytes =
+    // its distinct addresses x width (a broadcast counts once).
+    for (int k = 0; !done && k < sectors; ++k) {
+        const int end = k + 1 < sectors ? first_distinct[static_cast<std::size_t>(k + 1)] : distinct;
+        r.sector_used_bytes[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(end - first_distinct[static_cast<std::size_t>(k)]) * ab);
+    }
     // Lines: 128-byte lines among the (ascending) sectors.
     int lines = 1;
     for (int i = 1; i < sectors; ++i)
