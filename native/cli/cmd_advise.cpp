@@ -190,8 +190,8 @@ void add_advise(CLI::App& app, Outcome& out) {
     cmd->add_option("--max-dynamic-smem", o->max_dyn, "cudaFuncAttributeMaxDynamicSharedMemorySize");
     cmd->add_option("--barriers", o->barriers, "Named barriers per block [1]");
     cmd->add_option("--grid", o->grid, "Blocks in the grid, for waves and the tail");
-    cmd->add_option("--smem-per-thread", o->smem_per_thread, "Block-size search: dynamic smem bytes per thread [0]");
-    cmd->add_option("--smem-fixed", o->smem_fixed, "Block-size search: fixed dynamic smem per block [--smem-dynamic]");
+    cmd->add_option("--smem-per-thread", o->smem_per_thread, "Dynamic smem that grows with the block: bytes per thread (instead of --smem-dynamic)");
+    cmd->add_option("--smem-fixed", o->smem_fixed, "Dynamic smem per block that does not grow with it (with --smem-per-thread) [0]");
     cmd->add_option("--block-size-limit", o->limit, "Largest block size the kernel supports, 0 = device maximum [0]");
     cmd->add_option("--target-blocks", o->target, "Blocks per SM wanted: dynamic smem available per block [current]");
     cmd->add_option("--cluster-size", o->cluster, "Thread block cluster size (9.0+): 1..8, up to 16 with --non-portable");

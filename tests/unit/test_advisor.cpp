@@ -182,6 +182,13 @@ TEST_CASE("advise request: every section, with before/after numbers and suggesti
     CHECK(r["suggestions"].size() >= 2);
     const json e = occ::io::handle("advise", json{{"gpu", "A100"}, {"smem_per_thread", -1}});
     CHECK(e["error"].get<std::string>().find("smem_per_thread") == 0);
+    // Growing shared memory applies to the launch as it is now, too: 256 x 128 B = 32 KiB -> 4 blocks.
+    const json g = occ::io::handle("advise", json{{"gpu", "A100"}, {"regs", 32}, {"smem_per_thread", 128}});
+    CHECK(g["occupancy"]["blocks_per_sm"] == 4);
+    CHECK(g["shared_memory"]["dynamic_to_gain_block"] == 32512);   // (32512 + 1024) x 5 <= 167936
+    CHECK(g["block_size"]["threads"] == 320);
+    const json both = occ::io::handle("advise", json{{"gpu", "A100"}, {"smem_dynamic", 1024}, {"smem_per_thread", 128}});
+    CHECK(both["error"].get<std::string>().find("smem_dynamic") == 0);
     const json w = occ::io::handle("waves", json{{"gpu", "A100"}, {"threads", 256}, {"regs", 64}, {"grid", 1000}});
     CHECK(w["waves"].get<double>() == doctest::Approx(1000.0 / 432));
 }

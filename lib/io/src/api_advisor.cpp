@@ -2,8 +2,8 @@
 //
 // All three take the occupancy request's fields (gpu|cc|device, threads|block, regs, smem_static,
 // smem_dynamic, carveout, cache_config, optin, max_dynamic_smem, barriers, partitioned_gc, grid) plus:
-//   advise    smem_per_thread, smem_fixed (default smem_dynamic): dynamic shared memory that grows with
-//             the block, for the block-size search; block_size_limit; target_blocks (for the dynamic
+//   advise    smem_per_thread, smem_fixed: dynamic shared memory that grows with the block
+//             (fixed + per_thread x threads; instead of smem_dynamic), for every section; block_size_limit; target_blocks (for the dynamic
 //             shared memory available per block); cluster_size, non_portable, gpc_sms (optional)
 //   waves     (grid: blocks in the grid; 0 or absent = one full wave)
 //   clusters  cluster_size [required], non_portable, gpc_sms (SMs per GPC, overrides the assumed layout)
@@ -149,11 +149,17 @@ json api_clusters(const json& request) {
 json api_advise(const json& request) {
     FieldReader f(request, "advise request");
     const json* id = f.raw("id");
-    const OccupancyRequest req = read_occupancy_request(f);
+    OccupancyRequest req = read_occupancy_request(f);
     const Device& dev = req.device;
+    // Dynamic shared memory is either a constant (smem_dynamic) or grows with the block
+    // (smem_fixed + smem_per_thread x threads); the launch as it is now uses the same rule.
+    const bool grows = f.has("smem_per_thread") || f.has("smem_fixed");
+    if (grows && f.has("smem_dynamic"))
+        f.fail("smem_dynamic", "give smem_dynamic (a constant) or smem_fixed + smem_per_thread (growing with the block), not both");
     SmemGrowth growth;
     growth.per_thread = f.size("smem_per_thread", 0, 1 << 20, 0);
-    growth.fixed = f.size("smem_fixed", 0, std::int64_t{1} << 30, req.launch.smem_dynamic);
+    growth.fixed = f.size("smem_fixed", 0, std::int64_t{1} << 30, grows ? 0 : req.launch.smem_dynamic);
+    req.launch.smem_dynamic = growth.at(req.launch.threads);
     const int limit = static_cast<int>(f.integer("block_size_limit", 0, 1 << 20, 0));
     const bool has_target = f.has("target_blocks");
     const int target_in = static_cast<int>(f.integer("target_blocks", 1, 1024, 1));
