@@ -238,10 +238,12 @@ GlobalAccessResult analyze_global(const WarpAccess& w) {
     if (active == 0xffffffffu) {
         const std::uint64_t a0 = w.addr[0] & amask, a1 = w.addr[1] & amask;
         const std::uint64_t d = a1 - a0;
-        std::uint64_t off_step = a1 < a0 ? 1u : 0u;
-        for (int i = 2; i < kWarpLanes; ++i)
-            off_step |= (w.addr[static_cast<std::size_t>(i)] & amask) ^ (a0 + static_cast<std::uint64_t>(i) * d);
-        if (off_step == 0 && a0 + 31 * d < kMaxAddress) {
+        std::uint64_t off_step = a1 < a0 ? 1u : 0u, expect = a1;
+        for (int i = 2; i < kWarpLanes; ++i) {
+            expect += d;
+            off_step |= (w.addr[static_cast<std::size_t>(i)] & amask) ^ expect;
+        }
+        if (off_step == 0 && expect < kMaxAddress) {
             done = true;
             if (d == 0) {   // broadcast: one address, one sector
                 r.lane_sector.fill(0);
@@ -251,28 +253,32 @@ GlobalAccessResult analyze_global(const WarpAccess& w) {
                 r.sector_used_bytes[0] = static_cast<std::uint8_t>(ab);
             } else if (d >= static_cast<std::uint64_t>(kSectorBytes)) {   // a sector per lane
                 sectors = distinct = kWarpLanes;
+                std::uint64_t at = a0;
                 for (int i = 0; i < kWarpLanes; ++i) {
                     r.lane_sector[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(i);
-                    r.sector_addr[static_cast<std::size_t>(i)] = (a0 + static_cast<std::uint64_t>(i) * d) & ~std::uint64_t{kSectorBytes - 1};
-                    r.sector_used_bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(ab);
+                    r.sector_addr[static_cast<std::size_t>(i)] = at & ~std::uint64_t{kSectorBytes - 1};
+                    at += d;
                 }
+                r.sector_used_bytes.fill(static_cast<std::uint8_t>(ab));
             } else {   // 0 < d < 32: lane i sits in sector (off + i*d) / 32 of the first one
                 const std::uint64_t off = a0 % kSectorBytes, first = a0 - off;
-                // Walking lanes downwards, start[k] ends as the first lane of sector k (sectors are
-                // consecutive because d < 32).
-                std::array<std::uint8_t, kWarpLanes + 1> start;
-                for (int i = kWarpLanes - 1; i >= 0; --i) {
-                    const std::uint64_t q = (off + static_cast<std::uint64_t>(i) * d) / kSectorBytes;
-                    r.lane_sector[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(q);
-                    start[static_cast<std::size_t>(q)] = static_cast<std::uint8_t>(i);
+                std::uint64_t pos = off;
+                for (int i = 0; i < kWarpLanes; ++i) {
+                    r.lane_sector[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(pos / kSectorBytes);
+                    pos += d;
                 }
                 sectors = r.lane_sector[kWarpLanes - 1] + 1;
                 distinct = kWarpLanes;
-                start[static_cast<std::size_t>(sectors)] = kWarpLanes;
+                // Sector k holds lanes ceil((32k - off) / d) .. ceil((32(k+1) - off) / d) - 1.
+                const bool pow2 = (d & (d - 1)) == 0;
+                const int shift = std::countr_zero(d);
+                std::uint64_t lo = 0;
                 for (int k = 0; k < sectors; ++k) {
+                    const std::uint64_t end = static_cast<std::uint64_t>(k + 1) * kSectorBytes - off + d - 1;
+                    const std::uint64_t hi = std::min<std::uint64_t>(kWarpLanes, pow2 ? end >> shift : end / d);
                     r.sector_addr[static_cast<std::size_t>(k)] = first + static_cast<std::uint64_t>(k) * kSectorBytes;
-                    r.sector_used_bytes[static_cast<std::size_t>(k)] =
-                        static_cast<std::uint8_t>(static_cast<std::uint64_t>(start[static_cast<std::size_t>(k + 1)] - start[static_cast<std::size_t>(k)]) * ab);
+                    r.sector_used_bytes[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>((hi - lo) * ab);
+                    lo = hi;
                 }
             }
         }
