@@ -13,6 +13,7 @@
 #include "occ/device.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
+#include "occ/io/utf8.hpp"
 #include "occ/occupancy.hpp"
 
 namespace occ::io {
@@ -475,7 +476,7 @@ PtxasLog parse_ptxas_log(std::string_view text) {
         const auto err = line.find("ptxas error");
         const auto fatal = line.find("ptxas fatal");
         if (warn != std::string_view::npos || err != std::string_view::npos || fatal != std::string_view::npos) {
-            if (log.diagnostics.size() < 50) log.diagnostics.emplace_back(line.substr(0, 400));
+            if (log.diagnostics.size() < 50) log.diagnostics.emplace_back(utf8_prefix(line, 400));
             ++log.recognised_lines;
             continue;
         }
@@ -556,6 +557,13 @@ PtxasLog parse_ptxas_log(std::string_view text) {
     }
     // A "Function properties" record for a kernel that was announced as an entry stays an entry;
     // records never announced by "Compiling entry function" are device functions.
+    // Names and arches are quoted in JSON answers: keep them valid UTF-8 even when the log is not
+    // (or the demangler split a multi-byte character).
+    for (PtxasKernel& k : log.kernels) {
+        k.name = make_valid_utf8(k.name);
+        k.mangled = make_valid_utf8(k.mangled);
+        k.arch = make_valid_utf8(k.arch);
+    }
     return log;
 }
 
