@@ -2,6 +2,8 @@
 // with padding and XOR swizzle, and a property test against a brute-force reference written below.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -42,6 +44,9 @@ const ArchRules& a100() { return *find_arch(8, 0); }
 // distinct words in one bank.
 struct Ref {
     int wavefronts = 0, ideal = 0;
+    std::array<std::uint32_t, 32> bank_lanes{};
+    std::array<int, 32> bank_way{};
+    std::uint32_t conflict_lanes = 0;
 };
 Ref reference(const WarpAccess& w) {
     Ref r;
@@ -49,18 +54,45 @@ Ref reference(const WarpAccess& w) {
     const int per = 32 / phases;
     for (int ph = 0; ph < phases; ++ph) {
         std::map<int, std::set<std::uint64_t>> banks;
+        std::map<int, std::uint32_t> lanes_of;
         for (int lane = ph * per; lane < ph * per + per; ++lane) {
             if (!((w.active >> lane) & 1u)) continue;
             const std::uint64_t a = w.addr[static_cast<std::size_t>(lane)];
-            for (int b = 0; b < w.access_bytes; ++b) banks[static_cast<int>(((a + static_cast<std::uint64_t>(b)) / 4) % 32)].insert((a + static_cast<std::uint64_t>(b)) / 4);
+            for (int b = 0; b < w.access_bytes; ++b) {
+                const int bank = static_cast<int>(((a + static_cast<std::uint64_t>(b)) / 4) % 32);
+                banks[bank].insert((a + static_cast<std::uint64_t>(b)) / 4);
+                lanes_of[bank] |= 1u << lane;
+            }
         }
         if (banks.empty()) continue;
         std::size_t most = 0;
-        for (const auto& [bank, set] : banks) most = std::max(most, set.size());
+        for (const auto& [bank, set] : banks) {
+            most = std::max(most, set.size());
+            r.bank_way[static_cast<std::size_t>(bank)] = std::max(r.bank_way[static_cast<std::size_t>(bank)], static_cast<int>(set.size()));
+            r.bank_lanes[static_cast<std::size_t>(bank)] |= lanes_of[bank];
+            if (set.size() > 1) r.conflict_lanes |= lanes_of[bank];
+        }
         r.wavefronts += static_cast<int>(most);
         r.ideal += 1;
     }
     return r;
+}
+
+// Every field analyze_banks returns, against the reference.
+void check_against_reference(const WarpAccess& w) {
+    const BankResult r = analyze_banks(w);
+    const Ref ref = reference(w);
+    CHECK(r.wavefronts == ref.wavefronts);
+    CHECK(r.ideal_wavefronts == ref.ideal);
+    CHECK(r.conflicts == ref.wavefronts - ref.ideal);
+    CHECK(r.conflict_lanes == ref.conflict_lanes);
+    for (int bank = 0; bank < 32; ++bank) {
+        CHECK(r.bank_lanes[static_cast<std::size_t>(bank)] == ref.bank_lanes[static_cast<std::size_t>(bank)]);
+        CHECK(r.bank_way[static_cast<std::size_t>(bank)] == ref.bank_way[static_cast<std::size_t>(bank)]);
+    }
+    int most = 0;
+    for (int v : ref.bank_way) most = std::max(most, v);
+    CHECK(r.max_way == most);
 }
 
 }  // namespace
@@ -215,6 +247,7 @@ TEST_CASE("property: analyze_banks matches a brute-force reference") {
             std::uint64_t a = mode == 0 ? rng() % span : mode == 1 ? static_cast<std::uint64_t>(lane) * stride : rng() % (1u << 16);
             w.addr[static_cast<std::size_t>(lane)] = a - a % static_cast<std::uint64_t>(w.access_bytes);
         }
+        check_against_reference(w);
         const BankResult r = analyze_banks(w);
         const Ref ref = reference(w);
         CHECK(r.wavefronts == ref.wavefronts);
@@ -228,4 +261,15 @@ TEST_CASE("property: analyze_banks matches a brute-force reference") {
             CHECK(((r.bank_lanes[static_cast<std::size_t>(bank)] >> lane) & 1u) == 1u);
         }
     }
+}
+
+TEST_CASE("property: every full-warp constant step (the closed-form fast path) matches the reference") {
+    for (int bytes : {1, 2, 4, 8, 16})
+        for (std::uint64_t base = 0; base < 160; base += static_cast<std::uint64_t>(bytes))
+            for (std::int64_t step = 0; step <= 70; ++step) {
+                WarpAccess w = words(bytes, 1024 + base, step);
+                check_against_reference(w);
+                w.addr[31] = w.addr[0];   // off the progression: the general path
+                check_against_reference(w);
+            }
 }

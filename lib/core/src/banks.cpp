@@ -20,11 +20,64 @@ int bank_phases(int access_bytes) {
 
 // [SECTION] analyze_banks
 
+namespace {
+
+// A full warp at a constant step of d bytes (mod 4 GiB), d a multiple of 4: the shape of every
+// strided, vector and broadcast access. Lane i's first word is W0 + i*dw; its bank depends only on
+// i mod p, p = 32 / gcd(dw mod 32, 32), so each used bank gets L/p lanes of a phase of L lanes
+// (at least 1), all asking for different words unless d = 0 (broadcast). Returns false when the
+// warp is not such an access.
+bool analyze_banks_affine(const WarpAccess& w, int ab, BankResult& r) {
+    const std::uint32_t align = ~static_cast<std::uint32_t>(ab - 1);
+    const std::uint32_t a0 = static_cast<std::uint32_t>(w.addr[0]) & align;
+    const std::uint32_t d = (static_cast<std::uint32_t>(w.addr[1]) & align) - a0;
+    if (d % kBankBytes != 0) return false;
+    std::uint32_t off_step = 0, expect = a0 + d;
+    for (int i = 2; i < kWarpLanes; ++i) {
+        expect += d;
+        off_step |= (static_cast<std::uint32_t>(w.addr[static_cast<std::size_t>(i)]) & align) ^ expect;
+    }
+    // Non-negative steps that stay inside 4 GiB only (the general path handles the rest).
+    if (off_step != 0 || static_cast<std::uint64_t>(a0) + 31u * static_cast<std::uint64_t>(d) > 0xffffffffull) return false;
+    const int lanes_per_phase = kWarpLanes / r.phases;
+    const std::uint32_t words_per_lane = ab >= kBankBytes ? static_cast<std::uint32_t>(ab / kBankBytes) : 1u;
+    const std::uint32_t w0 = a0 / kBankBytes, dw = d / kBankBytes;
+    const std::uint32_t g = std::gcd(dw % kBanks, static_cast<std::uint32_t>(kBanks));   // gcd(0, 32) = 32
+    const int p = d == 0 ? 1 : static_cast<int>(kBanks / g);
+    const int way = d == 0 ? 1 : std::max(1, lanes_per_phase / p);
+    std::uint32_t bank = w0 % kBanks;
+    for (int i = 0; i < kWarpLanes; ++i) {
+        r.lane_bank[static_cast<std::size_t>(i)] = static_cast<std::int8_t>(bank);
+        bank = (bank + dw) % kBanks;
+    }
+    // Lanes i0, i0 + p, i0 + 2p ... share lane i0's banks.
+    std::uint32_t every_p = 0;
+    for (int j = 0; j < kWarpLanes; j += p) every_p |= 1u << j;
+    for (int i0 = 0; i0 < p; ++i0) {
+        const std::uint32_t b0 = static_cast<std::uint32_t>(r.lane_bank[static_cast<std::size_t>(i0)]);
+        for (std::uint32_t k = 0; k < words_per_lane; ++k) {
+            r.bank_lanes[b0 + k] |= every_p << i0;
+            r.bank_way[b0 + k] = static_cast<std::uint8_t>(way);
+        }
+    }
+    r.active_lanes = kWarpLanes;
+    for (int ph = 0; ph < r.phases; ++ph) r.phase_wavefronts[static_cast<std::size_t>(ph)] = static_cast<std::uint8_t>(way);
+    r.wavefronts = r.phases * way;
+    r.ideal_wavefronts = r.phases;
+    r.max_way = way;
+    r.conflict_lanes = way > 1 ? 0xffffffffu : 0u;
+    r.conflicts = r.wavefronts - r.ideal_wavefronts;
+    return true;
+}
+
+}  // namespace
+
 BankResult analyze_banks(const WarpAccess& w) {
     BankResult r;
     r.lane_bank.fill(-1);
     const int ab = valid_access_bytes(w.access_bytes) ? w.access_bytes : 4;
     r.phases = bank_phases(ab);
+    if (w.active == 0xffffffffu && analyze_banks_affine(w, ab, r)) return r;
     const int lanes_per_phase = kWarpLanes / r.phases;
     const std::uint32_t words_per_lane = ab >= kBankBytes ? static_cast<std::uint32_t>(ab / kBankBytes) : 1u;
     const std::uint32_t lane_banks = (1u << words_per_lane) - 1u;   // the banks one lane covers, from its first
