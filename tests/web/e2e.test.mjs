@@ -160,6 +160,29 @@ describe("window.occ JS API", () => {
         assert.deepStrictEqual(back, c);
       }
       assert.equal(await page.evaluate(() => occ.encodeQuery({ gpu: "A100", threads: 256, ui: { theme: "dark" } })), "gpu=A100&threads=256&ui.theme=dark");
+      // Property: decode(encode(x)) == x for random objects (odd strings, odd keys, nesting, arrays).
+      const r = rng(Number(process.env.OCC_SEED || 7));
+      const strs = ["", "a", "256", "'x", "[1]", "{}", "true", "null", "a b&c=d+e%#?", "µs ≤ 4 ms", "-1e3", " 5", "x.y", "%41"];
+      const keys = ["gpu", "threads", "regs", "ui", "a-b", "x_1", "views"];
+      const oddKeys = ["a b", "x.y", "", "é", "a=b"];
+      const value = (d) => {
+        const k = r.int(0, d > 2 ? 4 : 6);
+        if (k === 0) return r.int(-1e6, 1e6);
+        if (k === 1) return r.next() * 1e4 - 5e3;
+        if (k === 2) return r.chance(0.5);
+        if (k === 3) return r.chance(0.3) ? null : r.pick(strs);
+        if (k === 4) return r.pick(strs);
+        if (k === 5) return Array.from({ length: r.int(0, 3) }, () => value(d + 1));
+        return object(d + 1);
+      };
+      const object = (d) => {
+        const o = {};
+        for (let i = r.int(0, 4); i > 0; i--) o[r.chance(0.05) ? r.pick(oddKeys) : r.pick(keys)] = value(d);
+        return o;
+      };
+      const objs = Array.from({ length: 300 }, () => object(0));
+      const backs = await page.evaluate((os) => os.map((o) => occ.decodeQuery(occ.encodeQuery(o))), objs);
+      for (let i = 0; i < objs.length; i++) assert.deepStrictEqual(backs[i], objs[i], JSON.stringify(objs[i]));
       const bad = await page.evaluate(() => { try { occ.decodeQuery("threads=%zz"); return ""; } catch (e) { return e.message; } });
       assert.match(bad, /percent/);
     } finally {
