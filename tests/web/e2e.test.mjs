@@ -56,6 +56,7 @@ describe("page", () => {
       const ms = await page.evaluate(() => occ.timing.firstFrameMs);
       t.diagnostic(`first frame ${ms.toFixed(0)} ms after navigation start`);
       assert.equal(await page.locator("#loading").isHidden(), true, "the loading indicator is gone");
+      assert.equal(await page.locator("#fatal").isHidden(), true, "no error screen");
       const png = decodePng(await page.locator("#canvas").screenshot());
       const stats = pixelStats(png);
       t.diagnostic(`canvas ${png.width}x${png.height}: ${stats.colors} colours, ${(100 * stats.nonBackground).toFixed(1)}% non-background`);
