@@ -60,8 +60,6 @@ struct Row {
     const char* source;
 };
 
-constexpr bool kNvTensor[kPrecisionCount] = {false, true, false, true, true, true, true, true};
-constexpr bool kNoTensor[kPrecisionCount] = {false, false, false, false, false, false, false, false};
 
 #define OCC_TENSOR {false, true, false, true, true, true, true, true}
 #define OCC_NONE {false, false, false, false, false, false, false, false}
