@@ -218,6 +218,15 @@ void App::frame() {
             draw_memory(s);
             ImGui::EndTabItem();
         }
+        // Advisor and Roofline (issue 6) keep their own inputs; they do not change the scenario's tab.
+        if (ImGui::BeginTabItem("Advisor")) {
+            draw_advisor(s);
+            ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem("Roofline")) {
+            draw_roofline(s);
+            ImGui::EndTabItem();
+        }
         ImGui::EndTabBar();
         if (drawn >= 0 && (!force || static_cast<Tab>(drawn) == s.tab)) {
             if (s.tab != static_cast<Tab>(drawn)) s.scenario_changed = true;

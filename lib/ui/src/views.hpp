@@ -15,6 +15,8 @@ void draw_plots(AppState& s);           // view_plots.cpp: the three occupancy g
 void draw_heatmap(AppState& s);         // view_heatmap.cpp
 void draw_hints(AppState& s);           // view_hints.cpp
 void draw_memory(AppState& s);          // view_memory.cpp
+void draw_roofline(AppState& s);        // view_roofline.cpp: log-log roofline with the operation presets
+void draw_advisor(AppState& s);         // view_advisor.cpp: before/after suggestions, waves, clusters
 
 // [SECTION] Shared conventions (common.cpp)
 // Sizes in multiples of the font size, so layouts follow the content scale.

@@ -1,0 +1,272 @@
+// view_advisor.cpp — the launch advisor with before/after numbers (best block size, register and
+// shared-memory headroom, dynamic shared memory at a target occupancy), the waves of the grid with
+// its tail, and thread block clusters per GPC. Every number comes from occ::core (advisor.hpp,
+// waves.hpp, cluster.hpp), recomputed only when the inputs change.
+//
+// [SECTION] Inputs and cache (view-local: not part of the occupancy scenario)
+// [SECTION] Pieces
+// [SECTION] View
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "occ/advisor.hpp"
+#include "occ/cluster.hpp"
+#include "occ/format.hpp"
+#include "occ/waves.hpp"
+#include "plot.hpp"
+#include "views.hpp"
+
+namespace occ::ui {
+namespace {
+
+// [SECTION] Inputs and cache
+struct AdvisorInputs {
+    int smem_per_thread = 0;
+    int block_size_limit = 0;
+    int target_blocks = 0;     // 0 = the current blocks per SM
+    int cluster_size = 2;
+    bool non_portable = false;
+};
+AdvisorInputs g_in;
+
+struct AdvisorCache {
+    std::uint64_t generation = 0;
+    AdvisorInputs in{-1, -1, -1, -1, false};
+    BlockSizeAdvice block;
+    RegisterAdvice regs;
+    SharedMemoryAdvice smem;
+    DynamicSmemAdvice at_target;
+    WaveResult waves;
+    ClusterResult clusters;
+    bool has_clusters = false;
+};
+AdvisorCache g_cache;
+
+bool same(const AdvisorInputs& a, const AdvisorInputs& b) {
+    return a.smem_per_thread == b.smem_per_thread && a.block_size_limit == b.block_size_limit && a.target_blocks == b.target_blocks &&
+           a.cluster_size == b.cluster_size && a.non_portable == b.non_portable;
+}
+
+void recompute(const AppState& s) {
+    if (g_cache.generation == s.input_generation && same(g_cache.in, g_in)) return;
+    const Device& dev = s.req.device;
+    const KernelResources& k = s.req.kernel;
+    const LaunchConfig& l = s.req.launch;
+    g_cache.generation = s.input_generation;
+    g_cache.in = g_in;
+    // Growth per thread is on top of the scenario's dynamic shared memory (the fixed part).
+    g_cache.block = advise_block_size(dev, k, l, SmemGrowth{l.smem_dynamic, g_in.smem_per_thread}, g_in.block_size_limit);
+    g_cache.regs = advise_registers(dev, k, l);
+    g_cache.smem = advise_shared_memory(dev, k, l);
+    const OccupancyResult& now = s.derived.result;
+    g_cache.at_target = available_dynamic_smem(dev, k, l, g_in.target_blocks > 0 ? g_in.target_blocks : std::max(1, now.blocks_per_sm));
+    g_cache.waves = compute_waves(now, dev.sm_count, l.grid_blocks);
+    g_cache.has_clusters = dev.arch.cc_major >= 9;
+    if (g_cache.has_clusters) g_cache.clusters = compute_clusters(dev, k, l, g_in.cluster_size, g_in.non_portable);
+}
+
+// [SECTION] Pieces
+struct Column {
+    const char* title;
+    const OccupancyResult* r;   // nullptr: no such option
+    int threads, regs;
+    std::int64_t smem;
+};
+
+std::string limiters_text(unsigned bits) {
+    std::string t;
+    for (Limiter l : kAllLimiters)
+        if (bits & l) t += (t.empty() ? "" : ", ") + std::string(limiter_title(l));
+    return t.empty() ? "-" : t;
+}
+
+void before_after(const char* id, std::initializer_list<Column> cols) {
+    if (!ImGui::BeginTable(id, static_cast<int>(cols.size()) + 1, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV))
+        return;
+    ImGui::TableSetupColumn("");
+    for (const Column& c : cols) ImGui::TableSetupColumn(c.title);
+    ImGui::TableHeadersRow();
+    const char* rows[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
+    for (int r = 0; r < 6; ++r) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", rows[r]);
+        for (const Column& c : cols) {
+            ImGui::TableNextColumn();
+            if (!c.r) {
+                ImGui::TextDisabled("-");
+                continue;
+            }
+            switch (r) {
+                case 0: ImGui::Text("%d", c.threads); break;
+                case 1: ImGui::Text("%d", c.regs); break;
+                case 2: ImGui::Text("%s", format_bytes(c.smem).c_str()); break;
+                case 3: ImGui::Text("%d", c.r->blocks_per_sm); break;
+                case 4: ImGui::Text("%s", format_percent(c.r->occupancy).c_str()); break;
+                default: ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(c.r->limiters)), "%s", limiters_text(c.r->limiters).c_str());
+            }
+        }
+    }
+    ImGui::EndTable();
+}
+
+// One bar per wave; the last one filled to its tail.
+void waves_bar(const WaveResult& w) {
+    const double total = static_cast<double>(std::max<std::int64_t>(1, w.total_waves));
+    const double shown = std::min(total, 64.0);
+    plot::begin("waves", ImVec2(-1, em(2.2f)), plot::Axis{0, shown, ""}, plot::Axis{0, 1, ""}, plot::kNoAxes);
+    for (int i = 0; i < static_cast<int>(shown); ++i) {
+        const bool last = i == static_cast<int>(total) - 1;
+        const double fill = last ? w.last_wave_fill : 1.0;
+        plot::rect(i + 0.04, 0.08, i + 0.96, 0.92, ImGui::GetColorU32(ImGuiCol_FrameBgHovered), ImGui::GetColorU32(ImGuiCol_Border));
+        plot::rect(i + 0.04, 0.08, i + 0.04 + 0.92 * fill, 0.92, last && fill < 1.0 ? limiter_color(kLimitBlocks) : accent_color());
+    }
+    double hx = 0;
+    if (plot::hovered(&hx, nullptr)) {
+        const std::int64_t i = static_cast<std::int64_t>(hx);
+        ImGui::BeginTooltip();
+        const bool last = i == w.total_waves - 1;
+        ImGui::Text("wave %lld of %lld: %lld blocks%s", static_cast<long long>(i + 1), static_cast<long long>(w.total_waves),
+                    static_cast<long long>(last && w.tail_blocks > 0 ? w.tail_blocks : w.blocks_per_wave), last && w.tail_blocks > 0 ? " (the tail)" : "");
+        ImGui::EndTooltip();
+    }
+    plot::end();
+}
+
+// GPCs as rows of SM cells; each cluster's blocks share a colour.
+void gpc_picture(const ClusterResult& c) {
+    const int gpcs = c.layout.gpc_count();
+    int widest = 1;
+    for (int sms : c.layout.sms_per_gpc) widest = std::max(widest, sms);
+    plot::begin("gpcs", ImVec2(-1, em(1.4f) * static_cast<float>(gpcs) + em(0.4f)), plot::Axis{0, static_cast<double>(widest), ""},
+                plot::Axis{static_cast<double>(gpcs), 0, ""}, plot::kNoAxes);
+    int cluster = 0;
+    for (int g = 0; g < gpcs; ++g) {
+        const int sms = c.layout.sms_per_gpc[static_cast<std::size_t>(g)];
+        const int slots = sms * std::max(1, c.blocks_per_sm);
+        const int used = c.clusters_per_gpc.empty() ? 0 : c.clusters_per_gpc[static_cast<std::size_t>(g)] * c.cluster_size;
+        for (int b = 0; b < slots; ++b) {
+            const double x0 = static_cast<double>(b) / std::max(1, c.blocks_per_sm);
+            const double x1 = static_cast<double>(b + 1) / std::max(1, c.blocks_per_sm);
+            const ImU32 fill = b < used ? block_color(cluster + b / std::max(1, c.cluster_size)) : ImGui::GetColorU32(ImGuiCol_FrameBg);
+            plot::rect(x0 + 0.03, g + 0.12, x1 - 0.03, g + 0.88, fill, ImGui::GetColorU32(ImGuiCol_Border, 0.4f));
+        }
+        cluster += c.clusters_per_gpc.empty() ? 0 : c.clusters_per_gpc[static_cast<std::size_t>(g)];
+    }
+    double hx = 0, hy = 0;
+    if (plot::hovered(&hx, &hy)) {
+        const int g = std::clamp(static_cast<int>(hy), 0, gpcs - 1);
+        ImGui::BeginTooltip();
+        ImGui::Text("GPC %d: %d SMs x %d blocks = %d slots, %d clusters of %d", g, c.layout.sms_per_gpc[static_cast<std::size_t>(g)], c.blocks_per_sm,
+                    c.layout.sms_per_gpc[static_cast<std::size_t>(g)] * c.blocks_per_sm,
+                    c.clusters_per_gpc.empty() ? 0 : c.clusters_per_gpc[static_cast<std::size_t>(g)], c.cluster_size);
+        ImGui::EndTooltip();
+    }
+    plot::end();
+}
+
+}  // namespace
+
+// [SECTION] View
+void draw_advisor(AppState& s) {
+    recompute(s);
+    const AdvisorCache& a = g_cache;
+    const LaunchConfig& l = s.req.launch;
+    const KernelResources& k = s.req.kernel;
+    const OccupancyResult& now = s.derived.result;
+
+    ImGui::TextDisabled("%s, %d threads x %d registers, %s dynamic shared memory: %d blocks/SM, %s occupancy", s.req.device.name.c_str(), l.threads,
+                        k.regs_per_thread, format_bytes(l.smem_dynamic).c_str(), now.blocks_per_sm, format_percent(now.occupancy).c_str());
+    ImGui::PushItemWidth(em(6));
+    ImGui::InputInt("smem bytes / thread", &g_in.smem_per_thread, 0);
+    item_tooltip("Dynamic shared memory that grows with the block (on top of the scenario's dynamic shared memory), for the block-size search.");
+    ImGui::SameLine(0, em(1));
+    ImGui::InputInt("block size limit", &g_in.block_size_limit, 0);
+    item_tooltip("The largest block the kernel supports (0 = the device maximum).");
+    ImGui::SameLine(0, em(1));
+    ImGui::InputInt("target blocks / SM", &g_in.target_blocks, 0);
+    item_tooltip("For the dynamic shared memory available per block (0 = the current blocks per SM).");
+    ImGui::PopItemWidth();
+    g_in.smem_per_thread = std::clamp(g_in.smem_per_thread, 0, 1 << 16);
+    g_in.block_size_limit = std::clamp(g_in.block_size_limit, 0, 1024);
+    g_in.target_blocks = std::clamp(g_in.target_blocks, 0, 64);
+
+    section("Best block size");
+    if (a.block.ok()) {
+        before_after("ba_block", {{"now", &a.block.before, l.threads, k.regs_per_thread, g_in.smem_per_thread ? SmemGrowth{l.smem_dynamic, g_in.smem_per_thread}.at(l.threads) : l.smem_dynamic},
+                                  {"best", &a.block.after, a.block.threads, k.regs_per_thread, a.block.smem_dynamic}});
+        ImGui::TextDisabled("Most active threads per SM; ties go to the larger block (cudaOccupancyMaxPotentialBlockSize). Min grid %lld blocks.",
+                            static_cast<long long>(a.block.min_grid_blocks));
+        if (a.block.threads != l.threads && ImGui::SmallButton("Use this block size")) {
+            s.block_3d = false;
+            s.req.launch.threads = a.block.threads;
+            if (g_in.smem_per_thread) s.req.launch.smem_dynamic = a.block.smem_dynamic;
+            sync_block(s);
+            mark_changed(s);
+        }
+    } else {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", a.block.error.c_str());
+    }
+
+    section("Registers");
+    if (a.regs.ok()) {
+        before_after("ba_regs", {{"now", &a.regs.before, l.threads, a.regs.regs, l.smem_dynamic},
+                                 {"most, same blocks", &a.regs.at_headroom, l.threads, a.regs.max_regs_same_blocks, l.smem_dynamic},
+                                 {"cut to gain a block", a.regs.regs_to_gain_block >= 0 ? &a.regs.after_cut : nullptr, l.threads, a.regs.regs_to_gain_block,
+                                  l.smem_dynamic}});
+        if (!a.regs.note.empty()) ImGui::TextDisabled("%s", a.regs.note.c_str());
+    }
+
+    section("Dynamic shared memory");
+    if (a.smem.ok()) {
+        before_after("ba_smem", {{"now", &a.smem.before, l.threads, k.regs_per_thread, a.smem.smem_dynamic},
+                                 {"most, same blocks", &a.smem.at_headroom, l.threads, k.regs_per_thread, a.smem.max_dynamic_same_blocks},
+                                 {"cut to gain a block", a.smem.dynamic_to_gain_block >= 0 ? &a.smem.after_cut : nullptr, l.threads, k.regs_per_thread,
+                                  a.smem.dynamic_to_gain_block}});
+        if (!a.smem.note.empty()) ImGui::TextDisabled("%s", a.smem.note.c_str());
+    }
+    if (a.at_target.ok())
+        ImGui::Text("At %d blocks/SM a block may use up to %s of dynamic shared memory (cudaOccupancyAvailableDynamicSMemPerBlock).",
+                    a.at_target.target_blocks, format_bytes(a.at_target.available).c_str());
+    else
+        ImGui::TextDisabled("%d blocks/SM: %s", a.at_target.target_blocks, a.at_target.error.c_str());
+
+    section("Waves");
+    if (a.waves.ok()) {
+        if (l.grid_blocks > 0)
+            ImGui::Text("%lld blocks = %s waves of %lld (%d/SM x %d SMs); last wave %s full; %lld or %lld blocks end on whole waves.",
+                        static_cast<long long>(l.grid_blocks), format_number(a.waves.waves, 2).c_str(), static_cast<long long>(a.waves.blocks_per_wave),
+                        a.waves.blocks_per_sm, a.waves.sm_count, format_percent(a.waves.last_wave_fill).c_str(),
+                        static_cast<long long>(a.waves.suggested_grid_down), static_cast<long long>(a.waves.suggested_grid_up));
+        else
+            ImGui::Text("One wave = %lld blocks (%d/SM x %d SMs). Give a grid size in the inputs to see the tail.",
+                        static_cast<long long>(a.waves.blocks_per_wave), a.waves.blocks_per_sm, a.waves.sm_count);
+        waves_bar(a.waves);
+    } else {
+        ImGui::TextDisabled("%s", a.waves.error.c_str());
+    }
+
+    section("Thread block clusters");
+    if (!a.has_clusters) {
+        ImGui::TextDisabled("Clusters need compute capability 9.0 or later.");
+        return;
+    }
+    ImGui::PushItemWidth(em(6));
+    ImGui::SliderInt("cluster size", &g_in.cluster_size, 1, g_in.non_portable ? kMaxNonPortableClusterSize : kMaxPortableClusterSize);
+    ImGui::PopItemWidth();
+    ImGui::SameLine(0, em(1));
+    ImGui::Checkbox("non-portable (up to 16)", &g_in.non_portable);
+    if (!g_in.non_portable) g_in.cluster_size = std::min(g_in.cluster_size, kMaxPortableClusterSize);
+    const ClusterResult& c = a.clusters;
+    if (c.ok())
+        ImGui::Text("%d clusters active (like cudaOccupancyMaxActiveClusters): %lld of %lld block slots, %s; device occupancy %s.", c.max_active_clusters,
+                    static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots), format_percent(c.cluster_occupancy).c_str(),
+                    format_percent(c.device_occupancy).c_str());
+    else
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", c.error.c_str());
+    ImGui::TextDisabled("GPC layout%s: %s", c.layout.assumed ? " (assumed)" : "", c.layout.source.c_str());
+    if (!c.layout.sms_per_gpc.empty()) gpc_picture(c);
+}
+
+}  // namespace occ::ui
