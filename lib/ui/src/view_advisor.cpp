@@ -175,6 +175,10 @@ void draw_advisor(AppState& s) {
     const LaunchConfig& l = s.req.launch;
     const KernelResources& k = s.req.kernel;
     const OccupancyResult& now = s.derived.result;
+    if (!ImGui::BeginChild("advisor_scroll", ImVec2(0, 0), false)) {
+        ImGui::EndChild();
+        return;
+    }
 
     ImGui::TextDisabled("%s, %d threads x %d registers, %s dynamic shared memory: %d blocks/SM, %s occupancy", s.req.device.name.c_str(), l.threads,
                         k.regs_per_thread, format_bytes(l.smem_dynamic).c_str(), now.blocks_per_sm, format_percent(now.occupancy).c_str());
@@ -192,12 +196,15 @@ void draw_advisor(AppState& s) {
     g_in.block_size_limit = std::clamp(g_in.block_size_limit, 0, 1024);
     g_in.target_blocks = std::clamp(g_in.target_blocks, 0, 64);
 
+    // The three before/after tables side by side.
+    const bool cols = ImGui::BeginTable("advisor_cols", 3, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_PadOuterX);
+    if (cols) ImGui::TableNextColumn();
     section("Best block size");
     if (a.block.ok()) {
         before_after("ba_block", {{"now", &a.block.before, l.threads, k.regs_per_thread, g_in.smem_per_thread ? SmemGrowth{l.smem_dynamic, g_in.smem_per_thread}.at(l.threads) : l.smem_dynamic},
                                   {"best", &a.block.after, a.block.threads, k.regs_per_thread, a.block.smem_dynamic}});
-        ImGui::TextDisabled("Most active threads per SM; ties go to the larger block (cudaOccupancyMaxPotentialBlockSize). Min grid %lld blocks.",
-                            static_cast<long long>(a.block.min_grid_blocks));
+        ImGui::TextWrapped("Most active threads per SM; ties go to the larger block (cudaOccupancyMaxPotentialBlockSize). Min grid %lld blocks.",
+                           static_cast<long long>(a.block.min_grid_blocks));
         if (a.block.threads != l.threads && ImGui::SmallButton("Use this block size")) {
             s.block_3d = false;
             s.req.launch.threads = a.block.threads;
@@ -209,23 +216,26 @@ void draw_advisor(AppState& s) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", a.block.error.c_str());
     }
 
+    if (cols) ImGui::TableNextColumn();
     section("Registers");
     if (a.regs.ok()) {
         before_after("ba_regs", {{"now", &a.regs.before, l.threads, a.regs.regs, l.smem_dynamic},
                                  {"most, same blocks", &a.regs.at_headroom, l.threads, a.regs.max_regs_same_blocks, l.smem_dynamic},
                                  {"cut to gain a block", a.regs.regs_to_gain_block >= 0 ? &a.regs.after_cut : nullptr, l.threads, a.regs.regs_to_gain_block,
                                   l.smem_dynamic}});
-        if (!a.regs.note.empty()) ImGui::TextDisabled("%s", a.regs.note.c_str());
+        if (!a.regs.note.empty()) ImGui::TextWrapped("%s", a.regs.note.c_str());
     }
 
+    if (cols) ImGui::TableNextColumn();
     section("Dynamic shared memory");
     if (a.smem.ok()) {
         before_after("ba_smem", {{"now", &a.smem.before, l.threads, k.regs_per_thread, a.smem.smem_dynamic},
                                  {"most, same blocks", &a.smem.at_headroom, l.threads, k.regs_per_thread, a.smem.max_dynamic_same_blocks},
                                  {"cut to gain a block", a.smem.dynamic_to_gain_block >= 0 ? &a.smem.after_cut : nullptr, l.threads, k.regs_per_thread,
                                   a.smem.dynamic_to_gain_block}});
-        if (!a.smem.note.empty()) ImGui::TextDisabled("%s", a.smem.note.c_str());
+        if (!a.smem.note.empty()) ImGui::TextWrapped("%s", a.smem.note.c_str());
     }
+    if (cols) ImGui::EndTable();
     if (a.at_target.ok())
         ImGui::Text("At %d blocks/SM a block may use up to %s of dynamic shared memory (cudaOccupancyAvailableDynamicSMemPerBlock).",
                     a.at_target.target_blocks, format_bytes(a.at_target.available).c_str());
@@ -250,6 +260,7 @@ void draw_advisor(AppState& s) {
     section("Thread block clusters");
     if (!a.has_clusters) {
         ImGui::TextDisabled("Clusters need compute capability 9.0 or later.");
+        ImGui::EndChild();
         return;
     }
     ImGui::PushItemWidth(em(6));
@@ -267,6 +278,7 @@ void draw_advisor(AppState& s) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", c.error.c_str());
     ImGui::TextDisabled("GPC layout%s: %s", c.layout.assumed ? " (assumed)" : "", c.layout.source.c_str());
     if (!c.layout.sms_per_gpc.empty()) gpc_picture(c);
+    ImGui::EndChild();
 }
 
 }  // namespace occ::ui

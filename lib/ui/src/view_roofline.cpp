@@ -115,20 +115,33 @@ void roofs(const RooflineDevice& d, Precision main, double x0, double x1, ImU32 
     for (Precision p : kAllPrecisions) {
         const PeakFigure& f = d.at(p);
         if (!(f.tflops > 0)) continue;
-        const double peak = f.tflops * 1e12;
-        const double ridge = ridge_point(peak, bw);
+        // Precisions with the same peak share one roof and one label ("fp16/bf16"); the main
+        // precision leads its group, otherwise the first one in table order does.
+        std::string names;
+        bool all_tensor = true;
+        Precision leader = p;
+        bool leader_set = false;
+        for (Precision q : kAllPrecisions) {
+            if (d.at(q).tflops != f.tflops) continue;
+            if (!leader_set) { leader = q; leader_set = true; }
+            if (q == main) leader = q;
+            all_tensor = all_tensor && d.at(q).tensor;
+            if (!names.empty()) names += '/';
+            names += precision_name(q);
+        }
+        if (p != leader) continue;
         const bool is_main = p == main;
         if (!is_main && !dashed_others) continue;
+        const double peak = f.tflops * 1e12;
+        const double ridge = ridge_point(peak, bw);
         const ImU32 c = is_main ? color : (color & 0x00ffffffu) | (0x55u << 24);
         // Memory roof up to this precision's ridge, then the flat compute roof.
         const float xs[] = {static_cast<float>(x0), static_cast<float>(std::log10(ridge)), static_cast<float>(x1)};
         const float ys[] = {static_cast<float>(std::log10(bw) + x0), static_cast<float>(std::log10(peak)), static_cast<float>(std::log10(peak))};
         plot::line(xs, ys, c, is_main ? 2.5f : 1.0f);
-        if (is_main || dashed_others) {
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%s%s %s", precision_name(p), f.tensor ? " (tensor)" : "", format_si(peak, "FLOP/s").c_str());
-            plot::text(x1, std::log10(peak), buf, is_main ? color : ImGui::GetColorU32(ImGuiCol_TextDisabled), ImVec2(1.02f, 1.05f));
-        }
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "%s%s %s", names.c_str(), all_tensor ? " (tensor)" : "", format_si(peak, "FLOP/s").c_str());
+        plot::text(x1, std::log10(peak), buf, is_main ? color : ImGui::GetColorU32(ImGuiCol_TextDisabled), ImVec2(1.02f, 1.05f));
     }
 }
 
