@@ -13,6 +13,7 @@
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
 #include "occ/format.hpp"
+#include "occ/io/api.hpp"
 #include "occ/waves.hpp"
 #include "plot.hpp"
 #include "views.hpp"
@@ -66,7 +67,7 @@ void recompute(const AppState& s) {
     if (g_cache.has_clusters) g_cache.clusters = compute_clusters(dev, k, l, g_in.cluster_size, g_in.non_portable);
 }
 
-// [SECTION] Pieces
+// [SECTION] Pieces (before/after tables, waves bar, GPC picture, pasted compiler output)
 struct Column {
     const char* title;
     const OccupancyResult* r;   // nullptr: no such option
@@ -166,6 +167,82 @@ void gpc_picture(const ClusterResult& c) {
     plot::end();
 }
 
+
+// Compiler output pasted into the view: occupancy for every kernel through the "ptxas" request
+// kind (the same JSON the CLI's `occ occupancy --ptxas` prints), with the scenario's launch.
+struct PtxasPaste {
+    char text[1 << 16] = {};
+    std::uint64_t generation = 0;
+    bool dirty = true;
+    io::json response;
+};
+PtxasPaste g_paste;
+
+void ptxas_section(AppState& s) {
+    if (!ImGui::CollapsingHeader("Import compiler output (nvcc -Xptxas -v, cuobjdump --dump-resource-usage)")) return;
+    ImGui::TextDisabled("Paste the log; every kernel gets its occupancy with this device and launch. \"Use\" copies a kernel's resources into the inputs.");
+    if (ImGui::InputTextMultiline("##ptxas_log", g_paste.text, sizeof g_paste.text, ImVec2(-1, em(7)))) g_paste.dirty = true;
+    if (g_paste.text[0] == '\0') return;
+    if (g_paste.dirty || g_paste.generation != s.input_generation) {
+        io::json req = io::occupancy_request_to_json(s.req);
+        for (const char* k : {"regs", "smem_static", "barriers"}) req.erase(k);
+        req["log"] = std::string(g_paste.text);
+        g_paste.response = io::handle("ptxas", req);
+        g_paste.generation = s.input_generation;
+        g_paste.dirty = false;
+    }
+    const io::json& r = g_paste.response;
+    if (!r.contains("kernels")) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r.value("error", std::string("?")).c_str());
+        return;
+    }
+    if (!r["error"].is_null()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r["error"].get<std::string>().c_str());
+    if (!ImGui::BeginTable("ptxas_rows", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+    for (const char* h : {"kernel", "arch", "regs", "smem", "spills st/ld", "barriers", "blocks/SM", "occupancy", ""}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    int row = 0;
+    for (const io::json& k : r["kernels"]) {
+        ImGui::PushID(row++);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k["name"].get<std::string>().c_str());
+        item_tooltip(k["mangled"].get<std::string>().c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(k["arch"].get<std::string>().c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%s", k["registers"].is_null() ? "?" : k["registers"].dump().c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%s", format_bytes(k["smem_static"].get<std::int64_t>()).c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%lld/%lld", static_cast<long long>(k["spill_stores"].get<std::int64_t>()), static_cast<long long>(k["spill_loads"].get<std::int64_t>()));
+        ImGui::TableNextColumn();
+        ImGui::Text("%d", k["barriers"].get<int>());
+        ImGui::TableNextColumn();
+        if (k["occupancy"].is_null()) {
+            ImGui::TableNextColumn();
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", k["error"].get<std::string>().c_str());
+            ImGui::PopID();
+            continue;
+        }
+        const io::json& o = k["occupancy"];
+        ImGui::Text("%d", o["blocks_per_sm"].get<int>());
+        ImGui::TableNextColumn();
+        std::string lim;
+        for (const auto& l : o["limiters"]) lim += (lim.empty() ? "" : ", ") + l.get<std::string>();
+        ImGui::Text("%s (%s)", format_percent(o["occupancy"].get<double>()).c_str(), lim.c_str());
+        ImGui::TableNextColumn();
+        if (ImGui::SmallButton("Use") && !k["registers"].is_null()) {
+            s.req.kernel.regs_per_thread = k["registers"].get<int>();
+            s.req.kernel.smem_static = k["smem_static"].get<std::int64_t>();
+            s.req.kernel.barriers = std::clamp(k["barriers"].get<int>(), 0, 16);
+            mark_changed(s);
+        }
+        ImGui::PopID();
+    }
+    ImGui::EndTable();
+    if (!r["skipped"].empty()) ImGui::TextDisabled("%zu builds skipped (other architectures or older builds).", r["skipped"].size());
+}
+
 }  // namespace
 
 // [SECTION] View
@@ -256,6 +333,8 @@ void draw_advisor(AppState& s) {
     } else {
         ImGui::TextDisabled("%s", a.waves.error.c_str());
     }
+
+    ptxas_section(s);
 
     section("Thread block clusters");
     if (!a.has_clusters) {
