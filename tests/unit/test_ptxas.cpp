@@ -247,3 +247,20 @@ TEST_CASE("ptxas request errors are values") {
     CHECK(sm75_on_a100["kernels"].empty());
     CHECK(sm75_on_a100["error"].get<std::string>().find("no kernel in the log runs on") == 0);
 }
+
+TEST_CASE("the app's flow: an occupancy scenario plus a pasted log") {
+    // lib/ui/src/view_advisor.cpp sends the scenario's canonical request without the per-kernel
+    // fields, plus the log; every field the scenario carries must be accepted.
+    occ::io::OccupancyRequest req;
+    req.device = *occ::find_gpu("H100");
+    req.launch.threads = 128;
+    req.launch.grid_blocks = 1000;
+    req.launch.smem_dynamic = 4096;
+    json r = occ::io::occupancy_request_to_json(req);
+    for (const char* k : {"regs", "smem_static", "barriers"}) r.erase(k);
+    r["log"] = fixture("hopper_sm90.log");
+    const json out = occ::io::handle("ptxas", r);
+    REQUIRE(out["error"].is_null());
+    CHECK(out["kernels"].size() == 2);
+    for (const auto& k : out["kernels"]) CHECK(k["device"] == "H100-SXM5-80GB");
+}
