@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # validate_on_device.sh — ONE prepared script for a machine with an NVIDIA GPU: builds cuda_validation
 # for that GPU, runs the quick validation (--full for everything), and copies what it wrote to $OUT.
-# Designed to finish in well under 10 minutes on an H200 (build ~1-2 min, quick run < 3 min).
+# Sized to finish in well under 10 minutes on an H200 (build ~1-2 min on 16 cores, quick run < 3 min);
+# not yet timed on hardware. The run itself is capped at 480 s.
 #
 #   scripts/validate_on_device.sh [--quick|--full]       (default --quick)
 #   scripts/validate_on_device.sh --prepare               (on the machine WITHOUT the GPU, see below)
