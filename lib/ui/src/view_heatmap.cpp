@@ -21,7 +21,6 @@ void draw_heatmap(AppState& s) {
     ImGui::SameLine(0, em(1));
     {
         ImDrawList* dl = ImGui::GetWindowDrawList();
-        const ImVec2 p = ImGui::GetCursorScreenPos();
         const float w = em(8), h = ImGui::GetTextLineHeight();
         ImGui::TextDisabled("0%%");
         ImGui::SameLine();
@@ -29,7 +28,6 @@ void draw_heatmap(AppState& s) {
         for (int i = 0; i < 32; ++i)
             dl->AddRectFilled(ImVec2(q.x + w * i / 32.0f, q.y + h * 0.2f), ImVec2(q.x + w * (i + 1) / 32.0f + 0.5f, q.y + h * 0.8f),
                               plot::colormap(static_cast<float>(i) / 31.0f));
-        (void)p;
         ImGui::Dummy(ImVec2(w, h));
         ImGui::SameLine();
         ImGui::TextDisabled("100%%");

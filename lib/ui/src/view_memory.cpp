@@ -168,7 +168,7 @@ void global_picture(AppState& s) {
     const float fh = ImGui::GetTextLineHeight();
     const float h = std::max(em(9), ImGui::GetContentRegionAvail().y);
     plot::begin("lanes_sectors", ImVec2(w, h), plot::Axis{0, w}, plot::Axis{h, 0}, plot::kNoAxes | plot::kNoBackground);
-    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     const ImU32 empty = ImGui::GetColorU32(ImGuiCol_FrameBg), border = ImGui::GetColorU32(ImGuiCol_Border);
     const float lane_w = w / kWarpLanes;
     const float lane_y0 = fh + 2, lane_y1 = lane_y0 + em(1.3f);
@@ -202,7 +202,6 @@ void global_picture(AppState& s) {
     char label[96];
     std::snprintf(label, sizeof label, "%d sectors of 32 B, filled by the bytes the lanes use (ideal %d)", r.sectors, r.ideal_sectors);
     plot::text(0, h - fh, label, dim);
-    (void)text;
     plot::end();
 }
 
