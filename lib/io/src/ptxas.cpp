@@ -60,7 +60,7 @@ private:
     std::vector<std::string> tparams_;
 
     bool eat(std::string_view p) {
-        if (s_.substr(pos_, p.size()) != p) return false;
+        if (pos_ > s_.size() || s_.substr(pos_, p.size()) != p) return false;
         pos_ += p.size();
         return true;
     }
@@ -129,6 +129,7 @@ private:
             if (pos_ >= s_.size()) return std::nullopt;
             if (eat("L")) {
                 const char t = peek();
+                if (t == '\0') return std::nullopt;   // "IL" at the end of the name
                 ++pos_;
                 const bool neg = eat("n");
                 auto v = number();
