@@ -44,8 +44,8 @@ void run_frame(occ::ui::App& app) {
     ImGui::Render();
 }
 
-// Draws every view in its own window too, so the Memory view and the occupancy views are all
-// exercised in one frame whatever tab is selected.
+// Draws every view in its own window too, so the Memory, Advisor and Roofline views and the
+// occupancy views are all exercised in one frame whatever tab is selected.
 void run_frame_all_views(occ::ui::App& app) {
     ImGui::NewFrame();
     app.frame();
@@ -61,6 +61,8 @@ void run_frame_all_views(occ::ui::App& app) {
     occ::ui::draw_heatmap(s);
     occ::ui::draw_hints(s);
     occ::ui::draw_memory(s);
+    occ::ui::draw_advisor(s);
+    occ::ui::draw_roofline(s);
     ImGui::End();
     ImGui::Render();
     occ::ui::refresh(s);
