@@ -87,25 +87,26 @@ void print_banks(const json& res, const std::string& warp_flag) {
 
 void add_banks(CLI::App& app, Outcome& out) {
     std::shared_ptr<AccessFlags> o = make_access_flags();
-    auto* cmd = app.add_subcommand("banks", "Shared-memory bank conflicts: wavefronts, conflicts and which lanes collide (cc >= 5.0)");
+    auto* cmd = app.add_subcommand("banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)");
     cmd->footer(
-        "\nShared memory has 32 banks of 4 bytes: bank = (byte offset / 4) mod 32. In one wavefront each\n"
-        "bank serves one 4-byte word; lanes asking for the same word share it (broadcast). 8-byte accesses\n"
-        "run as 2 phases of 16 lanes, 16-byte accesses as 4 phases of 8 lanes.\n"
-        "conflicts = wavefronts - ideal wavefronts (as Nsight Compute counts them). Addresses are byte\n"
-        "offsets into shared memory.\n\n"
+        "\nShared memory has 32 banks of 4 bytes: bank = (byte offset / 4) mod 32. In one\n"
+        "wavefront each bank serves one 4-byte word; lanes asking for the same word share\n"
+        "it (broadcast). 8-byte accesses run as 2 phases of 16 lanes, 16-byte accesses as\n"
+        "4 phases of 8. conflicts = wavefronts - ideal wavefronts (as Nsight Compute\n"
+        "counts them). Addresses are byte offsets into shared memory.\n\n"
         "Examples:\n"
-        "  occ banks                              # consecutive floats: 1 wavefront, no conflict\n"
-        "  occ banks --stride 2                   # 2-way conflict\n"
-        "  occ banks --stride 32                  # 32-way conflict\n"
-        "  occ banks --stride 0                   # every lane reads one word: broadcast\n"
-        "  occ banks --bytes 8                    # doubles: 2 wavefronts, 0 conflicts\n"
-        "  occ banks --block 32,32 --order column # tile[32][32] read by column: 32-way\n"
-        "  occ banks --block 32,32 --order column --pad 1     # tile[32][33]: conflict-free\n"
-        "  occ banks --block 32,32 --order column --swizzle   # XOR swizzle: conflict-free\n"
+        "  occ banks                         # consecutive floats: no conflict\n"
+        "  occ banks --stride 2              # 2-way conflict\n"
+        "  occ banks --stride 32             # 32-way conflict\n"
+        "  occ banks --stride 0              # every lane reads one word: broadcast\n"
+        "  occ banks --bytes 8               # doubles: 2 wavefronts, 0 conflicts\n"
+        "  occ banks --block 32,32 --order column            # tile[32][32]: 32-way\n"
+        "  occ banks --block 32,32 --order column --pad 1    # tile[32][33]: none\n"
+        "  occ banks --block 32,32 --order column --swizzle  # XOR swizzle: none\n"
         "  occ banks --addresses 0,128,256,- --json\n"
         "  echo '{\"stride\":2}' | occ banks --batch\n\n"
-        "--batch lines carry the same fields as `occ coalesce --batch` (see `occ coalesce --help`).");
+        "--batch lines carry the same fields as `occ coalesce --batch` (see its --help\n"
+        "and docs/MEMORY.md).");
     add_access_flags(cmd, *o);
     cmd->callback([o, &out] {
         if (access_flags_batch(*o)) {

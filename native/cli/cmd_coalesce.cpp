@@ -120,28 +120,28 @@ std::string access_flags_warp(const AccessFlags& o) { return o.warp; }
 
 // Registers the flags both memory commands take; `o` must outlive parsing.
 void add_access_flags(CLI::App* cmd, AccessFlags& o) {
-    cmd->add_option("--gpu,-g", o.gpu, "GPU name or alias (see `occ gpus`) [A100-SXM4-80GB]");
+    cmd->add_option("--gpu,-g", o.gpu, "GPU name or alias, see `occ gpus` [A100-SXM4-80GB]");
     cmd->add_option("--cc", o.cc, "Compute capability instead of a GPU, e.g. 9.0");
-    cmd->add_option("--bytes,-b", o.bytes, "Bytes each lane moves: 1, 2, 4, 8 or 16 (float4 = 16) [4]");
-    cmd->add_option("--elem-bytes", o.elem_bytes, "Element size for index arithmetic [= --bytes]");
+    cmd->add_option("--bytes,-b", o.bytes, "Bytes per lane: 1, 2, 4, 8, 16 (float4) [4]");
+    cmd->add_option("--elem-bytes", o.elem_bytes, "Element size for indexing [= --bytes]");
     cmd->add_option("--op", o.op, "load or store [load]");
-    cmd->add_option("--addresses,-a", o.addresses, "Explicit byte address per lane, comma-separated; '-' = inactive lane");
-    cmd->add_option("--pattern,-p", o.pattern, "affine, 2d or gather [affine; 2d when --order/--pitch/--pad/--swizzle; gather when --seed/--range]");
-    cmd->add_option("--base", o.base, "Base byte address (decimal or 0x hex) [0]");
-    cmd->add_option("--offset", o.offset, "Bytes added to every address, e.g. 4 to shift by one float [0]");
-    cmd->add_option("--stride,-s", o.stride, "affine: elements between consecutive threads [1]");
-    cmd->add_option("--active-lanes", o.active, "Lane mask (0xffff) or lane ranges (0-15,20) [all 32]");
-    cmd->add_option("--block", o.block, "Block shape, threadIdx.x fastest: 32,8 or 16x16 [32]");
+    cmd->add_option("--addresses,-a", o.addresses, "Byte address per lane: 0,4,8,-,16 (- = inactive)");
+    cmd->add_option("--pattern,-p", o.pattern, "affine, 2d or gather [from the flags given]");
+    cmd->add_option("--base", o.base, "Base byte address, decimal or 0x hex [0]");
+    cmd->add_option("--offset", o.offset, "Bytes added to every address (4 = one float) [0]");
+    cmd->add_option("--stride,-s", o.stride, "affine: elements between threads [1]");
+    cmd->add_option("--active-lanes", o.active, "Lane mask 0xffff or ranges 0-15,20 [all]");
+    cmd->add_option("--block", o.block, "Block shape, x fastest: 32,8 or 16x16 [32]");
     cmd->add_option("--threads,-t", o.threads, "1-D block size instead of --block [32]");
-    cmd->add_option("--order", o.order, "2d: row = A[threadIdx.y*pitch + threadIdx.x], column = A[threadIdx.x*pitch + threadIdx.y] [row]");
+    cmd->add_option("--order", o.order, "2d: row = A[ty*pitch+tx], column = A[tx*pitch+ty]");
     cmd->add_option("--pitch", o.pitch, "2d: elements per row [block extent]");
-    cmd->add_option("--pad", o.pad, "2d: elements of padding per row (tile[32][32+pad]) [0]");
-    cmd->add_flag("--swizzle", o.swizzle, "2d: XOR-swizzle the column with the row (col ^ row)");
+    cmd->add_option("--pad", o.pad, "2d: padding elements per row, tile[32][32+pad]");
+    cmd->add_flag("--swizzle", o.swizzle, "2d: XOR-swizzle the column: col ^ row");
     cmd->add_option("--seed", o.seed, "gather: random seed [1]");
-    cmd->add_option("--range", o.range, "gather: random indices in [0, range) elements; 0 = permutation of the block [0]");
+    cmd->add_option("--range", o.range, "gather: random index < range; 0 = permutation");
     cmd->add_option("--warp,-w", o.warp, "Warp to draw [the worst one]");
     cmd->add_flag("--json", o.as_json, "Print one JSON object");
-    cmd->add_flag("--batch", o.batch, "Read JSON Lines on stdin, write one JSON line per input line");
+    cmd->add_flag("--batch", o.batch, "JSON Lines in on stdin, one JSON line out each");
 }
 
 // [SECTION] Terminal helpers
@@ -276,24 +276,26 @@ void print_coalesce(const json& res, const std::string& warp_flag) {
 
 void add_coalesce(CLI::App& app, Outcome& out) {
     auto o = std::make_shared<AccessFlags>();
-    auto* cmd = app.add_subcommand("coalesce", "Global-memory coalescing: sectors, lines and efficiency of a warp's access (cc >= 6.0)");
+    auto* cmd = app.add_subcommand("coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)");
     cmd->footer(
-        "\nOne warp-level load or store is one request; it moves every distinct 32-byte sector its active\n"
-        "lanes touch. Lanes are numbered threadIdx.x fastest; a block's warps are 32 consecutive threads.\n\n"
+        "\nOne warp-level load or store is one request; it moves every distinct 32-byte\n"
+        "sector its active lanes touch. Lanes are numbered threadIdx.x fastest; a block's\n"
+        "warps are 32 consecutive threads.\n\n"
         "Examples (CUDA Best Practices Guide, \"Coalesced Access to Global Memory\"):\n"
-        "  occ coalesce                          # 32 consecutive floats: 4 sectors, 100%\n"
-        "  occ coalesce --offset 4               # shifted by one float: 5 sectors, 80%\n"
-        "  occ coalesce --stride 2               # every other float: 8 sectors, 50%\n"
-        "  occ coalesce --stride 32              # one float per sector: 32 sectors, 12.5%\n"
-        "  occ coalesce --bytes 16               # float4 per lane: 16 sectors, one request\n"
-        "  occ coalesce --block 16,16 --pitch 1000    # 2-D block: each warp spans 2 rows\n"
-        "  occ coalesce --order column --block 32,32  # A[threadIdx.x*pitch + threadIdx.y]\n"
-        "  occ coalesce --range 1000000 --seed 7 # random gather\n"
+        "  occ coalesce                      # 32 consecutive floats: 4 sectors, 100%\n"
+        "  occ coalesce --offset 4           # shifted one float: 5 sectors, 80%\n"
+        "  occ coalesce --stride 2           # every other float: 8 sectors, 50%\n"
+        "  occ coalesce --stride 32          # a sector per lane: 32 sectors, 12.5%\n"
+        "  occ coalesce --bytes 16           # float4 per lane: 16 sectors, 1 request\n"
+        "  occ coalesce --block 16,16 --pitch 1000   # 2-D block: 2 rows per warp\n"
+        "  occ coalesce --block 32,32 --order column # A[threadIdx.x*pitch + threadIdx.y]\n"
+        "  occ coalesce --range 1000000 --seed 7     # random gather\n"
         "  occ coalesce --addresses 0,4,8,-,16 --json\n"
         "  echo '{\"stride\":2}' | occ coalesce --batch\n\n"
-        "--batch lines carry the same fields as --json echoes under \"input\": gpu|cc, access_bytes,\n"
-        "elem_bytes, op, active_lanes, addresses (up to 32, null = inactive) or pattern (affine: base,\n"
-        "offset, stride; 2d: block, order, pitch, pad, swizzle; gather: seed, range), id.");
+        "--batch lines carry the fields --json echoes under \"input\": gpu|cc,\n"
+        "access_bytes, elem_bytes, op, active_lanes, and addresses (up to 32, null =\n"
+        "inactive) or a pattern (affine: base, offset, stride; 2d: block, order, pitch,\n"
+        "pad, swizzle; gather: seed, range), id. See docs/MEMORY.md.");
     add_access_flags(cmd, *o);
     cmd->callback([o, &out] {
         if (o->batch) {
