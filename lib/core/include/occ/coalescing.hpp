@@ -96,8 +96,8 @@ struct AccessPattern {
 std::string check_pattern(const AccessPattern& p);
 
 // The access of warp `warp` (0-based) of the block. Lanes past the block's last thread are inactive.
-// Precondition: check_pattern(p) is empty. No allocation except for gather permutations > 0 threads
-// (a fixed-size stack array; still no heap).
+// Precondition: check_pattern(p) is empty. No heap allocation (a gather permutation is rebuilt in a
+// fixed stack array on each call, O(threads)).
 WarpAccess make_warp_access(const AccessPattern& p, int warp);
 
 // [SECTION] analyze_global
@@ -123,7 +123,8 @@ struct GlobalAccessResult {
 };
 
 // One warp. Pure, no allocation, no strings. Precondition: check_warp_access(w) is empty
-// (a misaligned lane is rounded down to its natural alignment).
+// (a misaligned lane is rounded down to its natural alignment). Full warps at a constant step take a
+// closed-form path; anything else is sorted by address (both exact).
 GlobalAccessResult analyze_global(const WarpAccess& w);
 
 // Empty when the global model covers this architecture; else why it does not (cc < 6.0).
