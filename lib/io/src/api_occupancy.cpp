@@ -73,19 +73,19 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
         if (b->size() > 2 && r.block[2] > 64) f.fail("block", "z must be 1..64, got " + std::to_string(r.block[2]));
         r.launch.threads = static_cast<int>(std::min<std::int64_t>(total, kI));
     } else {
-        r.launch.threads = static_cast<int>(f.integer("threads", -kI, kI, 256));
+        r.launch.threads = static_cast<int>(f.integer("threads", -kI, kI, 256, "an integer 1..1024 (threads per block)"));
         r.block[0] = r.launch.threads;
     }
-    r.kernel.regs_per_thread = static_cast<int>(f.integer("regs", -kI, kI, 32));
-    r.kernel.smem_static = f.size("smem_static", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0);
-    r.launch.smem_dynamic = f.size("smem_dynamic", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0);
-    r.launch.carveout = static_cast<int>(f.integer("carveout", -kI, kI, -1));
+    r.kernel.regs_per_thread = static_cast<int>(f.integer("regs", -kI, kI, 32, "an integer 0..255 (registers per thread)"));
+    r.kernel.smem_static = f.size("smem_static", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0, "a size in bytes >= 0 (e.g. 49152 or \"48K\")");
+    r.launch.smem_dynamic = f.size("smem_dynamic", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0, "a size in bytes >= 0 (e.g. 49152 or \"48K\")");
+    r.launch.carveout = static_cast<int>(f.integer("carveout", -kI, kI, -1, "an integer: -1 (default) or 0..100 percent"));
     const std::string cache = f.choice("cache_config", {"none", "shared", "l1", "equal"}, "none");
     r.launch.cache_config = cache == "shared" ? CacheConfig::prefer_shared : cache == "l1" ? CacheConfig::prefer_l1
                           : cache == "equal" ? CacheConfig::prefer_equal : CacheConfig::none;
     r.kernel.optin = f.boolean("optin", false);
-    r.kernel.max_dynamic_smem = f.size("max_dynamic_smem", -1, std::int64_t{1} << 40, -1);
-    r.kernel.barriers = static_cast<int>(f.integer("barriers", -kI, kI, 1));
+    r.kernel.max_dynamic_smem = f.size("max_dynamic_smem", -1, std::int64_t{1} << 40, -1, "a size in bytes >= 0, or -1 to derive it from optin");
+    r.kernel.barriers = static_cast<int>(f.integer("barriers", -kI, kI, 1, "an integer 0..16 (named barriers per block)"));
     const std::string pgc = f.choice("partitioned_gc", {"off", "on", "strict"}, "off");
     r.kernel.partitioned_gc = pgc == "on" ? PartitionedGC::on : pgc == "strict" ? PartitionedGC::strict : PartitionedGC::off;
     r.launch.grid_blocks = f.integer("grid", 0, (std::int64_t{1} << 31) * 65535, 0);

@@ -68,10 +68,12 @@ void FieldReader::fail(std::string_view key, const std::string& why) const {
     throw RequestError(std::string(key) + ": " + why);
 }
 
-std::int64_t FieldReader::integer(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def) {
+std::int64_t FieldReader::integer(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def, std::string_view expect) {
     const json* v = raw(key);
     if (!v) return def;
-    auto range = [&] { return "must be an integer " + std::to_string(lo) + ".." + std::to_string(hi); };
+    auto range = [&] {
+        return expect.empty() ? "must be an integer " + std::to_string(lo) + ".." + std::to_string(hi) : "must be " + std::string(expect);
+    };
     std::int64_t x = 0;
     if (v->is_number_integer()) {
         if (v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
@@ -129,10 +131,13 @@ double FieldReader::number_required(std::string_view key, double lo, double hi) 
     return number(key, lo, hi, 0);
 }
 
-std::int64_t FieldReader::size(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def) {
+std::int64_t FieldReader::size(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def, std::string_view expect) {
     const json* v = raw(key);
     if (!v) return def;
-    auto range = [&] { return "must be a size " + std::to_string(lo) + ".." + std::to_string(hi) + " bytes (e.g. 49152 or \"48K\")"; };
+    auto range = [&] {
+        return expect.empty() ? "must be a size " + std::to_string(lo) + ".." + std::to_string(hi) + " bytes (e.g. 49152 or \"48K\")"
+                              : "must be " + std::string(expect);
+    };
     std::int64_t x = 0;
     if (v->is_string()) {
         auto r = parse_size(v->get<std::string>(), key);

@@ -26,12 +26,14 @@ public:
 
     bool has(std::string_view key) const;
     // Integers: accept JSON numbers that are whole, and numeric strings.
-    std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def);
+    // `expect` replaces "an integer lo..hi" in the error message when the accepted range is wider than
+    // what makes sense to a user (the model then checks the real range with its own message).
+    std::int64_t integer(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def, std::string_view expect = {});
     std::int64_t integer_required(std::string_view key, std::int64_t lo, std::int64_t hi);
     double number(std::string_view key, double lo, double hi, double def);
     double number_required(std::string_view key, double lo, double hi);
     // Sizes: numbers of bytes or strings like "48K".
-    std::int64_t size(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def);
+    std::int64_t size(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def, std::string_view expect = {});
     bool boolean(std::string_view key, bool def);
     std::string string(std::string_view key, std::string_view def);
     // One of `choices` (case-insensitive).
