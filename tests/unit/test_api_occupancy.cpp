@@ -76,3 +76,19 @@ TEST_CASE("gpus kind lists the database") {
     CHECK(g["gpus"].size() >= 30);
     CHECK(g["archs"].size() == 21);
 }
+
+TEST_CASE("every kind echoes its device so the echoed input reads back to the same answer") {
+    const json dev = {{"name", "half-h100"}, {"major", 9}, {"minor", 0}, {"multiProcessorCount", 66}, {"sharedMemPerMultiprocessor", 100 * 1024}};
+    for (const char* kind : {"occupancy", "coalesce", "banks"}) {
+        CAPTURE(kind);
+        json req = {{"device", dev}};
+        if (std::string(kind) != "occupancy") req["stride"] = 2;
+        const json first = handle(kind, req);
+        REQUIRE(first["error"].is_null());
+        CHECK(first["input"]["device"]["multiProcessorCount"] == 66);
+        const json again = handle(kind, first["input"]);
+        CHECK(again == first);
+    }
+    CHECK(handle("coalesce", json{{"cc", "8.6"}})["input"]["cc"] == "8.6");
+    CHECK(handle("banks", json{{"gpu", "h100"}})["input"]["gpu"] == "H100-SXM5-80GB");
+}

@@ -150,10 +150,7 @@ MemoryRequest read_memory_request(FieldReader& f) {
 json memory_request_to_json(const MemoryRequest& r) {
     const AccessPattern& p = r.pattern;
     json j;
-    if (r.device.segment == Segment::custom && r.device.name.rfind("cc ", 0) == 0)
-        j["cc"] = std::to_string(r.device.arch.cc_major) + "." + std::to_string(r.device.arch.cc_minor);
-    else
-        j["gpu"] = r.device.name;
+    j.update(device_echo(r.device));
     j["pattern"] = pattern_kind_name(p.kind);
     j["access_bytes"] = p.access_bytes;
     j["elem_bytes"] = p.element_bytes();

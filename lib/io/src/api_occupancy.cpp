@@ -28,30 +28,6 @@ const char* pgc_name(PartitionedGC p) {
 
 json limit_json(int v) { return v == kUnlimited ? json(nullptr) : json(v); }
 
-// A custom device in the request's own terms (cudaDeviceProp names, as device_from_json reads
-// them), so the echoed "input" reads back to the same device.
-json custom_device_json(const Device& d) {
-    const ArchRules& a = d.arch;
-    return json{{"major", a.cc_major}, {"minor", a.cc_minor}, {"name", d.name}, {"multiProcessorCount", d.sm_count},
-                {"warpSize", a.warp_size}, {"maxThreadsPerBlock", a.max_threads_per_block},
-                {"maxThreadsPerMultiProcessor", a.max_threads_per_sm}, {"maxBlocksPerMultiProcessor", a.max_blocks_per_sm},
-                {"regsPerBlock", a.regs_per_block}, {"regsPerMultiprocessor", a.regs_per_sm},
-                {"sharedMemPerBlock", a.smem_per_block}, {"sharedMemPerMultiprocessor", a.smem_per_sm},
-                {"sharedMemPerBlockOptin", a.smem_per_block_optin}, {"reservedSharedMemPerBlock", a.smem_reserved_per_block}};
-}
-
-// A "cc X.Y" device exactly as device_for_cc() makes it (else it came from a device object).
-bool is_generic_cc_device(const Device& d) {
-    const auto g = device_for_cc(d.arch.cc_major, d.arch.cc_minor);
-    if (!g || g->name != d.name || g->sm_count != d.sm_count) return false;
-    const ArchRules &a = d.arch, &b = g->arch;
-    return a.warp_size == b.warp_size && a.max_threads_per_block == b.max_threads_per_block &&
-           a.max_threads_per_sm == b.max_threads_per_sm && a.max_blocks_per_sm == b.max_blocks_per_sm &&
-           a.regs_per_block == b.regs_per_block && a.regs_per_sm == b.regs_per_sm && a.smem_per_block == b.smem_per_block &&
-           a.smem_per_sm == b.smem_per_sm && a.smem_per_block_optin == b.smem_per_block_optin &&
-           a.smem_reserved_per_block == b.smem_reserved_per_block;
-}
-
 }  // namespace
 
 OccupancyRequest read_occupancy_request(FieldReader& f) {
@@ -94,12 +70,7 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
 
 json occupancy_request_to_json(const OccupancyRequest& r) {
     json j;
-    if (r.device.segment == Segment::custom && is_generic_cc_device(r.device))
-        j["cc"] = std::to_string(r.device.arch.cc_major) + "." + std::to_string(r.device.arch.cc_minor);
-    else if (r.device.segment == Segment::custom)
-        j["device"] = custom_device_json(r.device);
-    else
-        j["gpu"] = r.device.name;
+    j.update(device_echo(r.device));
     if (r.block[1] > 1 || r.block[2] > 1) j["block"] = {r.block[0], r.block[1], r.block[2]};
     else j["threads"] = r.launch.threads;
     j["regs"] = r.kernel.regs_per_thread;
