@@ -49,11 +49,12 @@ test: native web
 SANITIZE := build/sanitize
 FUZZ     := build/fuzz
 FUZZ_SECONDS ?= 30
+# The nvcc build and the install/find_package consumer test compile no sanitized project code: skipped here.
 check-sanitize: bootstrap
 	@cmake --preset sanitize >/dev/null
 	@cmake --build $(SANITIZE) -j$(JOBS)
 	@cd $(SANITIZE) && OCC_DIFF_VARIANTS=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j$(JOBS) -E '^(web|desktop)'
+	  ctest --output-on-failure -j$(JOBS) -E '^(web|desktop|consumer|validation.nvcc_build)'
 
 fuzz: bootstrap
 	@cmake -S tests/fuzz -B $(FUZZ) -DCMAKE_CXX_COMPILER=clang++ -DOCC_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
