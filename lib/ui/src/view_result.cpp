@@ -118,8 +118,9 @@ void draw_result(AppState& s) {
                 if (w.tail_blocks > 0)
                     std::snprintf(buf, sizeof buf, "%s waves: %lld full + a tail of %s blocks (%s full); grid %s or %s ends on a whole wave",
                                   format_number(w.waves, 2).c_str(), static_cast<long long>(w.full_waves), format_count(w.tail_blocks).c_str(),
-                                  format_percent(w.last_wave_fill).c_str(), format_count(w.suggested_grid_down).c_str(),
-                                  format_count(w.suggested_grid_up).c_str());
+                                  format_percent(w.last_wave_fill).c_str(),
+                                  // plain digits: ImGui's word wrap may break after a thousands comma
+                                  std::to_string(w.suggested_grid_down).c_str(), std::to_string(w.suggested_grid_up).c_str());
                 else
                     std::snprintf(buf, sizeof buf, "%s waves, no tail", format_number(w.waves, 2).c_str());
                 ImGui::TableNextRow();
