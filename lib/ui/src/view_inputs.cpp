@@ -8,16 +8,6 @@
 namespace occ::ui {
 namespace {
 
-// Starts a row: the label (with its tooltip) in column 0, the widget fills column 1.
-void row(const char* label, const char* tip) {
-    ImGui::TableNextRow();
-    ImGui::TableSetColumnIndex(0);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(label);
-    item_tooltip(tip);
-    ImGui::TableSetColumnIndex(1);
-    ImGui::SetNextItemWidth(-FLT_MIN);
-}
 
 bool bytes_input(const char* id, std::int64_t& v, std::int64_t hi) {
     const ImS64 step = 1024, fast = 16 * 1024;
@@ -42,7 +32,7 @@ void draw_inputs(AppState& s) {
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, em(9.5f));
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
 
-    row("Block", "Threads per block (blockDim.x * y * z). Warps per block = ceil(threads / 32). Tick 3-D to enter x, y, z.");
+    input_row("Block", "Threads per block (blockDim.x * y * z). Warps per block = ceil(threads / 32). Tick 3-D to enter x, y, z.");
     if (ImGui::Checkbox("3-D", &s.block_3d)) {
         sync_block(s);
         changed = true;
@@ -73,7 +63,7 @@ void draw_inputs(AppState& s) {
         ImGui::TextDisabled("= %d threads", l.threads);
     }
 
-    row("Registers", "Registers per thread, from ptxas -v or cudaFuncGetAttributes (numRegs). Allocated per warp in units of 256.");
+    input_row("Registers", "Registers per thread, from ptxas -v or cudaFuncGetAttributes (numRegs). Allocated per warp in units of 256.");
     ImGui::SetNextItemWidth(-em(5.5f));
     if (ImGui::InputInt("##regs", &k.regs_per_thread, 1, 8)) {
         k.regs_per_thread = std::clamp(k.regs_per_thread, 0, a.max_regs_per_thread);
@@ -82,23 +72,23 @@ void draw_inputs(AppState& s) {
     ImGui::SameLine();
     ImGui::TextDisabled("/ thread");
 
-    row("Static shared", "__shared__ arrays declared in the kernel (ptxas -v: smem).");
+    input_row("Static shared", "__shared__ arrays declared in the kernel (ptxas -v: smem).");
     changed |= bytes_input("##smem_static", k.smem_static, a.smem_per_block_optin);
-    row("Dynamic shared", "The third <<< >>> launch argument.");
+    input_row("Dynamic shared", "The third <<< >>> launch argument.");
     changed |= bytes_input("##smem_dynamic", l.smem_dynamic, a.smem_per_block_optin);
 
-    row("Opt-in", "cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, ...): needed above 48 KiB per block (7.0+).");
+    input_row("Opt-in", "cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, ...): needed above 48 KiB per block (7.0+).");
     char optin_label[64];
     std::snprintf(optin_label, sizeof optin_label, "up to %s / block", format_bytes(a.smem_per_block_optin).c_str());
     changed |= ImGui::Checkbox(optin_label, &k.optin);
 
-    row("Carveout", "cudaFuncAttributePreferredSharedMemoryCarveout: percent of the unified L1/shared array preferred as shared "
+    input_row("Carveout", "cudaFuncAttributePreferredSharedMemoryCarveout: percent of the unified L1/shared array preferred as shared "
                     "memory. The driver rounds up to a supported size, or picks the smallest size that fits one block.");
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::SliderInt("##carveout", &l.carveout, -1, 100, l.carveout < 0 ? "default" : "%d %%")) changed = true;
 
     if (a.carveout_step_count == 0 || l.cache_config != CacheConfig::none) {
-        row("Cache config", "cudaFuncSetCacheConfig (Kepler-era preference); on Volta+ it only matters when the carveout is default.");
+        input_row("Cache config", "cudaFuncSetCacheConfig (Kepler-era preference); on Volta+ it only matters when the carveout is default.");
         static const char* names[] = {"none", "prefer shared", "prefer L1", "prefer equal"};
         int c = static_cast<int>(l.cache_config);
         ImGui::SetNextItemWidth(-FLT_MIN);
@@ -108,7 +98,7 @@ void draw_inputs(AppState& s) {
         }
     }
 
-    row("Barriers", "Named barriers the kernel uses (barrier 0 is __syncthreads). Counted against the SM from 9.0 on.");
+    input_row("Barriers", "Named barriers the kernel uses (barrier 0 is __syncthreads). Counted against the SM from 9.0 on.");
     ImGui::SetNextItemWidth(-em(5.5f));
     if (ImGui::InputInt("##barriers", &k.barriers, 1, 4)) {
         k.barriers = std::clamp(k.barriers, 0, 16);
@@ -118,7 +108,7 @@ void draw_inputs(AppState& s) {
     ImGui::TextDisabled("/ block");
 
     if (a.partitioned_gc_supported) {
-        row("Partitioned GC", "Partitioned global caching (-Xptxas -dlcm=ca on 5.2/5.3/6.1/6.2): a block lives in half an SM.");
+        input_row("Partitioned GC", "Partitioned global caching (-Xptxas -dlcm=ca on 5.2/5.3/6.1/6.2): a block lives in half an SM.");
         static const char* names[] = {"off", "on", "strict"};
         int p = static_cast<int>(k.partitioned_gc);
         ImGui::SetNextItemWidth(-FLT_MIN);
@@ -128,7 +118,7 @@ void draw_inputs(AppState& s) {
         }
     }
 
-    row("Grid", "Blocks in the grid (optional, 0 = not given).");
+    input_row("Grid", "Blocks in the grid (optional, 0 = not given).");
     {
         const ImS64 step = 1, fast = 1024;
         ImGui::SetNextItemWidth(-em(5.5f));

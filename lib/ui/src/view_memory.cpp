@@ -17,15 +17,6 @@ namespace occ::ui {
 namespace {
 
 // [SECTION] Inputs
-void row(const char* label, const char* tip) {
-    ImGui::TableNextRow();
-    ImGui::TableSetColumnIndex(0);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(label);
-    item_tooltip(tip);
-    ImGui::TableSetColumnIndex(1);
-    ImGui::SetNextItemWidth(-FLT_MIN);
-}
 
 void memory_inputs(AppState& s) {
     AccessPattern& p = s.memory.pattern;
@@ -49,7 +40,7 @@ void memory_inputs(AppState& s) {
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, em(8.5f));
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
 
-    row("Bytes / lane", "What each lane loads or stores in one instruction: 1, 2, 4 (float), 8 (float2, double) or 16 (float4).");
+    input_row("Bytes / lane", "What each lane loads or stores in one instruction: 1, 2, 4 (float), 8 (float2, double) or 16 (float4).");
     static const int widths[] = {1, 2, 4, 8, 16};
     int wi = 2;
     for (int i = 0; i < 5; ++i)
@@ -60,7 +51,7 @@ void memory_inputs(AppState& s) {
         p.offset -= p.offset % p.access_bytes;   // keep lanes naturally aligned
         changed = true;
     }
-    row("Block", "blockDim.x, blockDim.y: lanes are numbered threadIdx.x fastest, so a block with x < 32 puts several rows in one warp.");
+    input_row("Block", "blockDim.x, blockDim.y: lanes are numbered threadIdx.x fastest, so a block with x < 32 puts several rows in one warp.");
     int b2[2] = {p.block[0], p.block[1]};
     if (ImGui::InputInt2("##mblock", b2)) {
         p.block[0] = std::clamp(b2[0], 1, 1024);
@@ -68,7 +59,7 @@ void memory_inputs(AppState& s) {
         changed = true;
     }
     if (p.kind == PatternKind::affine) {
-        row("Stride", "Elements between consecutive threads (1 = consecutive).");
+        input_row("Stride", "Elements between consecutive threads (1 = consecutive).");
         int stride = static_cast<int>(p.stride);
         if (ImGui::InputInt("##stride", &stride, 1, 8)) {
             p.stride = std::clamp(stride, -4096, 4096);
@@ -76,13 +67,13 @@ void memory_inputs(AppState& s) {
         }
     }
     if (p.kind == PatternKind::index_2d) {
-        row("Order", "Row: row = threadIdx.y, col = threadIdx.x (consecutive lanes walk along a row). Column: the transpose.");
+        input_row("Order", "Row: row = threadIdx.y, col = threadIdx.x (consecutive lanes walk along a row). Column: the transpose.");
         int order = p.order == IndexOrder::column ? 1 : 0;
         if (ImGui::Combo("##order", &order, "row (tile[ty][tx])\0column (tile[tx][ty])\0")) {
             p.order = order ? IndexOrder::column : IndexOrder::row;
             changed = true;
         }
-        row("Pitch", "Elements per row of the array; 0 = the block's extent.");
+        input_row("Pitch", "Elements per row of the array; 0 = the block's extent.");
         int pitch = static_cast<int>(p.pitch);
         if (ImGui::InputInt("##pitch", &pitch, 1, 32)) {
             p.pitch = std::clamp(pitch, 0, 1 << 20);
@@ -90,20 +81,20 @@ void memory_inputs(AppState& s) {
         }
     }
     if (p.kind == PatternKind::gather) {
-        row("Range", "Random elements in [0, range); 0 = a permutation of the block's threads.");
+        input_row("Range", "Random elements in [0, range); 0 = a permutation of the block's threads.");
         int range = static_cast<int>(p.range);
         if (ImGui::InputInt("##range", &range, 32, 1024)) {
             p.range = std::clamp(range, 0, 1 << 30);
             changed = true;
         }
-        row("Seed", "Random seed (splitmix64).");
+        input_row("Seed", "Random seed (splitmix64).");
         int seed = static_cast<int>(p.seed);
         if (ImGui::InputInt("##seed", &seed)) {
             p.seed = static_cast<std::uint64_t>(std::max(0, seed));
             changed = true;
         }
     }
-    row("Offset", "Bytes added to every address (whole elements; shifts the access off a 32-byte boundary).");
+    input_row("Offset", "Bytes added to every address (whole elements; shifts the access off a 32-byte boundary).");
     {
         int off = static_cast<int>(p.offset);
         if (ImGui::InputInt("##offset", &off, p.access_bytes, 32)) {
@@ -112,7 +103,7 @@ void memory_inputs(AppState& s) {
             changed = true;
         }
     }
-    row("Warp", "Which warp of the block the pictures show (totals cover every warp).");
+    input_row("Warp", "Which warp of the block the pictures show (totals cover every warp).");
     {
         int w = s.memory.warp;
         if (ImGui::SliderInt("##warp", &w, 0, std::max(0, p.warps() - 1), "warp %d")) {

@@ -27,6 +27,9 @@ ImU32 limiter_color(unsigned limiter_bits, float alpha = 1.0f);
 const char* limiter_title(unsigned limiter_bit);   // "Warps", "Registers", ...
 // A wrapped tooltip for the last item.
 void item_tooltip(const char* text);
+// Starts a row of a two-column input table: the label (with its tooltip) in column 0; the next
+// widget fills column 1.
+void input_row(const char* label, const char* tip);
 // "(?)" after a label, with a tooltip.
 void help_marker(const char* text);
 // A section title with a thin rule under it.
