@@ -12,6 +12,8 @@
 
 #ifdef OCC_HAVE_CUDA_OCCUPANCY
 #include <cuda_occupancy.h>   // oracle only, from the installed toolkit
+
+#include "oracle_prop.hpp"
 #endif
 
 namespace {
@@ -98,19 +100,7 @@ BENCHMARK(BM_occ_compute_occupancy_full);
 void BM_nvidia_cudaOccMaxActiveBlocksPerMultiprocessor(benchmark::State& state) {
     const auto& qs = queries();
     const occ::ArchRules& a = a100().arch;
-    cudaOccDeviceProp p;
-    p.computeMajor = a.cc_major;
-    p.computeMinor = a.cc_minor;
-    p.maxThreadsPerBlock = a.max_threads_per_block;
-    p.maxThreadsPerMultiprocessor = a.max_threads_per_sm;
-    p.regsPerBlock = a.regs_per_block;
-    p.regsPerMultiprocessor = a.regs_per_sm;
-    p.warpSize = 32;
-    p.sharedMemPerBlock = static_cast<size_t>(a.smem_per_block);
-    p.sharedMemPerMultiprocessor = static_cast<size_t>(a.smem_per_sm);
-    p.numSms = 108;
-    p.sharedMemPerBlockOptin = static_cast<size_t>(a.smem_per_block_optin);
-    p.reservedSharedMemPerBlock = static_cast<size_t>(a.smem_reserved_per_block);
+    const cudaOccDeviceProp p = oracle_prop(a, 108);
     cudaOccDeviceState st;
     std::size_t i = 0;
     for (auto _ : state) {

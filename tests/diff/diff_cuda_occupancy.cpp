@@ -18,6 +18,7 @@
 #include "occ/device.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/prepared.hpp"
+#include "oracle_prop.hpp"
 
 #include <map>
 #include <memory>
@@ -42,23 +43,6 @@ struct Sample {
     int barriers;
     occ::PartitionedGC pgc;
 };
-
-cudaOccDeviceProp to_prop(const occ::ArchRules& a) {
-    cudaOccDeviceProp p;
-    p.computeMajor = a.cc_major;
-    p.computeMinor = a.cc_minor;
-    p.maxThreadsPerBlock = a.max_threads_per_block;
-    p.maxThreadsPerMultiprocessor = a.max_threads_per_sm;
-    p.regsPerBlock = a.regs_per_block;
-    p.regsPerMultiprocessor = a.regs_per_sm;
-    p.warpSize = a.warp_size;
-    p.sharedMemPerBlock = static_cast<size_t>(a.smem_per_block);
-    p.sharedMemPerMultiprocessor = static_cast<size_t>(a.smem_per_sm);
-    p.numSms = 1;
-    p.sharedMemPerBlockOptin = static_cast<size_t>(a.smem_per_block_optin);
-    p.reservedSharedMemPerBlock = static_cast<size_t>(a.smem_reserved_per_block);
-    return p;
-}
 
 int oracle_int(int v) { return v == INT_MAX ? occ::kUnlimited : v; }
 
@@ -173,7 +157,7 @@ int main(int argc, char** argv) {
 
     for (const occ::ArchRules& a : occ::all_archs()) {
         const occ::Device dev = *occ::device_for_cc(a.cc_major, a.cc_minor);
-        const cudaOccDeviceProp prop = to_prop(a);
+        const cudaOccDeviceProp prop = oracle_prop(a);
         const long long before = c.compared;
         PreparedCache pc;
         auto random_sample = [&](int threads, int regs) {
