@@ -1,12 +1,20 @@
 // cli.hpp — what the subcommand files share. Each subcommand lives in its own cmd_*.cpp and
-// registers itself from main.cpp; all arithmetic happens in occ::core through occ::io's JSON API.
+// registers itself from main.cpp; all arithmetic happens in occ::core. Request flags come from the
+// field descriptions (occ/io/schema.hpp): flag = "--" + JSON key with '_' turned into '-'.
 #pragma once
 #include <functional>
+#include <iostream>
 #include <iosfwd>
+#include <map>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+
+#include "occ/io/api.hpp"
+#include "occ/io/schema.hpp"
+#include "occ/result.hpp"
 
 namespace occ::cli {
 
@@ -27,9 +35,33 @@ struct Outcome {
 // Returns kExitBatchErrors if any line failed.
 int run_batch(const std::string& kind, std::istream& in, std::ostream& out);
 
-// Prints a response: JSON (one line, or pretty when `pretty`) or via `human` when not json.
-// Returns kExitUsage when the response carries an error.
-int emit(const json& response, bool as_json, const std::function<void(const json&)>& human);
+// The request fields of one kind as flags, and what the user gave.
+struct RequestFlags {
+    const io::KindSpec* kind = nullptr;
+    std::map<std::string, std::vector<std::string>> given;   // key -> the flag's arguments
+};
+// One flag per field of `kind` (JSON-only fields such as id have none).
+void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& flags);
+// The JSON request the given flags describe (a --batch line would carry the same).
+Result<json> request_from(const RequestFlags& flags);
+
+// Prints a typed answer: its JSON (`to_json`) with --json, else the human text. An error goes to
+// stderr (or as {"error": ...} with --json). Returns kExitUsage on error.
+template <typename Answer, typename ToJson, typename Human>
+int emit(const Result<Answer>& a, bool as_json, ToJson to_json, Human human);
+void print_json(const json& j);
+int print_error(const std::string& message, bool as_json);
+// For the kinds whose printers read the JSON answer (advise, roofline, gpus): the answer with
+// --json, else the error alone on stderr, else `human`.
+int emit_response(const json& response, bool as_json, const std::function<void(const json&)>& human);
+
+template <typename Answer, typename ToJson, typename Human>
+int emit(const Result<Answer>& a, bool as_json, ToJson to_json, Human human) {
+    if (!a) return print_error(a.error, as_json);
+    if (as_json) print_json(to_json(*a));
+    else human(*a);
+    return kExitOk;
+}
 
 // Registration functions, one per cmd_*.cpp.
 void add_occupancy(CLI::App& app, Outcome& out);
@@ -40,8 +72,31 @@ void add_validation(CLI::App& app, Outcome& out); // cmd_validation.cpp
 void add_roofline(CLI::App& app, Outcome& out);   // cmd_roofline.cpp
 void add_advise(CLI::App& app, Outcome& out);     // cmd_advise.cpp
 // `occ occupancy --ptxas FILE` (ptxas_table.cpp): occupancy of every kernel in a compiler log;
-// FILE "-" reads stdin. base_request builds the occupancy fields the user gave (may throw RequestError).
-int run_ptxas_table(const std::string& path, const std::function<json()>& base_request, bool as_json);
+// FILE "-" reads stdin. base_request: the launch fields the user gave.
+int run_ptxas_table(const std::string& path, const Result<json>& base_request, bool as_json);
+
+// `occ coalesce` and `occ banks` (cmd_coalesce.cpp, cmd_banks.cpp): the same request fields.
+struct MemoryFlags {
+    RequestFlags request;
+    std::string warp;   // --warp: which warp the picture shows
+    bool as_json = false, batch = false;
+};
+void add_memory_flags(CLI::App* cmd, MemoryFlags& o);
+Result<int> pick_warp(int warps, int worst, const std::string& flag);
+
+// Runs a memory command: --batch, or one answer printed as JSON or as the picture of one warp.
+template <typename Answer, typename AnswerFn, typename Print>
+int run_memory(const MemoryFlags& o, const char* kind, AnswerFn answer, Print print) {
+    if (o.batch) return run_batch(kind, std::cin, std::cout);
+    const Result<json> req = request_from(o.request);
+    Result<Answer> a = req ? answer(*req) : Result<Answer>::fail(req.error);
+    if (a) {
+        const auto w = pick_warp(static_cast<int>(a->result.warps.size()), a->result.worst_warp, o.warp);
+        if (!w) a = Result<Answer>::fail(w.error);
+    }
+    return emit(a, o.as_json, [](const Answer& x) { return io::to_json(x); },
+                [&](const Answer& x) { print(io::to_json(x), o.warp); });
+}
 
 // Is stdout a terminal (for colour / unicode choices)?
 bool stdout_is_tty();

@@ -3,60 +3,18 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "cli.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
-#include "occ/io/fields.hpp"
 
 namespace occ::cli {
 namespace {
 
 struct Options {
-    std::string gpu, cc, threads, regs, smem_static, smem_dynamic, carveout, max_dyn, barriers, grid, smem_per_thread, smem_fixed, limit,
-        target, cluster, gpc_sms;
-    bool optin = false, non_portable = false, as_json = false, batch = false;
+    RequestFlags request;
+    bool as_json = false, batch = false;
 };
-
-json request_from(const Options& o) {
-    json r = json::object();
-    auto put = [&](const char* k, const std::string& v) { if (!v.empty()) r[k] = v; };
-    put("gpu", o.gpu);
-    put("cc", o.cc);
-    put("threads", o.threads);
-    put("regs", o.regs);
-    put("smem_static", o.smem_static);
-    put("smem_dynamic", o.smem_dynamic);
-    put("carveout", o.carveout);
-    put("max_dynamic_smem", o.max_dyn);
-    put("barriers", o.barriers);
-    put("grid", o.grid);
-    put("smem_per_thread", o.smem_per_thread);
-    put("smem_fixed", o.smem_fixed);
-    put("block_size_limit", o.limit);
-    put("target_blocks", o.target);
-    put("cluster_size", o.cluster);
-    if (o.optin) r["optin"] = true;
-    if (o.non_portable) r["non_portable"] = true;
-    if (!o.gpc_sms.empty()) {
-        json a = json::array();
-        std::stringstream ss(o.gpc_sms);
-        std::string part;
-        while (std::getline(ss, part, ',')) {
-            try {
-                std::size_t pos = 0;
-                const long v = std::stol(part, &pos);
-                if (pos != part.size()) throw 0;
-                a.push_back(v);
-            } catch (...) {
-                throw io::RequestError("gpc_sms: must be a comma-separated list of SM counts, e.g. 18,18,16 (got \"" + o.gpc_sms + "\")");
-            }
-        }
-        r["gpc_sms"] = a;
-    }
-    return r;
-}
 
 std::string cell(const json& snap, const char* what) {
     if (snap.is_null()) return "-";
@@ -169,7 +127,7 @@ void print_human(const json& r) {
 
 void add_advise(CLI::App& app, Outcome& out) {
     auto o = std::make_shared<Options>();
-    auto* cmd = app.add_subcommand("advise", "Launch advisor: best block size, register/shared-memory headroom, waves, clusters");
+    auto* cmd = app.add_subcommand("advise", std::string(io::find_kind("advise")->summary));
     cmd->footer(
         "\nEvery suggestion shows occupancy before and after; all numbers come from the same model as\n"
         "`occ occupancy`. With --batch, each stdin line is a JSON object with the occupancy fields plus\n"
@@ -179,24 +137,7 @@ void add_advise(CLI::App& app, Outcome& out) {
         "  occ advise --gpu A100 --regs 32 --smem-per-thread 128          # smem grows with the block\n"
         "  occ advise --gpu A100 --threads 256 --regs 32 --target-blocks 4  # smem available at 4 blocks/SM\n"
         "  occ advise --gpu H100 --threads 1024 --regs 64 --cluster-size 16 --non-portable");
-    cmd->add_option("--gpu,-g", o->gpu, "GPU name or alias (see `occ gpus`) [A100-SXM4-80GB]");
-    cmd->add_option("--cc", o->cc, "Compute capability instead of a GPU (one SM)");
-    cmd->add_option("--threads,-t", o->threads, "Threads per block now [256]");
-    cmd->add_option("--regs,-r", o->regs, "Registers per thread [32]");
-    cmd->add_option("--smem-static", o->smem_static, "Static shared memory per block [0]");
-    cmd->add_option("--smem-dynamic,-s", o->smem_dynamic, "Dynamic shared memory per block now [0]");
-    cmd->add_option("--carveout", o->carveout, "Preferred carveout percent, -1 = default [-1]");
-    cmd->add_flag("--optin", o->optin, "Kernel opted in to the device's maximum dynamic shared memory");
-    cmd->add_option("--max-dynamic-smem", o->max_dyn, "cudaFuncAttributeMaxDynamicSharedMemorySize");
-    cmd->add_option("--barriers", o->barriers, "Named barriers per block [1]");
-    cmd->add_option("--grid", o->grid, "Blocks in the grid, for waves and the tail");
-    cmd->add_option("--smem-per-thread", o->smem_per_thread, "Dynamic smem that grows with the block: bytes per thread (instead of --smem-dynamic)");
-    cmd->add_option("--smem-fixed", o->smem_fixed, "Dynamic smem per block that does not grow with it (with --smem-per-thread) [0]");
-    cmd->add_option("--block-size-limit", o->limit, "Largest block size the kernel supports, 0 = device maximum [0]");
-    cmd->add_option("--target-blocks", o->target, "Blocks per SM wanted: dynamic smem available per block [current]");
-    cmd->add_option("--cluster-size", o->cluster, "Thread block cluster size (9.0+): 1..8, up to 16 with --non-portable");
-    cmd->add_flag("--non-portable", o->non_portable, "Allow cluster sizes 9..16 (cudaFuncAttributeNonPortableClusterSizeAllowed)");
-    cmd->add_option("--gpc-sms", o->gpc_sms, "SMs per GPC, overriding the assumed layout, e.g. 18,18,16,16,16,16,16,16");
+    add_request_flags(cmd, *io::find_kind("advise"), o->request);
     cmd->add_flag("--json", o->as_json, "Print one JSON object");
     cmd->add_flag("--batch", o->batch, "Read JSON Lines on stdin, write one JSON line per input line");
     cmd->callback([o, &out] {
@@ -204,18 +145,8 @@ void add_advise(CLI::App& app, Outcome& out) {
             out.code = run_batch("advise", std::cin, std::cout);
             return;
         }
-        json res;
-        try {
-            res = io::handle("advise", request_from(*o));
-        } catch (const io::RequestError& e) {
-            res = json{{"error", e.what()}};
-        }
-        if (!o->as_json && !res.contains("occupancy")) {
-            std::cerr << "error: " << res["error"].get<std::string>() << '\n';
-            out.code = kExitUsage;
-            return;
-        }
-        out.code = emit(res, o->as_json, print_human);
+        const Result<json> req = request_from(o->request);
+        out.code = emit_response(req ? io::handle("advise", *req) : json{{"error", req.error}}, o->as_json, print_human);
     });
 }
 

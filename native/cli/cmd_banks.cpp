@@ -1,5 +1,5 @@
 // cmd_banks.cpp — `occ banks`: shared-memory bank conflicts of a warp's access (cc >= 5.0).
-// The access-description flags are shared with `occ coalesce` (defined in cmd_coalesce.cpp).
+// The request flags are the coalesce request's, shared with `occ coalesce` (cmd_coalesce.cpp).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -8,31 +8,22 @@
 #include "cli.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
-#include "occ/io/fields.hpp"
 
 namespace occ::cli {
 
 // Defined in cmd_coalesce.cpp.
-struct AccessFlags;
-std::shared_ptr<AccessFlags> make_access_flags();
-void add_access_flags(CLI::App* cmd, AccessFlags& o);
-json access_request_from(const AccessFlags& o);
-bool access_flags_batch(const AccessFlags& o);
-bool access_flags_json(const AccessFlags& o);
-std::string access_flags_warp(const AccessFlags& o);
 std::string lane_ranges(std::uint32_t mask, std::size_t width);
 void print_wrapped(const char* label, const std::string& text);
 char index_char(const json& v);
 void print_lane_ruler(const char* label);
 std::string describe_input(const json& in, int warps);
-int pick_warp(const json& res, const std::string& flag);
 
 namespace {
 
 void print_banks(const json& res, const std::string& warp_flag) {
     const json& in = res["input"];
     const json& dev = res["device"];
-    const int wi = pick_warp(res, warp_flag);
+    const int wi = *pick_warp(res["warps"].get<int>(), res["worst_warp"].get<int>(), warp_flag);
     std::printf("banks  %s (cc %s)\n", dev["name"].get<std::string>().c_str(), dev["cc"].get<std::string>().c_str());
     print_wrapped("  access  ", describe_input(in, res["warps"].get<int>()));
     std::printf("\n  wavefronts %lld (ideal %lld)   conflicts %lld   worst %d-way\n", res["wavefronts"].get<long long>(),
@@ -86,7 +77,7 @@ void print_banks(const json& res, const std::string& warp_flag) {
 }  // namespace
 
 void add_banks(CLI::App& app, Outcome& out) {
-    std::shared_ptr<AccessFlags> o = make_access_flags();
+    auto o = std::make_shared<MemoryFlags>();
     auto* cmd = app.add_subcommand("banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)");
     cmd->footer(
         "\nShared memory has 32 banks of 4 bytes: bank = (byte offset / 4) mod 32. In one\n"
@@ -99,7 +90,7 @@ void add_banks(CLI::App& app, Outcome& out) {
         "  occ banks --stride 2              # 2-way conflict\n"
         "  occ banks --stride 32             # 32-way conflict\n"
         "  occ banks --stride 0              # every lane reads one word: broadcast\n"
-        "  occ banks --bytes 8               # doubles: 2 wavefronts, 0 conflicts\n"
+        "  occ banks --access-bytes 8        # doubles: 2 wavefronts, 0 conflicts\n"
         "  occ banks --block 32,32 --order column            # tile[32][32]: 32-way\n"
         "  occ banks --block 32,32 --order column --pad 1    # tile[32][33]: none\n"
         "  occ banks --block 32,32 --order column --swizzle  # XOR swizzle: none\n"
@@ -107,22 +98,8 @@ void add_banks(CLI::App& app, Outcome& out) {
         "  echo '{\"stride\":2}' | occ banks --batch\n\n"
         "--batch lines carry the same fields as `occ coalesce --batch` (see its --help\n"
         "and docs/MEMORY.md).");
-    add_access_flags(cmd, *o);
-    cmd->callback([o, &out] {
-        if (access_flags_batch(*o)) {
-            out.code = run_batch("banks", std::cin, std::cout);
-            return;
-        }
-        json res;
-        const std::string warp = access_flags_warp(*o);
-        try {
-            res = io::handle("banks", access_request_from(*o));
-            if (!res.contains("error") || res["error"].is_null()) pick_warp(res, warp);
-        } catch (const io::RequestError& e) {
-            res = json{{"error", e.what()}};
-        }
-        out.code = emit(res, access_flags_json(*o), [warp](const json& r) { print_banks(r, warp); });
-    });
+    add_memory_flags(cmd, *o);
+    cmd->callback([o, &out] { out.code = run_memory<io::BanksAnswer>(*o, "banks", io::answer_banks, print_banks); });
 }
 
 }  // namespace occ::cli

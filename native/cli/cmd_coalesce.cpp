@@ -1,7 +1,7 @@
 // cmd_coalesce.cpp — `occ coalesce`: how a warp's global-memory access becomes 32-byte sectors.
 // Also holds the access-description flags that `occ banks` (cmd_banks.cpp) shares.
 //
-// [SECTION] Access flags -> JSON request (shared with banks)
+// [SECTION] Flags (the coalesce request description, shared with banks)
 // [SECTION] Terminal helpers (wrapping, lane ranges)
 // [SECTION] The human picture: lanes -> sectors
 #include <cstdio>
@@ -14,33 +14,12 @@
 #include "cli.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
-#include "occ/io/fields.hpp"
 
 namespace occ::cli {
 
-// [SECTION] Access flags
-
-struct AccessFlags {
-    std::string gpu, cc, bytes, elem_bytes, op, addresses, pattern, base, offset, stride, active, block, threads, pitch, pad, order, seed,
-        range, warp;
-    bool swizzle = false, as_json = false, batch = false;
-};
+// [SECTION] Flags
 
 namespace {
-
-std::string trim(std::string s) {
-    const auto b = s.find_first_not_of(" \t");
-    const auto e = s.find_last_not_of(" \t");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string part;
-    while (std::getline(ss, part, sep)) out.push_back(trim(part));
-    return out;
-}
 
 bool parse_long(const std::string& s, long long& v) {
     try {
@@ -52,93 +31,11 @@ bool parse_long(const std::string& s, long long& v) {
     }
 }
 
-// "0xffff", "65535" -> as given (the JSON reader checks it); "0-15,20,24-31" -> a mask number.
-json lanes_value(const std::string& text) {
-    const std::string t = trim(text);
-    const bool list = t.find(',') != std::string::npos || (t.find('-') != std::string::npos && t.rfind("0x", 0) != 0);
-    if (!list) return t;
-    std::uint64_t mask = 0;
-    for (const std::string& part : split(t, ',')) {
-        long long lo = 0, hi = 0;
-        const auto dash = part.find('-');
-        const bool ok = dash == std::string::npos ? parse_long(part, lo) && (hi = lo, true)
-                                                  : parse_long(part.substr(0, dash), lo) && parse_long(part.substr(dash + 1), hi);
-        if (!ok || lo < 0 || hi > 31 || lo > hi)
-            throw io::RequestError("active_lanes: must be a mask (0xffff) or lane ranges 0..31 like 0-15,20, got \"" + text + "\"");
-        for (long long l = lo; l <= hi; ++l) mask |= 1ull << l;
-    }
-    return mask;
-}
-
 }  // namespace
 
-json access_request_from(const AccessFlags& o) {
-    json r = json::object();
-    auto put = [&](const char* k, const std::string& v) { if (!v.empty()) r[k] = v; };
-    put("gpu", o.gpu);
-    put("cc", o.cc);
-    put("access_bytes", o.bytes);
-    put("elem_bytes", o.elem_bytes);
-    put("op", o.op);
-    put("pattern", o.pattern);
-    put("base", o.base);
-    put("offset", o.offset);
-    put("stride", o.stride);
-    put("threads", o.threads);
-    put("pitch", o.pitch);
-    put("pad", o.pad);
-    put("order", o.order);
-    put("seed", o.seed);
-    put("range", o.range);
-    if (o.swizzle) r["swizzle"] = true;
-    if (!o.active.empty()) r["active_lanes"] = lanes_value(o.active);
-    if (!o.addresses.empty()) {
-        json a = json::array();
-        for (const std::string& part : split(o.addresses, ',')) {
-            if (part == "-" || part == "null" || part == "_" || part == ".") { a.push_back(nullptr); continue; }
-            a.push_back(part);
-        }
-        r["addresses"] = a;
-    }
-    if (!o.block.empty()) {
-        json b = json::array();
-        for (const std::string& part : split(o.block, o.block.find('x') != std::string::npos ? 'x' : ',')) {
-            long long v = 0;
-            if (!parse_long(part, v)) throw io::RequestError("block: must be X[,Y[,Z]] with integers, e.g. 32,8 or 16x16 (got \"" + o.block + "\")");
-            b.push_back(v);
-        }
-        r["block"] = b;
-    }
-    return r;
-}
-
-// cmd_banks.cpp sees AccessFlags only as an incomplete type, through these.
-std::shared_ptr<AccessFlags> make_access_flags() { return std::make_shared<AccessFlags>(); }
-bool access_flags_batch(const AccessFlags& o) { return o.batch; }
-bool access_flags_json(const AccessFlags& o) { return o.as_json; }
-std::string access_flags_warp(const AccessFlags& o) { return o.warp; }
-
-// Registers the flags both memory commands take; `o` must outlive parsing.
-void add_access_flags(CLI::App* cmd, AccessFlags& o) {
-    cmd->add_option("--gpu,-g", o.gpu, "GPU name or alias, see `occ gpus` [A100-SXM4-80GB]");
-    cmd->add_option("--cc", o.cc, "Compute capability instead of a GPU, e.g. 9.0");
-    cmd->add_option("--bytes,-b", o.bytes, "Bytes per lane: 1, 2, 4, 8, 16 (float4) [4]");
-    cmd->add_option("--elem-bytes", o.elem_bytes, "Element size for indexing [= --bytes]");
-    cmd->add_option("--op", o.op, "load or store [load]");
-    cmd->add_option("--addresses,-a", o.addresses, "Byte address per lane: 0,4,8,-,16 (- = inactive)");
-    cmd->add_option("--pattern,-p", o.pattern, "affine, 2d or gather [from the flags given]");
-    cmd->add_option("--base", o.base, "Base byte address, decimal or 0x hex [0]");
-    cmd->add_option("--offset", o.offset, "Bytes added to every address (4 = one float) [0]");
-    cmd->add_option("--stride,-s", o.stride, "affine: elements between threads [1]");
-    cmd->add_option("--active-lanes", o.active, "Lane mask 0xffff or ranges 0-15,20 [all]");
-    cmd->add_option("--block", o.block, "Block shape, x fastest: 32,8 or 16x16 [32]");
-    cmd->add_option("--threads,-t", o.threads, "1-D block size instead of --block [32]");
-    cmd->add_option("--order", o.order, "2d: row = A[ty*pitch+tx], column = A[tx*pitch+ty]");
-    cmd->add_option("--pitch", o.pitch, "2d: elements per row [block extent]");
-    cmd->add_option("--pad", o.pad, "2d: padding elements per row, tile[32][32+pad]");
-    cmd->add_flag("--swizzle", o.swizzle, "2d: XOR-swizzle the column: col ^ row");
-    cmd->add_option("--seed", o.seed, "gather: random seed [1]");
-    cmd->add_option("--range", o.range, "gather: random index < range; 0 = permutation");
+// Both memory commands take the coalesce request's fields (the same description) plus --warp.
+void add_memory_flags(CLI::App* cmd, MemoryFlags& o) {
+    add_request_flags(cmd, *io::find_kind("coalesce"), o.request);
     cmd->add_option("--warp,-w", o.warp, "Warp to draw [the worst one]");
     cmd->add_flag("--json", o.as_json, "Print one JSON object");
     cmd->add_flag("--batch", o.batch, "JSON Lines in on stdin, one JSON line out each");
@@ -217,15 +114,12 @@ std::string describe_input(const json& in, int warps) {
 }
 
 // Which warp to draw: --warp if given and valid, else the worst one.
-int pick_warp(const json& res, const std::string& flag) {
-    const int n = res.value("warps", 1);
-    if (!flag.empty()) {
-        long long v = 0;
-        if (!parse_long(flag, v) || v < 0 || v >= n)
-            throw io::RequestError("warp: must be 0.." + std::to_string(n - 1) + ", got " + flag);
-        return static_cast<int>(v);
-    }
-    return res.value("worst_warp", 0);
+Result<int> pick_warp(int warps, int worst, const std::string& flag) {
+    if (flag.empty()) return Result<int>::ok(worst);
+    long long v = 0;
+    if (!parse_long(flag, v) || v < 0 || v >= warps)
+        return Result<int>::fail("warp: must be 0.." + std::to_string(warps - 1) + ", got " + flag);
+    return Result<int>::ok(static_cast<int>(v));
 }
 
 namespace {
@@ -235,7 +129,7 @@ namespace {
 void print_coalesce(const json& res, const std::string& warp_flag) {
     const json& in = res["input"];
     const json& dev = res["device"];
-    const int wi = pick_warp(res, warp_flag);
+    const int wi = *pick_warp(res["warps"].get<int>(), res["worst_warp"].get<int>(), warp_flag);
     std::printf("coalesce  %s (cc %s)\n", dev["name"].get<std::string>().c_str(), dev["cc"].get<std::string>().c_str());
     print_wrapped("  access  ", describe_input(in, res["warps"].get<int>()));
     std::printf("\n  requests %-6lld sectors %lld (ideal %lld, excess %lld)   lines %lld\n", res["requests"].get<long long>(),
@@ -275,7 +169,7 @@ void print_coalesce(const json& res, const std::string& warp_flag) {
 }  // namespace
 
 void add_coalesce(CLI::App& app, Outcome& out) {
-    auto o = std::make_shared<AccessFlags>();
+    auto o = std::make_shared<MemoryFlags>();
     auto* cmd = app.add_subcommand("coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)");
     cmd->footer(
         "\nOne warp-level load or store is one request; it moves every distinct 32-byte\n"
@@ -286,7 +180,7 @@ void add_coalesce(CLI::App& app, Outcome& out) {
         "  occ coalesce --offset 4           # shifted one float: 5 sectors, 80%\n"
         "  occ coalesce --stride 2           # every other float: 8 sectors, 50%\n"
         "  occ coalesce --stride 32          # a sector per lane: 32 sectors, 12.5%\n"
-        "  occ coalesce --bytes 16           # float4 per lane: 16 sectors, 1 request\n"
+        "  occ coalesce --access-bytes 16         # float4 per lane: 16 sectors, 1 request\n"
         "  occ coalesce --block 16,16 --pitch 1000   # 2-D block: 2 rows per warp\n"
         "  occ coalesce --block 32,32 --order column # A[threadIdx.x*pitch + threadIdx.y]\n"
         "  occ coalesce --range 1000000 --seed 7     # random gather\n"
@@ -296,21 +190,8 @@ void add_coalesce(CLI::App& app, Outcome& out) {
         "access_bytes, elem_bytes, op, active_lanes, and addresses (up to 32, null =\n"
         "inactive) or a pattern (affine: base, offset, stride; 2d: block, order, pitch,\n"
         "pad, swizzle; gather: seed, range), id. See docs/MEMORY.md.");
-    add_access_flags(cmd, *o);
-    cmd->callback([o, &out] {
-        if (o->batch) {
-            out.code = run_batch("coalesce", std::cin, std::cout);
-            return;
-        }
-        json res;
-        try {
-            res = io::handle("coalesce", access_request_from(*o));
-            if (!res.contains("error") || res["error"].is_null()) pick_warp(res, o->warp);
-        } catch (const io::RequestError& e) {
-            res = json{{"error", e.what()}};
-        }
-        out.code = emit(res, o->as_json, [o](const json& r) { print_coalesce(r, o->warp); });
-    });
+    add_memory_flags(cmd, *o);
+    cmd->callback([o, &out] { out.code = run_memory<io::CoalesceAnswer>(*o, "coalesce", io::answer_coalesce, print_coalesce); });
 }
 
 }  // namespace occ::cli

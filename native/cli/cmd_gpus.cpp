@@ -16,7 +16,7 @@ void add_gpus(CLI::App& app, Outcome& out) {
     cmd->add_flag("--archs", *archs, "List the per-compute-capability limits instead of named GPUs");
     cmd->callback([&out, as_json, archs] {
         const json db = io::gpus_json();
-        out.code = emit(db, *as_json, [&](const json& j) {
+        out.code = emit_response(db, *as_json, [&](const json& j) {
             if (*archs) {
                 std::printf("%-5s %-9s %7s %6s %7s %8s %9s %9s %8s %s\n", "cc", "family", "thr/SM", "blk/SM", "regs/SM",
                             "regs/blk", "smem/SM", "optin/blk", "reserve", "carveouts");

@@ -7,64 +7,15 @@
 #include "cli.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
-#include "occ/io/fields.hpp"
 #include "occ/roofline.hpp"
 
 namespace occ::cli {
 namespace {
 
 struct Options {
-    std::string gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, fpe, rows, cols, flops, bytes, precision, memory,
-        measured, peak, bandwidth;
-    std::vector<std::string> compare;
+    RequestFlags request;
     bool list = false, as_json = false, batch_mode = false;
 };
-
-// "0.5ms", "120us", "2e-3s", "1.5" (milliseconds) -> milliseconds.
-double parse_time_ms(const std::string& text) {
-    std::size_t pos = 0;
-    double v = 0;
-    try {
-        v = std::stod(text, &pos);
-    } catch (...) {
-        throw io::RequestError("measured: expected a time such as 0.5ms, 120us or 0.002s, got \"" + text + "\"");
-    }
-    const std::string unit = text.substr(pos);
-    if (unit.empty() || unit == "ms") return v;
-    if (unit == "us" || unit == "µs") return v / 1e3;
-    if (unit == "ns") return v / 1e6;
-    if (unit == "s") return v * 1e3;
-    throw io::RequestError("measured: unknown unit \"" + unit + "\" (use s, ms, us or ns)");
-}
-
-json request_from(const Options& o) {
-    json r = json::object();
-    auto put = [&](const char* k, const std::string& v) { if (!v.empty()) r[k] = v; };
-    put("gpu", o.gpu);
-    put("op", o.op);
-    put("dtype", o.dtype);
-    put("m", o.m);
-    put("n", o.n);
-    put("k", o.k);
-    put("seq_len", o.seq_len);
-    put("head_dim", o.head_dim);
-    put("heads", o.heads);
-    put("batch", o.batch);
-    put("elements", o.elements);
-    put("inputs", o.inputs);
-    put("flops_per_element", o.fpe);
-    put("rows", o.rows);
-    put("cols", o.cols);
-    put("flops", o.flops);
-    put("bytes", o.bytes);
-    put("precision", o.precision);
-    put("memory", o.memory);
-    put("peak_tflops", o.peak);
-    put("bandwidth_gbps", o.bandwidth);
-    if (!o.measured.empty()) r["measured_ms"] = parse_time_ms(o.measured);
-    if (!o.compare.empty()) r["compare"] = o.compare;
-    return r;
-}
 
 std::string flops_text(double v) { return format_si(v, "FLOP"); }
 std::string rate_text(double tflops) { return format_si(tflops * 1e12, "FLOP/s"); }
@@ -137,7 +88,7 @@ void add_roofline(CLI::App& app, Outcome& out) {
         "\nAttainable = min(peak, bandwidth x intensity); ridge = peak / bandwidth (Williams et al., CACM 2009).\n"
         "Peaks are dense vendor figures (see --list). Ops and their fields:\n"
         "  matmul            --m --n --k (2MNK FLOPs; A, B read and C written once)\n"
-        "  attention_decode  --seq-len --head-dim [--heads --batch] (one query token against the KV cache)\n"
+        "  attention_decode  --seq-len --head-dim [--heads --batch-size] (one query token against the KV cache)\n"
         "  elementwise       --elements [--inputs 2 --flops-per-element 1]\n"
         "  softmax, layernorm --rows --cols\n"
         "  custom            --flops --bytes\n"
@@ -146,31 +97,9 @@ void add_roofline(CLI::App& app, Outcome& out) {
         "Examples:\n"
         "  occ roofline --gpu A100 --op matmul --m 4096 --n 4096 --k 4096 --dtype fp16\n"
         "  occ roofline --gpu A100 --op attention_decode --seq-len 4096 --head-dim 128 --dtype fp16 --compare phone\n"
-        "  occ roofline --gpu H100 --op matmul --m 8192 --n 8192 --k 8192 --dtype bf16 --measured 1.6ms\n"
+        "  occ roofline --gpu H100 --op matmul --m 8192 --n 8192 --k 8192 --dtype bf16 --measured-ms 1.6ms\n"
         "  occ roofline --list");
-    cmd->add_option("--gpu,-g", o->gpu, "Device name or alias (see --list) [A100-SXM4-80GB]");
-    cmd->add_option("--op", o->op, "matmul, attention_decode, elementwise, softmax, layernorm, custom [matmul]");
-    cmd->add_option("--dtype", o->dtype, "Element type: fp64, fp32, tf32, fp16, bf16, fp8, int8 [fp16]");
-    cmd->add_option("--m", o->m, "matmul M [4096]");
-    cmd->add_option("--n", o->n, "matmul N [4096]");
-    cmd->add_option("--k", o->k, "matmul K [4096]");
-    cmd->add_option("--seq-len", o->seq_len, "attention: tokens in the KV cache [4096]");
-    cmd->add_option("--head-dim", o->head_dim, "attention: head dimension [128]");
-    cmd->add_option("--heads", o->heads, "attention: heads [1]");
-    cmd->add_option("--batch-size", o->batch, "attention: sequences in the batch [1]");
-    cmd->add_option("--elements", o->elements, "elementwise: element count [16777216]");
-    cmd->add_option("--inputs", o->inputs, "elementwise: input tensors [2]");
-    cmd->add_option("--flops-per-element", o->fpe, "elementwise: FLOPs per element [1]");
-    cmd->add_option("--rows", o->rows, "softmax/layernorm rows [4096]");
-    cmd->add_option("--cols", o->cols, "softmax/layernorm columns [4096]");
-    cmd->add_option("--flops", o->flops, "custom: FLOPs");
-    cmd->add_option("--bytes", o->bytes, "custom: bytes moved");
-    cmd->add_option("--precision", o->precision, "Peak to use (default: matmul in its dtype on tensor cores, other ops fp32)");
-    cmd->add_option("--memory", o->memory, "Memory level: dram or l2 (l2 needs --bandwidth) [dram]");
-    cmd->add_option("--measured", o->measured, "Measured kernel time (0.5ms, 120us, 0.002s): prints % of roofline");
-    cmd->add_option("--compare", o->compare, "Other devices to compare on the same op (repeatable)");
-    cmd->add_option("--peak-tflops", o->peak, "Override (or give, for a custom device) the peak in TFLOP/s");
-    cmd->add_option("--bandwidth", o->bandwidth, "Override (or give) the bandwidth in GB/s");
+    add_request_flags(cmd, *io::find_kind("roofline"), o->request);
     cmd->add_flag("--list", o->list, "List the devices, their peaks and bandwidths");
     cmd->add_flag("--json", o->as_json, "Print one JSON object");
     cmd->add_flag("--batch", o->batch_mode, "Read JSON Lines on stdin, write one JSON line per input line");
@@ -180,22 +109,11 @@ void add_roofline(CLI::App& app, Outcome& out) {
             return;
         }
         if (o->list) {
-            out.code = emit(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
+            out.code = emit_response(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
             return;
         }
-        json res;
-        try {
-            res = io::handle("roofline", request_from(*o));
-        } catch (const io::RequestError& e) {
-            res = json{{"error", e.what()}};
-        }
-        // emit() prints human output only for responses it recognises; a roofline error is printed here.
-        if (!o->as_json && res.contains("error") && !res["error"].is_null()) {
-            std::cerr << "error: " << res["error"].get<std::string>() << '\n';
-            out.code = kExitUsage;
-            return;
-        }
-        out.code = emit(res, o->as_json, print_point);
+        const Result<json> req = request_from(o->request);
+        out.code = emit_response(req ? io::handle("roofline", *req) : json{{"error", req.error}}, o->as_json, print_point);
     });
 }
 

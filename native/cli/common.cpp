@@ -32,16 +32,19 @@ int run_batch(const std::string& kind, std::istream& in, std::ostream& out) {
     return any_error ? kExitBatchErrors : kExitOk;
 }
 
-int emit(const json& response, bool as_json, const std::function<void(const json&)>& human) {
+void print_json(const json& j) { std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << '\n'; }
+
+int print_error(const std::string& message, bool as_json) {
+    if (as_json) print_json(json{{"error", message}});
+    else std::cerr << "error: " << message << '\n';
+    return kExitUsage;
+}
+
+int emit_response(const json& response, bool as_json, const std::function<void(const json&)>& human) {
     const bool failed = response.contains("error") && !response["error"].is_null();
-    if (as_json) {
-        std::cout << response.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
-    } else if (failed && !response.contains("blocks_per_sm") && !response.contains("sectors") && !response.contains("wavefronts")) {
-        std::cerr << "error: " << response["error"].get<std::string>() << '\n';
-    } else {
-        human(response);
-        if (failed) std::cerr << "error: " << response["error"].get<std::string>() << '\n';
-    }
+    if (as_json) print_json(response);
+    else if (failed) std::cerr << "error: " << response["error"].get<std::string>() << '\n';
+    else human(response);
     return failed ? kExitUsage : kExitOk;
 }
 

@@ -8,7 +8,6 @@
 #include "cli.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
-#include "occ/io/fields.hpp"
 
 namespace occ::cli {
 namespace {
@@ -76,31 +75,23 @@ void print_table(const json& r, const std::string& path) {
 
 }  // namespace
 
-int run_ptxas_table(const std::string& path, const std::function<json()>& base_request, bool as_json) {
-    json res;
-    try {
-        json req = base_request();
-        std::stringstream ss;
-        if (path == "-") {
-            ss << std::cin.rdbuf();
-        } else {
-            std::ifstream f(path, std::ios::binary);
-            if (!f) throw io::RequestError("ptxas: cannot read \"" + path + "\" (give a log file, or - for stdin)");
-            ss << f.rdbuf();
-        }
-        req["log"] = ss.str();
-        res = io::handle("ptxas", req);
-    } catch (const io::RequestError& e) {
-        res = json{{"error", e.what()}};
-    }
-    const bool failed = res.contains("error") && !res["error"].is_null();
-    if (as_json) {
-        std::cout << res.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
-    } else if (failed) {
-        std::cerr << "error: " << res["error"].get<std::string>() << '\n';
+int run_ptxas_table(const std::string& path, const Result<json>& base_request, bool as_json) {
+    if (!base_request) return print_error(base_request.error, as_json);
+    json req = *base_request;
+    std::stringstream ss;
+    if (path == "-") {
+        ss << std::cin.rdbuf();
     } else {
-        print_table(res, path);
+        std::ifstream f(path, std::ios::binary);
+        if (!f) return print_error("ptxas: cannot read \"" + path + "\" (give a log file, or - for stdin)", as_json);
+        ss << f.rdbuf();
     }
+    req["log"] = ss.str();
+    const json res = io::handle("ptxas", req);
+    const bool failed = res.contains("error") && !res["error"].is_null();
+    if (as_json) print_json(res);
+    else if (failed) std::cerr << "error: " << res["error"].get<std::string>() << '\n';
+    else print_table(res, path);
     return failed ? kExitUsage : kExitOk;
 }
 

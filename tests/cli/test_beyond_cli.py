@@ -31,7 +31,7 @@ class Roofline(unittest.TestCase):
         self.assertIn("26.5x faster", out)
 
     def test_json_matmul_ridge_and_measured(self):
-        rc, r, err = run_json("roofline", "--gpu", "A100", "--op", "matmul", "--dtype", "fp16", "--measured", "0.5ms")
+        rc, r, err = run_json("roofline", "--gpu", "A100", "--op", "matmul", "--dtype", "fp16", "--measured-ms", "0.5ms")
         self.assertEqual(rc, 0, err)
         self.assertAlmostEqual(r["ridge"], 312e12 / 2039e9, places=6)
         self.assertEqual(r["bound"], "compute")
@@ -49,7 +49,7 @@ class Roofline(unittest.TestCase):
             self.assertIn(name, out)
 
     def test_bad_input_exits_2(self):
-        for args in (["--gpu", "nope"], ["--op", "conv"], ["--m", "0"], ["--measured", "3 parsecs"], ["--memory", "l2"]):
+        for args in (["--gpu", "nope"], ["--op", "conv"], ["--m", "0"], ["--measured-ms", "3 parsecs"], ["--memory", "l2"]):
             rc, out, err = run("roofline", *args)
             self.assertEqual(rc, 2, args)
             self.assertIn("error", err)

@@ -29,8 +29,8 @@ COALESCE_CASES = [
     (["--offset", "4"], {"sectors": 5, "ideal_sectors": 4, "excess_sectors": 1, "efficiency": 0.8, "verdict": "misaligned"}),
     (["--stride", "2"], {"sectors": 8, "efficiency": 0.5, "excess_sectors": 4, "verdict": "strided"}),
     (["--stride", "32"], {"sectors": 32, "bytes_transferred": 1024, "efficiency": 0.125}),
-    (["--bytes", "8"], {"requests": 1, "sectors": 8, "excess_sectors": 0}),
-    (["--bytes", "16"], {"requests": 1, "sectors": 16, "excess_sectors": 0}),
+    (["--access-bytes", "8"], {"requests": 1, "sectors": 8, "excess_sectors": 0}),
+    (["--access-bytes", "16"], {"requests": 1, "sectors": 16, "excess_sectors": 0}),
     (["--stride", "0"], {"sectors": 1, "bytes_requested": 4, "excess_sectors": 0, "verdict": "broadcast"}),
     (["--active-lanes", "0-15"], {"sectors": 2, "bytes_requested": 64}),
     (["--active-lanes", "0x0"], {"requests": 0, "sectors": 0}),
@@ -48,8 +48,8 @@ BANK_CASES = [
     (["--stride", "2"], {"wavefronts": 2, "conflicts": 1, "max_way": 2}),
     (["--stride", "32"], {"wavefronts": 32, "conflicts": 31, "max_way": 32}),
     (["--stride", "0"], {"wavefronts": 1, "conflicts": 0}),
-    (["--bytes", "8"], {"wavefronts": 2, "ideal_wavefronts": 2, "conflicts": 0}),
-    (["--bytes", "16"], {"wavefronts": 4, "ideal_wavefronts": 4, "conflicts": 0}),
+    (["--access-bytes", "8"], {"wavefronts": 2, "ideal_wavefronts": 2, "conflicts": 0}),
+    (["--access-bytes", "16"], {"wavefronts": 4, "ideal_wavefronts": 4, "conflicts": 0}),
     (["--block", "32,32", "--order", "column"], {"max_way": 32, "wavefronts": 1024, "conflicts": 992,
                                                   "conflicts_padded": 0, "conflicts_swizzled": 0}),
     (["--block", "32,32", "--order", "column", "--pad", "1"], {"max_way": 1, "conflicts": 0, "wavefronts": 32}),
@@ -137,7 +137,7 @@ class Banks(unittest.TestCase):
 class Batch(unittest.TestCase):
     def flags_to_request(self, flags):
         # The same request, written as a --batch line by hand (not through the CLI's flag parser).
-        names = {"--offset": "offset", "--stride": "stride", "--bytes": "access_bytes", "--pitch": "pitch", "--pad": "pad",
+        names = {"--offset": "offset", "--stride": "stride", "--access-bytes": "access_bytes", "--pitch": "pitch", "--pad": "pad",
                  "--order": "order", "--range": "range", "--seed": "seed", "--op": "op", "--cc": "cc"}
         req, i = {}, 0
         while i < len(flags):
@@ -157,7 +157,7 @@ class Batch(unittest.TestCase):
                 else:
                     lo, hi = (int(x) for x in v.split("-"))
                     req["active_lanes"] = sum(1 << l for l in range(lo, hi + 1))
-            elif f in ("--stride", "--offset", "--bytes", "--pitch", "--pad", "--range", "--seed"):
+            elif f in ("--stride", "--offset", "--access-bytes", "--pitch", "--pad", "--range", "--seed"):
                 req[names[f]] = int(v)
             else:
                 req[names[f]] = v

@@ -14,6 +14,7 @@
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
+#include "occ/io/schema.hpp"
 #include "occ/waves.hpp"
 
 namespace occ::io {
@@ -88,9 +89,8 @@ struct ClusterInput {
 
 ClusterInput read_cluster(FieldReader& f, const Device& dev, bool required) {
     ClusterInput c;
-    c.size = static_cast<int>(required ? f.integer_required("cluster_size", 1, kMaxNonPortableClusterSize)
-                                       : f.integer("cluster_size", 0, kMaxNonPortableClusterSize, 0));
-    c.non_portable = f.boolean("non_portable", false);
+    c.size = static_cast<int>(required ? f.integer_required(fields::cluster_size_required) : f.integer(fields::cluster_size));
+    c.non_portable = f.boolean(fields::non_portable);
     if (c.size > kMaxPortableClusterSize && !c.non_portable)
         f.fail("cluster_size", "must be 1..8 (portable); 9..16 need non_portable (cudaFuncAttributeNonPortableClusterSizeAllowed), got " +
                                    std::to_string(c.size));
@@ -157,12 +157,12 @@ json api_advise(const json& request) {
     if (grows && f.has("smem_dynamic"))
         f.fail("smem_dynamic", "give smem_dynamic (a constant) or smem_fixed + smem_per_thread (growing with the block), not both");
     SmemGrowth growth;
-    growth.per_thread = f.size("smem_per_thread", 0, 1 << 20, 0);
-    growth.fixed = f.size("smem_fixed", 0, std::int64_t{1} << 30, grows ? 0 : req.launch.smem_dynamic);
+    growth.per_thread = f.size(fields::smem_per_thread);
+    growth.fixed = f.size(fields::smem_fixed, grows ? 0 : req.launch.smem_dynamic);
     req.launch.smem_dynamic = growth.at(req.launch.threads);
-    const int limit = static_cast<int>(f.integer("block_size_limit", 0, 1 << 20, 0));
+    const int limit = static_cast<int>(f.integer(fields::block_size_limit));
     const bool has_target = f.has("target_blocks");
-    const int target_in = static_cast<int>(f.integer("target_blocks", 1, 1024, 1));
+    const int target_in = static_cast<int>(f.integer(fields::target_blocks));
     const ClusterInput ci = read_cluster(f, dev, /*required=*/false);
     f.finish();
 

@@ -10,6 +10,7 @@
 #include "occ/coalescing.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
+#include "occ/io/schema.hpp"
 
 namespace occ::io {
 namespace {
@@ -70,30 +71,28 @@ bool has_any(const FieldReader& f, std::initializer_list<std::string_view> keys)
     return false;
 }
 
-struct MemoryRequest {
-    Device device;
-    AccessPattern pattern;
-};
+}  // namespace
 
 MemoryRequest read_memory_request(FieldReader& f) {
+    namespace F = fields;
     MemoryRequest r;
     r.device = read_device(f);
     AccessPattern& p = r.pattern;
-    p.access_bytes = read_width(f, "access_bytes", 4);
-    p.elem_bytes = read_width(f, "elem_bytes", 0);
-    p.op = f.choice("op", {"load", "store"}, "load") == "store" ? AccessOp::store : AccessOp::load;
+    p.access_bytes = read_width(f, F::access_bytes.key, static_cast<int>(F::access_bytes.int_default));
+    p.elem_bytes = read_width(f, F::elem_bytes.key, 0);
+    p.op = f.choice(F::mem_op) == "store" ? AccessOp::store : AccessOp::load;
 
     const bool has_addresses = f.has("addresses");
     const char* def_kind = has_addresses ? "addresses"
                          : has_any(f, {"pitch", "pad", "swizzle", "order"}) ? "2d"
                          : has_any(f, {"seed", "range"}) ? "gather" : "affine";
-    const std::string kind = f.choice("pattern", {"affine", "2d", "gather", "addresses"}, def_kind);
+    const std::string kind = f.choice(F::pattern, def_kind);
     p.kind = kind == "2d" ? PatternKind::index_2d : kind == "gather" ? PatternKind::gather : kind == "addresses" ? PatternKind::addresses : PatternKind::affine;
     if (has_addresses != (p.kind == PatternKind::addresses))
         f.fail(has_addresses ? "addresses" : "pattern", has_addresses ? "give addresses or a pattern (affine, 2d, gather), not both"
                                                                       : "pattern \"addresses\" needs an addresses array (32 entries, null = inactive lane)");
 
-    p.active_lanes = static_cast<std::uint32_t>(read_u64(f, "active_lanes", 0xffffffffull, 0xffffffffull, "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
+    p.active_lanes = static_cast<std::uint32_t>(read_u64(f, F::active_lanes.key, static_cast<std::uint64_t>(F::active_lanes.hi), static_cast<std::uint64_t>(F::active_lanes.int_default), "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
     if (has_addresses) {
         const json* a = f.raw("addresses");
         if (!a->is_array() || a->empty() || a->size() > static_cast<std::size_t>(kWarpLanes))
@@ -111,9 +110,9 @@ MemoryRequest read_memory_request(FieldReader& f) {
         p.active_lanes &= mask;   // lanes past the array's end are inactive too
         if (f.has("block") || f.has("threads")) f.fail("block", "explicit addresses describe one warp of 32 lanes; leave block/threads out");
     } else {
-        p.base = read_u64(f, "base", (std::uint64_t{1} << 48) - 1, 0, "a byte address 0..2^48 (number or \"0x...\" string)");
-        p.offset = f.integer("offset", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0);
-        p.stride = f.integer("stride", -(std::int64_t{1} << 24), std::int64_t{1} << 24, 1);
+        p.base = read_u64(f, F::base.key, static_cast<std::uint64_t>(F::base.hi), 0, "a byte address 0..2^48 (number or \"0x...\" string)");
+        p.offset = f.integer(F::offset);
+        p.stride = f.integer(F::stride);
         if (f.has("block")) {
             if (f.has("threads")) f.fail("threads", "give threads or block, not both");
             const json* b = f.raw("block");
@@ -125,14 +124,14 @@ MemoryRequest read_memory_request(FieldReader& f) {
                 p.block[i] = static_cast<int>(e.get<std::int64_t>());
             }
         } else {
-            p.block[0] = static_cast<int>(f.integer("threads", 1, 1024, 32));
+            p.block[0] = static_cast<int>(f.integer(F::mem_threads));
         }
-        p.pitch = f.integer("pitch", 0, std::int64_t{1} << 24, 0);
-        p.pad = f.integer("pad", 0, 1024, 0);
-        p.swizzle = f.boolean("swizzle", false);
-        p.order = f.choice("order", {"row", "column"}, "row") == "column" ? IndexOrder::column : IndexOrder::row;
-        p.seed = read_u64(f, "seed", ~0ull, 1, "an integer 0..2^64-1");
-        p.range = f.integer("range", 0, std::int64_t{1} << 32, 0);
+        p.pitch = f.integer(F::pitch);
+        p.pad = f.integer(F::pad);
+        p.swizzle = f.boolean(F::swizzle);
+        p.order = f.choice(F::order) == "column" ? IndexOrder::column : IndexOrder::row;
+        p.seed = read_u64(f, F::seed.key, ~0ull, static_cast<std::uint64_t>(F::seed.int_default), "an integer 0..2^64-1");
+        p.range = f.integer(F::range);
         if (p.kind != PatternKind::index_2d)
             for (auto k : {"pitch", "pad", "swizzle", "order"})
                 if (f.has(k)) f.fail(k, "applies to pattern \"2d\" only (pattern is \"" + kind + "\")");
@@ -143,6 +142,15 @@ MemoryRequest read_memory_request(FieldReader& f) {
     }
     if (std::string e = check_pattern(p); !e.empty()) throw RequestError(e);
     return r;
+}
+
+Result<MemoryRequest> read_memory_request(const json& request, std::string_view context) {
+    try {
+        FieldReader f(request, std::string(context));
+        return Result<MemoryRequest>::ok(read_memory_request(f));
+    } catch (const RequestError& e) {
+        return Result<MemoryRequest>::fail(e.what());
+    }
 }
 
 // [SECTION] Canonical echo
@@ -179,6 +187,8 @@ json memory_request_to_json(const MemoryRequest& r) {
     }
     return j;
 }
+
+namespace {
 
 json device_brief(const Device& d) {
     return json{{"name", d.name}, {"cc", std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor)}, {"family", d.arch.family}};
@@ -251,15 +261,33 @@ json bank_warp_json(int wi, const WarpAccess& w, const BankResult& r) {
                 {"conflict_lanes", conflict}};
 }
 
+
+template <typename Answer, typename Analyze>
+Result<Answer> answer_memory(const json& request, const char* context, Analyze analyze) {
+    try {
+        FieldReader f(request, context);
+        Answer a;
+        if (const json* id = f.raw(fields::id)) a.id = *id;
+        a.input = read_memory_request(f);
+        f.finish();
+        a.result = analyze(a.input.pattern, a.input.device.arch);
+        if (!a.result.ok()) return Result<Answer>::fail(a.result.error);
+        return Result<Answer>::ok(std::move(a));
+    } catch (const RequestError& e) {
+        return Result<Answer>::fail(e.what());
+    }
+}
+
 }  // namespace
 
-json api_coalesce(const json& request) {
-    FieldReader f(request, "coalesce request");
-    const json* id = f.raw("id");
-    const MemoryRequest req = read_memory_request(f);
-    f.finish();
-    const GlobalBlockResult b = analyze_global_block(req.pattern, req.device.arch);
-    if (!b.ok()) throw RequestError(b.error);
+Result<CoalesceAnswer> answer_coalesce(const json& request) {
+    return answer_memory<CoalesceAnswer>(request, "coalesce request", analyze_global_block);
+}
+Result<BanksAnswer> answer_banks(const json& request) { return answer_memory<BanksAnswer>(request, "banks request", analyze_banks_block); }
+
+json to_json(const CoalesceAnswer& a) {
+    const MemoryRequest& req = a.input;
+    const GlobalBlockResult& b = a.result;
     json per_warp = json::array();
     for (std::size_t wi = 0; wi < b.warps.size(); ++wi)
         per_warp.push_back(global_warp_json(static_cast<int>(wi), make_warp_access(req.pattern, static_cast<int>(wi)), b.warps[wi]));
@@ -283,17 +311,13 @@ json api_coalesce(const json& request) {
              {"error", nullptr},
              {"input", memory_request_to_json(req)},
              {"device", device_brief(req.device)}};
-    if (id) out["id"] = *id;
+    if (a.id) out["id"] = *a.id;
     return out;
 }
 
-json api_banks(const json& request) {
-    FieldReader f(request, "banks request");
-    const json* id = f.raw("id");
-    const MemoryRequest req = read_memory_request(f);
-    f.finish();
-    const BankBlockResult b = analyze_banks_block(req.pattern, req.device.arch);
-    if (!b.ok()) throw RequestError(b.error);
+json to_json(const BanksAnswer& a) {
+    const MemoryRequest& req = a.input;
+    const BankBlockResult& b = a.result;
     json per_warp = json::array();
     for (std::size_t wi = 0; wi < b.warps.size(); ++wi)
         per_warp.push_back(bank_warp_json(static_cast<int>(wi), make_warp_access(req.pattern, static_cast<int>(wi)), b.warps[wi]));
@@ -312,8 +336,20 @@ json api_banks(const json& request) {
              {"error", nullptr},
              {"input", memory_request_to_json(req)},
              {"device", device_brief(req.device)}};
-    if (id) out["id"] = *id;
+    if (a.id) out["id"] = *a.id;
     return out;
+}
+
+json api_coalesce(const json& request) {
+    auto a = answer_coalesce(request);
+    if (!a) throw RequestError(a.error);
+    return to_json(*a);
+}
+
+json api_banks(const json& request) {
+    auto a = answer_banks(request);
+    if (!a) throw RequestError(a.error);
+    return to_json(*a);
 }
 
 }  // namespace occ::io

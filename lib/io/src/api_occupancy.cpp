@@ -3,6 +3,7 @@
 
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
+#include "occ/io/schema.hpp"
 #include "occ/sweep.hpp"
 
 namespace occ::io {
@@ -31,41 +32,50 @@ json limit_json(int v) { return v == kUnlimited ? json(nullptr) : json(v); }
 }  // namespace
 
 OccupancyRequest read_occupancy_request(FieldReader& f) {
+    namespace F = fields;
     OccupancyRequest r;
     r.device = read_device(f);
-    constexpr std::int64_t kI = INT_MAX;
-    if (f.has("block")) {
-        if (f.has("threads")) f.fail("threads", "give threads or block, not both");
-        const json* b = f.raw("block");
+    if (f.has(F::block)) {
+        if (f.has(F::threads)) f.fail("threads", "give threads or block, not both");
+        const json* b = f.raw(F::block);
         if (!b->is_array() || b->empty() || b->size() > 3) f.fail("block", "must be [x], [x, y] or [x, y, z], got " + b->dump().substr(0, 40));
         std::int64_t total = 1;
         for (std::size_t i = 0; i < b->size(); ++i) {
             const json& e = (*b)[i];
-            if (!e.is_number_integer() || e.get<std::int64_t>() < 1 || e.get<std::int64_t>() > 1024)
+            if (!e.is_number_integer() || e.get<std::int64_t>() < F::block.lo || e.get<std::int64_t>() > F::block.hi)
                 f.fail("block", "each dimension must be an integer 1..1024, got " + e.dump().substr(0, 20));
             r.block[i] = static_cast<int>(e.get<std::int64_t>());
             total *= r.block[i];
         }
         if (b->size() > 2 && r.block[2] > 64) f.fail("block", "z must be 1..64, got " + std::to_string(r.block[2]));
-        r.launch.threads = static_cast<int>(std::min<std::int64_t>(total, kI));
+        r.launch.threads = static_cast<int>(std::min<std::int64_t>(total, INT_MAX));
     } else {
-        r.launch.threads = static_cast<int>(f.integer("threads", -kI, kI, 256, "an integer 1..1024 (threads per block)"));
+        r.launch.threads = static_cast<int>(f.integer(F::threads));
         r.block[0] = r.launch.threads;
     }
-    r.kernel.regs_per_thread = static_cast<int>(f.integer("regs", -kI, kI, 32, "an integer 0..255 (registers per thread)"));
-    r.kernel.smem_static = f.size("smem_static", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0, "a size in bytes >= 0 (e.g. 49152 or \"48K\")");
-    r.launch.smem_dynamic = f.size("smem_dynamic", -(std::int64_t{1} << 40), std::int64_t{1} << 40, 0, "a size in bytes >= 0 (e.g. 49152 or \"48K\")");
-    r.launch.carveout = static_cast<int>(f.integer("carveout", -kI, kI, -1, "an integer: -1 (default) or 0..100 percent"));
-    const std::string cache = f.choice("cache_config", {"none", "shared", "l1", "equal"}, "none");
+    r.kernel.regs_per_thread = static_cast<int>(f.integer(F::regs));
+    r.kernel.smem_static = f.size(F::smem_static);
+    r.launch.smem_dynamic = f.size(F::smem_dynamic);
+    r.launch.carveout = static_cast<int>(f.integer(F::carveout));
+    const std::string cache = f.choice(F::cache_config);
     r.launch.cache_config = cache == "shared" ? CacheConfig::prefer_shared : cache == "l1" ? CacheConfig::prefer_l1
                           : cache == "equal" ? CacheConfig::prefer_equal : CacheConfig::none;
-    r.kernel.optin = f.boolean("optin", false);
-    r.kernel.max_dynamic_smem = f.size("max_dynamic_smem", -1, std::int64_t{1} << 40, -1, "a size in bytes >= 0, or -1 to derive it from optin");
-    r.kernel.barriers = static_cast<int>(f.integer("barriers", -kI, kI, 1, "an integer 0..16 (named barriers per block)"));
-    const std::string pgc = f.choice("partitioned_gc", {"off", "on", "strict"}, "off");
+    r.kernel.optin = f.boolean(F::optin);
+    r.kernel.max_dynamic_smem = f.size(F::max_dynamic_smem);
+    r.kernel.barriers = static_cast<int>(f.integer(F::barriers));
+    const std::string pgc = f.choice(F::partitioned_gc);
     r.kernel.partitioned_gc = pgc == "on" ? PartitionedGC::on : pgc == "strict" ? PartitionedGC::strict : PartitionedGC::off;
-    r.launch.grid_blocks = f.integer("grid", 0, (std::int64_t{1} << 31) * 65535, 0);
+    r.launch.grid_blocks = f.integer(F::grid);
     return r;
+}
+
+Result<OccupancyRequest> read_occupancy_request(const json& request, std::string_view context) {
+    try {
+        FieldReader f(request, std::string(context));
+        return Result<OccupancyRequest>::ok(read_occupancy_request(f));
+    } catch (const RequestError& e) {
+        return Result<OccupancyRequest>::fail(e.what());
+    }
 }
 
 json occupancy_request_to_json(const OccupancyRequest& r) {
@@ -115,7 +125,7 @@ json occupancy_to_json(const OccupancyResult& r, const Device& d) {
     };
 }
 
-json sweep_to_json(const std::vector<SweepPoint>& pts, const char* input) {
+json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input) {
     // Only the points where the answer changes (plus the last one): a step function, compact.
     json points = json::array();
     for (std::size_t i = 0; i < pts.size(); ++i) {
@@ -129,19 +139,38 @@ json sweep_to_json(const std::vector<SweepPoint>& pts, const char* input) {
     return json{{"input", input}, {"points", points}};
 }
 
-json api_occupancy(const json& request) {
-    FieldReader f(request, "occupancy request");
-    const json* id = f.raw("id");
-    OccupancyRequest req = read_occupancy_request(f);
-    const std::string sweep = f.choice("sweep", {"none", "threads", "regs", "smem"}, "none");
-    f.finish();
-    json out = occupancy_to_json(compute_occupancy(req.device, req.kernel, req.launch), req.device);
-    out["input"] = occupancy_request_to_json(req);
-    if (sweep == "threads") out["sweep"] = sweep_to_json(sweep_block_size(req.device, req.kernel, req.launch), "threads");
-    if (sweep == "regs") out["sweep"] = sweep_to_json(sweep_registers(req.device, req.kernel, req.launch), "regs");
-    if (sweep == "smem") out["sweep"] = sweep_to_json(sweep_shared_memory(req.device, req.kernel, req.launch), "smem_dynamic");
-    if (id) out["id"] = *id;
+Result<OccupancyAnswer> answer_occupancy(const json& request) {
+    try {
+        FieldReader f(request, "occupancy request");
+        OccupancyAnswer a;
+        if (const json* id = f.raw(fields::id)) a.id = *id;
+        a.input = read_occupancy_request(f);
+        const std::string sweep = f.choice(fields::sweep);
+        f.finish();
+        const OccupancyRequest& r = a.input;
+        a.result = compute_occupancy(r.device, r.kernel, r.launch);
+        if (sweep == "threads") a.sweep = sweep_block_size(r.device, r.kernel, r.launch);
+        if (sweep == "regs") a.sweep = sweep_registers(r.device, r.kernel, r.launch);
+        if (sweep == "smem") a.sweep = sweep_shared_memory(r.device, r.kernel, r.launch);
+        a.sweep_input = sweep == "smem" ? "smem_dynamic" : sweep == "none" ? "" : sweep;
+        return Result<OccupancyAnswer>::ok(std::move(a));
+    } catch (const RequestError& e) {
+        return Result<OccupancyAnswer>::fail(e.what());
+    }
+}
+
+json to_json(const OccupancyAnswer& a) {
+    json out = occupancy_to_json(a.result, a.input.device);
+    out["input"] = occupancy_request_to_json(a.input);
+    if (!a.sweep_input.empty()) out["sweep"] = sweep_to_json(a.sweep, a.sweep_input);
+    if (a.id) out["id"] = *a.id;
     return out;
+}
+
+json api_occupancy(const json& request) {
+    auto a = answer_occupancy(request);
+    if (!a) throw RequestError(a.error);
+    return to_json(*a);
 }
 
 }  // namespace occ::io

@@ -5,7 +5,7 @@
 //   peak_tflops, bandwidth_gbps   override the device's figures (or describe a custom device)
 //   op             matmul | attention_decode | elementwise | softmax | layernorm | custom [matmul]
 //   dtype          fp64 | fp32 | tf32 | fp16 | bf16 | fp8 | int8 [fp16]
-//   m, n, k | seq_len, head_dim, heads, batch | elements, inputs, flops_per_element | rows, cols | flops, bytes
+//   m, n, k | seq_len, head_dim, heads, batch_size | elements, inputs, flops_per_element | rows, cols | flops, bytes
 //   precision      the peak to use (default: the op's, see occ::default_compute)
 //   memory         dram | l2 [dram]
 //   measured_ms    a measured kernel time: the response then carries fraction_of_roofline
@@ -16,40 +16,38 @@
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
+#include "occ/io/schema.hpp"
 #include "occ/roofline.hpp"
 
 namespace occ::io {
 namespace {
 
-constexpr std::int64_t kBig = std::int64_t{1} << 50;
-
-std::initializer_list<std::string_view> kOps = {"matmul", "attention_decode", "elementwise", "softmax", "layernorm", "custom",
-                                                "gemm",   "attention",        "decode",      "add",     "ln"};
-std::initializer_list<std::string_view> kPrecisions = {"fp64", "fp64_tensor", "fp32", "tf32", "fp16", "bf16", "fp8", "int8",
-                                                       "double", "float", "half", "bfloat16", "e4m3", "e5m2"};
-
 Operation read_operation(FieldReader& f) {
+    namespace F = fields;
     Operation op;
-    op.kind = *parse_op(f.choice("op", kOps, "matmul"));
-    op.dtype = *parse_precision(f.choice("dtype", kPrecisions, "fp16"));
-    op.m = f.integer("m", 1, kBig, op.m);
-    op.n = f.integer("n", 1, kBig, op.n);
-    op.k = f.integer("k", 1, kBig, op.k);
-    op.seq_len = f.integer("seq_len", 1, kBig, op.seq_len);
-    op.head_dim = f.integer("head_dim", 1, kBig, op.head_dim);
-    op.heads = f.integer("heads", 1, kBig, op.heads);
-    op.batch = f.integer("batch", 1, kBig, op.batch);
-    op.elements = f.integer("elements", 1, kBig, op.elements);
-    op.inputs = static_cast<int>(f.integer("inputs", 1, 64, op.inputs));
-    op.flops_per_element = f.number("flops_per_element", 0, 1e6, op.flops_per_element);
-    op.rows = f.integer("rows", 1, kBig, op.rows);
-    op.cols = f.integer("cols", 1, kBig, op.cols);
+    op.kind = *parse_op(f.choice(F::op));
+    op.dtype = *parse_precision(f.choice(F::dtype));
+    op.m = f.integer(F::m, op.m);
+    op.n = f.integer(F::n, op.n);
+    op.k = f.integer(F::k, op.k);
+    op.seq_len = f.integer(F::seq_len, op.seq_len);
+    op.head_dim = f.integer(F::head_dim, op.head_dim);
+    op.heads = f.integer(F::heads, op.heads);
+    // "batch" is the earlier name of batch_size (the CLI's --batch reads JSON Lines).
+    const bool legacy_batch = f.raw("batch") != nullptr;
+    if (legacy_batch && f.has(F::batch)) f.fail("batch", "give batch_size (or its earlier name batch), not both");
+    op.batch = legacy_batch ? f.integer("batch", F::batch.lo, F::batch.hi, op.batch) : f.integer(F::batch, op.batch);
+    op.elements = f.integer(F::elements, op.elements);
+    op.inputs = static_cast<int>(f.integer(F::inputs, op.inputs));
+    op.flops_per_element = f.number(F::flops_per_element, op.flops_per_element);
+    op.rows = f.integer(F::rows, op.rows);
+    op.cols = f.integer(F::cols, op.cols);
     if (op.kind == OpKind::custom) {
-        op.flops = f.number_required("flops", 0, 1e30);
-        op.bytes = f.number_required("bytes", 1, 1e30);
+        op.flops = f.number_required(F::flops);
+        op.bytes = f.number_required(F::bytes);
     } else {
-        for (const char* k : {"flops", "bytes"})
-            if (f.has(k)) f.fail(k, "only with op \"custom\"");
+        for (const FieldSpec* k : {&F::flops, &F::bytes})
+            if (f.has(*k)) f.fail(k->key, "only with op \"custom\"");
     }
     return op;
 }
@@ -59,7 +57,7 @@ json op_json(const Operation& op) {
     switch (op.kind) {
         case OpKind::matmul: j["m"] = op.m; j["n"] = op.n; j["k"] = op.k; break;
         case OpKind::attention_decode:
-            j["seq_len"] = op.seq_len; j["head_dim"] = op.head_dim; j["heads"] = op.heads; j["batch"] = op.batch;
+            j["seq_len"] = op.seq_len; j["head_dim"] = op.head_dim; j["heads"] = op.heads; j["batch_size"] = op.batch;
             break;
         case OpKind::elementwise: j["elements"] = op.elements; j["inputs"] = op.inputs; j["flops_per_element"] = op.flops_per_element; break;
         case OpKind::softmax:
@@ -123,9 +121,9 @@ json point_json(const RooflinePoint& p, const Operation& op) {
 }
 
 RooflineDevice read_roofline_device(FieldReader& f) {
-    const std::string name = f.string("gpu", "A100-SXM4-80GB");
-    const bool custom_peak = f.has("peak_tflops");
-    const bool custom_bw = f.has("bandwidth_gbps");
+    const std::string name = f.string(fields::roof_gpu);
+    const bool custom_peak = f.has(fields::peak_tflops);
+    const bool custom_bw = f.has(fields::bandwidth_gbps);
     auto d = find_roofline_device(name);
     if (!d) {
         if (!(custom_peak && custom_bw)) {
@@ -148,9 +146,9 @@ json api_roofline(const json& request) {
     FieldReader f(request, "roofline request");
     const json* id = f.raw("id");
     RooflineDevice dev = read_roofline_device(f);
-    const std::string prec = f.choice("precision", kPrecisions, "");
-    const std::string mem = f.choice("memory", {"dram", "l2"}, "dram");
-    const double measured_ms = f.number("measured_ms", 0, 1e9, 0);
+    const std::string prec = f.choice(fields::precision, "");
+    const std::string mem = f.choice(fields::memory);
+    const double measured_ms = f.number(fields::measured_ms);
     if (f.has("measured_ms") && !(measured_ms > 0)) f.fail("measured_ms", "must be > 0 milliseconds");
     const json* compare = f.raw("compare");
     const json* ops = f.raw("ops");
@@ -161,8 +159,8 @@ json api_roofline(const json& request) {
     q.memory = mem == "l2" ? MemoryLevel::l2 : MemoryLevel::dram;
     if (!prec.empty()) q.compute = parse_precision(prec);
     // Overrides apply to whichever precision / memory level the query uses.
-    const double peak_override = f.number("peak_tflops", 1e-6, 1e6, 0);
-    const double bw_override = f.number("bandwidth_gbps", 1e-3, 1e7, 0);
+    const double peak_override = f.number(fields::peak_tflops);
+    const double bw_override = f.number(fields::bandwidth_gbps);
     q.measured_s = measured_ms / 1e3;
 
     auto apply_overrides = [&](RooflineDevice& d, const Operation& op) {

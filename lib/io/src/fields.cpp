@@ -203,4 +203,26 @@ void FieldReader::finish() const {
     }
 }
 
+std::string FieldReader::choice(const FieldSpec& s, std::string_view def) {
+    const json* v = raw(s.key);
+    if (!v) return std::string(def);
+    std::string all;
+    for (std::size_t b = 0; b <= s.choices.size();) {
+        std::size_t e = s.choices.find(',', b);
+        if (e == std::string_view::npos) e = s.choices.size();
+        all += (all.empty() ? "" : ", ") + std::string(s.choices.substr(b, e - b));
+        b = e + 1;
+    }
+    if (v->is_string()) {
+        const std::string x = lower(v->get<std::string>());
+        for (std::size_t b = 0; b <= s.choices.size();) {
+            std::size_t e = s.choices.find(',', b);
+            if (e == std::string_view::npos) e = s.choices.size();
+            if (s.choices.substr(b, e - b) == x) return x;
+            b = e + 1;
+        }
+    }
+    fail(s.key, "must be one of " + all + ", got " + shown(*v));
+}
+
 }  // namespace occ::io

@@ -1,15 +1,26 @@
 // occ/io/api.hpp — the JSON contract shared by the CLI (--json, --batch) and the web JS API.
-// A request is a JSON object; the response is the JSON object the CLI prints. Never throws:
-// every problem becomes {"error": "field: what is allowed, what was given"}.
+// A request is a JSON object; the response is the JSON object the CLI prints.
+//
+// Two layers, one error convention (occ::Result: a value or "field: what is allowed, what was
+// given"); nothing here throws to its caller:
+//   answer_<kind>(request) -> Result<KindAnswer>   typed: what the CLI printers and the app take
+//   to_json(answer)                                 the JSON edge (--json, --batch, window.occ)
+//   handle(kind, request)                           both, for the JSON faces
+// Fields, ranges and defaults come from occ/io/schema.hpp.
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "occ/banks.hpp"
+#include "occ/coalescing.hpp"
 #include "occ/device.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/result.hpp"
+#include "occ/sweep.hpp"
 
 namespace occ::io {
 
@@ -43,16 +54,51 @@ struct OccupancyRequest {
     LaunchConfig launch;
     int block[3] = {0, 1, 1};   // when given as a 3-D block
 };
-// Throws RequestError on bad fields.
+// Reads the device and launch fields from `request` (other keys are left for the caller: no
+// unknown-field check). `context` names the object in messages.
+Result<OccupancyRequest> read_occupancy_request(const json& request, std::string_view context = "occupancy request");
+// For readers composed of several parts (io-internal; throws RequestError on bad fields).
 OccupancyRequest read_occupancy_request(FieldReader& f);
 json occupancy_request_to_json(const OccupancyRequest& r);   // canonical echo (also the URL/scenario form)
 json occupancy_to_json(const OccupancyResult& r, const Device& d);
+
+struct OccupancyAnswer {
+    OccupancyRequest input;
+    OccupancyResult result;
+    std::string sweep_input;             // "" (none), "threads", "regs" or "smem_dynamic"
+    std::vector<SweepPoint> sweep;
+    std::optional<json> id;
+};
+Result<OccupancyAnswer> answer_occupancy(const json& request);
+json to_json(const OccupancyAnswer& a);
 json api_occupancy(const json& request);
 
 // --- Memory (api_memory.cpp): global coalescing and shared-memory banks --------------------------
 // Request: gpu|cc|device, access_bytes, elem_bytes, op, active_lanes, and addresses (32 entries,
 // null = inactive) or a pattern ("affine": base, offset, stride; "2d": block, order, pitch, pad,
 // swizzle; "gather": seed, range). See docs/MEMORY.md.
+struct MemoryRequest {
+    Device device;
+    AccessPattern pattern;
+};
+Result<MemoryRequest> read_memory_request(const json& request, std::string_view context = "coalesce request");
+MemoryRequest read_memory_request(FieldReader& f);   // io-internal; throws RequestError
+json memory_request_to_json(const MemoryRequest& r);  // canonical echo (also the scenario's memory part)
+
+struct CoalesceAnswer {
+    MemoryRequest input;
+    GlobalBlockResult result;
+    std::optional<json> id;
+};
+struct BanksAnswer {
+    MemoryRequest input;
+    BankBlockResult result;
+    std::optional<json> id;
+};
+Result<CoalesceAnswer> answer_coalesce(const json& request);
+Result<BanksAnswer> answer_banks(const json& request);
+json to_json(const CoalesceAnswer& a);
+json to_json(const BanksAnswer& a);
 json api_coalesce(const json& request);
 json api_banks(const json& request);
 

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "occ/io/schema.hpp"
+
 namespace occ::io {
 
 using json = nlohmann::ordered_json;
@@ -39,6 +41,23 @@ public:
     // One of `choices` (case-insensitive).
     std::string choice(std::string_view key, std::initializer_list<std::string_view> choices, std::string_view def);
     const json* raw(std::string_view key);   // marks the key as read; nullptr when absent or null
+
+    // The same, with range, default and wording from the field's description (occ/io/schema.hpp).
+    std::int64_t integer(const FieldSpec& s) { return integer(s.key, s.lo, s.hi, s.int_default, s.expect); }
+    std::int64_t integer(const FieldSpec& s, std::int64_t def) { return integer(s.key, s.lo, s.hi, def, s.expect); }
+    std::int64_t integer_required(const FieldSpec& s) { return integer_required(s.key, s.lo, s.hi); }
+    double number(const FieldSpec& s) { return number(s.key, s.dlo, s.dhi, s.num_default); }
+    double number(const FieldSpec& s, double def) { return number(s.key, s.dlo, s.dhi, def); }
+    double number_required(const FieldSpec& s) { return number_required(s.key, s.dlo, s.dhi); }
+    std::int64_t size(const FieldSpec& s) { return size(s.key, s.lo, s.hi, s.int_default, s.expect); }
+    std::int64_t size(const FieldSpec& s, std::int64_t def) { return size(s.key, s.lo, s.hi, def, s.expect); }
+    bool boolean(const FieldSpec& s) { return boolean(s.key, s.def == "true"); }
+    std::string string(const FieldSpec& s) { return string(s.key, s.def); }
+    // One of s.choices; `def` when absent (the description's default by default).
+    std::string choice(const FieldSpec& s) { return choice(s, s.def); }
+    std::string choice(const FieldSpec& s, std::string_view def);
+    bool has(const FieldSpec& s) const { return has(s.key); }
+    const json* raw(const FieldSpec& s) { return raw(s.key); }
 
     // Throws if the object has keys nobody read (with a "did you mean" hint).
     void finish() const;

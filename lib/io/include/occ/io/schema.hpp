@@ -1,0 +1,94 @@
+// occ/io/schema.hpp — every request field, described once.
+//
+// A FieldSpec says a field's JSON key, its type, the range the reader accepts (and the words an
+// error uses for it), its default, its unit and a one-line help. From these descriptions come:
+//   - the JSON readers (FieldReader::read_* take a FieldSpec: ranges and messages live here only),
+//   - the CLI flags (flag = "--" + key with '_' turned into '-', for every kind: native/cli),
+//   - the CLI --help texts and the field lists in the footers,
+//   - the check that docs/INPUTS.md documents exactly these fields with these ranges and defaults
+//     (tests/unit/test_schema.cpp).
+// Kinds that share inputs share the same FieldSpec objects: occupancy, advise, waves, clusters and
+// ptxas all use the device and launch groups, so they take the same flags.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace occ::io {
+
+enum class FieldType : std::uint8_t {
+    integer,    // whole JSON number or numeric string
+    number,     // JSON number or numeric string
+    size,       // bytes, or "48K"
+    boolean,    // a CLI flag without a value
+    choice,     // one of `choices`
+    text,       // a free string (a GPU name, a compiler log)
+    cc,         // "8.0", 8.6, "sm_90"
+    mask,       // 32-bit lane mask; the CLI also takes lane ranges "0-15,20"
+    u64,        // non-negative integer, decimal or "0x.." string
+    dims,       // [x, y, z]; the CLI takes "32,8" or "16x16x4"
+    addresses,  // 32 byte addresses, null = inactive; the CLI takes "0,4,-,12"
+    list,       // array; the CLI takes "a,b,c" and repeated flags
+    device,     // a custom device object; the CLI takes a JSON file or inline JSON
+    duration,   // milliseconds; the CLI also takes "0.5ms", "120us", "0.002s"
+    objects,    // array of objects (JSON only: no flag)
+    any,        // any JSON value (JSON only: no flag)
+};
+
+struct FieldSpec {
+    std::string_view key;
+    FieldType type = FieldType::integer;
+    // What the reader accepts. Integers and sizes: lo..hi; numbers: dlo..dhi.
+    std::int64_t lo = 0, hi = 0;
+    double dlo = 0, dhi = 0;
+    std::string_view expect;     // "must be <expect>" in messages; empty = the reader's own wording
+    std::string_view choices;    // choice: "none,shared,l1,equal" (first-listed spellings are canonical)
+    std::int64_t int_default = 0;
+    double num_default = 0;
+    std::string_view def;        // choice/text default, and the default as docs and help show it
+    // Documentation: the columns of docs/INPUTS.md and the help line.
+    std::string_view doc_type;   // "integer", "size (bytes or \"48K\")", ...
+    std::string_view doc_range;
+    std::string_view unit;       // "-" when none
+    std::string_view help;
+    char short_flag = 0;         // kept for the common flags (-g, -t, -r, ...)
+    bool no_flag = false;        // JSON only (id, ops, log through --ptxas FILE)
+};
+
+// The CLI flag of a field: "--" + key with '_' turned into '-'.
+std::string flag_name(std::string_view key);
+
+// [SECTION] The fields, grouped as the kinds share them
+namespace fields {
+// Device: gpu | cc | device (every kind with a device, roofline excepted).
+extern const FieldSpec gpu, cc, device;
+// Launch and kernel resources (occupancy, advise, waves, clusters, ptxas).
+extern const FieldSpec threads, block, regs, smem_static, smem_dynamic, carveout, cache_config, optin, max_dynamic_smem, barriers,
+    partitioned_gc, grid;
+extern const FieldSpec sweep;   // occupancy only
+// Advisor and clusters.
+extern const FieldSpec smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, cluster_size_required, non_portable,
+    gpc_sms;
+// Compiler logs.
+extern const FieldSpec log;
+// Memory access (coalesce and banks).
+extern const FieldSpec access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride, mem_threads, mem_block,
+    pitch, pad, swizzle, order, seed, range;
+// Roofline.
+extern const FieldSpec roof_gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, flops_per_element, rows, cols,
+    flops, bytes, precision, memory, measured_ms, peak_tflops, bandwidth_gbps, compare, ops;
+extern const FieldSpec id;
+}  // namespace fields
+
+// [SECTION] Kinds
+struct KindSpec {
+    std::string_view name;                     // "occupancy": the --batch kind and the JS API function
+    std::string_view summary;                  // one line
+    std::span<const FieldSpec* const> fields;  // in reading order (= flag order in --help)
+};
+std::span<const KindSpec> request_kinds();
+const KindSpec* find_kind(std::string_view name);
+// The field `key` of kind `kind` (nullptr when the kind has no such field).
+const FieldSpec* find_field(const KindSpec& kind, std::string_view key);
+
+}  // namespace occ::io
