@@ -42,9 +42,12 @@ TEST_CASE("demangler matches c++filt on the fixture kernels and common shapes") 
     CHECK(demangle("_Z11helper_polyf") == "helper_poly(float)");
     CHECK(demangle("_Z3fooILj4ELb1ELln3EEvRKiPPc") == "void foo<4u, true, -3l>(int const&, char**)");
     CHECK(demangle("_ZN2ns5outerIiE5innerEv") == "ns::outer<int>::inner()");
-    // Not simple (function-pointer parameter) or not mangled: left to the caller.
-    CHECK(demangle("_Z3barPFviE") == "");
+    CHECK(demangle("_Z3barPFviE") == "bar(void (*)(int))");
+    CHECK(demangle("_Z6kernelP6__halfi.constprop.0") == "kernel(__half*, int) [clone .constprop.0]");
+    // Not mangled (an extern "C" kernel, even one named like a type code) or malformed: left to the caller.
     CHECK(demangle("saxpy") == "");
+    CHECK(demangle("i") == "");
+    CHECK(demangle(std::string("_Z1kv\0x", 7)) == "");
     CHECK(demangle("_Z") == "");
     CHECK(demangle("_Z999x") == "");
 }

@@ -22,7 +22,7 @@
 namespace occ::io {
 
 struct PtxasKernel {
-    std::string name;                  // demangled (c++filt style) when the mangling is simple, else the mangled name
+    std::string name;                  // demangled (as c++filt prints it), else the name as printed
     std::string mangled;               // as printed by the tool
     std::string arch;                  // "sm_80", "sm_90a"; empty when the log never said
     int cc_major = 0, cc_minor = 0;    // from arch (0.0 when unknown)
@@ -51,9 +51,9 @@ struct PtxasLog {
 
 PtxasLog parse_ptxas_log(std::string_view text);
 
-// A small Itanium C++ ABI demangler for the names kernels usually have (namespaces, classes,
-// templates with type and integer arguments, pointers, references, cv-qualifiers, substitutions).
-// Output matches c++filt. Returns "" when the name uses anything beyond that (or is not mangled).
+// The Itanium C++ ABI name of a function as c++filt prints it (from the C++ runtime's demangler).
+// Returns "" when the name is not a mangled function or variable name (_Z...), is malformed, or
+// is longer than 4096 bytes.
 std::string demangle(std::string_view mangled);
 
 // The JSON contract: {"log": "...", gpu|cc|device (optional), threads, smem_dynamic, carveout, ...}
