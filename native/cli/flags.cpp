@@ -138,7 +138,12 @@ void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& fl
             cmd->add_flag_callback(names, [&slot] { slot = {"true"}; }, help);
         } else {
             auto* opt = cmd->add_option(names, slot, help);
-            opt->multi_option_policy(s->type == io::FieldType::list ? CLI::MultiOptionPolicy::TakeAll : CLI::MultiOptionPolicy::TakeLast);
+            if (s->type == io::FieldType::list) {
+                opt->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+            } else {
+                opt->expected(1);
+                opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+            }
             opt->type_name(s->type == io::FieldType::integer ? "INT" : s->type == io::FieldType::size ? "SIZE"
                            : s->type == io::FieldType::number || s->type == io::FieldType::duration ? "NUM" : "TEXT");
         }

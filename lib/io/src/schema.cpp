@@ -236,16 +236,16 @@ const FieldSpec* const kRoofline[] = {&roof_gpu, &op, &dtype, &m, &n, &k, &seq_l
 #undef OCC_LAUNCH
 
 const KindSpec kKinds[] = {
-    {"occupancy", "Theoretical occupancy of a kernel launch on one SM", kOccupancy},
-    {"advise", "Launch advisor: best block size, register/shared-memory headroom, waves, clusters", kAdvise},
-    {"waves", "Blocks per wave, waves and the tail of a grid", kWaves},
-    {"clusters", "Thread block clusters (9.0+): active clusters per GPU", kClusters},
-    {"ptxas", "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump log", kPtxas},
-    {"coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)", kMemory},
-    {"banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)", kMemory},
-    {"roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation", kRoofline},
-    {"gpus", "The GPUs and compute capabilities occ knows", {}},
-    {"roofline_devices", "The devices with roofline figures", {}},
+    {"occupancy", "Theoretical occupancy of a kernel launch on one SM", kOccupancy, ""},
+    {"advise", "Launch advisor: best block size, register/shared-memory headroom, waves, clusters", kAdvise, "occupancy,clusters"},
+    {"waves", "Blocks per wave, waves and the tail of a grid", kWaves, "occupancy"},
+    {"clusters", "Thread block clusters (9.0+): active clusters per GPU", kClusters, "occupancy"},
+    {"ptxas", "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump log", kPtxas, "occupancy"},
+    {"coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)", kMemory, "occupancy"},
+    {"banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)", kMemory, "occupancy"},
+    {"roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation", kRoofline, "occupancy"},
+    {"gpus", "The GPUs and compute capabilities occ knows", {}, ""},
+    {"roofline_devices", "The devices with roofline figures", {}, ""},
 };
 
 }  // namespace

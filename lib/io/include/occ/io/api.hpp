@@ -18,6 +18,7 @@
 #include "occ/banks.hpp"
 #include "occ/coalescing.hpp"
 #include "occ/device.hpp"
+#include "occ/io/fields.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/result.hpp"
 #include "occ/sweep.hpp"
@@ -25,7 +26,7 @@
 namespace occ::io {
 
 using json = nlohmann::ordered_json;
-class FieldReader;
+
 
 // Dispatch by kind ("occupancy", "gpus", ...). Unknown kinds give an error object.
 json handle(std::string_view kind, const json& request);

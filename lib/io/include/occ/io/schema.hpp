@@ -84,7 +84,10 @@ extern const FieldSpec id;
 struct KindSpec {
     std::string_view name;                     // "occupancy": the --batch kind and the JS API function
     std::string_view summary;                  // one line
-    std::span<const FieldSpec* const> fields;  // in reading order (= flag order in --help)
+    std::span<const FieldSpec* const> fields;  // the order of the flags in --help
+    // docs/INPUTS.md documents the fields this kind shares with these kinds in their sections
+    // (comma-separated kind names), and the rest in its own section.
+    std::string_view docs_shared_with;
 };
 std::span<const KindSpec> request_kinds();
 const KindSpec* find_kind(std::string_view name);
