@@ -140,14 +140,7 @@ void add_advise(CLI::App& app, Outcome& out) {
     add_request_flags(cmd, *io::find_kind("advise"), o->request);
     cmd->add_flag("--json", o->as_json, "Print one JSON object");
     cmd->add_flag("--batch", o->batch, "Read JSON Lines on stdin, write one JSON line per input line");
-    cmd->callback([o, &out] {
-        if (o->batch) {
-            out.code = run_batch("advise", std::cin, std::cout);
-            return;
-        }
-        const Result<json> req = request_from(o->request);
-        out.code = emit_response(req ? io::handle("advise", *req) : json{{"error", req.error}}, o->as_json, print_human);
-    });
+    cmd->callback([o, &out] { out.code = run_json_kind("advise", o->request, o->as_json, o->batch, print_human); });
 }
 
 }  // namespace occ::cli

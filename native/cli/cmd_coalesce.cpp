@@ -19,20 +19,6 @@ namespace occ::cli {
 
 // [SECTION] Flags
 
-namespace {
-
-bool parse_long(const std::string& s, long long& v) {
-    try {
-        std::size_t pos = 0;
-        v = std::stoll(s, &pos, 0);
-        return pos == s.size();
-    } catch (...) {
-        return false;
-    }
-}
-
-}  // namespace
-
 // Both memory commands take the coalesce request's fields (the same description) plus --warp.
 void add_memory_flags(CLI::App* cmd, MemoryFlags& o) {
     add_request_flags(cmd, *io::find_kind("coalesce"), o.request);

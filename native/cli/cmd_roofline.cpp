@@ -104,16 +104,8 @@ void add_roofline(CLI::App& app, Outcome& out) {
     cmd->add_flag("--json", o->as_json, "Print one JSON object");
     cmd->add_flag("--batch", o->batch_mode, "Read JSON Lines on stdin, write one JSON line per input line");
     cmd->callback([o, &out] {
-        if (o->batch_mode) {
-            out.code = run_batch("roofline", std::cin, std::cout);
-            return;
-        }
-        if (o->list) {
-            out.code = emit_response(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
-            return;
-        }
-        const Result<json> req = request_from(o->request);
-        out.code = emit_response(req ? io::handle("roofline", *req) : json{{"error", req.error}}, o->as_json, print_point);
+        if (o->list && !o->batch_mode) out.code = emit_response(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
+        else out.code = run_json_kind("roofline", o->request, o->as_json, o->batch_mode, print_point);
     });
 }
 

@@ -22,16 +22,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
     return out;
 }
 
-bool parse_long(const std::string& s, long long& v) {
-    try {
-        std::size_t pos = 0;
-        v = std::stoll(s, &pos, 0);
-        return pos == s.size();
-    } catch (...) {
-        return false;
-    }
-}
-
 // "0xffff", "65535" -> as given (the reader checks it); "0-15,20,24-31" -> a mask number.
 Result<json> lanes_value(const std::string& key, const std::string& text) {
     const std::string t = trim(text);
@@ -123,6 +113,16 @@ Result<json> value_of(const io::FieldSpec& s, const std::vector<std::string>& ar
 }
 
 }  // namespace
+
+bool parse_long(const std::string& s, long long& v) {
+    try {
+        std::size_t pos = 0;
+        v = std::stoll(s, &pos, 0);
+        return pos == s.size();
+    } catch (...) {
+        return false;
+    }
+}
 
 void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& flags) {
     flags.kind = &kind;

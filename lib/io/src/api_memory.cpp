@@ -278,6 +278,22 @@ Result<Answer> answer_memory(const json& request, const char* context, Analyze a
     }
 }
 
+template <typename Block, typename WarpJson>
+json per_warps(const MemoryRequest& req, const Block& b, WarpJson warp_json) {
+    json out = json::array();
+    for (std::size_t wi = 0; wi < b.warps.size(); ++wi)
+        out.push_back(warp_json(static_cast<int>(wi), make_warp_access(req.pattern, static_cast<int>(wi)), b.warps[wi]));
+    return out;
+}
+
+json finish_memory_json(json out, const MemoryRequest& req, const std::optional<json>& id) {
+    out["error"] = nullptr;
+    out["input"] = memory_request_to_json(req);
+    out["device"] = device_brief(req.device);
+    if (id) out["id"] = *id;
+    return out;
+}
+
 }  // namespace
 
 Result<CoalesceAnswer> answer_coalesce(const json& request) {
@@ -288,9 +304,6 @@ Result<BanksAnswer> answer_banks(const json& request) { return answer_memory<Ban
 json to_json(const CoalesceAnswer& a) {
     const MemoryRequest& req = a.input;
     const GlobalBlockResult& b = a.result;
-    json per_warp = json::array();
-    for (std::size_t wi = 0; wi < b.warps.size(); ++wi)
-        per_warp.push_back(global_warp_json(static_cast<int>(wi), make_warp_access(req.pattern, static_cast<int>(wi)), b.warps[wi]));
     json out{{"requests", b.requests},
              {"sectors", b.sectors},
              {"lines", b.lines},
@@ -307,20 +320,13 @@ json to_json(const CoalesceAnswer& a) {
              {"fix", text_or_null(b.fix)},
              {"contiguous_sectors", b.contiguous_sectors},
              {"contiguous_efficiency", b.contiguous_efficiency},
-             {"per_warp", per_warp},
-             {"error", nullptr},
-             {"input", memory_request_to_json(req)},
-             {"device", device_brief(req.device)}};
-    if (a.id) out["id"] = *a.id;
-    return out;
+             {"per_warp", per_warps(req, b, global_warp_json)}};
+    return finish_memory_json(std::move(out), req, a.id);
 }
 
 json to_json(const BanksAnswer& a) {
     const MemoryRequest& req = a.input;
     const BankBlockResult& b = a.result;
-    json per_warp = json::array();
-    for (std::size_t wi = 0; wi < b.warps.size(); ++wi)
-        per_warp.push_back(bank_warp_json(static_cast<int>(wi), make_warp_access(req.pattern, static_cast<int>(wi)), b.warps[wi]));
     auto opt = [](std::int64_t v) { return v < 0 ? json(nullptr) : json(v); };
     json out{{"wavefronts", b.wavefronts},
              {"ideal_wavefronts", b.ideal_wavefronts},
@@ -332,12 +338,8 @@ json to_json(const BanksAnswer& a) {
              {"fix", text_or_null(b.fix)},
              {"conflicts_padded", opt(b.conflicts_padded)},
              {"conflicts_swizzled", opt(b.conflicts_swizzled)},
-             {"per_warp", per_warp},
-             {"error", nullptr},
-             {"input", memory_request_to_json(req)},
-             {"device", device_brief(req.device)}};
-    if (a.id) out["id"] = *a.id;
-    return out;
+             {"per_warp", per_warps(req, b, bank_warp_json)}};
+    return finish_memory_json(std::move(out), req, a.id);
 }
 
 json api_coalesce(const json& request) {

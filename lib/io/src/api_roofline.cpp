@@ -85,6 +85,15 @@ json device_json(const RooflineDevice& d) {
                 {"source", d.source}};
 }
 
+// The roofs of a point: peak, bandwidth, ridge, attainable performance and the bound.
+void put_roof(json& j, const RooflinePoint& p) {
+    j["peak_tflops"] = p.peak_flops / 1e12;
+    j["bandwidth_gbps"] = p.bandwidth / 1e9;
+    j["ridge"] = p.ridge;
+    j["attainable_tflops"] = p.attainable / 1e12;
+    j["bound"] = p.memory_bound ? "memory" : "compute";
+}
+
 json point_json(const RooflinePoint& p, const Operation& op) {
     json j{
         {"op", op_json(op)},
@@ -99,11 +108,7 @@ json point_json(const RooflinePoint& p, const Operation& op) {
     j["flops"] = p.flops;
     j["bytes"] = p.bytes;
     j["intensity"] = p.intensity;
-    j["peak_tflops"] = p.peak_flops / 1e12;
-    j["bandwidth_gbps"] = p.bandwidth / 1e9;
-    j["ridge"] = p.ridge;
-    j["attainable_tflops"] = p.attainable / 1e12;
-    j["bound"] = p.memory_bound ? "memory" : "compute";
+    put_roof(j, p);
     j["time_compute_s"] = p.time_compute_s;
     j["time_memory_s"] = p.time_memory_s;
     j["time_bound_s"] = p.time_bound_s;
@@ -216,11 +221,7 @@ json api_roofline(const json& request) {
                 if (!pc.ok()) {
                     row["error"] = pc.error;
                 } else {
-                    row["peak_tflops"] = pc.peak_flops / 1e12;
-                    row["bandwidth_gbps"] = pc.bandwidth / 1e9;
-                    row["ridge"] = pc.ridge;
-                    row["attainable_tflops"] = pc.attainable / 1e12;
-                    row["bound"] = pc.memory_bound ? "memory" : "compute";
+                    put_roof(row, pc);
                     row["time_bound_s"] = pc.time_bound_s;
                     row["speedup"] = pc.attainable > 0 ? p.attainable / pc.attainable : 0.0;   // this device over that one
                     row["error"] = nullptr;
