@@ -44,7 +44,7 @@ test: native web
 	@$(MAKE) --no-print-directory test-web
 	@$(MAKE) --no-print-directory check-sanitize fuzz-short
 
-# Issue 7: the whole native suite under AddressSanitizer + UndefinedBehaviorSanitizer (preset
+# The whole native suite under AddressSanitizer + UndefinedBehaviorSanitizer (preset
 # `sanitize`), and a short libFuzzer run of every target (tests/fuzz, docs/FUZZING.md).
 SANITIZE := build/sanitize
 FUZZ     := build/fuzz
