@@ -90,12 +90,13 @@ int run_memory(const MemoryFlags& o, const char* kind, AnswerFn answer, Print pr
     if (o.batch) return run_batch(kind, std::cin, std::cout);
     const Result<json> req = request_from(o.request);
     Result<Answer> a = req ? answer(*req) : Result<Answer>::fail(req.error);
+    int warp = 0;
     if (a) {
         const auto w = pick_warp(static_cast<int>(a->result.warps.size()), a->result.worst_warp, o.warp);
         if (!w) a = Result<Answer>::fail(w.error);
+        else warp = *w;
     }
-    return emit(a, o.as_json, [](const Answer& x) { return io::to_json(x); },
-                [&](const Answer& x) { print(io::to_json(x), o.warp); });
+    return emit(a, o.as_json, [](const Answer& x) { return io::to_json(x); }, [&](const Answer& x) { print(x, warp); });
 }
 
 // A whole integer, decimal or 0x hex.

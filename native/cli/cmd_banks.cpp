@@ -14,40 +14,38 @@ namespace occ::cli {
 // Defined in cmd_coalesce.cpp.
 std::string lane_ranges(std::uint32_t mask, std::size_t width);
 void print_wrapped(const char* label, const std::string& text);
-char index_char(const json& v);
+char index_char(int i);
 void print_lane_ruler(const char* label);
-std::string describe_input(const json& in, int warps);
+std::string describe_input(const AccessPattern& p, int warps);
+std::string device_line(const char* what, const Device& d);
 
 namespace {
 
-void print_banks(const json& res, const std::string& warp_flag) {
-    const json& in = res["input"];
-    const json& dev = res["device"];
-    const int wi = *pick_warp(res["warps"].get<int>(), res["worst_warp"].get<int>(), warp_flag);
-    std::printf("banks  %s (cc %s)\n", dev["name"].get<std::string>().c_str(), dev["cc"].get<std::string>().c_str());
-    print_wrapped("  access  ", describe_input(in, res["warps"].get<int>()));
-    std::printf("\n  wavefronts %lld (ideal %lld)   conflicts %lld   worst %d-way\n", res["wavefronts"].get<long long>(),
-                res["ideal_wavefronts"].get<long long>(), res["conflicts"].get<long long>(), res["max_way"].get<int>());
+void print_banks(const io::BanksAnswer& a, int wi) {
+    const BankBlockResult& r = a.result;
+    std::printf("%s\n", device_line("banks", a.input.device).c_str());
+    print_wrapped("  access  ", describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
+    std::printf("\n  wavefronts %lld (ideal %lld)   conflicts %lld   worst %d-way\n", static_cast<long long>(r.wavefronts),
+                static_cast<long long>(r.ideal_wavefronts), static_cast<long long>(r.conflicts), r.max_way);
     std::printf("\n");
-    print_wrapped("  why  ", res["reason"].get<std::string>());
-    if (!res["fix"].is_null()) print_wrapped("  fix  ", res["fix"].get<std::string>());
+    print_wrapped("  why  ", r.reason);
+    if (!r.fix.empty()) print_wrapped("  fix  ", r.fix);
 
-    const json& w = res["per_warp"][static_cast<std::size_t>(wi)];
-    const int phases = w["phases"].get<int>();
-    std::printf("\n  warp %d: lanes -> banks (%d wavefront%s, ideal %d", wi, w["wavefronts"].get<int>(), w["wavefronts"].get<int>() == 1 ? "" : "s",
-                w["ideal_wavefronts"].get<int>());
+    const BankResult& w = r.warps[static_cast<std::size_t>(wi)];
+    const int phases = w.phases;
+    std::printf("\n  warp %d: lanes -> banks (%d wavefront%s, ideal %d", wi, w.wavefronts, w.wavefronts == 1 ? "" : "s", w.ideal_wavefronts);
     if (phases > 1) std::printf("; %d phases of %d lanes", phases, 32 / phases);
     std::printf(")\n");
     // Two rows of 16 lanes, 3 columns each: fits 80 columns.
     for (int half = 0; half < 2; ++half) {
         std::string lanes = "  lane  ", banks = "  bank  ";
         for (int lane = half * 16; lane < half * 16 + 16; ++lane) {
-            char cell[8];
+            char cell[16];
             std::snprintf(cell, sizeof cell, "%3d", lane);
             lanes += cell;
-            const json& b = w["lane_bank"][static_cast<std::size_t>(lane)];
-            if (b.is_null()) std::snprintf(cell, sizeof cell, "%3s", ".");
-            else std::snprintf(cell, sizeof cell, "%3d", b.get<int>());
+            const int b = w.lane_bank[static_cast<std::size_t>(lane)];
+            if (b < 0) std::snprintf(cell, sizeof cell, "%3s", ".");
+            else std::snprintf(cell, sizeof cell, "%3d", b);
             banks += cell;
         }
         std::printf("%s\n%s\n", lanes.c_str(), banks.c_str());
@@ -55,19 +53,18 @@ void print_banks(const json& res, const std::string& warp_flag) {
     std::printf("\n  distinct words per bank within a phase ('.' unused, 1 = no conflict)\n");
     print_lane_ruler("bank");
     std::string ways;
-    for (const json& v : w["bank_way"]) ways += v.get<int>() == 0 ? '.' : index_char(v);
+    for (const int v : w.bank_way) ways += v == 0 ? '.' : index_char(v);
     std::printf("  %-8s%s\n", "words", ways.c_str());
 
     // Banks with a conflict, most loaded first, at most 8 lines.
     int listed = 0, conflicted = 0;
     for (int way = 32; way >= 2; --way)
         for (int bank = 0; bank < 32; ++bank) {
-            if (w["bank_way"][static_cast<std::size_t>(bank)].get<int>() != way) continue;
+            if (w.bank_way[static_cast<std::size_t>(bank)] != way) continue;
             ++conflicted;
             if (listed == 8) continue;
             if (listed == 0) std::printf("\n  conflicts\n");
-            std::uint32_t mask = 0;
-            for (const json& l : w["bank_lanes"][static_cast<std::size_t>(bank)]) mask |= 1u << l.get<int>();
+            const std::uint32_t mask = w.bank_lanes[static_cast<std::size_t>(bank)];
             std::printf("  bank %2d  %2d-way  lanes %s\n", bank, way, lane_ranges(mask, 52).c_str());
             ++listed;
         }

@@ -64,10 +64,9 @@ void print_wrapped(const char* label, const std::string& text) {
     if (!line.empty() || first) flush();
 }
 
-// One character per index: 0-9, then a-z, then A-Z; '.' for none.
-char index_char(const json& v) {
-    if (!v.is_number_integer()) return '.';
-    const int i = v.get<int>();
+// One character per index: 0-9, then a-z, then A-Z; '.' for none (a negative index).
+char index_char(int i) {
+    if (i < 0) return '.';
     if (i < 10) return static_cast<char>('0' + i);
     if (i < 36) return static_cast<char>('a' + i - 10);
     if (i < 62) return static_cast<char>('A' + i - 36);
@@ -80,23 +79,24 @@ void print_lane_ruler(const char* label) {
     std::printf("  %-8s01234567890123456789012345678901\n", "");
 }
 
-// "4-byte loads, stride 2, block 32x1x1 (1 warp)" from the echoed input.
-std::string describe_input(const json& in, int warps) {
-    std::string s = std::to_string(in.value("access_bytes", 4)) + "-byte " + in.value("op", std::string("load")) + "s, " + in.value("pattern", std::string("affine"));
-    const std::string kind = in.value("pattern", std::string("affine"));
-    if (kind == "affine") s += " stride " + std::to_string(in.value("stride", 1));
-    if (kind == "2d")
-        s += " " + in.value("order", std::string("row")) + " order, pitch " + std::to_string(in.value("pitch", 0)) +
-             (in.value("pad", 0) ? " + pad " + std::to_string(in.value("pad", 0)) : "") + (in.value("swizzle", false) ? ", XOR swizzle" : "");
-    if (kind == "gather")
-        s += in.value("range", 0) ? " random in [0, " + std::to_string(in.value("range", 0)) + ")" : " permutation";
-    if (kind != "addresses") {
-        if (in.value("offset", 0) != 0) s += ", offset " + std::to_string(in.value("offset", 0)) + " B";
-        const json& b = in["block"];
-        s += ", block " + std::to_string(b[0].get<int>()) + "x" + std::to_string(b[1].get<int>()) + "x" + std::to_string(b[2].get<int>());
+// "4-byte loads, affine stride 2, block 32x1x1 (1 warp)".
+std::string describe_input(const AccessPattern& p, int warps) {
+    std::string s = std::to_string(p.access_bytes) + "-byte " + access_op_name(p.op) + "s, " + pattern_kind_name(p.kind);
+    if (p.kind == PatternKind::affine) s += " stride " + std::to_string(p.stride);
+    if (p.kind == PatternKind::index_2d)
+        s += std::string(" ") + (p.order == IndexOrder::row ? "row" : "column") + " order, pitch " + std::to_string(p.row_pitch() - p.pad) +
+             (p.pad ? " + pad " + std::to_string(p.pad) : "") + (p.swizzle ? ", XOR swizzle" : "");
+    if (p.kind == PatternKind::gather) s += p.range ? " random in [0, " + std::to_string(p.range) + ")" : " permutation";
+    if (p.kind != PatternKind::addresses) {
+        if (p.offset != 0) s += ", offset " + std::to_string(p.offset) + " B";
+        s += ", block " + std::to_string(p.block[0]) + "x" + std::to_string(p.block[1]) + "x" + std::to_string(p.block[2]);
     }
     s += " (" + std::to_string(warps) + (warps == 1 ? " warp)" : " warps)");
     return s;
+}
+
+std::string device_line(const char* what, const Device& d) {
+    return std::string(what) + "  " + d.name + " (cc " + std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor) + ")";
 }
 
 // Which warp to draw: --warp if given and valid, else the worst one.
@@ -112,42 +112,41 @@ namespace {
 
 // [SECTION] The human picture
 
-void print_coalesce(const json& res, const std::string& warp_flag) {
-    const json& in = res["input"];
-    const json& dev = res["device"];
-    const int wi = *pick_warp(res["warps"].get<int>(), res["worst_warp"].get<int>(), warp_flag);
-    std::printf("coalesce  %s (cc %s)\n", dev["name"].get<std::string>().c_str(), dev["cc"].get<std::string>().c_str());
-    print_wrapped("  access  ", describe_input(in, res["warps"].get<int>()));
-    std::printf("\n  requests %-6lld sectors %lld (ideal %lld, excess %lld)   lines %lld\n", res["requests"].get<long long>(),
-                res["sectors"].get<long long>(), res["ideal_sectors"].get<long long>(), res["excess_sectors"].get<long long>(),
-                res["lines"].get<long long>());
-    std::printf("  bytes    %s requested / %s transferred   efficiency %s\n", format_count(res["bytes_requested"].get<long long>()).c_str(),
-                format_count(res["bytes_transferred"].get<long long>()).c_str(), format_percent(res["efficiency"].get<double>()).c_str());
+void print_coalesce(const io::CoalesceAnswer& a, int wi) {
+    const GlobalBlockResult& r = a.result;
+    std::printf("%s\n", device_line("coalesce", a.input.device).c_str());
+    print_wrapped("  access  ", describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
+    std::printf("\n  requests %-6lld sectors %lld (ideal %lld, excess %lld)   lines %lld\n", static_cast<long long>(r.requests),
+                static_cast<long long>(r.sectors), static_cast<long long>(r.ideal_sectors), static_cast<long long>(r.excess_sectors),
+                static_cast<long long>(r.lines));
+    std::printf("  bytes    %s requested / %s transferred   efficiency %s\n", format_count(r.bytes_requested).c_str(),
+                format_count(r.bytes_transferred).c_str(), format_percent(r.efficiency).c_str());
     std::printf("\n");
-    print_wrapped("  why  ", res["reason"].get<std::string>());
-    if (!res["fix"].is_null()) print_wrapped("  fix  ", res["fix"].get<std::string>());
+    print_wrapped("  why  ", r.reason);
+    if (!r.fix.empty()) print_wrapped("  fix  ", r.fix);
 
-    const json& w = res["per_warp"][static_cast<std::size_t>(wi)];
-    std::printf("\n  warp %d: lanes -> sectors (%d sectors; '.' = inactive lane)\n", wi, w["sectors"].get<int>());
+    const GlobalAccessResult& w = r.warps[static_cast<std::size_t>(wi)];
+    std::printf("\n  warp %d: lanes -> sectors (%d sectors; '.' = inactive lane)\n", wi, w.sectors);
     print_lane_ruler("lane");
     std::string row;
-    for (const json& s : w["lane_sector"]) row += index_char(s);
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+        const int sec = w.lane_sector[static_cast<std::size_t>(lane)];
+        row += index_char(sec == kNoSector ? -1 : sec);
+    }
     std::printf("  %-8s%s\n\n", "sector", row.c_str());
 
-    const json& addrs = w["sector_address"];
-    const json& used = w["sector_used_bytes"];
-    const std::size_t n = addrs.size(), shown = n > 16 ? 12 : n;
+    const std::size_t n = static_cast<std::size_t>(w.sectors), shown = n > 16 ? 12 : n;
     std::printf("  %6s  %-18s %5s  %s\n", "sector", "address", "used", "lanes");
     for (std::size_t s = 0; s < shown; ++s) {
         std::uint32_t mask = 0;
-        for (int lane = 0; lane < 32; ++lane)
-            if (w["lane_sector"][static_cast<std::size_t>(lane)] == json(s)) mask |= 1u << lane;
+        for (int lane = 0; lane < kWarpLanes; ++lane)
+            if (w.lane_sector[static_cast<std::size_t>(lane)] == static_cast<int>(s)) mask |= 1u << lane;
         char addr[32];
-        std::snprintf(addr, sizeof addr, "0x%llx", addrs[s].get<unsigned long long>());
-        const int u = used[s].get<int>();
+        std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(w.sector_addr[s]));
+        const int u = w.sector_used_bytes[s];
         std::string bar(static_cast<std::size_t>(u / 4), '#');
         bar.resize(8, '.');
-        std::printf("  %6c  %-18s %2d/32  %s  %s\n", index_char(json(s)), addr, u, bar.c_str(), lane_ranges(mask, 30).c_str());
+        std::printf("  %6c  %-18s %2d/32  %s  %s\n", index_char(static_cast<int>(s)), addr, u, bar.c_str(), lane_ranges(mask, 30).c_str());
     }
     if (shown < n) std::printf("  ... %zu more sectors (--json lists them all)\n", n - shown);
 }
