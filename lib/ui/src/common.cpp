@@ -56,12 +56,6 @@ void item_tooltip(const char* text) {
     ImGui::EndTooltip();
 }
 
-void help_marker(const char* text) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(?)");
-    item_tooltip(text);
-}
-
 void section(const char* title) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextUnformatted(title);

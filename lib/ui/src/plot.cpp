@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "imgui_internal.h"
@@ -34,7 +34,35 @@ double nice_step(double range, int target) {
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-std::string tick_label(double v, const char* suffix) { return format_number(v, 2) + suffix; }
+// Ticks of an axis, about `target` of them, in increasing order: multiples of a nice step, or
+// whole decades (every k-th when there are many) on a log axis.
+template <typename Fn>
+void for_each_tick(const Axis& a, int target, Fn&& fn) {
+    const double lo = std::min(a.min, a.max), hi = std::max(a.min, a.max);
+    if (a.log) {
+        if (!(lo > 0)) return;
+        const int e0 = static_cast<int>(std::ceil(std::log10(lo) - 1e-9)), e1 = static_cast<int>(std::floor(std::log10(hi) + 1e-9));
+        const int every = std::max(1, static_cast<int>(std::ceil((e1 - e0) / static_cast<double>(std::max(1, target)))));
+        for (int e = e0; e <= e1; e += every) fn(std::pow(10.0, e));
+        return;
+    }
+    const double step = nice_step(hi - lo, target);
+    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) fn(v);
+}
+
+std::string tick_label(const Axis& a, double v) { return a.format ? a.format(v) : format_number(v, 2) + a.suffix; }
+
+int x_tick_target() { return std::max(2, static_cast<int>(g.area.GetWidth() / (ImGui::GetFontSize() * 5))); }
+int y_tick_target() { return std::max(2, static_cast<int>(g.area.GetHeight() / (ImGui::GetFontSize() * 2.5f))); }
+
+// Axis value -> 0..1 along the axis (min -> 0), and back. The log of a value <= 0 is clamped.
+double scaled(const Axis& a, double v) { return a.log ? std::log10(std::max(v, DBL_MIN)) : v; }
+double fraction(const Axis& a, double v) { return (scaled(a, v) - scaled(a, a.min)) / (scaled(a, a.max) - scaled(a, a.min)); }
+double from_fraction(const Axis& a, double t) {
+    if (!a.log) return a.min + t * (a.max - a.min);
+    const double lo = scaled(a, a.min);
+    return std::pow(10.0, lo + t * (scaled(a, a.max) - lo));
+}
 
 ImU32 with_alpha(ImU32 c, float a) {
     ImVec4 v = ImGui::ColorConvertU32ToFloat4(c);
@@ -46,25 +74,20 @@ void draw_axes() {
     ImDrawList* dl = g.dl;
     const ImU32 grid = with_alpha(ImGui::GetColorU32(ImGuiCol_Border), 0.55f);
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-    const float fh = ImGui::GetFontSize();
-    const double xs = nice_step(g.x.max - g.x.min, std::max(2, static_cast<int>(g.area.GetWidth() / (fh * 5))));
-    const double ys = nice_step(g.y.max - g.y.min, std::max(2, static_cast<int>(g.area.GetHeight() / (fh * 2.5f))));
-    const double x_lo = std::min(g.x.min, g.x.max), x_hi = std::max(g.x.min, g.x.max);
-    const double y_lo = std::min(g.y.min, g.y.max), y_hi = std::max(g.y.min, g.y.max);
-    for (double v = std::ceil(x_lo / xs) * xs; v <= x_hi + xs * 1e-9; v += xs) {
-        const float px = to_screen(v, 0).x;
+    for_each_tick(g.x, x_tick_target(), [&](double v) {
+        const float px = to_screen(v, g.y.min).x;
         dl->AddLine(ImVec2(px, g.area.Min.y), ImVec2(px, g.area.Max.y), grid);
-        const std::string s = tick_label(v, g.x.suffix);
+        const std::string s = tick_label(g.x, v);
         const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
         dl->AddText(ImVec2(std::clamp(px - ts.x * 0.5f, g.frame.Min.x, g.frame.Max.x - ts.x), g.area.Max.y + 2), text, s.c_str());
-    }
-    for (double v = std::ceil(y_lo / ys) * ys; v <= y_hi + ys * 1e-9; v += ys) {
-        const float py = to_screen(0, v).y;
+    });
+    for_each_tick(g.y, y_tick_target(), [&](double v) {
+        const float py = to_screen(g.x.min, v).y;
         dl->AddLine(ImVec2(g.area.Min.x, py), ImVec2(g.area.Max.x, py), grid);
-        const std::string s = tick_label(v, g.y.suffix);
+        const std::string s = tick_label(g.y, v);
         const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
         dl->AddText(ImVec2(g.area.Min.x - ts.x - 4, std::clamp(py - ts.y * 0.5f, g.frame.Min.y, g.area.Max.y - ts.y)), text, s.c_str());
-    }
+    });
     if (g.x.label && *g.x.label) {
         const ImVec2 ts = ImGui::CalcTextSize(g.x.label);
         dl->AddText(ImVec2(g.area.GetCenter().x - ts.x * 0.5f, g.frame.Max.y - ts.y), text, g.x.label);
@@ -92,9 +115,11 @@ void begin(const char* label, ImVec2 size, const Axis& x, const Axis& y, unsigne
     g.dl = ImGui::GetWindowDrawList();
     const float fh = ImGui::GetFontSize();
     if (!(flags & kNoAxes)) {
-        // Room for y tick labels on the left and x ticks + axis label below.
-        const float left = ImGui::CalcTextSize("1000%").x + 8;
-        g.area = ImRect(ImVec2(p.x + left, p.y + fh * 0.5f), ImVec2(p.x + size.x - fh * 0.6f, p.y + size.y - fh * 2.3f));
+        // Room for the y tick labels on the left (the widest of them) and x ticks + axis label below.
+        g.area = ImRect(ImVec2(p.x, p.y + fh * 0.5f), ImVec2(p.x + size.x - fh * 0.6f, p.y + size.y - fh * 2.3f));
+        float widest = ImGui::CalcTextSize("1000%").x;
+        for_each_tick(y, y_tick_target(), [&](double v) { widest = std::max(widest, ImGui::CalcTextSize(tick_label(y, v).c_str()).x); });
+        g.area.Min.x += widest + 8;
     }
     g.hovered = ImGui::IsItemHovered() && g.area.Contains(ImGui::GetIO().MousePos);
     g.clicked = g.hovered && ImGui::IsItemClicked(ImGuiMouseButton_Left);
@@ -111,29 +136,16 @@ void end() {
 }
 
 ImVec2 to_screen(double x, double y) {
-    const double tx = (x - g.x.min) / (g.x.max - g.x.min);
-    const double ty = (y - g.y.min) / (g.y.max - g.y.min);
-    return ImVec2(static_cast<float>(g.area.Min.x + tx * g.area.GetWidth()),
-                  static_cast<float>(g.area.Max.y - ty * g.area.GetHeight()));
-}
-
-ImVec2 to_data(ImVec2 s) {
-    const double tx = (s.x - g.area.Min.x) / g.area.GetWidth();
-    const double ty = (g.area.Max.y - s.y) / g.area.GetHeight();
-    return ImVec2(static_cast<float>(g.x.min + tx * (g.x.max - g.x.min)), static_cast<float>(g.y.min + ty * (g.y.max - g.y.min)));
-}
-
-ImVec2 pixel_size() {
-    return ImVec2(static_cast<float>(std::abs(g.x.max - g.x.min) / g.area.GetWidth()),
-                  static_cast<float>(std::abs(g.y.max - g.y.min) / g.area.GetHeight()));
+    return ImVec2(static_cast<float>(g.area.Min.x + fraction(g.x, x) * g.area.GetWidth()),
+                  static_cast<float>(g.area.Max.y - fraction(g.y, y) * g.area.GetHeight()));
 }
 
 bool hovered(double* x, double* y) {
     if (!g.hovered) return false;
     const double tx = (ImGui::GetIO().MousePos.x - g.area.Min.x) / g.area.GetWidth();
     const double ty = (g.area.Max.y - ImGui::GetIO().MousePos.y) / g.area.GetHeight();
-    if (x) *x = g.x.min + tx * (g.x.max - g.x.min);
-    if (y) *y = g.y.min + ty * (g.y.max - g.y.min);
+    if (x) *x = from_fraction(g.x, tx);
+    if (y) *y = from_fraction(g.y, ty);
     return true;
 }
 
@@ -216,5 +228,36 @@ ImU32 colormap(float t) {
 }
 
 ImDrawList* draw_list() { return g.dl; }
+
+void legend(std::span<const LegendItem> items) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float h = ImGui::GetTextLineHeight();
+    for (const LegendItem& it : items) {
+        if (it.key == Key::colormap) {
+            ImGui::TextDisabled("%s", it.low);
+            ImGui::SameLine();
+        }
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        float w = h;
+        switch (it.key) {
+            case Key::line: dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.4f), ImVec2(p.x + h, p.y + h * 0.65f), it.color); break;
+            case Key::marker:
+                dl->AddCircleFilled(ImVec2(p.x + h * 0.5f, p.y + h * 0.5f), h * 0.3f, it.color);
+                dl->AddCircle(ImVec2(p.x + h * 0.5f, p.y + h * 0.5f), h * 0.3f + 1.0f, ImGui::GetColorU32(ImGuiCol_Text), 0, 1.0f);
+                break;
+            case Key::colormap:
+                w = h * 8;
+                for (int i = 0; i < 32; ++i)
+                    dl->AddRectFilled(ImVec2(p.x + w * i / 32.0f, p.y + h * 0.2f), ImVec2(p.x + w * (i + 1) / 32.0f + 0.5f, p.y + h * 0.8f),
+                                      colormap(static_cast<float>(i) / 31.0f));
+                break;
+        }
+        ImGui::Dummy(ImVec2(w, h));
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", it.label);
+        ImGui::SameLine(0, h);
+    }
+    ImGui::NewLine();
+}
 
 }  // namespace occ::ui::plot

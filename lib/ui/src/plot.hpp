@@ -1,21 +1,27 @@
 // plot.hpp — the one small ImDrawList helper every graph and diagram goes through.
 //
 // Shaped like ImPlot: begin(label, ...) / end() keyed by a label, data passed in as spans (never
-// owned), and every data -> pixel transform done by to_screen(), so flips and margins live in one
-// place. A diagram (the SM picture, the bank grid) is a plot without axes whose y axis runs
-// downward (give y.min > y.max).
+// owned), and every data -> pixel transform done by to_screen(), so flips, log scales and margins
+// live in one place. A diagram (the SM picture, the bank grid) is a plot without axes whose y axis
+// runs downward (give y.min > y.max).
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "imgui.h"
 
 namespace occ::ui::plot {
 
+// A tick label for a value on an axis, unit included ("10 TFLOP/s").
+using TickFormat = std::string (*)(double value);
+
 struct Axis {
-    double min = 0, max = 1;    // min is drawn left / bottom; give min > max to flip
-    const char* label = "";     // drawn under (x) or beside (y) the axis; include the unit
-    const char* suffix = "";    // appended to tick labels ("%", " KiB")
+    double min = 0, max = 1;    // in data units, also on a log axis; min is drawn left / bottom; give min > max to flip
+    const char* label = "";     // drawn under the x axis; include the unit
+    const char* suffix = "";    // appended to the default tick labels ("%", " KiB")
+    bool log = false;           // log10 scale with ticks at whole decades; min and max must be > 0
+    TickFormat format = nullptr;   // tick labels; nullptr: occ::format_number(v, 2) + suffix
 };
 
 enum Flags : unsigned {
@@ -30,9 +36,6 @@ void end();
 
 // [transforms]
 ImVec2 to_screen(double x, double y);
-ImVec2 to_data(ImVec2 screen);
-// Data units per pixel (x, y): for sizing things in data space.
-ImVec2 pixel_size();
 
 // [interaction] The mouse over the data area, in data coordinates.
 bool hovered(double* x, double* y);
@@ -58,5 +61,16 @@ void heatmap(std::span<const float> values, int cols, int rows, float vmin, floa
 ImU32 colormap(float t);
 
 ImDrawList* draw_list();
+
+// [legend] One row of keys at the cursor, outside begin()/end() like any widget: for each item a
+// sample of how its series is drawn, then its label.
+enum class Key { line, marker, colormap };
+struct LegendItem {
+    const char* label;          // after the key; for a colormap, the value at the bright end
+    ImU32 color = 0;            // line and marker keys
+    Key key = Key::line;
+    const char* low = "";       // colormap: the value at the dark end, before the bar
+};
+void legend(std::span<const LegendItem> items);
 
 }  // namespace occ::ui::plot

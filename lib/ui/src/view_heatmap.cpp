@@ -17,21 +17,9 @@ void draw_heatmap(AppState& s) {
     ImGui::TextUnformatted("Block size x registers");
     ImGui::SameLine();
     ImGui::TextDisabled("(occupancy; hover to read, click to use)");
-    // Colour bar: 0 % .. 100 %.
     ImGui::SameLine(0, em(1));
-    {
-        ImDrawList* dl = ImGui::GetWindowDrawList();
-        const float w = em(8), h = ImGui::GetTextLineHeight();
-        ImGui::TextDisabled("0%%");
-        ImGui::SameLine();
-        const ImVec2 q = ImGui::GetCursorScreenPos();
-        for (int i = 0; i < 32; ++i)
-            dl->AddRectFilled(ImVec2(q.x + w * i / 32.0f, q.y + h * 0.2f), ImVec2(q.x + w * (i + 1) / 32.0f + 0.5f, q.y + h * 0.8f),
-                              plot::colormap(static_cast<float>(i) / 31.0f));
-        ImGui::Dummy(ImVec2(w, h));
-        ImGui::SameLine();
-        ImGui::TextDisabled("100%%");
-    }
+    const plot::LegendItem colour_bar[] = {{"100%", 0, plot::Key::colormap, "0%"}};
+    plot::legend(colour_bar);
     const double max_regs = a.max_regs_per_thread + 1;
     plot::begin("heatmap", ImVec2(-1, -1), plot::Axis{0, static_cast<double>(d.heat_cols * a.warp_size), "threads per block"},
                 plot::Axis{0, static_cast<double>(d.heat_rows), "registers per thread"});

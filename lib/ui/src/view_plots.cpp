@@ -71,20 +71,6 @@ const SweepPoint* graph(const Series& s, float height, double current_occ, bool 
     return clicked;
 }
 
-void legend() {
-    for (Limiter l : kAllLimiters) {
-        ImDrawList* dl = ImGui::GetWindowDrawList();
-        const ImVec2 p = ImGui::GetCursorScreenPos();
-        const float h = ImGui::GetTextLineHeight();
-        dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.4f), ImVec2(p.x + h, p.y + h * 0.65f), limiter_color(l));
-        ImGui::Dummy(ImVec2(h, h));
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", limiter_title(l));
-        ImGui::SameLine(0, em(1));
-    }
-    ImGui::NewLine();
-}
-
 }  // namespace
 
 void draw_plots(AppState& s) {
@@ -92,7 +78,9 @@ void draw_plots(AppState& s) {
     const ArchRules& a = s.req.device.arch;
     ImGui::TextDisabled("Occupancy against one input at a time; line colour = what limits it.");
     ImGui::SameLine(0, em(1));
-    legend();
+    plot::LegendItem keys[std::size(kAllLimiters)];
+    for (std::size_t i = 0; i < std::size(kAllLimiters); ++i) keys[i] = {limiter_title(kAllLimiters[i]), limiter_color(kAllLimiters[i])};
+    plot::legend(keys);
     const float h = std::max(em(8), ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
     const double smem_max_kib = d.smem_x.empty() ? 48.0 : std::max(1.0f, d.smem_x.back());
     const Series series[] = {

@@ -30,8 +30,6 @@ void item_tooltip(const char* text);
 // Starts a row of a two-column input table: the label (with its tooltip) in column 0; the next
 // widget fills column 1.
 void input_row(const char* label, const char* tip);
-// "(?)" after a label, with a tooltip.
-void help_marker(const char* text);
 // A section title with a thin rule under it.
 void section(const char* title);
 // Colour for good/bad figures (theme aware).
