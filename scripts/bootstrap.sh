@@ -14,7 +14,7 @@ PKGS=(cmake g++ make pkg-config nlohmann-json3-dev libcli11-dev doctest-dev libb
       clang libclang-rt-14-dev dpkg-dev)
 if [[ $NATIVE_ONLY -eq 0 ]]; then
   # desktop app + its headless test, web build, browser tests
-  PKGS+=(libglfw3-dev libgl-dev xvfb xauth libgl1-mesa-dri fonts-dejavu-core python3-fonttools emscripten nodejs npm chromium gzip python3)
+  PKGS+=(libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri fonts-dejavu-core python3-fonttools emscripten nodejs npm chromium gzip python3)
 fi
 
 missing=()

@@ -1,5 +1,4 @@
-// png.hpp — a minimal PNG writer (8-bit RGB, stored/uncompressed deflate blocks), so screenshots
-// need no image library (stb_image_write is not packaged here).
+// png.hpp — the desktop app's screenshot writer (8-bit RGB PNG).
 #pragma once
 #include <cstdint>
 #include <string>
