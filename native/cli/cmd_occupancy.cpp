@@ -7,6 +7,8 @@
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
+#include "occ/io/table.hpp"
+#include "occ/waves.hpp"
 
 namespace occ::cli {
 namespace {
@@ -16,17 +18,6 @@ struct Options {
     bool as_json = false, batch = false;
     std::string ptxas;   // --ptxas FILE: see ptxas_table.cpp
 };
-
-int limit_of(const OccupancyResult& r, Limiter l) {
-    switch (l) {
-        case kLimitWarps: return r.limit_warps;
-        case kLimitRegisters: return r.limit_registers;
-        case kLimitSharedMemory: return r.limit_shared_memory;
-        case kLimitBlocks: return r.limit_blocks;
-        case kLimitBarriers: return r.limit_barriers;
-    }
-    return kUnlimited;
-}
 
 // The step function of a sweep: one row per range of the swept input with the same answer.
 void print_sweep(const io::OccupancyAnswer& a) {
@@ -51,38 +42,33 @@ void print_human(const io::OccupancyAnswer& ans) {
     const io::OccupancyRequest& req = ans.input;
     const OccupancyResult& r = ans.result;
     const Device& d = req.device;
-    const ArchRules& a = d.arch;
     const bool tty = stdout_is_tty();
     const char* bold = tty ? "\033[1m" : "";
     const char* reset = tty ? "\033[0m" : "";
+    const WaveResult waves = compute_waves(r, d.sm_count, req.launch.grid_blocks);
+    const std::vector<io::TableRow> rows = io::occupancy_table(req, r, &waves);
+    auto value = [&](std::string_view key) {
+        for (const io::TableRow& row : rows)
+            if (row.key == key) return row.value;
+        return std::string();
+    };
 
-    std::printf("%s%s%s  cc %d.%d %s, %d SMs\n", bold, d.name.c_str(), reset, a.cc_major, a.cc_minor, a.family, d.sm_count);
-    std::printf("kernel: %d threads (%d warps), %d regs/thread, smem %s static + %s dynamic%s, carveout %s\n\n", req.launch.threads,
-                r.warps_per_block, req.kernel.regs_per_thread, format_bytes(req.kernel.smem_static).c_str(),
-                format_bytes(req.launch.smem_dynamic).c_str(), req.kernel.optin ? " (opt-in)" : "",
-                req.launch.carveout < 0 ? "default" : (std::to_string(req.launch.carveout) + "%").c_str());
-    std::printf("  %sOccupancy        %s%s  (%d of %d warps per SM)\n", bold, format_percent(r.occupancy).c_str(), reset, r.warps_per_sm,
-                r.max_warps_per_sm);
-    std::printf("  Active per SM    %d blocks, %d warps, %d threads\n", r.blocks_per_sm, r.warps_per_sm, r.threads_per_sm);
-    std::printf("  %s\n\n", summarize(r).c_str());
+    std::printf("%s%s%s  cc %d.%d %s, %d SMs\n", bold, d.name.c_str(), reset, d.arch.cc_major, d.arch.cc_minor, d.arch.family, d.sm_count);
+    std::printf("kernel: %s, %d regs/thread, smem %s, carveout %s\n\n", value("Block").c_str(), req.kernel.regs_per_thread,
+                value("Shared memory per block").c_str(), value("Carveout").c_str());
+    std::printf("  %sOccupancy        %s%s\n", bold, value("Occupancy").c_str(), reset);
+    std::printf("  Active per SM    %s\n", value("Active per SM").c_str());
+    std::printf("  %s\n\n", value("Summary").c_str());
     std::printf("  %-14s %9s   %s\n", "limit", "blocks/SM", "how");
-    for (Limiter l : kAllLimiters) {
-        const int v = limit_of(r, l);
-        std::string name = limiter_name(l);
-        for (char& c : name)
-            if (c == '_') c = ' ';
-        const bool hit = (r.limiters & l) != 0;
-        std::printf("  %-14s %9s %s %s\n", name.c_str(), v == kUnlimited ? "-" : std::to_string(v).c_str(), hit ? (tty ? "\u25c0" : "<") : " ",
-                    explain_limit(l, d, req.kernel, req.launch, r).c_str());
+    for (const io::TableRow& row : rows) {
+        if (row.kind != io::RowKind::limit) continue;
+        const int v = limit_of(r, row.limiter);
+        std::printf("  %-14s %9s %s %s\n", row.key.c_str(), v == kUnlimited ? "-" : std::to_string(v).c_str(),
+                    row.hit ? (tty ? "\u25c0" : "<") : " ", row.note.c_str());
     }
     std::printf("\n  allocated\n");
-    std::printf("  %-18s %s (%d x 32 rounded up to %d)\n", "registers/warp", format_count(r.regs_per_warp_allocated).c_str(),
-                req.kernel.regs_per_thread, a.reg_alloc_unit);
-    std::printf("  %-18s %s\n", "registers/block", format_count(r.regs_per_block_allocated).c_str());
-    std::printf("  %-18s %s (static + dynamic + %s reserved, rounded to %d B; limit %s)\n", "shared mem/block",
-                format_bytes(r.smem_per_block_allocated).c_str(), format_bytes(a.smem_reserved_per_block).c_str(), a.smem_alloc_unit,
-                format_bytes(r.smem_per_block_limit).c_str());
-    std::printf("  %-18s %s (carveout the driver picks)\n", "shared mem/SM", format_bytes(r.smem_per_sm_configured).c_str());
+    for (const io::TableRow& row : rows)
+        if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves) std::printf("  %-19s %s\n", row.key.c_str(), row.value.c_str());
     if (!ans.sweep_input.empty()) print_sweep(ans);
 }
 

@@ -19,9 +19,9 @@ class Occupancy(unittest.TestCase):
         rc, out, err = run("occupancy", "--gpu", "A100-SXM4-80GB", "--threads", "256", "--regs", "64")
         self.assertEqual(rc, 0, err)
         self.assertIn("Occupancy        50%", out)
-        self.assertIn("4 blocks, 32 warps, 1024 threads", out)
+        self.assertIn("4 blocks, 32 warps, 1,024 threads", out)
         self.assertIn("limited by registers", out)
-        self.assertIn("registers/warp     2,048", out)
+        self.assertIn("Registers / warp    2,048 regs (64 x 32, rounded up to 256)", out)
 
     def test_issue_example_json(self):
         rc, out, err = run("occupancy", "--gpu", "A100-SXM4-80GB", "--threads", "256", "--regs", "64",

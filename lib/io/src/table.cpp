@@ -1,0 +1,128 @@
+// table.cpp — the occupancy result as rows of text (see occ/io/table.hpp).
+#include "occ/io/table.hpp"
+
+#include "occ/explain.hpp"
+#include "occ/format.hpp"
+
+namespace occ::io {
+namespace {
+
+const char* limiter_title(Limiter l) {
+    switch (l) {
+        case kLimitWarps: return "Warps";
+        case kLimitRegisters: return "Registers";
+        case kLimitSharedMemory: return "Shared memory";
+        case kLimitBlocks: return "Block slots";
+        case kLimitBarriers: return "Barriers";
+    }
+    return "?";
+}
+
+std::string plain(std::int64_t n) { return std::to_string(n); }
+
+}  // namespace
+
+std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const OccupancyResult& r, const WaveResult* waves) {
+    const Device& d = req.device;
+    const ArchRules& a = d.arch;
+    const KernelResources& k = req.kernel;
+    const LaunchConfig& l = req.launch;
+    std::vector<TableRow> rows;
+    auto add = [&](RowKind kind, std::string key, std::string value, std::string note = {}) {
+        TableRow row;
+        row.kind = kind;
+        row.key = std::move(key);
+        row.value = std::move(value);
+        row.note = std::move(note);
+        rows.push_back(std::move(row));
+    };
+
+    add(RowKind::input, "GPU", d.name + " (cc " + plain(a.cc_major) + "." + plain(a.cc_minor) + " " + a.family + ", " + plain(d.sm_count) + " SMs)");
+    const bool three_d = req.block[1] > 1 || req.block[2] > 1;
+    add(RowKind::input, "Block",
+        (three_d ? plain(req.block[0]) + " × " + plain(req.block[1]) + " × " + plain(req.block[2]) + " = " : std::string()) +
+            format_count(l.threads) + " threads (" + plain(r.warps_per_block) + " warps)");
+    add(RowKind::input, "Registers per thread", plain(k.regs_per_thread));
+    add(RowKind::input, "Shared memory per block",
+        format_bytes(k.smem_static) + " static + " + format_bytes(l.smem_dynamic) + " dynamic" + (k.optin ? " (opt-in)" : ""));
+    add(RowKind::input, "Carveout", l.carveout < 0 ? "default" : plain(l.carveout) + "%");
+
+    add(RowKind::result, "Occupancy",
+        r.ok() ? format_percent(r.occupancy) + " (" + plain(r.warps_per_sm) + " of " + plain(r.max_warps_per_sm) + " warps per SM)" : "n/a",
+        "Theoretical occupancy = resident warps per SM / maximum warps per SM.");
+    add(RowKind::result, "Active per SM",
+        plain(r.blocks_per_sm) + " blocks, " + plain(r.warps_per_sm) + " warps, " + format_count(r.threads_per_sm) + " threads");
+    add(RowKind::result, "Summary", summarize(r));
+
+    for (Limiter lim : kAllLimiters) {
+        const int v = limit_of(r, lim);
+        TableRow row;
+        row.kind = RowKind::limit;
+        row.key = limiter_title(lim);
+        row.value = v == kUnlimited ? "no limit" : plain(v) + (v == 1 ? " block" : " blocks");
+        row.note = explain_limit(lim, d, k, l, r);
+        row.limiter = lim;
+        row.hit = (r.limiters & lim) != 0;
+        rows.push_back(std::move(row));
+    }
+
+    add(RowKind::allocated, "Registers / warp",
+        format_count(r.regs_per_warp_allocated) + " regs (" + plain(k.regs_per_thread) + " x 32, rounded up to " + plain(a.reg_alloc_unit) + ")",
+        limit_rule(kLimitRegisters));
+    add(RowKind::allocated, "Registers / block",
+        format_count(r.regs_per_block_allocated) + " regs (limit " + format_count(a.regs_per_block) + ")", limit_rule(kLimitRegisters));
+    add(RowKind::allocated, "Shared mem / block",
+        format_bytes(r.smem_per_block_allocated) + " (incl. " + format_bytes(a.smem_reserved_per_block) + " reserved, " + plain(a.smem_alloc_unit) +
+            " B unit; limit " + format_bytes(r.smem_per_block_limit) + ")",
+        limit_rule(kLimitSharedMemory));
+    add(RowKind::allocated, "Shared mem / SM", format_bytes(r.smem_per_sm_configured) + " carveout of " + format_bytes(a.smem_per_sm),
+        "The carveout the driver configures: the preference rounded up to a supported size, or the smallest size that holds one block.");
+    if (r.partitioned_gc_active)
+        add(RowKind::allocated, "Partitioned caching", "active: each block gets half an SM", "Partitioned global caching (5.2, 5.3, 6.x).");
+
+    if (waves && waves->ok() && waves->blocks_per_wave > 0) {
+        const WaveResult& w = *waves;
+        add(RowKind::waves, "Blocks / wave",
+            format_count(w.blocks_per_wave) + " blocks (" + plain(w.blocks_per_sm) + " / SM x " + plain(w.sm_count) + " SMs)",
+            "One wave = the blocks the whole GPU holds at once: blocks per SM x SM count.");
+        if (l.grid_blocks > 0) {
+            // Grid suggestions in plain digits: ImGui's word wrap may break after a thousands comma.
+            const std::string waves_text =
+                w.tail_blocks > 0 ? format_number(w.waves, 2) + " waves: " + plain(w.full_waves) + " full + a tail of " + format_count(w.tail_blocks) +
+                                        " blocks (" + format_percent(w.last_wave_fill) + " full); grid " + plain(w.suggested_grid_down) + " or " +
+                                        plain(w.suggested_grid_up) + " ends on a whole wave"
+                                  : format_number(w.waves, 2) + " waves, no tail";
+            add(RowKind::waves, "Waves", waves_text,
+                "Nsight Compute's \"Waves Per SM\" = grid / blocks per wave. A partial last wave (the tail) leaves SMs idle.");
+        }
+    }
+    return rows;
+}
+
+Result<std::string> format_table(const std::vector<TableRow>& rows, std::string_view format) {
+    auto csv_cell = [](const std::string& s) {
+        if (s.find_first_of(",\"\n") == std::string::npos) return s;
+        std::string o = "\"";
+        for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return o + "\"";
+    };
+    auto md_cell = [](const std::string& s) {
+        std::string o;
+        for (char c : s) o += c == '|' ? std::string("\\|") : std::string(1, c);
+        return o;
+    };
+    auto key_of = [](const TableRow& r) { return r.kind == RowKind::limit ? "Blocks per SM allowed by " + r.key : r.key; };
+    std::string out;
+    if (format == "csv") {
+        out = "quantity,value\n";
+        for (const TableRow& r : rows) out += csv_cell(key_of(r)) + "," + csv_cell(r.value) + "\n";
+    } else if (format == "markdown" || format == "md") {
+        out = "| Quantity | Value |\n|---|---|\n";
+        for (const TableRow& r : rows) out += "| " + md_cell(key_of(r)) + " | " + md_cell(r.value) + " |\n";
+    } else {
+        return Result<std::string>::fail("format: must be markdown or csv, got \"" + std::string(format.substr(0, 20)) + "\"");
+    }
+    return Result<std::string>::ok(std::move(out));
+}
+
+}  // namespace occ::io
