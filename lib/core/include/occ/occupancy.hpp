@@ -92,5 +92,16 @@ std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfi
 // Short names in JSON order: "warps", "registers", "shared_memory", "blocks", "barriers".
 const char* limiter_name(Limiter l);
 inline constexpr Limiter kAllLimiters[] = {kLimitWarps, kLimitRegisters, kLimitSharedMemory, kLimitBlocks, kLimitBarriers};
+// The blocks per SM that one limiter allows (kUnlimited when it does not limit).
+inline int limit_of(const OccupancyResult& r, Limiter l) {
+    switch (l) {
+        case kLimitWarps: return r.limit_warps;
+        case kLimitRegisters: return r.limit_registers;
+        case kLimitSharedMemory: return r.limit_shared_memory;
+        case kLimitBlocks: return r.limit_blocks;
+        case kLimitBarriers: return r.limit_barriers;
+    }
+    return kUnlimited;
+}
 
 }  // namespace occ
