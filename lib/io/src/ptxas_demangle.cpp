@@ -16,7 +16,10 @@ std::string demangle(std::string_view mangled) {
     // the C string the runtime reads, so such a name is left mangled.
     if (mangled.size() < 3 || mangled.size() > 4096 || mangled.substr(0, 2) != "_Z") return {};
     if (mangled.find('\0') != std::string_view::npos) return {};
-    const std::string c_name(mangled);
+    // A clone suffix (".constprop.0", ".isra.0") marks a compiler's copy of the same function; the
+    // runtimes spell it differently ("[clone .constprop.0]" / "(.constprop.0)"), so the name is
+    // read without it and reads the same in every face.
+    const std::string c_name(mangled.substr(0, mangled.find('.')));
     int status = 0;
     const std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(c_name.c_str(), nullptr, nullptr, &status), &std::free);
     if (status != 0 || !out) return {};

@@ -51,9 +51,9 @@ struct PtxasLog {
 
 PtxasLog parse_ptxas_log(std::string_view text);
 
-// The Itanium C++ ABI name of a function as c++filt prints it (from the C++ runtime's demangler).
-// Returns "" when the name is not a mangled function or variable name (_Z...), is malformed, or
-// is longer than 4096 bytes.
+// The Itanium C++ ABI name of a function as c++filt prints it (from the C++ runtime's demangler),
+// without clone suffixes (.constprop.0). Returns "" when the name is not a mangled function or
+// variable name (_Z...), is malformed, or is longer than 4096 bytes.
 std::string demangle(std::string_view mangled);
 
 // The JSON contract: {"log": "...", gpu|cc|device (optional), threads, smem_dynamic, carveout, ...}
