@@ -99,6 +99,21 @@ int run_memory(const MemoryFlags& o, const char* kind, AnswerFn answer, Print pr
     return emit(a, o.as_json, [](const Answer& x) { return io::to_json(x); }, [&](const Answer& x) { print(x, warp); });
 }
 
+// One typed answer from the flags: its JSON with --json, else `human`; an error in the answer itself
+// (`error_of` non-empty: the model refused) is printed alone on stderr, or in the JSON, exit 2.
+template <typename AnswerFn, typename Human, typename ErrorOf>
+int run_answer(const RequestFlags& flags, bool as_json, AnswerFn answer, Human human, ErrorOf error_of) {
+    const Result<json> req = request_from(flags);
+    if (!req) return print_error(req.error, as_json);
+    const auto a = answer(*req);
+    if (!a) return print_error(a.error, as_json);
+    const std::string err = error_of(*a);
+    if (as_json) print_json(io::to_json(*a));
+    else if (!err.empty()) std::cerr << "error: " << err << '\n';
+    else human(*a);
+    return err.empty() ? kExitOk : kExitUsage;
+}
+
 // A whole integer, decimal or 0x hex.
 bool parse_long(const std::string& s, long long& v);
 

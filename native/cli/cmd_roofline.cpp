@@ -18,49 +18,55 @@ struct Options {
 };
 
 std::string flops_text(double v) { return format_si(v, "FLOP"); }
-std::string rate_text(double tflops) { return format_si(tflops * 1e12, "FLOP/s"); }
 
-void print_point(const json& r) {
-    const json& d = r["device"];
-    const json& op = r["op"];
-    std::printf("%s  (%s; %s)\n", d["name"].get<std::string>().c_str(), d["vendor"].get<std::string>().c_str(), d["source"].get<std::string>().c_str());
-    std::string params;
-    for (auto it = op.begin(); it != op.end(); ++it) {
-        if (it.key() == "kind" || it.key() == "dtype") continue;
-        params += (params.empty() ? "" : ", ") + it.key() + " " + (it->is_number_float() ? format_number(it->get<double>()) : it->dump());
+// "m 4096, n 4096, k 4096": the operation's sizes, named as in the request.
+std::string op_params(const Operation& op) {
+    auto n = [](const char* k, std::int64_t v) { return std::string(k) + " " + std::to_string(v); };
+    auto x = [](const char* k, double v) { return std::string(k) + " " + format_number(v); };
+    switch (op.kind) {
+        case OpKind::matmul: return n("m", op.m) + ", " + n("n", op.n) + ", " + n("k", op.k);
+        case OpKind::attention_decode:
+            return n("seq_len", op.seq_len) + ", " + n("head_dim", op.head_dim) + ", " + n("heads", op.heads) + ", " + n("batch_size", op.batch);
+        case OpKind::elementwise: return n("elements", op.elements) + ", " + n("inputs", op.inputs) + ", " + x("flops_per_element", op.flops_per_element);
+        case OpKind::softmax:
+        case OpKind::layernorm: return n("rows", op.rows) + ", " + n("cols", op.cols);
+        case OpKind::custom: return x("flops", op.flops) + ", " + x("bytes", op.bytes);
     }
-    std::printf("op: %s %s, %s\n  %s\n\n", op["kind"].get<std::string>().c_str(), op["dtype"].get<std::string>().c_str(), params.c_str(),
-                r["formula"].get<std::string>().c_str());
-    const double ridge = r["ridge"].get<double>();
-    const double intensity = r["intensity"].get<double>();
-    const bool memory = r["bound"] == "memory";
-    std::printf("  %-18s %s\n", "work", flops_text(r["flops"].get<double>()).c_str());
-    std::printf("  %-18s %s\n", "traffic", format_si(r["bytes"].get<double>(), "B").c_str());
-    std::printf("  %-18s %s FLOP/byte\n", "intensity", format_number(intensity, intensity < 10 ? 3 : 1).c_str());
-    std::printf("  %-18s %s (%s, %s)\n", "peak", rate_text(r["peak_tflops"].get<double>()).c_str(), r["compute"].get<std::string>().c_str(),
-                r["tensor"].get<bool>() ? "tensor cores" : "no tensor cores");
-    std::printf("  %-18s %s (%s)\n", "bandwidth", format_si(r["bandwidth_gbps"].get<double>() * 1e9, "B/s").c_str(), r.value("memory", std::string("dram")) == "l2" ? "L2" : "DRAM");
-    std::printf("  %-18s %s FLOP/byte\n", "ridge point", format_number(ridge, ridge < 10 ? 3 : 1).c_str());
-    std::printf("  %-18s %s  -> %s-bound (intensity %s ridge)\n", "attainable", rate_text(r["attainable_tflops"].get<double>()).c_str(),
-                memory ? "memory" : "compute", memory ? "<" : ">=");
-    std::printf("  %-18s %s (memory %s, compute %s)\n", "fastest possible", format_seconds(r["time_bound_s"].get<double>()).c_str(),
-                format_seconds(r["time_memory_s"].get<double>()).c_str(), format_seconds(r["time_compute_s"].get<double>()).c_str());
-    if (!r["measured_s"].is_null()) {
-        std::printf("  %-18s %s -> %s, %s\n", "measured", format_seconds(r["measured_s"].get<double>()).c_str(),
-                    rate_text(r["achieved_tflops"].get<double>()).c_str(), format_si(r["achieved_gbps"].get<double>() * 1e9, "B/s").c_str());
-        std::printf("  %-18s %s\n", "of roofline", format_percent(r["fraction_of_roofline"].get<double>()).c_str());
+    return {};
+}
+
+void print_point(const io::RooflineAnswer& a) {
+    const RooflineDevice& d = a.device;
+    const Operation& op = a.point.op;
+    const RooflinePoint& p = a.point.point;
+    std::printf("%s  (%s; %s)\n", d.name.c_str(), d.vendor.c_str(), d.source.c_str());
+    std::printf("op: %s %s, %s\n  %s\n\n", op_name(op.kind), precision_name(op.dtype), op_params(op).c_str(), p.formula.c_str());
+    std::printf("  %-18s %s\n", "work", flops_text(p.flops).c_str());
+    std::printf("  %-18s %s\n", "traffic", format_si(p.bytes, "B").c_str());
+    std::printf("  %-18s %s FLOP/byte\n", "intensity", format_number(p.intensity, p.intensity < 10 ? 3 : 1).c_str());
+    std::printf("  %-18s %s (%s, %s)\n", "peak", format_si(p.peak_flops, "FLOP/s").c_str(), precision_name(p.compute),
+                p.tensor ? "tensor cores" : "no tensor cores");
+    std::printf("  %-18s %s (%s)\n", "bandwidth", format_si(p.bandwidth, "B/s").c_str(), a.memory == "l2" ? "L2" : "DRAM");
+    std::printf("  %-18s %s FLOP/byte\n", "ridge point", format_number(p.ridge, p.ridge < 10 ? 3 : 1).c_str());
+    std::printf("  %-18s %s  -> %s-bound (intensity %s ridge)\n", "attainable", format_si(p.attainable, "FLOP/s").c_str(),
+                p.memory_bound ? "memory" : "compute", p.memory_bound ? "<" : ">=");
+    std::printf("  %-18s %s (memory %s, compute %s)\n", "fastest possible", format_seconds(p.time_bound_s).c_str(),
+                format_seconds(p.time_memory_s).c_str(), format_seconds(p.time_compute_s).c_str());
+    if (p.measured_s > 0) {
+        std::printf("  %-18s %s -> %s, %s\n", "measured", format_seconds(p.measured_s).c_str(), format_si(p.achieved_flops, "FLOP/s").c_str(),
+                    format_si(p.achieved_bandwidth, "B/s").c_str());
+        std::printf("  %-18s %s\n", "of roofline", format_percent(p.fraction_of_roofline).c_str());
     }
-    if (r.contains("compare")) {
+    if (a.has_compare) {
         std::printf("\n  %-24s %14s %12s %8s %9s  %s\n", "compared with", "attainable", "bandwidth", "bound", "time", "this device is");
-        for (const json& c : r["compare"]) {
-            if (!c["error"].is_null()) {
-                std::printf("  %-24s %s\n", c["device"].get<std::string>().c_str(), c["error"].get<std::string>().c_str());
+        for (const io::RooflineComparison& c : a.compare) {
+            if (!c.point.ok()) {
+                std::printf("  %-24s %s\n", c.device.c_str(), c.point.error.c_str());
                 continue;
             }
-            std::printf("  %-24s %14s %12s %8s %9s  %sx faster\n", c["device"].get<std::string>().c_str(),
-                        rate_text(c["attainable_tflops"].get<double>()).c_str(), format_si(c["bandwidth_gbps"].get<double>() * 1e9, "B/s").c_str(),
-                        c["bound"].get<std::string>().c_str(), format_seconds(c["time_bound_s"].get<double>()).c_str(),
-                        format_number(c["speedup"].get<double>(), 1).c_str());
+            std::printf("  %-24s %14s %12s %8s %9s  %sx faster\n", c.device.c_str(), format_si(c.point.attainable, "FLOP/s").c_str(),
+                        format_si(c.point.bandwidth, "B/s").c_str(), c.point.memory_bound ? "memory" : "compute",
+                        format_seconds(c.point.time_bound_s).c_str(), format_number(c.speedup, 1).c_str());
         }
     }
 }
@@ -105,7 +111,10 @@ void add_roofline(CLI::App& app, Outcome& out) {
     cmd->add_flag("--batch", o->batch_mode, "Read JSON Lines on stdin, write one JSON line per input line");
     cmd->callback([o, &out] {
         if (o->list && !o->batch_mode) out.code = emit_response(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
-        else out.code = run_json_kind("roofline", o->request, o->as_json, o->batch_mode, print_point);
+        else if (o->batch_mode) out.code = run_batch("roofline", std::cin, std::cout);
+        else out.code = run_answer(o->request, o->as_json, io::answer_roofline, print_point, [](const io::RooflineAnswer& a) {
+            return a.point.point.ok() ? std::string() : a.point.point.error;
+        });
     });
 }
 

@@ -147,83 +147,104 @@ RooflineDevice read_roofline_device(FieldReader& f) {
 
 }  // namespace
 
-json api_roofline(const json& request) {
-    FieldReader f(request, "roofline request");
-    const json* id = f.raw("id");
-    RooflineDevice dev = read_roofline_device(f);
-    const std::string prec = f.choice(fields::precision, "");
-    const std::string mem = f.choice(fields::memory);
-    const double measured_ms = f.number(fields::measured_ms);
-    if (f.has("measured_ms") && !(measured_ms > 0)) f.fail("measured_ms", "must be > 0 milliseconds");
-    const json* compare = f.raw("compare");
-    const json* ops = f.raw("ops");
-    if (ops && !ops->is_array()) f.fail("ops", "must be an array of op objects");
-    if (compare && !compare->is_array()) f.fail("compare", "must be an array of device names");
+Result<RooflineAnswer> answer_roofline(const json& request) {
+    try {
+        FieldReader f(request, "roofline request");
+        RooflineAnswer a;
+        if (const json* id = f.raw(fields::id)) a.id = *id;
+        const RooflineDevice dev = read_roofline_device(f);
+        const std::string prec = f.choice(fields::precision, "");
+        a.memory = f.choice(fields::memory);
+        const double measured_ms = f.number(fields::measured_ms);
+        if (f.has(fields::measured_ms) && !(measured_ms > 0)) f.fail("measured_ms", "must be > 0 milliseconds");
+        const json* compare = f.raw(fields::compare);
+        const json* ops = f.raw(fields::ops);
+        if (ops && !ops->is_array()) f.fail("ops", "must be an array of op objects");
+        if (compare && !compare->is_array()) f.fail("compare", "must be an array of device names");
 
-    RooflineQuery q;
-    q.memory = mem == "l2" ? MemoryLevel::l2 : MemoryLevel::dram;
-    if (!prec.empty()) q.compute = parse_precision(prec);
-    // Overrides apply to whichever precision / memory level the query uses.
-    const double peak_override = f.number(fields::peak_tflops);
-    const double bw_override = f.number(fields::bandwidth_gbps);
-    q.measured_s = measured_ms / 1e3;
-
-    auto apply_overrides = [&](RooflineDevice& d, const Operation& op) {
-        if (peak_override > 0) {
-            const Precision p = q.compute.value_or(default_compute(op));
-            d.peak[static_cast<std::size_t>(p)].tflops = peak_override;
-        }
-        if (bw_override > 0) (q.memory == MemoryLevel::l2 ? d.l2_gbps : d.dram_gbps) = bw_override;
-    };
-
-    json out;
-    if (ops) {
-        json points = json::array();
-        for (std::size_t i = 0; i < ops->size(); ++i) {
-            FieldReader of((*ops)[i], "ops[" + std::to_string(i) + "]");
-            const json* label = of.raw("label");
-            Operation op = read_operation(of);
-            of.finish();
+        RooflineQuery q;
+        q.memory = a.memory == "l2" ? MemoryLevel::l2 : MemoryLevel::dram;
+        if (!prec.empty()) q.compute = parse_precision(prec);
+        // Overrides apply to whichever precision / memory level the query uses.
+        const double peak_override = f.number(fields::peak_tflops);
+        const double bw_override = f.number(fields::bandwidth_gbps);
+        q.measured_s = measured_ms / 1e3;
+        auto query_for = [&](const Operation& op) {
             RooflineQuery qi = q;
             qi.op = op;
             qi.device = dev;
-            apply_overrides(qi.device, op);
-            json pj = point_json(compute_roofline(qi), op);
-            if (label) pj["label"] = *label;
+            if (peak_override > 0) qi.device.peak[static_cast<std::size_t>(q.compute.value_or(default_compute(op)))].tflops = peak_override;
+            if (bw_override > 0) (q.memory == MemoryLevel::l2 ? qi.device.l2_gbps : qi.device.dram_gbps) = bw_override;
+            return qi;
+        };
+
+        if (ops) {
+            a.many = true;
+            a.device = dev;
+            for (std::size_t i = 0; i < ops->size(); ++i) {
+                FieldReader of((*ops)[i], "ops[" + std::to_string(i) + "]");
+                RooflineRow row;
+                if (const json* label = of.raw("label")) row.label = *label;
+                row.op = read_operation(of);
+                of.finish();
+                row.point = compute_roofline(query_for(row.op));
+                a.points.push_back(std::move(row));
+            }
+            f.finish();
+            return Result<RooflineAnswer>::ok(std::move(a));
+        }
+        a.point.op = read_operation(f);
+        f.finish();
+        const RooflineQuery qa = query_for(a.point.op);
+        a.device = qa.device;
+        a.point.point = compute_roofline(qa);
+        if (compare && a.point.point.ok()) {
+            a.has_compare = true;
+            for (const json& c : *compare) {
+                if (!c.is_string()) f.fail("compare", "each entry must be a device name, got " + c.dump().substr(0, 30));
+                auto other = find_roofline_device(c.get<std::string>());
+                if (!other) f.fail("compare", "unknown device \"" + c.get<std::string>().substr(0, 40) + "\"");
+                RooflineQuery qc = qa;
+                qc.device = *other;
+                qc.measured_s = 0;
+                RooflineComparison row{other->name, compute_roofline(qc), 0.0};
+                // this device over that one
+                row.speedup = row.point.attainable > 0 ? a.point.point.attainable / row.point.attainable : 0.0;
+                a.compare.push_back(std::move(row));
+            }
+        }
+        return Result<RooflineAnswer>::ok(std::move(a));
+    } catch (const RequestError& e) {
+        return Result<RooflineAnswer>::fail(e.what());
+    }
+}
+
+json to_json(const RooflineAnswer& a) {
+    json out;
+    out["device"] = device_json(a.device);
+    if (a.many) {
+        json points = json::array();
+        for (const RooflineRow& row : a.points) {
+            json pj = point_json(row.point, row.op);
+            if (row.label) pj["label"] = *row.label;
             points.push_back(pj);
         }
-        f.finish();
-        out["device"] = device_json(dev);
         out["points"] = points;
         out["error"] = nullptr;
     } else {
-        const Operation op = read_operation(f);
-        f.finish();
-        q.op = op;
-        q.device = dev;
-        apply_overrides(q.device, op);
-        const RooflinePoint p = compute_roofline(q);
-        out["device"] = device_json(q.device);
-        out["memory"] = mem;
-        const json pj = point_json(p, op);
+        out["memory"] = a.memory;
+        const json pj = point_json(a.point.point, a.point.op);
         for (auto it = pj.begin(); it != pj.end(); ++it) out[it.key()] = *it;
-        if (compare && p.ok()) {
+        if (a.has_compare) {
             json rows = json::array();
-            for (const json& c : *compare) {
-                if (!c.is_string()) throw RequestError("compare: each entry must be a device name, got " + c.dump().substr(0, 30));
-                auto other = find_roofline_device(c.get<std::string>());
-                if (!other) throw RequestError("compare: unknown device \"" + c.get<std::string>().substr(0, 40) + "\"");
-                RooflineQuery qc = q;
-                qc.device = *other;
-                qc.measured_s = 0;
-                const RooflinePoint pc = compute_roofline(qc);
-                json row{{"device", other->name}};
-                if (!pc.ok()) {
-                    row["error"] = pc.error;
+            for (const RooflineComparison& c : a.compare) {
+                json row{{"device", c.device}};
+                if (!c.point.ok()) {
+                    row["error"] = c.point.error;
                 } else {
-                    put_roof(row, pc);
-                    row["time_bound_s"] = pc.time_bound_s;
-                    row["speedup"] = pc.attainable > 0 ? p.attainable / pc.attainable : 0.0;   // this device over that one
+                    put_roof(row, c.point);
+                    row["time_bound_s"] = c.point.time_bound_s;
+                    row["speedup"] = c.speedup;
                     row["error"] = nullptr;
                 }
                 rows.push_back(row);
@@ -231,8 +252,14 @@ json api_roofline(const json& request) {
             out["compare"] = rows;
         }
     }
-    if (id) out["id"] = *id;
+    if (a.id) out["id"] = *a.id;
     return out;
+}
+
+json api_roofline(const json& request) {
+    auto a = answer_roofline(request);
+    if (!a) throw RequestError(a.error);
+    return to_json(*a);
 }
 
 json api_roofline_devices(const json& request) {

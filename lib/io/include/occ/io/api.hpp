@@ -21,6 +21,7 @@
 #include "occ/io/fields.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/result.hpp"
+#include "occ/roofline.hpp"
 #include "occ/sweep.hpp"
 
 namespace occ::io {
@@ -107,6 +108,28 @@ json api_banks(const json& request);
 json api_advise(const json& request);     // advisor: block size, register / shared-memory headroom, waves, clusters
 json api_waves(const json& request);      // blocks per wave, waves, tail
 json api_clusters(const json& request);   // thread block clusters (9.0+)
+struct RooflineRow {
+    std::optional<json> label;   // ops[i].label, echoed
+    Operation op;
+    RooflinePoint point;
+};
+struct RooflineComparison {
+    std::string device;
+    RooflinePoint point;
+    double speedup = 0;          // attainable on the request's device over this one
+};
+struct RooflineAnswer {
+    RooflineDevice device;       // with the request's overrides (single op), as given (ops)
+    std::string memory;          // "dram" or "l2"
+    bool many = false;           // the request gave "ops": every op is in `points`
+    RooflineRow point;           // the single op
+    std::vector<RooflineRow> points;
+    bool has_compare = false;
+    std::vector<RooflineComparison> compare;
+    std::optional<json> id;
+};
+Result<RooflineAnswer> answer_roofline(const json& request);
+json to_json(const RooflineAnswer& a);
 json api_roofline(const json& request);   // roofline point(s) for an operation on a device
 json api_roofline_devices(const json& request);
 json api_ptxas(const json& request);      // occupancy for every kernel of an nvcc -Xptxas -v / cuobjdump log
