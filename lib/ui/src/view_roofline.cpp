@@ -104,12 +104,8 @@ bool combo_device(const char* label, int* index, bool allow_none) {
 }
 
 // [SECTION] Plot
-// Log-log: the plot's data space is (log10 intensity, log10 FLOP/s); ticks are whole decades.
-struct Tick {
-    float pos;
-    std::string text;
-};
-
+// Log-log axes in data units (FLOP/byte, FLOP/s): the plot helper does the log transform and
+// puts the ticks on whole decades.
 void roofs(const RooflineDevice& d, Precision main, double x0, double x1, ImU32 color, bool dashed_others) {
     const double bw = d.dram_gbps * 1e9;
     for (Precision p : kAllPrecisions) {
@@ -136,12 +132,12 @@ void roofs(const RooflineDevice& d, Precision main, double x0, double x1, ImU32 
         const double ridge = ridge_point(peak, bw);
         const ImU32 c = is_main ? color : (color & 0x00ffffffu) | (0x55u << 24);
         // Memory roof up to this precision's ridge, then the flat compute roof.
-        const float xs[] = {static_cast<float>(x0), static_cast<float>(std::log10(ridge)), static_cast<float>(x1)};
-        const float ys[] = {static_cast<float>(std::log10(bw) + x0), static_cast<float>(std::log10(peak)), static_cast<float>(std::log10(peak))};
+        const float xs[] = {static_cast<float>(x0), static_cast<float>(ridge), static_cast<float>(x1)};
+        const float ys[] = {static_cast<float>(bw * x0), static_cast<float>(peak), static_cast<float>(peak)};
         plot::line(xs, ys, c, is_main ? 2.5f : 1.0f);
         char buf[96];
         std::snprintf(buf, sizeof buf, "%s%s %s", names.c_str(), all_tensor ? " (tensor)" : "", format_si(peak, "FLOP/s").c_str());
-        plot::text(x1, std::log10(peak), buf, is_main ? color : ImGui::GetColorU32(ImGuiCol_TextDisabled), ImVec2(1.02f, 1.05f));
+        plot::text(x1, peak, buf, is_main ? color : ImGui::GetColorU32(ImGuiCol_TextDisabled), ImVec2(1.02f, 1.05f));
     }
 }
 
@@ -203,35 +199,32 @@ void draw_roofline(AppState& /*s*/) {
         for (Precision p : kAllPrecisions) top = std::max(top, d->at(p).tflops * 1e12);
     }
     if (!(top > 0)) top = 1e12;
-    const double y1 = std::ceil(std::log10(top) + 0.3), y0 = y1 - 6;
-    const double x0 = -2, x1 = 4;
+    const double top_decade = std::ceil(std::log10(top) + 0.3);
+    const double y0 = std::pow(10.0, top_decade - 6), y1 = std::pow(10.0, top_decade);
+    const double x0 = 1e-2, x1 = 1e4;
 
     const float fh = ImGui::GetFontSize();
     const float table_h = (static_cast<float>(pts.size()) + 2.5f) * ImGui::GetTextLineHeightWithSpacing();
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImU32 compare_color = IM_COL32(150, 150, 150, 255);
+    const std::string compare_key = g_in.compare >= 0 ? devs[static_cast<std::size_t>(g_in.compare)].name + " (compare)" : std::string();
+    std::vector<plot::LegendItem> keys{{dev.name.c_str(), accent_color()}};
+    if (g_in.compare >= 0) keys.push_back({compare_key.c_str(), compare_color});
+    for (const OpPoint& o : pts) keys.push_back({o.label, o.color, plot::Key::marker});
+    plot::legend(keys);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float left = ImGui::CalcTextSize("100 TFLOP/s").x + fh * 0.6f, right = fh * 1.0f, below = fh * 2.6f;
-    const ImVec2 size(std::max(avail.x - left - right, em(20)), std::max(avail.y - below - table_h, em(12)));
-    ImGui::SetCursorScreenPos(ImVec2(origin.x + left, origin.y + fh * 0.5f));
-    plot::begin("roofline", size, plot::Axis{x0, x1, ""}, plot::Axis{y0, y1, ""}, plot::kNoAxes);
-    std::vector<Tick> xt, yt;
-    const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border, 0.5f);
-    for (int e = static_cast<int>(x0); e <= static_cast<int>(x1); ++e) {
-        plot::vline(e, grid);
-        xt.push_back(Tick{plot::to_screen(e, y0).x, format_number(std::pow(10.0, e), 2)});
-    }
-    for (int e = static_cast<int>(y0); e <= static_cast<int>(y1); ++e) {
-        plot::hline(e, grid);
-        yt.push_back(Tick{plot::to_screen(x0, e).y, format_si(std::pow(10.0, e), "FLOP/s", 1)});
-    }
+    const ImVec2 size(std::max(avail.x, em(24)), std::max(avail.y - table_h, em(15)));
+    const plot::TickFormat intensity_tick = [](double v) { return format_number(v, 2); };
+    const plot::TickFormat flops_tick = [](double v) { return format_si(v, "FLOP/s", 1); };
+    plot::begin("roofline", size, plot::Axis{x0, x1, "arithmetic intensity (FLOP/byte, log scale)", "", true, intensity_tick},
+                plot::Axis{y0, y1, "", "", true, flops_tick});
     const Precision main = pts.front().p.ok() ? pts.front().p.compute : Precision::fp32;
-    if (g_in.compare >= 0) roofs(devs[static_cast<std::size_t>(g_in.compare)], main, x0, x1, IM_COL32(150, 150, 150, 255), false);
+    if (g_in.compare >= 0) roofs(devs[static_cast<std::size_t>(g_in.compare)], main, x0, x1, compare_color, false);
     roofs(dev, main, x0, x1, accent_color(), true);
     // The ops' own compute roofs differ (matmul in dtype, the rest fp32): mark each point on its roof.
     for (const OpPoint& o : cmp)
-        if (o.p.ok()) plot::marker(std::log10(o.p.intensity), std::log10(o.p.attainable), (o.color & 0x00ffffffu) | (0x60u << 24), 3.5f);
+        if (o.p.ok()) plot::marker(o.p.intensity, o.p.attainable, (o.color & 0x00ffffffu) | (0x60u << 24), 3.5f);
     for (const OpPoint& o : pts)
-        if (o.p.ok()) plot::marker(std::log10(o.p.intensity), std::log10(o.p.attainable), o.color, 5.0f);
+        if (o.p.ok()) plot::marker(o.p.intensity, o.p.attainable, o.color, 5.0f);
 
     double hx = 0, hy = 0;
     if (plot::hovered(&hx, &hy)) {
@@ -241,7 +234,7 @@ void draw_roofline(AppState& /*s*/) {
         float best = fh * 0.8f;
         for (const OpPoint& o : pts) {
             if (!o.p.ok()) continue;
-            const ImVec2 sp = plot::to_screen(std::log10(o.p.intensity), std::log10(o.p.attainable));
+            const ImVec2 sp = plot::to_screen(o.p.intensity, o.p.attainable);
             const float dist = std::hypot(sp.x - mouse.x, sp.y - mouse.y);
             if (dist < best) {
                 best = dist;
@@ -259,7 +252,7 @@ void draw_roofline(AppState& /*s*/) {
             ImGui::Text("%s, %s: at least %s", format_si(p.flops, "FLOP").c_str(), format_si(p.bytes, "B").c_str(), format_seconds(p.time_bound_s).c_str());
             if (p.measured_s > 0) ImGui::Text("measured %s = %s of the roofline", format_seconds(p.measured_s).c_str(), format_percent(p.fraction_of_roofline).c_str());
         } else {
-            const double intensity = std::pow(10.0, hx);
+            const double intensity = hx;
             const PeakFigure& f = dev.at(main);
             const double att = attainable_flops(f.tflops * 1e12, dev.dram_gbps * 1e9, intensity);
             ImGui::Text("intensity %s FLOP/byte", format_number(intensity, intensity < 1 ? 3 : 1).c_str());
@@ -268,21 +261,7 @@ void draw_roofline(AppState& /*s*/) {
         }
         ImGui::EndTooltip();
     }
-    const ImVec2 area_min = plot::to_screen(x0, y1), area_max = plot::to_screen(x1, y0);
     plot::end();
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImU32 tc = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-    for (const Tick& t : xt) {
-        const ImVec2 ts = ImGui::CalcTextSize(t.text.c_str());
-        dl->AddText(ImVec2(std::clamp(t.pos - ts.x * 0.5f, area_min.x - left, area_max.x - ts.x), area_max.y + 2), tc, t.text.c_str());
-    }
-    for (const Tick& t : yt) {
-        const ImVec2 ts = ImGui::CalcTextSize(t.text.c_str());
-        dl->AddText(ImVec2(area_min.x - ts.x - 4, std::clamp(t.pos - ts.y * 0.5f, area_min.y, area_max.y - ts.y)), tc, t.text.c_str());
-    }
-    const char* xl = "arithmetic intensity (FLOP/byte, log scale)";
-    dl->AddText(ImVec2((area_min.x + area_max.x) * 0.5f - ImGui::CalcTextSize(xl).x * 0.5f, area_max.y + fh * 1.3f), tc, xl);
-    ImGui::SetCursorScreenPos(ImVec2(origin.x, area_max.y + below));
 
     // Table of the points
     if (ImGui::BeginTable("roofline_points", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
