@@ -90,3 +90,38 @@ TEST_CASE("compute capability strings") {
     CHECK(device_for_cc(8, 6)->arch.max_threads_per_sm == 1536);
     CHECK_FALSE(device_for_cc(2, 0).has_value());
 }
+
+TEST_CASE("behaviours are fields of the rules table, each on the compute capabilities its source names") {
+    const ArchRules* prev = nullptr;
+    for (const ArchRules& a : all_archs()) {
+        CAPTURE(a.cc_major);
+        CAPTURE(a.cc_minor);
+        if (prev) CHECK(cc_older(prev->cc_major, prev->cc_minor, a.cc_major, a.cc_minor));   // ascending
+        prev = &a;
+        const int cc = a.cc_major * 10 + a.cc_minor;
+        // [PG] 3.x: L1/shared split; 5.x-6.x: dedicated; Volta+ tuning guides: carveouts.
+        CHECK(a.smem_config == (cc < 50 ? SmemConfig::l1_split : cc < 70 ? SmemConfig::dedicated : SmemConfig::carveout));
+        CHECK((a.carveout_step_count > 0) == (a.smem_config == SmemConfig::carveout));
+        if (a.carveout_step_count > 0) CHECK(a.carveouts().back() == a.smem_per_sm);
+        CHECK(a.smem_optin == (cc >= 70));
+        CHECK(a.smem_reserve_in_block_limit == (cc >= 80));
+        CHECK(a.barriers_limit_blocks == (cc >= 90));
+        CHECK(a.clusters == (cc >= 90));
+        CHECK(a.banks_model == (cc >= 50));
+        CHECK(a.sectors_model == (cc >= 60));
+        CHECK(a.compat_subpartitions == (cc == 60 ? 4 : 0));
+        CHECK(a.partitioned_gc_supported == (cc == 52 || cc == 53 || cc == 61 || cc == 62));
+    }
+}
+
+TEST_CASE("binary compatibility: sm_XY runs on X.Z with Z >= Y") {
+    CHECK(cubin_runs_on(8, 0, *find_arch(8, 6)));
+    CHECK(cubin_runs_on(8, 6, *find_arch(8, 6)));
+    CHECK_FALSE(cubin_runs_on(8, 6, *find_arch(8, 0)));
+    CHECK_FALSE(cubin_runs_on(8, 0, *find_arch(9, 0)));
+    CHECK_FALSE(cubin_runs_on(9, 0, *find_arch(8, 9)));
+    CHECK(cc_older(8, 9, 9, 0));
+    CHECK(cc_older(8, 0, 8, 6));
+    CHECK_FALSE(cc_older(10, 0, 9, 0));
+    CHECK_FALSE(cc_older(8, 6, 8, 6));
+}

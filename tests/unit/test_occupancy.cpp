@@ -147,6 +147,29 @@ TEST_CASE("opt-in maximum: H100 227 KB per block, rounded in 128-byte units") {
     CHECK(run(gpu("V100"), 64, 32, 100).smem_per_block_allocated == 256);
 }
 
+TEST_CASE("one rule for what a block may use of shared memory") {
+    // A100 ([ATG]): 48 KB without opt-in, 163 KB with it, + the 1 KB reserve in both.
+    const ArchRules& a100 = *find_arch(8, 0);
+    CHECK(block_smem_limit(a100, 0, false, -1).bytes == 49 * 1024);
+    CHECK(block_smem_limit(a100, 0, true, -1).bytes == 164 * 1024);
+    CHECK(SmemLimitRule(a100).optin_bytes() == 164 * 1024);
+    CHECK(SmemLimitRule(a100).plain_bytes() == 49 * 1024);
+    CHECK(block_smem_limit(a100, 4096, true, -1).device_max_dynamic == 163 * 1024 - 4096);
+    CHECK(block_smem_limit(a100, 0, true, 1000).max_dynamic == 1000);
+    // A small max_dynamic_smem keeps the 48 KB limit (the opt-in raises it only when needed).
+    CHECK(block_smem_limit(a100, 0, true, 1000).bytes == 49 * 1024);
+    // Volta: opt-in, no reserve in the limit.
+    CHECK(block_smem_limit(*find_arch(7, 0), 0, true, -1).bytes == 96 * 1024);
+    // Before Volta there is nothing to opt in to.
+    const BlockSmemLimit p100 = block_smem_limit(*find_arch(6, 0), 0, true, -1);
+    CHECK_FALSE(p100.optin);
+    CHECK(p100.bytes == 48 * 1024);
+    CHECK(p100.device_max_dynamic == 48 * 1024);
+    // The model reports the same limit.
+    const auto r = run(gpu("A100-SXM4-80GB"), 256, 32, 100 * 1024, true);
+    CHECK(r.smem_per_block_limit == 164 * 1024);
+}
+
 TEST_CASE("named barriers limit blocks from 9.0 on") {
     // H100: 32 block slots x 2 barrier sets / 4 barriers = 16 blocks.
     const auto h = run(gpu("H100"), 32, 16, 0, false, 0, -1, 4);

@@ -163,7 +163,7 @@ int bank_lane_list(const BankResult& r, int bank, std::array<std::int8_t, kWarpL
 }
 
 std::string banks_model_unsupported(const ArchRules& a) {
-    if (a.cc_major * 10 + a.cc_minor >= kBanksModelMinCc) return {};
+    if (a.banks_model) return {};
     // Programming Guide, "Compute Capability 3.x" shared memory: Kepler has a configurable 4- or 8-byte
     // bank width (cudaDeviceSetSharedMemConfig); occ models the 4-byte banks of 5.0 and newer only.
     return "cc: the bank model covers compute capability 5.0 and newer (32 banks of 4 bytes); cc " + std::to_string(a.cc_major) + "." +

@@ -82,7 +82,7 @@ ClusterResult compute_clusters(const Device& dev, const KernelResources& k, cons
     c.layout = layout;
     const ArchRules& a = dev.arch;
     // Programming Guide, "Thread Block Clusters": introduced with compute capability 9.0.
-    if (a.cc_major < 9) {
+    if (!a.clusters) {
         c.error = "thread block clusters need compute capability 9.0 or later; this device is " + std::to_string(a.cc_major) + "." +
                   std::to_string(a.cc_minor);
         return c;

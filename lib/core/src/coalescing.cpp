@@ -332,7 +332,7 @@ GlobalAccessResult analyze_global(const WarpAccess& w) {
 }
 
 std::string global_model_unsupported(const ArchRules& a) {
-    if (a.cc_major * 10 + a.cc_minor >= kGlobalModelMinCc) return {};
+    if (a.sectors_model) return {};
     // Best Practices Guide, "Coalesced Access to Global Memory": the 32-byte-sector rules are stated
     // for compute capability 6.0 and later; Kepler/Maxwell cached global loads in L1 or the texture
     // path with 128-byte transactions depending on compiler flags, which occ does not model.

@@ -11,6 +11,7 @@
 //   [HTG] Hopper Tuning Guide §1.4.2.1: carveouts 0/8/16/32/64/100/132/164/196/228 KB, 227 KB per block.
 //   [BTG] Blackwell Tuning Guide §1.4.2.1: 10.x same carveouts as Hopper; 12.x up to 100 KB (99 KB/block).
 //   [NCU] Nsight Compute Profiling Guide, occupancy section (register allocation per warp, 256-register unit).
+//   [BPG] CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory".
 //   Allocation granularities and block/barrier slot counts agree with the CUDA toolkit's own
 //   occupancy calculator (cuda_occupancy.h), against which tests/diff checks every input exhaustively.
 #include "occ/device.hpp"
@@ -30,63 +31,161 @@ constexpr std::array<std::int64_t, kMaxCarveoutSteps> kGA100Carveouts{0, 8 * KiB
 constexpr std::array<std::int64_t, kMaxCarveoutSteps> kGA10xCarveouts{0, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB, 100 * KiB};
 constexpr std::array<std::int64_t, kMaxCarveoutSteps> kHopperCarveouts{0, 8 * KiB, 16 * KiB, 32 * KiB, 64 * KiB, 100 * KiB, 132 * KiB, 164 * KiB, 196 * KiB, 228 * KiB};
 
-// One row per compute capability. Columns: see ArchRules.
-ArchRules make(int maj, int min, const char* family, int thr_sm, int blocks_sm, int regs_sm, int regs_blk,
-               std::int64_t smem_sm, std::int64_t smem_optin, std::int64_t reserved, int smem_unit,
-               const std::array<std::int64_t, kMaxCarveoutSteps>& carve, int ncarve, int subparts,
-               int bar_per_slot, bool pgc, const char* src) {
-    ArchRules a;
-    a.cc_major = maj;
-    a.cc_minor = min;
-    a.family = family;
-    a.max_threads_per_sm = thr_sm;
-    a.max_blocks_per_sm = blocks_sm;
-    a.regs_per_sm = regs_sm;
-    a.regs_per_block = regs_blk;
-    a.smem_per_sm = smem_sm;
-    a.smem_per_block = 48 * KiB;  // [PG] "Maximum amount of shared memory per thread block" without opt-in
-    a.smem_per_block_optin = smem_optin;
-    a.smem_reserved_per_block = reserved;
-    a.smem_alloc_unit = smem_unit;
-    a.carveout_steps = carve;
-    a.carveout_step_count = ncarve;
-    a.subpartitions = subparts;
-    a.barriers_per_block_slot = bar_per_slot;
-    a.partitioned_gc_supported = pgc;
-    a.source = src;
-    return a;
-}
-
-constexpr std::array<std::int64_t, kMaxCarveoutSteps> kNone{};
-
-const std::array<ArchRules, 21>& arch_table() {
-    //                  cc     family        thr/SM blk/SM regs/SM regs/blk smem/SM  optin    rsv  unit carveouts        n  subp bar pgc
-    static const std::array<ArchRules, 21> table{
-        make(3, 5, "Kepler",  2048, 16, 65536,  65536, 48 * KiB,  48 * KiB, 0,    256, kNone, 0,          4, 2, false, "[PG] cc 3.5"),
-        make(3, 7, "Kepler",  2048, 16, 131072, 65536, 112 * KiB, 48 * KiB, 0,    256, kNone, 0,          4, 2, false, "[PG] cc 3.7 (GK210: 128K registers, 112 KB shared)"),
-        make(5, 0, "Maxwell", 2048, 32, 65536,  65536, 64 * KiB,  48 * KiB, 0,    256, kNone, 0,          4, 2, false, "[PG] cc 5.0"),
-        make(5, 2, "Maxwell", 2048, 32, 65536,  65536, 96 * KiB,  48 * KiB, 0,    256, kNone, 0,          4, 2, true,  "[PG] cc 5.2"),
-        make(5, 3, "Maxwell", 2048, 32, 65536,  32768, 64 * KiB,  48 * KiB, 0,    256, kNone, 0,          4, 2, true,  "[PG] cc 5.3 (32K registers per block)"),
-        make(6, 0, "Pascal",  2048, 32, 65536,  65536, 64 * KiB,  48 * KiB, 0,    256, kNone, 0,          2, 2, false, "[PG] cc 6.0 (GP100: 2 sub-partitions per SM, Pascal whitepaper)"),
-        make(6, 1, "Pascal",  2048, 32, 65536,  65536, 96 * KiB,  48 * KiB, 0,    256, kNone, 0,          4, 2, true,  "[PG] cc 6.1"),
-        make(6, 2, "Pascal",  2048, 32, 65536,  32768, 64 * KiB,  48 * KiB, 0,    256, kNone, 0,          4, 2, true,  "[PG] cc 6.2 (32K registers per block)"),
-        make(7, 0, "Volta",   2048, 32, 65536,  65536, 96 * KiB,  96 * KiB, 0,    256, kVoltaCarveouts, 6,  4, 2, false, "[PG] cc 7.0; [VTG] carveouts"),
-        make(7, 2, "Volta",   2048, 32, 65536,  65536, 96 * KiB,  96 * KiB, 0,    256, kVoltaCarveouts, 6,  4, 2, false, "[PG] cc 7.2; [VTG] carveouts"),
-        make(7, 5, "Turing",  1024, 16, 65536,  65536, 64 * KiB,  64 * KiB, 0,    256, kTuringCarveouts, 2, 4, 2, false, "[PG] cc 7.5; [TTG] 32/64 KB"),
-        make(8, 0, "Ampere",  2048, 32, 65536,  65536, 164 * KiB, 163 * KiB, KiB, 128, kGA100Carveouts, 8,  4, 2, false, "[PG] cc 8.0; [ATG] carveouts, 1 KB reserve"),
-        make(8, 6, "Ampere",  1536, 16, 65536,  65536, 100 * KiB, 99 * KiB,  KiB, 128, kGA10xCarveouts, 6,  4, 1, false, "[PG] cc 8.6; [ATG] GA10x carveouts"),
-        make(8, 7, "Ampere",  1536, 16, 65536,  65536, 164 * KiB, 163 * KiB, KiB, 128, kGA100Carveouts, 8,  4, 1, false, "[PG] cc 8.7 (Orin); [ATG] carveouts"),
-        make(8, 9, "Ada",     1536, 24, 65536,  65536, 100 * KiB, 99 * KiB,  KiB, 128, kGA10xCarveouts, 6,  4, 1, false, "[PG] cc 8.9; [AdaTG] carveouts"),
-        make(9, 0, "Hopper",  2048, 32, 65536,  65536, 228 * KiB, 227 * KiB, KiB, 128, kHopperCarveouts, 10, 4, 2, false, "[PG] cc 9.0; [HTG] carveouts"),
-        make(10, 0, "Blackwell", 2048, 32, 65536, 65536, 228 * KiB, 227 * KiB, KiB, 128, kHopperCarveouts, 10, 4, 2, false, "[PG] cc 10.0; [BTG] carveouts"),
-        make(10, 3, "Blackwell", 2048, 32, 65536, 65536, 228 * KiB, 227 * KiB, KiB, 128, kHopperCarveouts, 10, 4, 2, false, "[PG] cc 10.3; [BTG] carveouts"),
-        make(11, 0, "Blackwell", 1536, 24, 65536, 65536, 228 * KiB, 227 * KiB, KiB, 128, kHopperCarveouts, 10, 4, 1, false, "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts"),
-        make(12, 0, "Blackwell", 1536, 24, 65536, 65536, 100 * KiB, 99 * KiB, KiB, 128, kGA10xCarveouts, 6,  4, 1, false, "[PG] cc 12.0; [BTG] carveouts up to 100 KB"),
-        make(12, 1, "Blackwell", 1536, 24, 65536, 65536, 100 * KiB, 99 * KiB, KiB, 128, kGA10xCarveouts, 6,  4, 1, false, "[PG] cc 12.1 (GB10); [BTG] carveouts up to 100 KB"),
-    };
-    return table;
-}
-
+// One row per compute capability, ascending; fields left out keep ArchRules' defaults (32-thread
+// warps, 1024 threads and 48 KB per block, 255 registers per thread in units of 256: [PG] for every
+// row). Behaviours, each the same for the rows named:
+//   smem_config     l1_split 3.x ([PG] "Compute Capability 3.x", Shared Memory: 16/32/48 KB of L1 out of
+//                   64 KB); dedicated 5.x-6.x ([PG] 5.x/6.x: shared memory is its own array); carveout
+//                   7.0+ ([VTG]/[TTG]/[ATG]/[HTG]/[BTG] §"Unified Shared Memory/L1").
+//   smem_optin      7.0+ ([PG] 7.x "Shared Memory": above 48 KB per block needs an explicit opt-in).
+//   smem_reserve_in_block_limit  8.0+ ([ATG] §1.4.2.1: 1 KB reserved per block, on top of the 163 KB a
+//                   block may use out of 164 KB; cuda_occupancy.h agrees, tests/diff).
+//   compat_subpartitions  6.0: GP100 also checks GP10x's 4 sub-partitions (cuda_occupancy.h, "GP10x").
+//   barriers_limit_blocks 9.0+ (CUDA 12 Hopper Tuning Guide, "Named barriers"; cuda_occupancy.h).
+//   clusters        9.0+ ([PG] "Thread Block Clusters").
+//   banks_model     5.0+ ([PG] 5.x "Shared Memory": 32 banks of 4 bytes; 3.x has a 4- or 8-byte bank mode).
+//   sectors_model   6.0+ ([BPG] "Coalesced Access to Global Memory": 32-byte sectors from 6.0).
+constexpr ArchRules kArchs[] = {
+    {.cc_major = 3, .cc_minor = 5, .family = "Kepler",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 16, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 48 * KiB, .smem_per_block_optin = 48 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::l1_split,
+     .barriers_per_block_slot = 2,
+     .source = "[PG] cc 3.5"},
+    {.cc_major = 3, .cc_minor = 7, .family = "Kepler",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 16, .regs_per_sm = 131072, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 112 * KiB, .smem_per_block_optin = 48 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::l1_split,
+     .barriers_per_block_slot = 2,
+     .source = "[PG] cc 3.7 (GK210: 128K registers, 112 KB shared)"},
+    {.cc_major = 5, .cc_minor = 0, .family = "Maxwell",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 64 * KiB, .smem_per_block_optin = 48 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::dedicated,
+     .barriers_per_block_slot = 2, .banks_model = true,
+     .source = "[PG] cc 5.0"},
+    {.cc_major = 5, .cc_minor = 2, .family = "Maxwell",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4, .partitioned_gc_supported = true,
+     .smem_per_sm = 96 * KiB, .smem_per_block_optin = 48 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::dedicated,
+     .barriers_per_block_slot = 2, .banks_model = true,
+     .source = "[PG] cc 5.2"},
+    {.cc_major = 5, .cc_minor = 3, .family = "Maxwell",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 32768,
+     .subpartitions = 4, .partitioned_gc_supported = true,
+     .smem_per_sm = 64 * KiB, .smem_per_block_optin = 48 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::dedicated,
+     .barriers_per_block_slot = 2, .banks_model = true,
+     .source = "[PG] cc 5.3 (32K registers per block)"},
+    {.cc_major = 6, .cc_minor = 0, .family = "Pascal",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 2, .compat_subpartitions = 4,
+     .smem_per_sm = 64 * KiB, .smem_per_block_optin = 48 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::dedicated,
+     .barriers_per_block_slot = 2, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 6.0 (GP100: 2 sub-partitions per SM, Pascal whitepaper)"},
+    {.cc_major = 6, .cc_minor = 1, .family = "Pascal",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4, .partitioned_gc_supported = true,
+     .smem_per_sm = 96 * KiB, .smem_per_block_optin = 48 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::dedicated,
+     .barriers_per_block_slot = 2, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 6.1"},
+    {.cc_major = 6, .cc_minor = 2, .family = "Pascal",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 32768,
+     .subpartitions = 4, .partitioned_gc_supported = true,
+     .smem_per_sm = 64 * KiB, .smem_per_block_optin = 48 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::dedicated,
+     .barriers_per_block_slot = 2, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 6.2 (32K registers per block)"},
+    {.cc_major = 7, .cc_minor = 0, .family = "Volta",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 96 * KiB, .smem_per_block_optin = 96 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kVoltaCarveouts, .carveout_step_count = 6,
+     .smem_optin = true, .barriers_per_block_slot = 2, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 7.0; [VTG] carveouts"},
+    {.cc_major = 7, .cc_minor = 2, .family = "Volta",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 96 * KiB, .smem_per_block_optin = 96 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kVoltaCarveouts, .carveout_step_count = 6,
+     .smem_optin = true, .barriers_per_block_slot = 2, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 7.2; [VTG] carveouts"},
+    {.cc_major = 7, .cc_minor = 5, .family = "Turing",
+     .max_threads_per_sm = 1024, .max_blocks_per_sm = 16, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 64 * KiB, .smem_per_block_optin = 64 * KiB, .smem_alloc_unit = 256, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kTuringCarveouts, .carveout_step_count = 2,
+     .smem_optin = true, .barriers_per_block_slot = 2, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 7.5; [TTG] 32/64 KB"},
+    {.cc_major = 8, .cc_minor = 0, .family = "Ampere",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 164 * KiB, .smem_per_block_optin = 163 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kGA100Carveouts, .carveout_step_count = 8,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_per_block_slot = 2, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 8.0; [ATG] carveouts, 1 KB reserve"},
+    {.cc_major = 8, .cc_minor = 6, .family = "Ampere",
+     .max_threads_per_sm = 1536, .max_blocks_per_sm = 16, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 100 * KiB, .smem_per_block_optin = 99 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kGA10xCarveouts, .carveout_step_count = 6,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_per_block_slot = 1, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 8.6; [ATG] GA10x carveouts"},
+    {.cc_major = 8, .cc_minor = 7, .family = "Ampere",
+     .max_threads_per_sm = 1536, .max_blocks_per_sm = 16, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 164 * KiB, .smem_per_block_optin = 163 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kGA100Carveouts, .carveout_step_count = 8,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_per_block_slot = 1, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 8.7 (Orin); [ATG] carveouts"},
+    {.cc_major = 8, .cc_minor = 9, .family = "Ada",
+     .max_threads_per_sm = 1536, .max_blocks_per_sm = 24, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 100 * KiB, .smem_per_block_optin = 99 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kGA10xCarveouts, .carveout_step_count = 6,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_per_block_slot = 1, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 8.9; [AdaTG] carveouts"},
+    {.cc_major = 9, .cc_minor = 0, .family = "Hopper",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 228 * KiB, .smem_per_block_optin = 227 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kHopperCarveouts, .carveout_step_count = 10,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 2, .clusters = true, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 9.0; [HTG] carveouts"},
+    {.cc_major = 10, .cc_minor = 0, .family = "Blackwell",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 228 * KiB, .smem_per_block_optin = 227 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kHopperCarveouts, .carveout_step_count = 10,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 2, .clusters = true, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 10.0; [BTG] carveouts"},
+    {.cc_major = 10, .cc_minor = 3, .family = "Blackwell",
+     .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 228 * KiB, .smem_per_block_optin = 227 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kHopperCarveouts, .carveout_step_count = 10,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 2, .clusters = true, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 10.3; [BTG] carveouts"},
+    {.cc_major = 11, .cc_minor = 0, .family = "Blackwell",
+     .max_threads_per_sm = 1536, .max_blocks_per_sm = 24, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 228 * KiB, .smem_per_block_optin = 227 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kHopperCarveouts, .carveout_step_count = 10,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 1, .clusters = true, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts"},
+    {.cc_major = 12, .cc_minor = 0, .family = "Blackwell",
+     .max_threads_per_sm = 1536, .max_blocks_per_sm = 24, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 100 * KiB, .smem_per_block_optin = 99 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kGA10xCarveouts, .carveout_step_count = 6,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 1, .clusters = true, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 12.0; [BTG] carveouts up to 100 KB"},
+    {.cc_major = 12, .cc_minor = 1, .family = "Blackwell",
+     .max_threads_per_sm = 1536, .max_blocks_per_sm = 24, .regs_per_sm = 65536, .regs_per_block = 65536,
+     .subpartitions = 4,
+     .smem_per_sm = 100 * KiB, .smem_per_block_optin = 99 * KiB, .smem_reserved_per_block = KiB, .smem_alloc_unit = 128, .smem_config = SmemConfig::carveout,
+     .carveout_steps = kGA10xCarveouts, .carveout_step_count = 6,
+     .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 1, .clusters = true, .banks_model = true, .sectors_model = true,
+     .source = "[PG] cc 12.1 (GB10); [BTG] carveouts up to 100 KB"},
+};
 // SM counts: vendor datasheets / whitepapers for each product (the "source" column).
 constexpr GpuEntry kGpus[] = {
     // Kepler
@@ -213,11 +312,11 @@ const char* segment_name(Segment s) {
     return "custom";
 }
 
-std::span<const ArchRules> all_archs() { return arch_table(); }
+std::span<const ArchRules> all_archs() { return kArchs; }
 std::span<const GpuEntry> all_gpus() { return kGpus; }
 
 const ArchRules* find_arch(int cc_major, int cc_minor) {
-    for (const ArchRules& a : arch_table())
+    for (const ArchRules& a : kArchs)
         if (a.cc_major == cc_major && a.cc_minor == cc_minor) return &a;
     return nullptr;
 }
@@ -289,9 +388,17 @@ bool parse_cc(std::string_view t, int& major, int& minor) {
     return true;
 }
 
+bool cubin_runs_on(int code_major, int code_minor, const ArchRules& device) {
+    return code_major == device.cc_major && code_minor <= device.cc_minor;
+}
+
+bool cc_older(int a_major, int a_minor, int b_major, int b_minor) {
+    return a_major != b_major ? a_major < b_major : a_minor < b_minor;
+}
+
 std::string supported_cc_list() {
     std::string s;
-    for (const ArchRules& a : arch_table()) {
+    for (const ArchRules& a : kArchs) {
         if (!s.empty()) s += ", ";
         s += std::to_string(a.cc_major) + "." + std::to_string(a.cc_minor);
     }

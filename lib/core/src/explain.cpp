@@ -53,7 +53,7 @@ std::string explain_limit(Limiter which, const Device& dev, const KernelResource
         case kLimitBlocks:
             return std::to_string(a.max_blocks_per_sm) + " block slots per SM on cc " + std::to_string(a.cc_major) + "." + std::to_string(a.cc_minor);
         case kLimitBarriers:
-            if (r.limit_barriers == kUnlimited) return a.cc_major >= 9 ? "no named barriers used" : "not modelled before 9.0";
+            if (r.limit_barriers == kUnlimited) return a.barriers_limit_blocks ? "no named barriers used" : "not modelled before 9.0";
             std::snprintf(buf, sizeof buf, "%d block slots x %d barrier sets / %d barriers per block", a.max_blocks_per_sm,
                           a.barriers_per_block_slot, k.barriers);
             return buf;

@@ -57,7 +57,7 @@ struct Limits {
 // Maxwell/Pascal: dedicated shared memory, no preference ([PG] 5.x/6.x).
 std::int64_t preferred_smem(const ArchRules& a, int carveout, CacheConfig cache) {
     const std::int64_t max = a.smem_per_sm;
-    if (a.cc_major >= 7) {
+    if (a.smem_config == SmemConfig::carveout) {
         int pct = carveout;
         if (pct < 0) {
             switch (cache) {
@@ -72,7 +72,7 @@ std::int64_t preferred_smem(const ArchRules& a, int carveout, CacheConfig cache)
             if (step >= want) return step;
         return -1;
     }
-    if (a.cc_major == 3) {
+    if (a.smem_config == SmemConfig::l1_split) {
         const std::int64_t low = max + 16 * 1024 - 48 * 1024;  // 48 KB L1
         switch (cache) {
             case CacheConfig::prefer_l1: return low;
@@ -90,7 +90,7 @@ std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfi
     if (pref >= alloc) return pref;
     // The preference is only a hint: when one block needs more, Volta+ picks the smallest
     // carveout that holds it ([ATG] §1.4.2.1); older parts always have the full amount.
-    if (a.cc_major >= 7) {
+    if (a.smem_config == SmemConfig::carveout) {
         for (std::int64_t step : a.carveouts())
             if (step >= alloc) return step;
         return -1;
@@ -149,10 +149,10 @@ void compute_limits(const ArchRules& a, const KernelResources& k, const LaunchCo
     o.regs = regs_limit(a.subpartitions, gc);
     // GP100 (6.0) has 2 sub-partitions, GP10x 4. A kernel that cannot run on GP10x is not run on
     // GP100 either, for forward compatibility within Pascal (cuda_occupancy.h, "GP10x" check).
-    if (a.cc_major == 6 && a.cc_minor == 0 && o.regs > 0) {
+    if (a.compat_subpartitions > 0 && o.regs > 0) {
         PartitionedGC g2 = gc;
         const Limits keep = o;
-        const int gp10x = regs_limit(4, g2);
+        const int gp10x = regs_limit(a.compat_subpartitions, g2);
         o = keep;
         if (gp10x == 0) o.regs = 0;
     }
@@ -179,20 +179,13 @@ void compute_limits(const ArchRules& a, const KernelResources& k, const LaunchCo
     // to the allocation unit (256 B before 8.0, 128 B from 8.0).
     const std::int64_t base = smem_static + a.smem_reserved_per_block;
     o.smem_alloc = round_up64(base + smem_dynamic, a.smem_alloc_unit);
-    // What one block may use: 48 KB, or the opt-in maximum after
-    // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) ([PG] "Shared Memory", 7.x+),
-    // plus the reserve.
-    const bool optin_cfg = a.cc_major >= 7 && (k.optin || k.max_dynamic_smem >= 0);
-    std::int64_t max_dyn = 0;
-    if (optin_cfg) {
-        const std::int64_t device_max = std::max<std::int64_t>(0, a.smem_per_block_optin - smem_static);
-        max_dyn = k.max_dynamic_smem >= 0 ? std::min(k.max_dynamic_smem, kSizeCap) : device_max;
-        if (max_dyn > device_max && o.fail == Fail::none) o.fail = Fail::max_dyn_range;
-    }
-    o.max_dyn = max_dyn;
-    o.smem_limit = (optin_cfg && base + max_dyn > a.smem_per_block ? a.smem_per_block_optin : a.smem_per_block);
-    if (a.cc_major >= 8) o.smem_limit += a.smem_reserved_per_block;
-    const bool dyn_exceeded = optin_cfg && smem_dynamic > max_dyn;
+    // What one block may use: block_smem_limit (occupancy.hpp).
+    const BlockSmemLimit lim = block_smem_limit(a, smem_static, k.optin || k.max_dynamic_smem >= 0,
+                                                k.max_dynamic_smem >= 0 ? std::min(k.max_dynamic_smem, kSizeCap) : -1);
+    if (lim.optin && lim.max_dynamic > lim.device_max_dynamic && o.fail == Fail::none) o.fail = Fail::max_dyn_range;
+    o.max_dyn = lim.max_dynamic;
+    o.smem_limit = lim.bytes;
+    const bool dyn_exceeded = lim.optin && smem_dynamic > lim.max_dynamic;
     o.smem_sm = preferred_smem(a, l.carveout, l.cache_config);
     if (dyn_exceeded || o.smem_alloc > o.smem_limit) {
         o.smem = 0;
@@ -211,7 +204,7 @@ void compute_limits(const ArchRules& a, const KernelResources& k, const LaunchCo
     // Each block slot comes with 1 or 2 hardware named-barrier sets depending on the part; a
     // kernel using b named barriers fits (slots × per-slot) / b times (cuda_occupancy.h; CUDA 12
     // Hopper Tuning Guide, "Named barriers").
-    if (a.cc_major >= 9 && k.barriers > 0) o.barriers = o.blocks * a.barriers_per_block_slot / k.barriers;
+    if (a.barriers_limit_blocks && k.barriers > 0) o.barriers = o.blocks * a.barriers_per_block_slot / k.barriers;
 }
 
 int final_blocks(const Limits& o) {
@@ -247,8 +240,8 @@ std::string message_for(const Limits& o, const ArchRules& a, const KernelResourc
                           static_cast<long long>(k.smem_static < 0 ? k.smem_static : l.smem_dynamic));
             break;
         case Fail::smem_over_block: {
-            const std::int64_t optin_limit = a.smem_per_block_optin + (a.cc_major >= 8 ? a.smem_reserved_per_block : 0);
-            const bool could_optin = !k.optin && k.max_dynamic_smem < 0 && a.cc_major >= 7 && o.smem_alloc <= optin_limit;
+            const SmemLimitRule rule(a);
+            const bool could_optin = !k.optin && k.max_dynamic_smem < 0 && rule.optin_supported() && o.smem_alloc <= rule.optin_bytes();
             std::snprintf(buf, sizeof buf,
                           "shared memory per block is %s (static %s + dynamic %s + reserved %s, rounded to %d B), over the %s a block may use%s",
                           format_bytes(o.smem_alloc).c_str(), format_bytes(k.smem_static).c_str(), format_bytes(l.smem_dynamic).c_str(),
@@ -262,7 +255,7 @@ std::string message_for(const Limits& o, const ArchRules& a, const KernelResourc
             break;
         case Fail::max_dyn_range:
             std::snprintf(buf, sizeof buf, "max_dynamic_smem must be 0..%lld bytes (opt-in maximum %s minus static %s), got %lld",
-                          static_cast<long long>(std::max<std::int64_t>(0, a.smem_per_block_optin - k.smem_static)),
+                          static_cast<long long>(block_smem_limit(a, k.smem_static, true, -1).device_max_dynamic),
                           format_bytes(a.smem_per_block_optin).c_str(), format_bytes(k.smem_static).c_str(),
                           static_cast<long long>(k.max_dynamic_smem));
             break;

@@ -5,7 +5,7 @@
 
 namespace occ {
 
-PreparedDevice::PreparedDevice(const ArchRules& a, int carveout, CacheConfig cache, PartitionedGC pgc) : arch_(a) {
+PreparedDevice::PreparedDevice(const ArchRules& a, int carveout, CacheConfig cache, PartitionedGC pgc) : arch_(a), smem_rule_(a) {
     valid_ = a.warp_size == 32 && (a.smem_alloc_unit == 128 || a.smem_alloc_unit == 256) && carveout >= -1 && carveout <= 100;
     if (!valid_) return;
     max_threads_ = a.max_threads_per_block;
@@ -13,13 +13,6 @@ PreparedDevice::PreparedDevice(const ArchRules& a, int carveout, CacheConfig cac
     reserved_ = a.smem_reserved_per_block;
     unit_ = a.smem_alloc_unit;
     unit_shift_ = unit_ == 128 ? 7 : 8;
-    per_block_ = a.smem_per_block;
-    optin_max_ = a.smem_per_block_optin;
-    optin_capable_ = a.cc_major >= 7;
-    const std::int64_t extra = a.cc_major >= 8 ? a.smem_reserved_per_block : 0;
-    plain_limit_units_ = (a.smem_per_block + extra) >> unit_shift_;   // limits are multiples of the unit
-    optin_limit_units_ = (a.smem_per_block_optin + extra) >> unit_shift_;
-
     // Warps x registers (x blocks): ask the model with no shared memory and no barriers.
     warps_regs_.assign(static_cast<std::size_t>(256) * 33, 0);
     KernelResources k;
@@ -37,7 +30,7 @@ PreparedDevice::PreparedDevice(const ArchRules& a, int carveout, CacheConfig cac
         }
     }
     // Shared memory per allocation-unit count: configured carveout / allocation.
-    const std::int64_t max_units = optin_limit_units_ + 1;
+    const std::int64_t max_units = (std::max(smem_rule_.plain_bytes(), smem_rule_.optin_bytes()) >> unit_shift_) + 1;
     smem_.assign(static_cast<std::size_t>(max_units + 1), 0);
     for (std::int64_t u = 0; u <= max_units; ++u) {
         const std::int64_t alloc = u * unit_;
@@ -45,9 +38,9 @@ PreparedDevice::PreparedDevice(const ArchRules& a, int carveout, CacheConfig cac
         const std::int64_t sm = configured_smem_per_sm(a, carveout, cache, alloc);
         smem_[static_cast<std::size_t>(u)] = sm < 0 ? 0 : static_cast<std::uint8_t>(std::min<std::int64_t>(255, sm / alloc));
     }
-    // Named barriers (9.0+).
+    // Named barriers (where they limit blocks: 9.0+).
     for (int b = 0; b <= 16; ++b)
-        barriers_[static_cast<std::size_t>(b)] = (a.cc_major >= 9 && b > 0)
+        barriers_[static_cast<std::size_t>(b)] = (a.barriers_limit_blocks && b > 0)
                                                      ? static_cast<std::uint8_t>(std::min(255, a.max_blocks_per_sm * a.barriers_per_block_slot / b))
                                                      : 255;
 }

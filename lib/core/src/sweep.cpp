@@ -45,8 +45,7 @@ std::vector<SweepPoint> sweep_registers(const Device& dev, const KernelResources
 std::vector<SweepPoint> sweep_shared_memory(const Device& dev, const KernelResources& k, const LaunchConfig& l, std::int64_t step) {
     const ArchRules& a = dev.arch;
     if (step <= 0) step = a.smem_alloc_unit;
-    const bool optin = a.cc_major >= 7 && (k.optin || k.max_dynamic_smem >= 0);
-    std::int64_t max = (optin ? a.smem_per_block_optin : a.smem_per_block) - std::max<std::int64_t>(0, k.smem_static);
+    std::int64_t max = block_smem_limit(a, std::max<std::int64_t>(0, k.smem_static), k.optin || k.max_dynamic_smem >= 0, -1).device_max_dynamic;
     if (k.max_dynamic_smem >= 0) max = std::min(max, k.max_dynamic_smem);
     max = std::max<std::int64_t>(0, max);
     std::vector<SweepPoint> out;

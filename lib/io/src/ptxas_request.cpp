@@ -40,9 +40,7 @@ json kernel_json(const PtxasKernel& k) {
     };
 }
 
-// A cubin for sm_XY runs on devices of compute capability X.Z with Z >= Y (CUDA C++ Programming
-// Guide, "Binary Compatibility").
-bool runs_on(const PtxasKernel& k, const ArchRules& a) { return k.cc_major == a.cc_major && k.cc_minor <= a.cc_minor; }
+bool runs_on(const PtxasKernel& k, const ArchRules& a) { return cubin_runs_on(k.cc_major, k.cc_minor, a); }
 
 }  // namespace
 
@@ -76,7 +74,7 @@ json api_ptxas(const json& request) {
             return c->mangled == k.mangled && (has_device || c->arch == k.arch);
         });
         if (same == chosen.end()) chosen.push_back(&k);
-        else if (has_device && (k.cc_minor > (*same)->cc_minor)) {
+        else if (has_device && cc_older((*same)->cc_major, (*same)->cc_minor, k.cc_major, k.cc_minor)) {
             skipped.push_back(json{{"name", (*same)->name}, {"arch", (*same)->arch}, {"reason", "a newer compatible build (" + k.arch + ") is used"}});
             *same = &k;
         } else if (has_device) {

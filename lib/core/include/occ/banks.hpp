@@ -27,7 +27,6 @@ namespace occ {
 // successive 32-bit words map to successive banks.
 inline constexpr int kBanks = 32;
 inline constexpr int kBankBytes = 4;
-inline constexpr int kBanksModelMinCc = 50;   // x10: 5.0
 
 // Phases a warp's access is split into for an access width (1 for <= 4 bytes, 2 for 8, 4 for 16).
 int bank_phases(int access_bytes);
@@ -59,7 +58,7 @@ BankResult analyze_banks(const WarpAccess& w);
 // Lanes (ascending) of one bank, for drawing: writes up to 32 lane numbers into `out`, returns how many.
 int bank_lane_list(const BankResult& r, int bank, std::array<std::int8_t, kWarpLanes>& out);
 
-// Empty when the bank model covers this architecture; else why not (cc < 5.0: Kepler's 8-byte bank mode).
+// Empty when the bank model covers this architecture (ArchRules::banks_model); else why not (Kepler's 8-byte bank mode).
 std::string banks_model_unsupported(const ArchRules& a);
 
 struct BankBlockResult {

@@ -26,8 +26,6 @@ inline constexpr int kWarpLanes = 32;
 // from compute capability 6.0; L1/L2 lines are 128 bytes = 4 sectors (Nsight Compute memory tables).
 inline constexpr int kSectorBytes = 32;
 inline constexpr int kLineBytes = 128;
-// Lowest compute capability the global model covers (x10: 60 = 6.0).
-inline constexpr int kGlobalModelMinCc = 60;
 
 enum class AccessOp : std::uint8_t { load, store };
 const char* access_op_name(AccessOp op);   // "load" / "store"
@@ -127,7 +125,7 @@ struct GlobalAccessResult {
 // closed-form path; anything else is sorted by address (both exact).
 GlobalAccessResult analyze_global(const WarpAccess& w);
 
-// Empty when the global model covers this architecture; else why it does not (cc < 6.0).
+// Empty when the global model covers this architecture (ArchRules::sectors_model); else why it does not.
 std::string global_model_unsupported(const ArchRules& a);
 
 // [SECTION] analyze_global_block

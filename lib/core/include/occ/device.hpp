@@ -17,8 +17,17 @@ namespace occ {
 // Maximum number of shared-memory carveout sizes an architecture offers.
 inline constexpr int kMaxCarveoutSteps = 10;
 
-// What one compute capability's streaming multiprocessor provides. Every field is a documented
-// per-architecture fact; the source is cited next to each row in device_db.cpp.
+// How an SM's shared-memory capacity is set (the per-row source is cited in device_db.cpp).
+enum class SmemConfig : std::uint8_t {
+    dedicated,   // a fixed size, no preference (Maxwell, Pascal)
+    l1_split,    // 64 KB split between L1 and shared memory by cudaFuncSetCacheConfig (Kepler)
+    carveout,    // unified L1/shared array; the carveout is picked from a preference and the need (Volta+)
+};
+
+// What one compute capability's streaming multiprocessor provides and how it allocates. Every field
+// is a documented per-architecture fact or behaviour; the code that uses a behaviour reads its field
+// here instead of testing the compute capability, so adding a compute capability = adding a row
+// (device_db.cpp, where each row cites its sources).
 struct ArchRules {
     int cc_major = 0;
     int cc_minor = 0;
@@ -32,19 +41,35 @@ struct ArchRules {
     int max_regs_per_thread = 255;
     int reg_alloc_unit = 256;            // registers per warp are rounded up to this
     int subpartitions = 4;               // SM sub-partitions (warp schedulers) sharing the register file
+    // A kernel must also fit an SM with this many sub-partitions (0 = no such check): GP100 (2) runs
+    // only what GP10x (4) can run, for forward compatibility within Pascal.
+    int compat_subpartitions = 0;
+    // Partitioned global caching (5.2, 5.3, 6.1, 6.2): a block lives in half an SM when enabled.
+    bool partitioned_gc_supported = false;
     std::int64_t smem_per_sm = 0;        // bytes, largest carveout (cudaDeviceProp::sharedMemPerMultiprocessor)
     std::int64_t smem_per_block = 49152; // bytes without opt-in (sharedMemPerBlock)
     std::int64_t smem_per_block_optin = 49152;   // sharedMemPerBlockOptin
     std::int64_t smem_reserved_per_block = 0;    // reservedSharedMemPerBlock (1 KB from 8.0)
     int smem_alloc_unit = 256;           // bytes; shared memory per block is rounded up to this
+    SmemConfig smem_config = SmemConfig::dedicated;
     // Volta+ carveout: the sizes (bytes, ascending) the unified L1/shared array can be split into.
-    // Empty (count 0) before Volta.
+    // Empty (count 0) unless smem_config is carveout.
     std::array<std::int64_t, kMaxCarveoutSteps> carveout_steps{};
     int carveout_step_count = 0;
-    // Named barriers per block slot (x max_blocks_per_sm = barriers per SM); counted from 9.0 on.
+    // A kernel may raise its dynamic shared memory above smem_per_block, up to smem_per_block_optin,
+    // with cudaFuncAttributeMaxDynamicSharedMemorySize (7.0+).
+    bool smem_optin = false;
+    // The driver's reserve comes on top of what a block may use (8.0+: 163 KB + 1 KB on A100).
+    bool smem_reserve_in_block_limit = false;
+    // Named barriers limit resident blocks (9.0+): barriers_per_block_slot sets per block slot
+    // (× max_blocks_per_sm = barriers per SM).
+    bool barriers_limit_blocks = false;
     int barriers_per_block_slot = 2;
-    // Partitioned global caching (5.2, 5.3, 6.1, 6.2): a block lives in half an SM when enabled.
-    bool partitioned_gc_supported = false;
+    bool clusters = false;               // thread block clusters (9.0+)
+    // The memory models occ has: 32 banks of 4 bytes (5.0+); 32-byte sectors for global loads and
+    // stores (6.0+).
+    bool banks_model = false;
+    bool sectors_model = false;
     const char* source = "";             // where these numbers come from
 
     int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
@@ -93,6 +118,12 @@ std::optional<Device> device_for_cc(int cc_major, int cc_minor);
 
 // Parses "8.0", "80", "sm_80", "sm80", "compute_90" into major/minor. False if malformed.
 bool parse_cc(std::string_view text, int& major, int& minor);
+
+// Binary compatibility ([PG] "Binary Compatibility"): a cubin for sm_XY runs on devices of compute
+// capability X.Z with Z >= Y.
+bool cubin_runs_on(int code_major, int code_minor, const ArchRules& device);
+// True when compute capability a is older than b (to pick the newest of several compatible builds).
+bool cc_older(int a_major, int a_minor, int b_major, int b_minor);
 
 // Lists the compute capabilities as "3.5, 3.7, ..." for messages.
 std::string supported_cc_list();

@@ -84,6 +84,52 @@ OccupancyResult compute_occupancy(const Device& dev, const KernelResources& k, c
 // and -1 for invalid input.
 int blocks_per_sm_fast(const ArchRules& a, const KernelResources& k, const LaunchConfig& l);
 
+// What one block may use of shared memory under the kernel's opt-in setting: 48 KB, or up to the
+// opt-in maximum after cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) where the
+// architecture has one ([PG] "Shared Memory", 7.x+), plus the driver's reserve where it counts
+// (ArchRules::smem_reserve_in_block_limit). The one place this rule lives: the model, the prepared
+// tables, the sweeps and the messages all ask SmemLimitRule.
+struct BlockSmemLimit {
+    bool optin = false;                  // the opt-in applies: the device has one and the kernel asked
+    std::int64_t device_max_dynamic = 0; // the most dynamic bytes the device lets this block ask for (>= 0)
+    std::int64_t max_dynamic = 0;        // with optin: the kernel's maximum (max_dynamic_smem, else the device's)
+    std::int64_t bytes = 0;              // the most one block may allocate (static + dynamic + reserve, rounded)
+};
+
+// The rule for one architecture, its constants taken once (PreparedDevice keeps one per device).
+class SmemLimitRule {
+public:
+    explicit SmemLimitRule(const ArchRules& a)
+        : optin_supported_(a.smem_optin), per_block_(a.smem_per_block), optin_max_(a.smem_per_block_optin),
+          reserved_(a.smem_reserved_per_block),
+          plain_bytes_(a.smem_per_block + (a.smem_reserve_in_block_limit ? a.smem_reserved_per_block : 0)),
+          optin_bytes_(a.smem_per_block_optin + (a.smem_reserve_in_block_limit ? a.smem_reserved_per_block : 0)) {}
+
+    // optin_requested: the kernel set optin or max_dynamic_smem; max_dynamic_smem < 0 = the device's maximum.
+    BlockSmemLimit operator()(std::int64_t smem_static, bool optin_requested, std::int64_t max_dynamic_smem) const {
+        BlockSmemLimit r;
+        r.optin = optin_supported_ && optin_requested;
+        const std::int64_t ceiling = r.optin ? optin_max_ : per_block_;
+        r.device_max_dynamic = ceiling > smem_static ? ceiling - smem_static : 0;
+        if (r.optin) r.max_dynamic = max_dynamic_smem >= 0 ? max_dynamic_smem : r.device_max_dynamic;
+        // The opt-in raises the limit only when the block may need more than the plain maximum.
+        const bool above = r.optin && smem_static + reserved_ + r.max_dynamic > per_block_;
+        r.bytes = above ? optin_bytes_ : plain_bytes_;
+        return r;
+    }
+    std::int64_t plain_bytes() const { return plain_bytes_; }   // the limit without opt-in
+    std::int64_t optin_bytes() const { return optin_bytes_; }   // the limit after opting in to the maximum
+    bool optin_supported() const { return optin_supported_; }
+
+private:
+    bool optin_supported_;
+    std::int64_t per_block_, optin_max_, reserved_, plain_bytes_, optin_bytes_;
+};
+
+inline BlockSmemLimit block_smem_limit(const ArchRules& a, std::int64_t smem_static, bool optin_requested, std::int64_t max_dynamic_smem) {
+    return SmemLimitRule(a)(smem_static, optin_requested, max_dynamic_smem);
+}
+
 // The carveout (bytes of shared memory per SM) for a preference and a per-block need.
 // Returns -1 when no supported size can hold one block.
 std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfig cache,

@@ -31,16 +31,11 @@ public:
         if (smem_static > kHuge || smem_dynamic > kHuge) return 0;
         const int w = (threads + 31) >> 5;
         int blocks = warps_regs_[static_cast<std::size_t>(regs) * 33 + static_cast<std::size_t>(w)];
-        // Shared memory.
-        const std::int64_t base = smem_static + reserved_;
-        const std::int64_t alloc_units = (base + smem_dynamic + unit_ - 1) >> unit_shift_;
-        std::int64_t limit = plain_limit_units_;
-        if (optin && optin_capable_) {
-            const std::int64_t max_dyn = optin_max_ > smem_static ? optin_max_ - smem_static : 0;
-            if (smem_dynamic > max_dyn) return 0;
-            limit = base + max_dyn > per_block_ ? optin_limit_units_ : plain_limit_units_;
-        }
-        if (alloc_units > limit) return 0;
+        // Shared memory: allocation units against what one block may use (block_smem_limit).
+        const std::int64_t alloc_units = (smem_static + reserved_ + smem_dynamic + unit_ - 1) >> unit_shift_;
+        const BlockSmemLimit limit = smem_rule_(smem_static, optin, -1);
+        if (limit.optin && smem_dynamic > limit.max_dynamic) return 0;
+        if ((alloc_units << unit_shift_) > limit.bytes) return 0;
         const int s = smem_[static_cast<std::size_t>(alloc_units)];
         blocks = s < blocks ? s : blocks;
         const int b = barriers_[static_cast<std::size_t>(barriers)];
@@ -51,13 +46,12 @@ public:
 
 private:
     ArchRules arch_;
+    SmemLimitRule smem_rule_;
     bool valid_ = true;
-    bool optin_capable_ = false;
     int max_threads_ = 1024;
     int max_regs_ = 255;
-    std::int64_t reserved_ = 0, unit_ = 128, per_block_ = 49152, optin_max_ = 49152;
+    std::int64_t reserved_ = 0, unit_ = 128;
     int unit_shift_ = 7;
-    std::int64_t plain_limit_units_ = 0, optin_limit_units_ = 0;
     std::vector<std::uint8_t> warps_regs_;     // [regs 0..255][warps 0..32] = min(warps, registers, blocks)
     std::vector<std::uint8_t> smem_;           // [allocation units] = shared-memory limit
     std::array<std::uint8_t, 17> barriers_{};  // [named barriers 0..16]
