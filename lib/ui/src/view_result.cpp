@@ -10,17 +10,6 @@
 namespace occ::ui {
 namespace {
 
-int limit_of(const OccupancyResult& r, Limiter l) {
-    switch (l) {
-        case kLimitWarps: return r.limit_warps;
-        case kLimitRegisters: return r.limit_registers;
-        case kLimitSharedMemory: return r.limit_shared_memory;
-        case kLimitBlocks: return r.limit_blocks;
-        case kLimitBarriers: return r.limit_barriers;
-    }
-    return kUnlimited;
-}
-
 void kv(const char* key, const std::string& value, const char* tip) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
