@@ -1,5 +1,5 @@
 // fuzz_ptxas.cpp — the ptxas -v / cuobjdump --dump-resource-usage log parser (occ/io/ptxas.hpp)
-// and its small demangler, fed whatever a user pastes (other compilers' logs, binary junk).
+// and abi::__cxa_demangle, fed whatever a user pastes (other compilers' logs, binary junk).
 // Properties: never crashes; line counts add up; diagnostics are capped; the JSON answer for the
 // same text (made valid UTF-8, as any JSON request is) serialises as strict JSON.
 #include <cstddef>
