@@ -15,7 +15,9 @@ struct Options {
     bool quick = false;
     bool list_cases = false;
     bool memory_run = false;        // internal: launch the memory cases once (what ncu profiles)
+    bool dry_run = false;           // list the plan, probe CUPTI and the device, measure nothing
     bool use_ncu = true;
+    bool use_cupti = true;          // counters through CUPTI's range profiler (counters.hpp)
     bool device = true, occupancy = true, coalescing = true, banks = true;   // --only
     int device_index = 0;
     int spin_us = 0;                // 0 = default (300 quick, 500 full)
@@ -31,7 +33,11 @@ struct Context {
     cudaDeviceProp prop{};
     occ::Device model_device;       // occ's view of this GPU
     bool named = false;             // model_device came from occ's named-GPU table
+    std::string counters_denied;    // set once CUPTI reported CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (the line printed)
 };
+
+// Exit statuses of occ-validate (README "Commands").
+inline constexpr int kExitOk = 0, kExitMismatch = 1, kExitUsage = 2, kExitCudaError = 3, kExitNoDevice = 4;
 
 // A readable "file:line: call failed: message" and exit(3) on a CUDA error that ends the run.
 void check_cuda(cudaError_t e, const char* what);
@@ -43,12 +49,18 @@ int run_command(const std::string& cmd, std::string& output);
 std::string find_tool(const std::string& explicit_path, const char* env, const char* name);
 
 void run_device_constants(Context& ctx, std::vector<occ::validation::Case>& out);
-void run_occupancy(Context& ctx, std::vector<occ::validation::Case>& out);
+// Appends occupancy cases (and, when CUPTI reads counters, two device cases from the SM's peak rates).
+void run_occupancy(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools);
 // Appends coalescing and bank cases; records in `tools` how they were measured.
 void run_memory(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools);
 // --memory-run: launch every memory case once, print nothing (ncu profiles this process).
 int memory_run(const Options& opt);
 // --list-cases: case counts, no GPU needed.
 int list_cases(const Options& opt);
+// --dry-run: every case it would run, the counter plan per chip (CUPTI host API, no GPU), the tools
+// found, and whether a CUDA device is there. Exit: 0 device found, 4 no CUDA device, 1 plan problem.
+int dry_run(const Options& opt);
+// Prints the one line for CUPTI_ERROR_INSUFFICIENT_PRIVILEGES once per process and remembers it.
+void note_counters_denied(Context& ctx, const std::string& why);
 
 }  // namespace occv

@@ -1,13 +1,18 @@
 // main.cpp — occ-validate: checks occ's predictions against NVIDIA's runtime and a real GPU.
 //
-//   occ-validate [--quick] [--out DIR] [--only device,occupancy,coalescing,banks] [--no-ncu]
+//   occ-validate [--quick] [--out DIR] [--only device,occupancy,coalescing,banks] [--no-cupti] [--no-ncu]
 //                [--ncu PATH] [--cuobjdump PATH] [--spin-us N] [--device N] [--raw DIR]
+//   occ-validate --dry-run [--quick]         the plan: cases, counter configuration per chip, tools,
+//                                            and whether a CUDA device is there (no measurement)
 //   occ-validate --list-cases [--quick]      case counts, no GPU needed
 //   occ-validate --memory-run [--quick]      internal: what Nsight Compute profiles
 //
 // Prints one row per compared value (occ, NVIDIA runtime, hardware; mismatches marked) and writes
-// DIR/<gpu>.json and DIR/<gpu>.md (DIR defaults to cuda_validation/results). Exit status: 0 when
-// nothing mismatched, 1 when something did, 2 for bad arguments, 3 when a CUDA call failed.
+// DIR/<gpu>.json and DIR/<gpu>.md (DIR defaults to cuda_validation/results) after each part, so a run
+// cut short still leaves what it measured. Exit status: 0 when nothing mismatched, 1 when something
+// did, 2 for bad arguments, 3 when a CUDA call failed, 4 when there is no usable CUDA device (no GPU,
+// no driver, or a driver older than the CUDA 13 runtime). --dry-run: 0 device found, 4 none, 1 when
+// the plan itself is broken (a case table error, a metric CUPTI cannot configure).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +23,7 @@
 
 #include <unistd.h>
 
+#include "counters.hpp"
 #include "gpu.hpp"
 #include "harness.hpp"
 #include "occ/validation/cases.hpp"
@@ -35,7 +41,7 @@ namespace vl = occ::validation;
 void check_cuda(cudaError_t e, const char* what) {
     if (e == cudaSuccess) return;
     std::fprintf(stderr, "occ-validate: %s failed: %s (%s)\n", what, cudaGetErrorName(e), cudaGetErrorString(e));
-    std::exit(3);
+    std::exit(kExitCudaError);
 }
 
 void save_raw(const std::string& dir, const std::string& name, const std::string& text) {
@@ -85,10 +91,12 @@ namespace {
 int usage(const char* msg) {
     if (msg) std::fprintf(stderr, "occ-validate: %s\n", msg);
     std::fprintf(stderr,
-                 "usage: occ-validate [--quick] [--out DIR] [--only device,occupancy,coalescing,banks] [--no-ncu]\n"
+                 "usage: occ-validate [--quick] [--out DIR] [--only device,occupancy,coalescing,banks] [--no-cupti] [--no-ncu]\n"
                  "                    [--ncu PATH] [--cuobjdump PATH] [--spin-us N] [--device N] [--raw DIR]\n"
-                 "       occ-validate --list-cases [--quick]\n");
-    return 2;
+                 "       occ-validate --dry-run [--quick]\n"
+                 "       occ-validate --list-cases [--quick]\n"
+                 "exit: 0 no mismatch, 1 mismatches, 2 bad arguments, 3 CUDA error, 4 no usable CUDA device\n");
+    return kExitUsage;
 }
 
 bool parse(int argc, char** argv, Options& o, std::string& err) {
@@ -107,6 +115,8 @@ bool parse(int argc, char** argv, Options& o, std::string& err) {
         else if (a == "--list-cases") o.list_cases = true;
         else if (a == "--memory-run") o.memory_run = true;
         else if (a == "--no-ncu") o.use_ncu = false;
+        else if (a == "--no-cupti") o.use_cupti = false;
+        else if (a == "--dry-run") o.dry_run = true;
         else if (a == "--out") { if (!value(o.out_dir)) return false; }
         else if (a == "--raw") { if (!value(o.raw_dir)) return false; }
         else if (a == "--ncu") { if (!value(o.ncu)) return false; }
@@ -159,6 +169,17 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// <out>/<gpu>.json and .md; `progress` says which parts are in (a run cut short keeps what it measured).
+std::string write_report(vl::Report& r, const Options& opt, const std::string& progress) {
+    r.tools["progress"] = progress;
+    std::error_code ec;
+    std::filesystem::create_directories(opt.out_dir, ec);
+    const std::string stem = opt.out_dir + "/" + r.gpu.slug;
+    std::ofstream(stem + ".json") << vl::to_json(r).dump(1) << '\n';
+    std::ofstream(stem + ".md") << vl::format_markdown(r);
+    return stem;
+}
+
 }  // namespace
 }  // namespace occv
 
@@ -168,6 +189,7 @@ int main(int argc, char** argv) {
     std::string err;
     if (!parse(argc, argv, opt, err)) return usage(err.empty() ? nullptr : err.c_str());
     if (opt.list_cases) return list_cases(opt);
+    if (opt.dry_run) return dry_run(opt);
     if (opt.memory_run) {
         check_cuda(cudaSetDevice(opt.device_index), "cudaSetDevice");
         return memory_run(opt);
@@ -181,7 +203,11 @@ int main(int argc, char** argv) {
 
     const auto t_start = std::chrono::steady_clock::now();
     int count = 0;
-    check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+    if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
+        std::fprintf(stderr, "occ-validate: no CUDA device: %s (%s)\n", e == cudaSuccess ? "cudaGetDeviceCount returned 0" : cudaGetErrorName(e),
+                     e == cudaSuccess ? "no GPU visible" : cudaGetErrorString(e));
+        return kExitNoDevice;
+    }
     if (opt.device_index >= count) return usage("--device: no such GPU");
     check_cuda(cudaSetDevice(opt.device_index), "cudaSetDevice");
 
@@ -218,20 +244,29 @@ int main(int argc, char** argv) {
                 p.multiProcessorCount, ctx.named ? ctx.model_device.name.c_str() : "(generic)", r.mode.c_str());
     std::fflush(stdout);
 
-    if (opt.device) run_device_constants(ctx, r.cases);
+    if (opt.device) {
+        run_device_constants(ctx, r.cases);
+        write_report(r, opt, "device constants done; occupancy and memory pending");
+    }
     if (opt.occupancy) {
         const auto t0 = std::chrono::steady_clock::now();
         const std::size_t before = r.cases.size();
-        run_occupancy(ctx, r.cases);
+        std::printf("occupancy: running...\n");
+        std::fflush(stdout);
+        run_occupancy(ctx, r.cases, r.tools);
         std::printf("occupancy: %zu cases in %.1f s\n", r.cases.size() - before, seconds_since(t0));
         std::fflush(stdout);
+        write_report(r, opt, "device constants and occupancy done; memory pending");
     }
     if (opt.coalescing || opt.banks) {
         const auto t0 = std::chrono::steady_clock::now();
         const std::size_t before = r.cases.size();
+        std::printf("memory: running...\n");
+        std::fflush(stdout);
         run_memory(ctx, r.cases, r.tools);
         std::printf("memory: %zu cases in %.1f s\n", r.cases.size() - before, seconds_since(t0));
     }
+    counters_shutdown();
     char took[64];
     std::snprintf(took, sizeof took, "%.1f s", seconds_since(t_start));
     r.tools["run_time"] = took;
@@ -239,13 +274,9 @@ int main(int argc, char** argv) {
     std::fputs(vl::format_table(r).c_str(), stdout);
     std::printf("\n%s\n", vl::format_summary_line(r).c_str());
 
-    std::error_code ec;
-    std::filesystem::create_directories(opt.out_dir, ec);
-    const std::string stem = opt.out_dir + "/" + r.gpu.slug;
-    std::ofstream(stem + ".json") << vl::to_json(r).dump(1) << '\n';
-    std::ofstream(stem + ".md") << vl::format_markdown(r);
+    const std::string stem = write_report(r, opt, "complete");
     std::printf("wrote %s.json and %s.md (%s)\n", stem.c_str(), stem.c_str(), took);
     const vl::Tally t = r.tally();
     if (t.mismatched) std::printf("%d case(s) MISMATCHED: see the rows marked MISMATCH above\n", t.mismatched);
-    return t.mismatched ? 1 : 0;
+    return t.mismatched ? kExitMismatch : kExitOk;
 }

@@ -1,13 +1,16 @@
-// run_memory.cpp — coalescing and bank cases: occ's prediction vs Nsight Compute's counters (exact
-// integers per instruction) and the instruction width cuobjdump shows. When ncu cannot read counters,
-// a timing fallback (effective bandwidth for global, clock cycles for shared) gives estimates that
-// the report marks as such.
+// run_memory.cpp — coalescing and bank cases: occ's prediction vs hardware counters (exact integers
+// per instruction) and the instruction width cuobjdump shows. Counters come from CUPTI's range profiler
+// inside this process (one range per case, counters.hpp); when CUPTI cannot read them for a reason
+// other than permissions, from Nsight Compute re-running this program (--memory-run). When neither
+// can, a timing fallback (effective bandwidth for global, clock cycles for shared) gives estimates
+// that the report marks as such.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
 
+#include "counters.hpp"
 #include "gpu.hpp"
 #include "harness.hpp"
 #include "occ/validation/cases.hpp"
@@ -197,7 +200,7 @@ void add_estimates(const Context& ctx, const std::vector<vl::MemCase>& cases, co
         const MemKernel& k = km.at(vl::memory_kernel_name(c));
         const bool none = (c.mask & ((c.threads() >= 64) ? ~0ull : ((1ull << c.threads()) - 1))) == 0;
         r.estimate = true;
-        r.note = "ncu unavailable (" + why + "): timing estimate, not exact counters";
+        r.note = "no counters (" + why + "): timing estimate, not exact counters";
         if (c.kind == vl::Kind::coalescing) {
             const double t = none ? 0.0 : est.global_time(c, k, b.out);
             const auto sectors = static_cast<std::int64_t>(std::llround(4.0 * t / g_base[c.store]));
@@ -214,6 +217,65 @@ void add_estimates(const Context& ctx, const std::vector<vl::MemCase>& cases, co
             r.note += buf;
         }
     }
+}
+
+// --- CUPTI: one range per case, exact counters ------------------------------------------------------
+struct CuptiOutcome {
+    bool ok = false;
+    bool no_privileges = false;
+    std::string why;   // when not ok
+};
+
+CuptiOutcome cupti_memory(const Context& ctx, const std::vector<vl::MemCase>& cases, const std::map<std::string, MemKernel>& km,
+                          std::vector<vl::NcuLaunch>& launches, vl::json& tools) {
+    CuptiOutcome o;
+    Buffers b;
+    // The SASS instruction counters first (the names ncu reports); the hardware instruction counters
+    // when those cannot be configured.
+    for (const bool sass : {true, false}) {
+        const auto metrics = vl::cupti_memory_metrics(sass);
+        CounterSetup setup;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto session = CounterSession::open(ctx.opt.device_index, metrics, cases.size(), setup);
+        if (!session) {
+            o.why = setup.error;
+            o.no_privileges = setup.no_privileges;
+            if (o.no_privileges) return o;
+            continue;
+        }
+        std::printf("CUPTI: chip %s, %zu memory metrics in %zu pass(es), %zu ranges...\n", setup.chip.c_str(), metrics.size(),
+                    setup.passes, cases.size());
+        std::fflush(stdout);
+        std::string err;
+        const bool ran = session->run(
+            [&] {
+                for (std::size_t i = 0; i < cases.size(); ++i) {
+                    session->push(vl::counter_range_name(i));
+                    launch_case(i, cases[i], km.at(vl::memory_kernel_name(cases[i])), b);
+                    session->pop();
+                }
+            },
+            err);
+        std::vector<vl::CounterRange> ranges;
+        if (ran && session->collect(ranges, err)) {
+            launches = vl::launches_from_ranges(ranges);
+            const auto info = cupti_info();
+            char buf[256];
+            std::snprintf(buf, sizeof buf, "CUPTI range profiler (libcupti %s): chip %s, %zu metrics (%s), %zu pass(es), %zu of %zu ranges, %.1f s",
+                          info.version.c_str(), setup.chip.c_str(), metrics.size(),
+                          sass ? "smsp__sass_inst_executed for shared instructions" : "smsp__inst_executed for shared instructions",
+                          session->passes_run(), launches.size(), cases.size(),
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            tools["counters"] = std::string(buf) + (err.empty() ? "" : "; " + err);
+            o.ok = !launches.empty();
+            if (!o.ok) o.why = "CUPTI returned no ranges" + (err.empty() ? std::string() : ": " + err);
+            return o;
+        }
+        o.why = err;
+        o.no_privileges = vl::is_privilege_error(err);
+        if (o.no_privileges) return o;
+    }
+    return o;
 }
 
 }  // namespace
@@ -247,12 +309,41 @@ void run_memory(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
 
     std::vector<vl::NcuLaunch> launches;
     std::string why;
-    const std::string ncu = ctx.opt.use_ncu ? find_tool(ctx.opt.ncu, "OCC_NCU", "ncu") : std::string();
-    if (!ctx.opt.use_ncu) {
-        why = "--no-ncu given";
-    } else if (ncu.empty()) {
-        why = "ncu not found (set OCC_NCU or put Nsight Compute on PATH)";
+    bool counted = false;
+    bool no_privileges = false;
+    if (ctx.opt.use_cupti && !ctx.counters_denied.empty()) {
+        // Denied already (occupancy part): ncu would meet the same restriction, so neither is tried.
+        no_privileges = true;
+        why = ctx.counters_denied;
+        tools["counters"] = ctx.counters_denied;
+    } else if (ctx.opt.use_cupti) {
+        const CuptiOutcome c = cupti_memory(ctx, cases, km, launches, tools);
+        counted = c.ok;
+        no_privileges = c.no_privileges;
+        if (!c.ok) {
+            tools["cupti"] = c.why;
+            why = c.why;
+            if (no_privileges) {
+                note_counters_denied(ctx, c.why);   // the one clear line
+                tools["counters"] = ctx.counters_denied;
+            } else {
+                std::printf("CUPTI could not read counters (%s)%s\n", c.why.c_str(), ctx.opt.use_ncu ? "; trying Nsight Compute" : "");
+            }
+        }
     } else {
+        tools["cupti"] = "--no-cupti given";
+    }
+    const std::string ncu = (counted || no_privileges || !ctx.opt.use_ncu) ? std::string() : find_tool(ctx.opt.ncu, "OCC_NCU", "ncu");
+    if (counted) {
+        why.clear();
+    } else if (no_privileges) {
+        // why already says it
+    } else if (!ctx.opt.use_ncu) {
+        why = why.empty() ? "--no-ncu given" : why + "; --no-ncu given";
+    } else if (ncu.empty()) {
+        why = (why.empty() ? "" : why + "; ") + "ncu not found (set OCC_NCU or put Nsight Compute on PATH)";
+    } else {
+        why.clear();
         std::string metrics;
         for (const std::string& m : vl::ncu_memory_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
         std::string cmd = "'" + ncu + "' --csv --page details --print-units base --metrics " + metrics +
@@ -291,10 +382,10 @@ void run_memory(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
         out.push_back(vl::memory_result(cases[i], by_case[i], it == widths.end() ? std::nullopt : it->second));
     }
     if (!why.empty()) {
-        tools["fallback"] = "ncu could not read counters (" + why +
+        tools["fallback"] = "no counters (" + why +
                             "): coalescing cases estimated from effective bandwidth, bank cases from clock cycles; "
                             "these are marked unverified, not matched";
-        std::printf("ncu unavailable (%s): falling back to timing estimates\n", why.c_str());
+        std::printf("no counters (%s): falling back to timing estimates\n", why.c_str());
         Buffers b;
         add_estimates(ctx, cases, km, b, out, first, why);
     } else {

@@ -185,6 +185,12 @@ TEST_CASE("occupancy_result and device_constant") {
     Case c = occupancy_result(m);
     CHECK(c.id == "occ/r64_s0/t256/d0/c-1");
     CHECK(evaluate(c) == Status::match);
+    CHECK_FALSE(c.inputs.contains("counters"));
+    // CUPTI counters ride along in the inputs and never change the verdict.
+    m.counters = json{{"ctas_launched", 1188}, {"achieved_occupancy_pct", 12.5}};
+    c = occupancy_result(m);
+    CHECK(c.inputs.at("counters").at("ctas_launched") == 1188);
+    CHECK(evaluate(c) == Status::match);
     m.measured = 3;
     CHECK(evaluate(occupancy_result(m)) == Status::mismatch);
     m.config.optin = true;

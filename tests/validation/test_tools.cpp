@@ -1,10 +1,13 @@
 // Parsing of Nsight Compute CSV and cuobjdump SASS, on SYNTHETIC samples in the tools' layouts.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "occ/validation/cases.hpp"
 #include "occ/validation/tools.hpp"
 
 using namespace occ::validation;
@@ -89,4 +92,82 @@ TEST_CASE("SASS access widths") {
     CHECK(sass_access_width("STS.64") == 8);
     CHECK(sass_access_width("FFMA") == 0);
     CHECK(sass_access_width("LDC.64") == 0);
+}
+
+// --- CUPTI range profiler: metric sets, range names, decoded ranges -> the report's launches --------
+// The values below are written by hand (SYNTHETIC), in the shape cuptiProfilerHostEvaluateToGpuValues
+// returns them: one double per metric per range.
+TEST_CASE("CUPTI metric sets: the ncu names, and the hardware-instruction fallback") {
+    const auto sass = cupti_memory_metrics(true);
+    CHECK(sass == ncu_memory_metrics());
+    const auto hw = cupti_memory_metrics(false);
+    REQUIRE(hw.size() == sass.size());
+    CHECK(std::count(hw.begin(), hw.end(), "smsp__inst_executed_op_shared_ld.sum") == 1);
+    CHECK(std::count(hw.begin(), hw.end(), "smsp__inst_executed_op_shared_st.sum") == 1);
+    for (const std::string& m : hw) CHECK(m.find("sass") == std::string::npos);
+    CHECK(cupti_occupancy_metrics().size() == 5);
+    const auto chips = cupti_bundle_chips();
+    REQUIRE(chips.size() == 6);
+    CHECK(chips[3] == std::pair<int, std::string>{90, "GH100"});
+}
+
+TEST_CASE("CUPTI range names round-trip; foreign names are refused") {
+    CHECK(counter_range_name(0) == "case-0");
+    CHECK(counter_range_index("case-0") == 0);
+    CHECK(counter_range_index(counter_range_name(261)) == 261);
+    CHECK(counter_range_index("case-") == -1);
+    CHECK(counter_range_index("case-1x") == -1);
+    CHECK(counter_range_index("MainRange") == -1);
+    CHECK(counter_range_index("case-12345678901") == -1);
+}
+
+TEST_CASE("CUPTI ranges become launches that match_launches and memory_result read") {
+    std::vector<CounterRange> ranges;
+    ranges.push_back({"case-1", {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1.0},
+                                 {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 3.9999999}}});
+    ranges.push_back({"unrelated", {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 7.0}}});
+    ranges.push_back({"case-0", {{"smsp__inst_executed_op_shared_ld.sum", 2.0},
+                                 {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 64.0},
+                                 {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 62.0},
+                                 {"sm__warps_active.avg.pct_of_peak_sustained_active", NAN}}});
+    const auto launches = launches_from_ranges(ranges);
+    REQUIRE(launches.size() == 2);
+    CHECK(launches[0].grid_x == 2);
+    CHECK(launches[0].metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 4);   // rounded
+    CHECK(launches[1].grid_x == 1);
+    // The hardware fallback counter is filed under the name the report reads.
+    CHECK(launches[1].metrics.at("smsp__sass_inst_executed_op_shared_ld.sum") == 2);
+    CHECK(launches[1].metrics.count("sm__warps_active.avg.pct_of_peak_sustained_active") == 0);   // NaN dropped
+
+    const auto by_case = match_launches(launches, 3);
+    CHECK(by_case[0] == &launches[1]);
+    CHECK(by_case[1] == &launches[0]);
+    CHECK(by_case[2] == nullptr);
+
+    MemCase c;
+    c.id = "smem/ld4/stride32";
+    c.kind = Kind::banks;
+    c.elem_size = 4;
+    c.block_x = 64;
+    for (int t = 0; t < 64; ++t) c.offsets.push_back(static_cast<std::int64_t>(t) * 128);
+    const Case r = memory_result(c, by_case[0], std::nullopt);
+    REQUIRE(r.checks.size() == 4);
+    CHECK(r.checks[0].name == "instructions");
+    CHECK(r.checks[0].measured == 2);
+    CHECK(r.checks[1].measured == 64);
+    CHECK(r.checks[2].measured == 62);
+    CHECK(evaluate(r) == Status::match);   // 2 warps x 32-way conflict = occ's prediction
+}
+
+TEST_CASE("CUPTI failures: one line, privilege errors name the driver setting") {
+    CHECK(is_privilege_error("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"));
+    CHECK_FALSE(is_privilege_error("CUPTI_ERROR_NOT_SUPPORTED"));
+    const std::string p = cupti_failure_reason("cuptiRangeProfilerEnable", "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
+    CHECK(p.find("restricted to administrators") != std::string::npos);
+    CHECK(p.find("NVreg_RestrictProfilingToAdminUsers") != std::string::npos);
+    CHECK(p.find("cuptiRangeProfilerEnable") != std::string::npos);
+    CHECK(p.find('\n') == std::string::npos);
+    CHECK(is_privilege_error(p));   // the line still carries the result name
+    const std::string o = cupti_failure_reason("cuptiProfilerHostConfigAddMetrics", "CUPTI_ERROR_INVALID_METRIC_NAME");
+    CHECK(o == "CUPTI cuptiProfilerHostConfigAddMetrics failed: CUPTI_ERROR_INVALID_METRIC_NAME");
 }

@@ -73,6 +73,7 @@ Case occupancy_result(const OccMeasurement& m) {
                     {"local_bytes", m.local_bytes},
                     {"max_threads_per_block", m.max_threads},
                     {"model_limiter", m.model_limiter}};
+    if (!m.counters.empty()) r.inputs["counters"] = m.counters;
     Check k{"blocks_per_sm", m.model, std::nullopt, std::nullopt};
     if (m.runtime) k.runtime = *m.runtime;
     if (m.measured) k.measured = *m.measured;

@@ -142,6 +142,78 @@ std::string ncu_failure_reason(std::string_view out) {
     return {};
 }
 
+// --- CUPTI -----------------------------------------------------------------------------------------
+std::vector<std::string> cupti_memory_metrics(bool sass_instructions) {
+    std::vector<std::string> m = ncu_memory_metrics();
+    if (!sass_instructions)
+        for (std::string& s : m)
+            if (const auto p = s.find("smsp__sass_inst_executed"); p != std::string::npos) s.replace(p, 11, "smsp__");
+    return m;
+}
+
+std::vector<std::string> cupti_occupancy_metrics() {
+    return {"sm__ctas_launched.sum", "sm__warps_active.avg.pct_of_peak_sustained_active", "sm__ctas_active.max.per_cycle_active",
+            "sm__ctas_active.avg.peak_sustained", "sm__warps_active.avg.peak_sustained"};
+}
+
+std::vector<std::pair<int, std::string>> cupti_bundle_chips() {
+    return {{80, "GA100"}, {86, "GA102"}, {89, "AD102"}, {90, "GH100"}, {100, "GB100"}, {120, "GB202"}};
+}
+
+std::string counter_range_name(std::size_t case_index) { return "case-" + std::to_string(case_index); }
+
+long counter_range_index(std::string_view name) {
+    constexpr std::string_view prefix = "case-";
+    if (name.substr(0, prefix.size()) != prefix || name.size() == prefix.size() || name.size() > prefix.size() + 9) return -1;
+    long v = 0;
+    for (char ch : name.substr(prefix.size())) {
+        if (!std::isdigit(static_cast<unsigned char>(ch))) return -1;
+        v = v * 10 + (ch - '0');
+    }
+    return v;
+}
+
+std::vector<NcuLaunch> launches_from_ranges(const std::vector<CounterRange>& ranges) {
+    std::vector<NcuLaunch> out;
+    int id = 0;
+    for (const CounterRange& r : ranges) {
+        const long i = counter_range_index(r.name);
+        if (i < 0) continue;
+        NcuLaunch l;
+        l.id = id++;
+        l.kernel = r.name;
+        l.grid_x = static_cast<int>(i + 1);
+        for (const auto& [name, value] : r.values) {
+            if (!std::isfinite(value)) continue;
+            std::string key = name;
+            if (key.rfind("smsp__inst_executed_op_shared_", 0) == 0) key.replace(0, 6, "smsp__sass_");
+            l.metrics[key] = static_cast<std::int64_t>(std::llround(value));
+        }
+        out.push_back(std::move(l));
+    }
+    return out;
+}
+
+bool is_privilege_error(std::string_view result) { return result.find("INSUFFICIENT_PRIVILEGES") != std::string_view::npos; }
+
+std::string cupti_failure_reason(std::string_view call, std::string_view result) {
+    std::string s;
+    if (is_privilege_error(result)) {
+        s = "GPU performance counters are restricted to administrators (";
+        s += result;
+        s += " from ";
+        s += call;
+        s += "; the driver runs with NVreg_RestrictProfilingToAdminUsers=1): run as root or load nvidia with "
+             "NVreg_RestrictProfilingToAdminUsers=0";
+        return s;
+    }
+    s = "CUPTI ";
+    s += call;
+    s += " failed: ";
+    s += result;
+    return s;
+}
+
 // --- SASS ------------------------------------------------------------------------------------------
 namespace {
 

@@ -108,6 +108,7 @@ struct OccMeasurement {
     std::optional<int> runtime;   // cudaOccupancyMaxActiveBlocksPerMultiprocessor (nullopt: call failed)
     std::optional<int> measured;  // peak resident blocks on one SM (0 = launch failed)
     std::string note;             // launch error text, grid used, ...
+    json counters = json::object();   // CUPTI values for this launch (recorded in inputs, not compared)
 };
 Case occupancy_result(const OccMeasurement& m);
 

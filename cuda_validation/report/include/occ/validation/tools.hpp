@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,38 @@ std::vector<NcuLaunch> group_ncu(const std::vector<NcuRow>& rows);
 // Does this ncu output say the counters could not be read (permissions, unsupported GPU, ...)?
 // Returns the reason, or empty.
 std::string ncu_failure_reason(std::string_view output);
+
+// --- CUPTI range profiler (in-process counters, cuda_validation/src/counters.hpp) -------------------
+// The same memory counters as ncu_memory_metrics(). `sass_instructions` = false swaps the two
+// smsp__sass_inst_executed_op_shared_{ld,st}.sum (SASS-patching metrics) for the hardware counters
+// smsp__inst_executed_op_shared_{ld,st}.sum, the fallback when the first set cannot be configured.
+std::vector<std::string> cupti_memory_metrics(bool sass_instructions = true);
+// Per occupancy case (one pass on every chip CUPTI 13 knows): CTAs launched (exact), achieved
+// occupancy and CTAs per active cycle (averages, recorded, never compared), and the per-SM peak rates
+// of sm__ctas_active / sm__warps_active (the SM's CTA and warp slots, compared as device constants).
+std::vector<std::string> cupti_occupancy_metrics();
+// The chip CUPTI names for each SASS architecture the bundle carries (80 -> "GA100", 90 -> "GH100").
+std::vector<std::pair<int, std::string>> cupti_bundle_chips();
+
+// Range name of memory case i in a CUPTI session, and back (-1 when the name is not one of ours).
+std::string counter_range_name(std::size_t case_index);
+long counter_range_index(std::string_view name);
+
+// One decoded CUPTI range: its name and the evaluated metric values.
+struct CounterRange {
+    std::string name;
+    std::map<std::string, double> values;
+};
+// CUPTI ranges as NcuLaunch records (grid_x = case index + 1, as the ncu path maps them), so
+// match_launches() and memory_result() serve both. Values are rounded to integers; the hardware
+// fallback metric smsp__inst_executed_op_shared_* is stored under the smsp__sass_* name the report
+// reads. Ranges with foreign names are skipped.
+std::vector<NcuLaunch> launches_from_ranges(const std::vector<CounterRange>& ranges);
+
+// One line for a CUPTI failure. `result` is the CUptiResult name ("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES"),
+// `call` the API that returned it. Privilege errors name the driver setting that causes them.
+std::string cupti_failure_reason(std::string_view call, std::string_view result);
+bool is_privilege_error(std::string_view result);
 
 // --- cuobjdump -sass -------------------------------------------------------------------------------
 struct SassFunction {
