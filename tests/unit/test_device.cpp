@@ -5,6 +5,7 @@
 #include <string>
 
 #include "occ/device.hpp"
+#include "occ/names.hpp"
 
 using namespace occ;
 
@@ -124,4 +125,54 @@ TEST_CASE("binary compatibility: sm_XY runs on X.Z with Z >= Y") {
     CHECK(cc_older(8, 0, 8, 6));
     CHECK_FALSE(cc_older(10, 0, 9, 0));
     CHECK_FALSE(cc_older(8, 6, 8, 6));
+}
+
+TEST_CASE("one catalogue: each GPU entry carries its roofline peaks and GPC layout") {
+    std::set<int> positions;
+    int with_peaks = 0;
+    for (std::span<const GpuEntry> list : {all_gpus(), reference_devices()}) {
+        for (const GpuEntry& g : list) {
+            CAPTURE(g.name);
+            CHECK(find_gpu_entry(g.name) == &g);
+            if (g.peaks.source) {
+                ++with_peaks;
+                CHECK(positions.insert(g.peaks.list_position).second);
+                CHECK(g.peaks.dram_gbps > 0);
+            }
+            if (g.gpc.gpcs > 0) {
+                CHECK(g.gpc.source != nullptr);
+                CHECK(g.gpc.gpcs * g.gpc.max_sms_per_gpc >= g.sm_count);
+            }
+        }
+    }
+    CHECK(positions.size() == static_cast<std::size_t>(with_peaks));
+    CHECK(*positions.begin() == 1);
+    CHECK(*positions.rbegin() == with_peaks);
+    for (const GpuEntry& g : reference_devices()) {
+        CHECK(g.cc_major == 0);
+        CHECK(std::string(g.vendor) != "NVIDIA");
+        CHECK_FALSE(find_gpu(g.name).has_value());   // not a CUDA device
+    }
+    CHECK(lookup_gpu("NVIDIA A100") == find_gpu_entry("A100-SXM4-80GB"));
+    CHECK(find_gpu_entry("a100") == nullptr);   // canonical names only
+}
+
+TEST_CASE("one normaliser, one edit distance, one did-you-mean") {
+    CHECK(fold_name("NVIDIA GeForce RTX-4090") == "nvidiageforcertx4090");
+    CHECK(normalise_name("NVIDIA GeForce RTX 4090", {"nvidia", "geforce"}) == "rtx4090");
+    CHECK(normalise_name("nvidia", {"nvidia"}) == "nvidia");   // a vendor word alone stays
+    CHECK(edit_distance("rtx4009", "rtx4090") == 1);
+    CHECK(edit_distance("rtx4009", "rtx4090", /*swaps=*/false) == 2);
+    CHECK(edit_distance("", "abc") == 3);
+    CHECK(edit_distance("kitten", "sitting") == 3);
+    Closest c("thraeds", /*swaps=*/false);
+    for (const char* k : {"regs", "threads", "grid"}) c.offer(k);
+    CHECK(c.best() == "threads");
+    Closest far("zzzzzz");
+    far.offer("threads");
+    CHECK(far.best().empty());
+    Closest prefix("h10", true, /*prefix_bonus=*/true);
+    prefix.offer("h20", "H20");
+    prefix.offer("h100", "H100");
+    CHECK(prefix.best() == "H100");
 }

@@ -1,6 +1,6 @@
 // cluster.cpp — thread block cluster occupancy (see occ/cluster.hpp).
 //
-// [SECTION] GPC layouts   per-GPU assumptions, each with its source
+// [SECTION] GPC layouts   from the GPU catalogue (gpu_db.cpp), or an even split
 // [SECTION] Model
 #include "occ/cluster.hpp"
 
@@ -9,32 +9,6 @@
 
 namespace occ {
 namespace {
-
-// [SECTION] GPC layouts
-// Sources:
-//   [HWP]  NVIDIA H100 Tensor Core GPU Architecture whitepaper: full GH100 = 8 GPCs × 9 TPCs × 2 SMs
-//          (144 SMs); H100 SXM5 enables 66 TPCs / 132 SMs; H100 PCIe 57 TPCs / 114 SMs ("7 or 8 GPCs").
-//   [RBWP] NVIDIA RTX Blackwell GPU Architecture whitepaper: GB202 = 12 GPCs × 8 TPCs × 2 SMs (192 SMs);
-//          GB203 = 7 GPCs × 6 TPCs × 2 SMs (84 SMs).
-// Which TPCs are fused off on a given chip is not published (it varies from chip to chip), so
-// every split below spreads the enabled TPCs as evenly as possible over the GPCs. That is the
-// assumption the cuda_validation check against cudaOccupancyMaxActiveClusters should confirm.
-struct LayoutRow {
-    const char* gpu;      // canonical device-database name
-    int gpcs;             // GPCs with at least one enabled TPC
-    int max_sms_per_gpc;  // SMs in a full GPC of this die
-    const char* source;
-};
-constexpr LayoutRow kLayouts[] = {
-    {"H100-SXM5-80GB", 8, 18, "[HWP] 8 GPCs, 66 TPCs (132 SMs), TPCs assumed spread evenly: 2 GPCs of 18 SMs + 6 of 16"},
-    {"H100-NVL", 8, 18, "[HWP] GH100 with 132 SMs as H100 SXM5: 2 GPCs of 18 SMs + 6 of 16 (assumed even)"},
-    {"H200", 8, 18, "[HWP] GH100 with 132 SMs as H100 SXM5: 2 GPCs of 18 SMs + 6 of 16 (assumed even)"},
-    {"GH200", 8, 18, "[HWP] GH100 with 132 SMs as H100 SXM5: 2 GPCs of 18 SMs + 6 of 16 (assumed even)"},
-    {"H100-PCIe-80GB", 8, 18, "[HWP] 57 TPCs (114 SMs) on 7 or 8 GPCs: 8 assumed, 1 GPC of 16 SMs + 7 of 14"},
-    {"RTX-5090", 11, 16, "[RBWP] GB202, 170 SMs (85 TPCs) on 11 GPCs (assumed): 8 GPCs of 16 SMs + 3 of 14"},
-    {"RTX-5080", 7, 12, "[RBWP] full GB203: 7 GPCs of 12 SMs (84 SMs)"},
-    {"RTX-PRO-6000-Blackwell", 12, 16, "[RBWP] GB202, 188 SMs (94 TPCs) on 12 GPCs: 10 of 16 SMs + 2 of 14 (assumed even)"},
-};
 
 // Spread `sm_count` SMs over `gpcs` GPCs in whole TPCs (2 SMs), as evenly as possible, largest first.
 std::vector<int> spread(int sm_count, int gpcs) {
@@ -61,15 +35,15 @@ GpcLayout even_gpc_layout(int sm_count, int max_sms_per_gpc) {
 }
 
 GpcLayout gpc_layout(const Device& dev) {
-    for (const LayoutRow& r : kLayouts) {
-        if (dev.name != r.gpu) continue;
-        GpcLayout g;
-        g.sms_per_gpc = spread(dev.sm_count, r.gpcs);
-        g.source = r.source;
-        g.assumed = true;   // the per-GPC split is never published per chip
-        return g;
-    }
-    return even_gpc_layout(dev.sm_count);
+    // The GPC count of the GPU's catalogue entry (gpu_db.cpp, with its source); the per-GPC split is
+    // never published per chip, so the enabled TPCs are spread evenly over those GPCs.
+    const GpuEntry* entry = find_gpu_entry(dev.name);
+    if (!entry || entry->gpc.gpcs == 0) return even_gpc_layout(dev.sm_count);
+    GpcLayout g;
+    g.sms_per_gpc = spread(dev.sm_count, entry->gpc.gpcs);
+    g.source = entry->gpc.source;
+    g.assumed = true;
+    return g;
 }
 
 // [SECTION] Model

@@ -1,39 +1,7 @@
 // roofline.cpp — roofline data and model (see occ/roofline.hpp).
 //
-// [SECTION] Sources
-//   Peak figures are DENSE (vendors often print the 2:4-sparsity figure, twice as high, with an
-//   asterisk; those are halved here). TFLOP/s = 10^12 FLOP/s, GB/s = 10^9 byte/s.
-//   [A100DS]  NVIDIA A100 Tensor Core GPU datasheet (2021): FP64 9.7, FP64 TC 19.5, FP32 19.5, TF32 156,
-//             FP16/BF16 312, INT8 624 TOPS; 80GB SXM 2,039 GB/s, 80GB PCIe 1,935 GB/s, 40GB 1,555 GB/s.
-//   [V100DS]  NVIDIA V100 datasheet: SXM2 7.8 / 15.7 / 125 tensor; PCIe 7 / 14 / 112; 900 GB/s.
-//   [T4DS]    NVIDIA T4 datasheet: FP32 8.1, FP16 mixed-precision tensor 65, INT8 130 TOPS, 320 GB/s.
-//   [A10DS]   NVIDIA A10 datasheet: FP32 31.2, TF32 62.5, FP16/BF16 125, INT8 250, 600 GB/s.
-//   [A30DS]   NVIDIA A30 datasheet: FP64 5.2, FP64 TC 10.3, FP32 10.3, TF32 82, FP16/BF16 165, INT8 330, 933 GB/s.
-//   [A40DS]   NVIDIA A40 datasheet: FP32 37.4, TF32 74.8, FP16/BF16 149.7, INT8 299.3, 696 GB/s.
-//   [L4DS]    NVIDIA L4 datasheet: FP32 30.3, TF32 120*, FP16/BF16 242*, FP8 485*, INT8 485* (* sparse), 300 GB/s.
-//   [L40SDS]  NVIDIA L40S datasheet: FP32 91.6, TF32 366*, FP16/BF16 733*, FP8 1,466*, INT8 1,466* (* sparse), 864 GB/s.
-//   [AdaWP]   NVIDIA Ada GPU Architecture whitepaper, appendix (RTX 4090): FP32 82.6, TF32 82.6,
-//             FP16/BF16 tensor with FP32 accumulate 165.2, FP8 330.3, INT8 660.6, FP64 1.3, 1,008 GB/s.
-//   [HWP]     NVIDIA H100 Tensor Core GPU Architecture whitepaper, table 3 (dense): H100 SXM5 FP64 33.5,
-//             FP64 TC 66.9, FP32 66.9, TF32 494.7, FP16/BF16 989.4, FP8 1,978.9, INT8 1,978.9;
-//             H100 PCIe 25.6 / 51.2 / 51.2 / 378 / 756 / 1,513 / 1,513.
-//   [H100DS]  NVIDIA H100 datasheet: SXM 3.35 TB/s, PCIe 2 TB/s; H100 NVL FP64 30, FP64 TC 60, FP32 60,
-//             TF32 835*, FP16 1,671*, FP8 3,341*, INT8 3,341* (* sparse), 3.9 TB/s.
-//   [H200DS]  NVIDIA H200 datasheet: compute as H100 SXM, 4.8 TB/s.
-//   [B200DS]  NVIDIA HGX B200 datasheet (8 GPUs): FP64/FP64 TC 296, TF32 18 P*, FP16/BF16 36 P*, FP8 72 P*,
-//             INT8 72 P* (* sparse), 64 TB/s; divided by 8 and sparse figures halved. FP32 not published there.
-//   [RBWP]    NVIDIA RTX Blackwell GPU Architecture whitepaper (RTX 5090): FP32 104.8, TF32 104.8,
-//             FP16/BF16 tensor with FP32 accumulate 209.5, FP8 419, INT8 838, 1,792 GB/s.
-//   [ORINDS]  NVIDIA Jetson AGX Orin 64GB datasheet: 2048 CUDA cores at 1.3 GHz = 5.3 FP32 TFLOP/s,
-//             GPU INT8 170 sparse TOPS, LPDDR5 204.8 GB/s.
-//   [MI300X]  AMD Instinct MI300X datasheet: FP64 vector 81.7, FP64 matrix 163.4, FP32 vector 163.4,
-//             TF32 653.7, FP16/BF16 1,307.4, FP8 2,614.9, INT8 2,614.9 (dense), HBM3 5.3 TB/s.
-//   [M2U]     Apple newsroom, "Apple introduces M2 Ultra" (June 2023): 76-core GPU, 27.2 TFLOP/s, 800 GB/s.
-//   [LP5X]    JEDEC LPDDR5X at 9,600 MT/s on a 64-bit bus = 76.8 GB/s (e.g. Snapdragon 8 Gen 3 product brief:
-//             "LPDDR5x up to 4800 MHz"); the GPU FP32 figure (~4.6 TFLOP/s) is a third-party estimate, not
-//             a vendor number: use this device for memory-bound comparisons.
-//   L2 bandwidth: none of these datasheets publishes it, so every l2_gbps is 0 (unknown) and the
-//   model refuses memory level "l2" unless the request supplies a bandwidth.
+// The devices and their peaks are the GPU catalogue's (gpu_db.cpp, where each figure is cited):
+// roofline_devices() lists every catalogue entry with published peaks.
 #include "occ/roofline.hpp"
 
 #include <algorithm>
@@ -43,90 +11,75 @@
 
 #include "occ/device.hpp"
 #include "occ/format.hpp"
+#include "occ/names.hpp"
 
 namespace occ {
 namespace {
 
 // [SECTION] Devices
-struct Row {
-    const char* name;
-    const char* vendor;
-    const char* aliases;
-    // fp64, fp64_tensor, fp32, tf32, fp16, bf16, fp8, int8 (dense TFLOP/s; 0 = none)
-    double p[kPrecisionCount];
-    // which of those are on tensor cores / matrix units
-    bool t[kPrecisionCount];
-    double dram_gbps;
-    const char* source;
+// Precisions that run on tensor cores / matrix units when a device has them (GpuPeaks::matrix_units).
+constexpr bool kMatrixPrecision[kPrecisionCount] = {false, true, false, true, true, true, true, true};
+
+double peak_of(const GpuPeaks& p, Precision x) {
+    switch (x) {
+        case Precision::fp64: return p.fp64;
+        case Precision::fp64_tensor: return p.fp64_tensor;
+        case Precision::fp32: return p.fp32;
+        case Precision::tf32: return p.tf32;
+        case Precision::fp16: return p.fp16;
+        case Precision::bf16: return p.bf16;
+        case Precision::fp8: return p.fp8;
+        case Precision::int8: return p.int8;
+    }
+    return 0;
+}
+
+struct Listed {
+    RooflineDevice device;
+    const GpuEntry* entry;
 };
 
-
-#define OCC_TENSOR {false, true, false, true, true, true, true, true}
-#define OCC_NONE {false, false, false, false, false, false, false, false}
-
-const Row kRows[] = {
-    // NVIDIA (names as in the occupancy device database)
-    {"V100-SXM2-32GB", "NVIDIA", "", {7.8, 0, 15.7, 0, 125, 0, 0, 0}, OCC_TENSOR, 900, "[V100DS]"},
-    {"V100-PCIe-32GB", "NVIDIA", "", {7.0, 0, 14.0, 0, 112, 0, 0, 0}, OCC_TENSOR, 900, "[V100DS]"},
-    {"Tesla-T4", "NVIDIA", "", {0, 0, 8.1, 0, 65, 0, 0, 130}, OCC_TENSOR, 320, "[T4DS]"},
-    {"A100-SXM4-80GB", "NVIDIA", "", {9.7, 19.5, 19.5, 156, 312, 312, 0, 624}, OCC_TENSOR, 2039, "[A100DS] 80GB SXM4"},
-    {"A100-SXM4-40GB", "NVIDIA", "", {9.7, 19.5, 19.5, 156, 312, 312, 0, 624}, OCC_TENSOR, 1555, "[A100DS] 40GB SXM4"},
-    {"A100-PCIe-80GB", "NVIDIA", "", {9.7, 19.5, 19.5, 156, 312, 312, 0, 624}, OCC_TENSOR, 1935, "[A100DS] 80GB PCIe"},
-    {"A100-PCIe-40GB", "NVIDIA", "", {9.7, 19.5, 19.5, 156, 312, 312, 0, 624}, OCC_TENSOR, 1555, "[A100DS] 40GB PCIe"},
-    {"A30", "NVIDIA", "", {5.2, 10.3, 10.3, 82, 165, 165, 0, 330}, OCC_TENSOR, 933, "[A30DS]"},
-    {"A10", "NVIDIA", "", {0, 0, 31.2, 62.5, 125, 125, 0, 250}, OCC_TENSOR, 600, "[A10DS]"},
-    {"A40", "NVIDIA", "", {0, 0, 37.4, 74.8, 149.7, 149.7, 0, 299.3}, OCC_TENSOR, 696, "[A40DS]"},
-    {"Jetson-AGX-Orin", "NVIDIA", "", {0, 0, 5.3, 0, 0, 0, 0, 85}, OCC_TENSOR, 204.8, "[ORINDS] (INT8 170 sparse TOPS halved)"},
-    {"RTX-4090", "NVIDIA", "", {1.3, 0, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6}, OCC_TENSOR, 1008, "[AdaWP] (tensor figures with FP32 accumulate)"},
-    {"L4", "NVIDIA", "", {0, 0, 30.3, 60, 121, 121, 242.5, 242.5}, OCC_TENSOR, 300, "[L4DS] (sparse figures halved)"},
-    {"L40S", "NVIDIA", "", {0, 0, 91.6, 183, 366.5, 366.5, 733, 733}, OCC_TENSOR, 864, "[L40SDS] (sparse figures halved)"},
-    {"H100-SXM5-80GB", "NVIDIA", "", {33.5, 66.9, 66.9, 494.7, 989.4, 989.4, 1978.9, 1978.9}, OCC_TENSOR, 3350, "[HWP] table 3; [H100DS] 3.35 TB/s"},
-    {"H100-PCIe-80GB", "NVIDIA", "", {25.6, 51.2, 51.2, 378, 756, 756, 1513, 1513}, OCC_TENSOR, 2000, "[HWP] table 3; [H100DS] 2 TB/s"},
-    {"H100-NVL", "NVIDIA", "", {30, 60, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5}, OCC_TENSOR, 3900, "[H100DS] H100 NVL (sparse figures halved)"},
-    {"H200", "NVIDIA", "", {33.5, 66.9, 66.9, 494.7, 989.4, 989.4, 1978.9, 1978.9}, OCC_TENSOR, 4800, "[H200DS] compute as [HWP] H100 SXM5; 4.8 TB/s"},
-    {"B200", "NVIDIA", "", {37, 37, 0, 1125, 2250, 2250, 4500, 4500}, OCC_TENSOR, 8000, "[B200DS] per GPU (8-GPU figures / 8, sparse halved)"},
-    {"RTX-5090", "NVIDIA", "", {0, 0, 104.8, 104.8, 209.5, 209.5, 419, 838}, OCC_TENSOR, 1792, "[RBWP] (tensor figures with FP32 accumulate)"},
-    // Non-NVIDIA reference devices, for comparison
-    {"AMD-MI300X", "AMD", "mi300x,instinctmi300x", {81.7, 163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9}, OCC_TENSOR, 5300, "[MI300X] (matrix cores)"},
-    {"Apple-M2-Ultra", "Apple", "m2ultra,m2", {0, 0, 27.2, 0, 0, 0, 0, 0}, OCC_NONE, 800, "[M2U]"},
-    {"Phone-SoC-LPDDR5X", "reference", "phone,phonesoc,soc,mobile,snapdragon8gen3,lpddr5x", {0, 0, 4.6, 0, 0, 0, 0, 0}, OCC_NONE, 76.8,
-     "[LP5X] 76.8 GB/s; FP32 is an estimate"},
-};
-
-#undef OCC_TENSOR
-#undef OCC_NONE
-
-const std::vector<RooflineDevice>& table() {
-    static const std::vector<RooflineDevice> t = [] {
-        std::vector<RooflineDevice> v;
-        for (const Row& r : kRows) {
-            RooflineDevice d;
-            d.name = r.name;
-            d.vendor = r.vendor;
-            d.aliases = r.aliases;
-            for (int i = 0; i < kPrecisionCount; ++i) {
-                d.peak[static_cast<std::size_t>(i)].tflops = r.p[i];
-                d.peak[static_cast<std::size_t>(i)].tensor = r.p[i] > 0 && r.t[i];
+// Every catalogue entry with peaks, in GpuPeaks::list_position order.
+const std::vector<Listed>& listed() {
+    static const std::vector<Listed> t = [] {
+        std::vector<Listed> v;
+        for (std::span<const GpuEntry> list : {all_gpus(), reference_devices()}) {
+            for (const GpuEntry& g : list) {
+                if (!g.peaks.source) continue;
+                RooflineDevice d;
+                d.name = g.name;
+                d.vendor = g.vendor;
+                // NVIDIA GPUs are found through find_gpu (names and aliases); others by their own aliases.
+                d.aliases = g.cc_major > 0 ? "" : g.aliases;
+                for (Precision p : kAllPrecisions) {
+                    const auto i = static_cast<std::size_t>(p);
+                    d.peak[i].tflops = peak_of(g.peaks, p);
+                    d.peak[i].tensor = d.peak[i].tflops > 0 && g.peaks.matrix_units && kMatrixPrecision[i];
+                }
+                d.dram_gbps = g.peaks.dram_gbps;
+                d.source = g.peaks.source;
+                v.push_back({std::move(d), &g});
             }
-            d.dram_gbps = r.dram_gbps;
-            d.source = r.source;
-            v.push_back(std::move(d));
         }
+        std::stable_sort(v.begin(), v.end(), [](const Listed& a, const Listed& b) {
+            return a.entry->peaks.list_position < b.entry->peaks.list_position;
+        });
         return v;
     }();
     return t;
 }
 
-std::string normalise(std::string_view s) {
-    std::string out;
-    for (char c : s)
-        if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    for (const char* w : {"nvidia", "geforce", "amd", "apple", "instinct"}) {
-        const std::string word(w);
-        if (out.size() > word.size() && out.compare(0, word.size(), word) == 0) out.erase(0, word.size());
-    }
-    return out;
+const std::vector<RooflineDevice>& table() {
+    static const std::vector<RooflineDevice> t = [] {
+        std::vector<RooflineDevice> v;
+        for (const Listed& l : listed()) v.push_back(l.device);
+        return v;
+    }();
+    return t;
 }
+
+// Vendor words a roofline device name may start with ("AMD Instinct MI300X", "Apple M2 Ultra").
+std::string normalise(std::string_view s) { return normalise_name(s, {"nvidia", "geforce", "amd", "apple", "instinct"}); }
 
 std::string lower(std::string_view s) {
     std::string o(s);
@@ -196,10 +149,10 @@ std::optional<RooflineDevice> find_roofline_device(std::string_view name) {
             rest.remove_prefix(c + 1);
         }
     }
-    // NVIDIA aliases come from the occupancy device database, so "a100" and "h100" work here too.
-    if (const auto g = find_gpu(name)) {
-        for (const RooflineDevice& d : table())
-            if (d.name == g->name) return d;
+    // NVIDIA GPUs also by every name the catalogue accepts for them ("a100" -> A100-SXM4-80GB).
+    if (const GpuEntry* g = lookup_gpu(name)) {
+        for (const Listed& l : listed())
+            if (l.entry == g) return l.device;
     }
     return std::nullopt;
 }

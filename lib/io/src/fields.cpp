@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "occ/io/size.hpp"
+#include "occ/names.hpp"
 
 namespace occ::io {
 namespace {
@@ -18,18 +19,6 @@ std::string shown(const json& v) {
     return s;
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j)
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0u : 1u)});
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-
 std::string lower(std::string_view s) {
     std::string o(s);
     for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -38,14 +27,11 @@ std::string lower(std::string_view s) {
 
 }  // namespace
 
+// Field names are compared without swaps (Levenshtein), as these suggestions always were.
 std::string closest(std::string_view word, std::initializer_list<std::string_view> candidates) {
-    std::size_t best = std::numeric_limits<std::size_t>::max();
-    std::string_view pick;
-    for (auto c : candidates) {
-        const auto d = edit_distance(lower(word), lower(c));
-        if (d < best) { best = d; pick = c; }
-    }
-    return best <= std::max<std::size_t>(2, word.size() / 3) ? std::string(pick) : std::string();
+    Closest best(lower(word), /*swaps=*/false);
+    for (auto c : candidates) best.offer(lower(c), c);
+    return best.best();
 }
 
 FieldReader::FieldReader(const json& obj, std::string context) : obj_(obj), ctx_(std::move(context)) {
@@ -190,15 +176,12 @@ std::string FieldReader::choice(std::string_view key, std::initializer_list<std:
 void FieldReader::finish() const {
     for (auto it = obj_.begin(); it != obj_.end(); ++it) {
         if (seen_.count(it.key())) continue;
-        std::string best;
-        std::size_t bd = std::numeric_limits<std::size_t>::max();
-        for (const auto& s : seen_) {
-            const auto d = edit_distance(it.key(), s);
-            if (d < bd) { bd = d; best = s; }
-        }
+        Closest closest_seen(it.key(), /*swaps=*/false);
+        for (const auto& s : seen_) closest_seen.offer(s);
+        const std::string best = closest_seen.best();
         std::string key = it.key().substr(0, 40);
         std::string msg = key + ": unknown field in " + ctx_;
-        if (!best.empty() && bd <= std::max<std::size_t>(2, it.key().size() / 3)) msg += "; did you mean \"" + best + "\"?";
+        if (!best.empty()) msg += "; did you mean \"" + best + "\"?";
         throw RequestError(msg);
     }
 }

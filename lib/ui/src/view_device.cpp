@@ -1,22 +1,17 @@
 // view_device.cpp — the GPU picker: a named GPU (with search), a bare compute capability, or a
 // custom device whose limits the user edits.
-#include <cctype>
 #include <cstdio>
 #include <string>
 
 #include "occ/format.hpp"
+#include "occ/names.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
 namespace {
 
 // Lower-case letters and digits only, so "rtx 4090", "RTX-4090" and "rtx4090" all match.
-std::string fold(std::string_view s) {
-    std::string out;
-    for (char c : s)
-        if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
+std::string fold(std::string_view s) { return fold_name(s); }
 
 bool matches(const GpuEntry& g, const std::string& needle) {
     if (needle.empty()) return true;

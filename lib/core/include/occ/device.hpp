@@ -92,16 +92,44 @@ struct Device {
 // [SECTION] Database
 // Every compute capability occ models, ascending.
 std::span<const ArchRules> all_archs();
-// Named GPUs, in release order.
-struct GpuEntry {
-    const char* name;           // canonical
-    int cc_major, cc_minor;
-    int sm_count;
-    Segment segment;
-    const char* aliases;        // comma-separated, matched after normalisation
-    const char* source;
+
+// Published dense peaks of a GPU for the roofline (TFLOP/s; TOP/s for int8; 0 = not published),
+// one per occ::Precision, and its DRAM bandwidth. Sources are cited in gpu_db.cpp.
+struct GpuPeaks {
+    double fp64 = 0, fp64_tensor = 0, fp32 = 0, tf32 = 0, fp16 = 0, bf16 = 0, fp8 = 0, int8 = 0;
+    double dram_gbps = 0;        // GB/s (10^9 B/s)
+    bool matrix_units = true;    // fp64_tensor, tf32, fp16, bf16, fp8 and int8 figures are tensor-core / matrix-unit figures
+    int list_position = 0;       // place in roofline_devices(), 1-based (the order links, messages and lists show)
+    const char* source = nullptr;   // nullptr: no roofline figures for this GPU
 };
+
+// How a GPU's SMs sit in GPU Processing Clusters (for thread block clusters, cluster.hpp).
+struct GpcSplit {
+    int gpcs = 0;                // GPCs with at least one enabled TPC; 0 = unknown (an even split is assumed)
+    int max_sms_per_gpc = 0;     // SMs in a full GPC of this die
+    const char* source = nullptr;
+};
+
+// One GPU: everything occ knows about it. Adding a GPU = adding one entry in gpu_db.cpp.
+struct GpuEntry {
+    const char* name = "";       // canonical
+    const char* vendor = "NVIDIA";
+    int cc_major = 0, cc_minor = 0;   // 0.0: not a CUDA device (a roofline reference device)
+    int sm_count = 0;
+    Segment segment = Segment::custom;
+    const char* aliases = "";    // comma-separated, matched after normalisation
+    const char* source = "";     // where the SM count comes from
+    GpuPeaks peaks{};
+    GpcSplit gpc{};
+};
+// Named CUDA GPUs, in release order.
 std::span<const GpuEntry> all_gpus();
+// Other vendors' devices, for roofline comparisons only (no compute capability).
+std::span<const GpuEntry> reference_devices();
+// The entry of all_gpus() or reference_devices() with exactly this canonical name, or nullptr.
+const GpuEntry* find_gpu_entry(std::string_view canonical_name);
+// The entry of all_gpus() that find_gpu(name) would pick (names, aliases, vendor words), or nullptr.
+const GpuEntry* lookup_gpu(std::string_view name);
 
 // Rules for an exact compute capability, or nullptr.
 const ArchRules* find_arch(int cc_major, int cc_minor);

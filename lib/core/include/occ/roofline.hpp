@@ -7,7 +7,7 @@
 //   % of roofline         = (FLOPs / measured time) / attainable = lower-bound time / measured time
 //
 // [SECTION] Precisions and data types
-// [SECTION] Devices     peak dense throughput per precision and bandwidth, with sources (roofline.cpp)
+// [SECTION] Devices     peak dense throughput per precision and bandwidth: the GPU catalogue's (gpu_db.cpp)
 // [SECTION] Operations  FLOP and byte counts for common kernels
 // [SECTION] Model
 #pragma once
@@ -39,9 +39,9 @@ struct PeakFigure {
 };
 
 struct RooflineDevice {
-    std::string name;              // canonical; NVIDIA names match the occupancy device database
+    std::string name;              // the catalogue entry's canonical name (occ/device.hpp, GpuEntry)
     std::string vendor;            // "NVIDIA", "AMD", "Apple", "reference"
-    std::string aliases;           // comma-separated, for lookup
+    std::string aliases;           // comma-separated, for lookup (NVIDIA GPUs: empty, found through find_gpu)
     std::array<PeakFigure, kPrecisionCount> peak{};
     double dram_gbps = 0.0;        // DRAM (HBM/GDDR/LPDDR) bandwidth, GB/s (10^9 B/s)
     double l2_gbps = 0.0;          // L2 bandwidth where the vendor publishes it, else 0
@@ -50,6 +50,7 @@ struct RooflineDevice {
     const PeakFigure& at(Precision p) const { return peak[static_cast<std::size_t>(p)]; }
 };
 
+// Every GPU of the catalogue with published peaks, then the reference devices (GpuPeaks::list_position).
 std::span<const RooflineDevice> roofline_devices();
 // By canonical name or alias (case, spaces, dashes and vendor words ignored); NVIDIA GPUs also by
 // any name the occupancy device database accepts ("a100" -> A100-SXM4-80GB).
