@@ -30,16 +30,16 @@ LaunchConfig threads(int t, std::int64_t smem = 0) {
 }  // namespace
 
 TEST_CASE("register headroom: A100, 256 threads x 64 regs (MODEL.md seed: 4 blocks, 50%)") {
-    const RegisterAdvice a = advise_registers(gpu("A100"), regs(64), threads(256));
+    const ResourceAdvice a = advise_registers(gpu("A100"), regs(64), threads(256));
     REQUIRE(a.ok());
     CHECK(a.blocks_per_sm == 4);
     CHECK(a.before.occupancy == doctest::Approx(0.5));
     // 64 regs = 2048 per warp = exactly 8 warps per sub-partition: one more register loses a block.
-    CHECK(a.max_regs_same_blocks == 64);
+    CHECK(a.max_same_blocks == 64);
     CHECK(a.headroom == 0);
     // 48 regs -> 1536 per warp -> 16384 / 1536 = 10 warps per sub-partition -> 40 warps = 5 blocks.
     // 56 regs -> 1792 -> 9 warps -> 36 warps = 4 blocks, so 48 is the most that gains one.
-    CHECK(a.regs_to_gain_block == 48);
+    CHECK(a.to_gain_block == 48);
     CHECK(a.cut_to_gain == 16);
     CHECK(a.after_cut.blocks_per_sm == 5);
     CHECK(a.after_cut.occupancy == doctest::Approx(0.625));
@@ -47,21 +47,21 @@ TEST_CASE("register headroom: A100, 256 threads x 64 regs (MODEL.md seed: 4 bloc
 
 TEST_CASE("register headroom when registers are not the limiter") {
     // 32 regs, 256 threads: 8 blocks = 64 warps, limited by warps and registers together.
-    const RegisterAdvice a = advise_registers(gpu("A100"), regs(40), threads(256));
+    const ResourceAdvice a = advise_registers(gpu("A100"), regs(40), threads(256));
     REQUIRE(a.ok());
     // 40 regs -> 1280/warp -> 12 warps per sub-partition -> 48 warps = 6 blocks; up to 40 keeps 6
     // (42 -> 1536 -> 10 warps -> 5 blocks).
     CHECK(a.blocks_per_sm == 6);
-    CHECK(a.max_regs_same_blocks == 40);
-    CHECK(a.regs_to_gain_block == 32);   // 32 regs -> 1024/warp -> 16 warps -> 64 warps = 8 blocks
+    CHECK(a.max_same_blocks == 40);
+    CHECK(a.to_gain_block == 32);   // 32 regs -> 1024/warp -> 16 warps -> 64 warps = 8 blocks
     CHECK(a.after_cut.blocks_per_sm == 8);
 
-    const RegisterAdvice b = advise_registers(gpu("A100"), regs(16), threads(1024));
+    const ResourceAdvice b = advise_registers(gpu("A100"), regs(16), threads(1024));
     REQUIRE(b.ok());
     CHECK(b.blocks_per_sm == 2);          // 64 warps / 32
-    CHECK(b.max_regs_same_blocks == 32);  // 32 regs still fit 2 blocks of 32 warps
+    CHECK(b.max_same_blocks == 32);  // 32 regs still fit 2 blocks of 32 warps
     CHECK(b.headroom == 16);
-    CHECK(b.regs_to_gain_block == -1);    // warps limit: no register count helps
+    CHECK(b.to_gain_block == -1);    // warps limit: no register count helps
     CHECK(b.note.find("warps") != std::string::npos);
 }
 
@@ -132,16 +132,42 @@ TEST_CASE("shared-memory headroom and the cut that gains a block") {
     // A100, 256 threads, 32 regs, 48 KB dynamic + opt-in: (49152 + 1024) = 50176 -> 3 blocks.
     KernelResources k = regs(32);
     k.optin = true;
-    const SharedMemoryAdvice a = advise_shared_memory(gpu("A100"), k, threads(256, 48 * 1024));
+    const ResourceAdvice a = advise_shared_memory(gpu("A100"), k, threads(256, 48 * 1024));
     REQUIRE(a.ok());
     CHECK(a.blocks_per_sm == 3);
     // 3 blocks hold up to 167936 / 3 = 55978 -> 55936 (128 B unit) - 1024 = 54912 B dynamic.
-    CHECK(a.max_dynamic_same_blocks == 54912);
+    CHECK(a.max_same_blocks == 54912);
     CHECK(a.headroom == 54912 - 49152);
     // 4 blocks: 41984 - 1024 = 40960.
-    CHECK(a.dynamic_to_gain_block == 40960);
+    CHECK(a.to_gain_block == 40960);
     CHECK(a.cut_to_gain == 8192);
     CHECK(a.after_cut.blocks_per_sm == 4);
+}
+
+TEST_CASE("one advice shape for both resources, and each suggestion worded once") {
+    const ResourceAdvice r = advise_registers(gpu("A100"), regs(64), threads(256));
+    CHECK(r.resource == Resource::registers);
+    CHECK(r.now == 64);
+    CHECK(cut_suggestion(r) ==
+          "registers 64 -> 48 per thread (cut 16, e.g. __launch_bounds__ or -maxrregcount): 4 -> 5 blocks/SM, occupancy 50% -> 62.5%");
+    CHECK(headroom_suggestion(r).empty());   // 64 is already the most that keeps 4 blocks
+    const ResourceAdvice h = advise_registers(gpu("A100"), regs(16), threads(1024));
+    CHECK(headroom_suggestion(h) == "register headroom: up to 32 registers per thread (+16) keep 2 blocks/SM (100%)");
+    CHECK(cut_suggestion(h).empty());
+
+    KernelResources k = regs(32);
+    k.optin = true;
+    const ResourceAdvice s = advise_shared_memory(gpu("A100"), k, threads(256, 48 * 1024));
+    CHECK(s.resource == Resource::shared_memory);
+    CHECK(s.now == 48 * 1024);
+    CHECK(cut_suggestion(s) == "dynamic shared memory 48 KiB -> 40 KiB per block (cut 8 KiB): 3 -> 4 blocks/SM, occupancy 37.5% -> 50%");
+    CHECK(headroom_suggestion(s) == "shared-memory headroom: up to 53.625 KiB dynamic per block (+5.625 KiB) keeps 3 blocks/SM");
+
+    const WaveResult w = compute_waves(4, 108, 1000);
+    CHECK(waves_suggestion(w) == "grid 1000 blocks = 2.31 waves of 432; last wave 31.5% full: 864 or 1296 blocks end on a whole wave");
+    CHECK(waves_suggestion(compute_waves(4, 108, 864)).empty());
+    OccupancyResult ok;
+    CHECK(no_change_suggestion(ok) == "no change improves occupancy: already at the best this kernel allows");
 }
 
 TEST_CASE("waves: blocks per wave, waves, tail (Nsight Compute's Waves Per SM)") {

@@ -4,11 +4,14 @@
 // [SECTION] Block size
 // [SECTION] Registers
 // [SECTION] Shared memory
+// [SECTION] Suggestions
 #include "occ/advisor.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
+#include "occ/format.hpp"
 #include "occ/sweep.hpp"
 
 namespace occ {
@@ -101,9 +104,10 @@ BlockSizeAdvice advise_block_size(const Device& dev, const KernelResources& k, c
 
 // [SECTION] Registers
 
-RegisterAdvice advise_registers(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
-    RegisterAdvice a;
-    a.regs = k.regs_per_thread;
+ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
+    ResourceAdvice a;
+    a.resource = Resource::registers;
+    a.now = k.regs_per_thread;
     a.before = compute_occupancy(dev, k, l);
     if (k.regs_per_thread < 0 || k.regs_per_thread > dev.arch.max_regs_per_thread) {
         a.error = a.before.error;
@@ -118,7 +122,7 @@ RegisterAdvice advise_registers(const Device& dev, const KernelResources& k, con
     int hi = cur;
     if (a.blocks_per_sm > 0)
         while (hi + 1 < static_cast<int>(pts.size()) && pts[static_cast<std::size_t>(hi + 1)].blocks_per_sm >= a.blocks_per_sm) ++hi;
-    a.max_regs_same_blocks = hi;
+    a.max_same_blocks = hi;
     a.headroom = hi - cur;
     q.regs_per_thread = hi;
     a.at_headroom = compute_occupancy(dev, q, l);
@@ -126,13 +130,13 @@ RegisterAdvice advise_registers(const Device& dev, const KernelResources& k, con
     // Gain: the largest count below the current one that fits more blocks.
     for (int r = cur - 1; r >= 0; --r) {
         if (pts[static_cast<std::size_t>(r)].blocks_per_sm > a.blocks_per_sm) {
-            a.regs_to_gain_block = r;
+            a.to_gain_block = r;
             break;
         }
     }
-    if (a.regs_to_gain_block >= 0) {
-        a.cut_to_gain = cur - a.regs_to_gain_block;
-        q.regs_per_thread = a.regs_to_gain_block;
+    if (a.to_gain_block >= 0) {
+        a.cut_to_gain = cur - a.to_gain_block;
+        q.regs_per_thread = static_cast<int>(a.to_gain_block);
         a.after_cut = compute_occupancy(dev, q, l);
     } else {
         const OccupancyResult zero = [&] { KernelResources z = k; z.regs_per_thread = 0; return compute_occupancy(dev, z, l); }();
@@ -143,9 +147,10 @@ RegisterAdvice advise_registers(const Device& dev, const KernelResources& k, con
 
 // [SECTION] Shared memory
 
-SharedMemoryAdvice advise_shared_memory(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
-    SharedMemoryAdvice a;
-    a.smem_dynamic = l.smem_dynamic;
+ResourceAdvice advise_shared_memory(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
+    ResourceAdvice a;
+    a.resource = Resource::shared_memory;
+    a.now = l.smem_dynamic;
     a.before = compute_occupancy(dev, k, l);
     if (l.smem_dynamic < 0 || k.smem_static < 0) {
         a.error = a.before.error;
@@ -154,17 +159,17 @@ SharedMemoryAdvice advise_shared_memory(const Device& dev, const KernelResources
     a.blocks_per_sm = a.before.blocks_per_sm;
     LaunchConfig q = l;
     if (a.blocks_per_sm > 0) {
-        a.max_dynamic_same_blocks = std::max(l.smem_dynamic, max_dynamic_for(dev, k, l, a.blocks_per_sm));
-        a.headroom = a.max_dynamic_same_blocks - l.smem_dynamic;
+        a.max_same_blocks = std::max(l.smem_dynamic, max_dynamic_for(dev, k, l, a.blocks_per_sm));
+        a.headroom = a.max_same_blocks - l.smem_dynamic;
     } else {
-        a.max_dynamic_same_blocks = l.smem_dynamic;
+        a.max_same_blocks = l.smem_dynamic;
     }
-    q.smem_dynamic = a.max_dynamic_same_blocks;
+    q.smem_dynamic = a.max_same_blocks;
     a.at_headroom = compute_occupancy(dev, k, q);
 
     const std::int64_t gain = max_dynamic_for(dev, k, l, a.blocks_per_sm + 1);
     if (gain >= 0 && gain < l.smem_dynamic) {
-        a.dynamic_to_gain_block = gain;
+        a.to_gain_block = gain;
         a.cut_to_gain = l.smem_dynamic - gain;
         q.smem_dynamic = gain;
         a.after_cut = compute_occupancy(dev, k, q);
@@ -201,6 +206,73 @@ DynamicSmemAdvice available_dynamic_smem(const Device& dev, const KernelResource
     q.smem_dynamic = a.available;
     a.at_available = compute_occupancy(dev, k, q);
     return a;
+}
+
+// [SECTION] Suggestions
+
+std::string block_size_suggestion(const BlockSizeAdvice& b, int threads_now) {
+    if (!b.ok() || b.threads == threads_now || !(b.after.occupancy > b.before.occupancy + 1e-12)) return {};
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "block size %d -> %d threads: occupancy %s -> %s (%d -> %d blocks/SM); grid of at least %lld blocks fills the GPU",
+                  threads_now, b.threads, format_percent(b.before.occupancy).c_str(), format_percent(b.after.occupancy).c_str(),
+                  b.before.blocks_per_sm, b.blocks_per_sm, static_cast<long long>(b.min_grid_blocks));
+    return buf;
+}
+
+std::string cut_suggestion(const ResourceAdvice& a) {
+    if (!a.ok() || a.to_gain_block < 0) return {};
+    char buf[400];
+    if (a.resource == Resource::registers)
+        std::snprintf(buf, sizeof buf, "registers %d -> %d per thread (cut %d, e.g. __launch_bounds__ or -maxrregcount): %d -> %d blocks/SM, occupancy %s -> %s",
+                      static_cast<int>(a.now), static_cast<int>(a.to_gain_block), static_cast<int>(a.cut_to_gain), a.blocks_per_sm,
+                      a.after_cut.blocks_per_sm, format_percent(a.before.occupancy).c_str(), format_percent(a.after_cut.occupancy).c_str());
+    else
+        std::snprintf(buf, sizeof buf, "dynamic shared memory %s -> %s per block (cut %s): %d -> %d blocks/SM, occupancy %s -> %s",
+                      format_bytes(a.now).c_str(), format_bytes(a.to_gain_block).c_str(), format_bytes(a.cut_to_gain).c_str(), a.blocks_per_sm,
+                      a.after_cut.blocks_per_sm, format_percent(a.before.occupancy).c_str(), format_percent(a.after_cut.occupancy).c_str());
+    return buf;
+}
+
+std::string headroom_suggestion(const ResourceAdvice& a) {
+    if (!a.ok() || a.headroom <= 0 || a.blocks_per_sm <= 0) return {};
+    char buf[400];
+    if (a.resource == Resource::registers)
+        std::snprintf(buf, sizeof buf, "register headroom: up to %d registers per thread (+%d) keep %d blocks/SM (%s)",
+                      static_cast<int>(a.max_same_blocks), static_cast<int>(a.headroom), a.blocks_per_sm, format_percent(a.before.occupancy).c_str());
+    else
+        std::snprintf(buf, sizeof buf, "shared-memory headroom: up to %s dynamic per block (+%s) keeps %d blocks/SM",
+                      format_bytes(a.max_same_blocks).c_str(), format_bytes(a.headroom).c_str(), a.blocks_per_sm);
+    return buf;
+}
+
+std::string target_suggestion(const DynamicSmemAdvice& a) {
+    if (!a.ok()) return {};
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "at %d blocks/SM each block may use up to %s of dynamic shared memory (occupancy %s)", a.target_blocks,
+                  format_bytes(a.available).c_str(), format_percent(a.at_available.occupancy).c_str());
+    return buf;
+}
+
+std::string waves_suggestion(const WaveResult& w) {
+    if (!w.ok() || w.grid_blocks <= 0 || w.tail_blocks <= 0) return {};
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "grid %lld blocks = %s waves of %lld; last wave %s full: %lld or %lld blocks end on a whole wave",
+                  static_cast<long long>(w.grid_blocks), format_number(w.waves, 2).c_str(), static_cast<long long>(w.blocks_per_wave),
+                  format_percent(w.last_wave_fill).c_str(), static_cast<long long>(w.suggested_grid_down), static_cast<long long>(w.suggested_grid_up));
+    return buf;
+}
+
+std::string clusters_suggestion(const ClusterResult& c) {
+    if (!c.ok() || c.idle_block_slots <= 0) return {};
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "clusters of %d: %d active clusters use %lld of %lld block slots (%s); the rest stay idle", c.cluster_size,
+                  c.max_active_clusters, static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots),
+                  format_percent(c.cluster_occupancy).c_str());
+    return buf;
+}
+
+std::string no_change_suggestion(const OccupancyResult& now) {
+    return "no change improves occupancy: " + std::string(now.ok() ? "already at the best this kernel allows" : now.error);
 }
 
 }  // namespace occ

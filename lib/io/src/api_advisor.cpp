@@ -7,11 +7,9 @@
 //             shared memory available per block); cluster_size, non_portable, gpc_sms (optional)
 //   waves     (grid: blocks in the grid; 0 or absent = one full wave)
 //   clusters  cluster_size [required], non_portable, gpc_sms (SMs per GPC, overrides the assumed layout)
-#include <cstdio>
 
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
-#include "occ/format.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
@@ -38,8 +36,6 @@ json snap(const OccupancyResult& r, int threads, int regs, std::int64_t smem_dyn
                 {"limiters", limiters_json(r.limiters)},
                 {"error", r.ok() ? json(nullptr) : json(r.error)}};
 }
-
-std::string pct(double f) { return format_percent(f); }
 
 json waves_json(const WaveResult& w) {
     json j{{"blocks_per_sm", w.blocks_per_sm}, {"sm_count", w.sm_count}, {"grid", w.grid_blocks}};
@@ -170,8 +166,8 @@ json api_advise(const json& request) {
     const LaunchConfig& l = req.launch;
     const OccupancyResult now = compute_occupancy(dev, k, l);
     json sugg = json::array();
-    auto say = [&](const std::string& s) { sugg.push_back(s); };
-    char buf[400];
+    // The suggestions are worded in core (advisor.hpp); an empty one has nothing to suggest.
+    auto say = [&](const std::string& s) { if (!s.empty()) sugg.push_back(s); };
 
     // Block size
     const BlockSizeAdvice b = advise_block_size(dev, k, l, growth, limit);
@@ -189,70 +185,47 @@ json api_advise(const json& request) {
         bj["before"] = snap(b.before, l.threads, k.regs_per_thread, growth.at(l.threads));
         bj["after"] = snap(b.after, b.threads, k.regs_per_thread, b.smem_dynamic);
         bj["error"] = nullptr;
-        if (b.threads != l.threads && b.after.occupancy > b.before.occupancy + 1e-12) {
-            std::snprintf(buf, sizeof buf, "block size %d -> %d threads: occupancy %s -> %s (%d -> %d blocks/SM); grid of at least %lld blocks fills the GPU",
-                          l.threads, b.threads, pct(b.before.occupancy).c_str(), pct(b.after.occupancy).c_str(), b.before.blocks_per_sm,
-                          b.blocks_per_sm, static_cast<long long>(b.min_grid_blocks));
-            say(buf);
-        }
+        say(block_size_suggestion(b, l.threads));
     } else {
         bj["error"] = b.error;
     }
 
     // Registers
-    const RegisterAdvice ra = advise_registers(dev, k, l);
-    json rj{{"regs", ra.regs}};
+    const ResourceAdvice ra = advise_registers(dev, k, l);
+    json rj{{"regs", ra.now}};
     if (ra.ok()) {
         rj["blocks_per_sm"] = ra.blocks_per_sm;
-        rj["max_regs_same_blocks"] = ra.max_regs_same_blocks;
+        rj["max_regs_same_blocks"] = ra.max_same_blocks;
         rj["headroom"] = ra.headroom;
-        rj["regs_to_gain_block"] = ra.regs_to_gain_block >= 0 ? json(ra.regs_to_gain_block) : json(nullptr);
-        rj["cut_to_gain"] = ra.regs_to_gain_block >= 0 ? json(ra.cut_to_gain) : json(nullptr);
-        rj["before"] = snap(ra.before, l.threads, ra.regs, l.smem_dynamic);
-        rj["at_headroom"] = snap(ra.at_headroom, l.threads, ra.max_regs_same_blocks, l.smem_dynamic);
-        rj["after_cut"] = ra.regs_to_gain_block >= 0 ? snap(ra.after_cut, l.threads, ra.regs_to_gain_block, l.smem_dynamic) : json(nullptr);
+        rj["regs_to_gain_block"] = ra.to_gain_block >= 0 ? json(ra.to_gain_block) : json(nullptr);
+        rj["cut_to_gain"] = ra.to_gain_block >= 0 ? json(ra.cut_to_gain) : json(nullptr);
+        rj["before"] = snap(ra.before, l.threads, static_cast<int>(ra.now), l.smem_dynamic);
+        rj["at_headroom"] = snap(ra.at_headroom, l.threads, static_cast<int>(ra.max_same_blocks), l.smem_dynamic);
+        rj["after_cut"] = ra.to_gain_block >= 0 ? snap(ra.after_cut, l.threads, static_cast<int>(ra.to_gain_block), l.smem_dynamic) : json(nullptr);
         rj["note"] = ra.note.empty() ? json(nullptr) : json(ra.note);
         rj["error"] = nullptr;
-        if (ra.regs_to_gain_block >= 0) {
-            std::snprintf(buf, sizeof buf, "registers %d -> %d per thread (cut %d, e.g. __launch_bounds__ or -maxrregcount): %d -> %d blocks/SM, occupancy %s -> %s",
-                          ra.regs, ra.regs_to_gain_block, ra.cut_to_gain, ra.blocks_per_sm, ra.after_cut.blocks_per_sm,
-                          pct(ra.before.occupancy).c_str(), pct(ra.after_cut.occupancy).c_str());
-            say(buf);
-        }
-        if (ra.headroom > 0 && ra.blocks_per_sm > 0) {
-            std::snprintf(buf, sizeof buf, "register headroom: up to %d registers per thread (+%d) keep %d blocks/SM (%s)", ra.max_regs_same_blocks,
-                          ra.headroom, ra.blocks_per_sm, pct(ra.before.occupancy).c_str());
-            say(buf);
-        }
+        say(cut_suggestion(ra));
+        say(headroom_suggestion(ra));
     } else {
         rj["error"] = ra.error;
     }
 
     // Shared memory
-    const SharedMemoryAdvice sa = advise_shared_memory(dev, k, l);
-    json sj{{"smem_dynamic", sa.smem_dynamic}};
+    const ResourceAdvice sa = advise_shared_memory(dev, k, l);
+    json sj{{"smem_dynamic", sa.now}};
     if (sa.ok()) {
         sj["blocks_per_sm"] = sa.blocks_per_sm;
-        sj["max_dynamic_same_blocks"] = sa.max_dynamic_same_blocks;
+        sj["max_dynamic_same_blocks"] = sa.max_same_blocks;
         sj["headroom"] = sa.headroom;
-        sj["dynamic_to_gain_block"] = sa.dynamic_to_gain_block >= 0 ? json(sa.dynamic_to_gain_block) : json(nullptr);
-        sj["cut_to_gain"] = sa.dynamic_to_gain_block >= 0 ? json(sa.cut_to_gain) : json(nullptr);
-        sj["before"] = snap(sa.before, l.threads, k.regs_per_thread, sa.smem_dynamic);
-        sj["at_headroom"] = snap(sa.at_headroom, l.threads, k.regs_per_thread, sa.max_dynamic_same_blocks);
-        sj["after_cut"] = sa.dynamic_to_gain_block >= 0 ? snap(sa.after_cut, l.threads, k.regs_per_thread, sa.dynamic_to_gain_block) : json(nullptr);
+        sj["dynamic_to_gain_block"] = sa.to_gain_block >= 0 ? json(sa.to_gain_block) : json(nullptr);
+        sj["cut_to_gain"] = sa.to_gain_block >= 0 ? json(sa.cut_to_gain) : json(nullptr);
+        sj["before"] = snap(sa.before, l.threads, k.regs_per_thread, sa.now);
+        sj["at_headroom"] = snap(sa.at_headroom, l.threads, k.regs_per_thread, sa.max_same_blocks);
+        sj["after_cut"] = sa.to_gain_block >= 0 ? snap(sa.after_cut, l.threads, k.regs_per_thread, sa.to_gain_block) : json(nullptr);
         sj["note"] = sa.note.empty() ? json(nullptr) : json(sa.note);
         sj["error"] = nullptr;
-        if (sa.dynamic_to_gain_block >= 0) {
-            std::snprintf(buf, sizeof buf, "dynamic shared memory %s -> %s per block (cut %s): %d -> %d blocks/SM, occupancy %s -> %s",
-                          format_bytes(sa.smem_dynamic).c_str(), format_bytes(sa.dynamic_to_gain_block).c_str(), format_bytes(sa.cut_to_gain).c_str(),
-                          sa.blocks_per_sm, sa.after_cut.blocks_per_sm, pct(sa.before.occupancy).c_str(), pct(sa.after_cut.occupancy).c_str());
-            say(buf);
-        }
-        if (sa.headroom > 0 && sa.blocks_per_sm > 0) {
-            std::snprintf(buf, sizeof buf, "shared-memory headroom: up to %s dynamic per block (+%s) keeps %d blocks/SM",
-                          format_bytes(sa.max_dynamic_same_blocks).c_str(), format_bytes(sa.headroom).c_str(), sa.blocks_per_sm);
-            say(buf);
-        }
+        say(cut_suggestion(sa));
+        say(headroom_suggestion(sa));
     } else {
         sj["error"] = sa.error;
     }
@@ -264,20 +237,11 @@ json api_advise(const json& request) {
             {"available", da.available >= 0 ? json(da.available) : json(nullptr)},
             {"at_available", snap(da.at_available, l.threads, k.regs_per_thread, da.available >= 0 ? da.available : 0)},
             {"error", da.ok() ? json(nullptr) : json(da.error)}};
-    if (da.ok() && has_target) {
-        std::snprintf(buf, sizeof buf, "at %d blocks/SM each block may use up to %s of dynamic shared memory (occupancy %s)", target,
-                      format_bytes(da.available).c_str(), pct(da.at_available.occupancy).c_str());
-        say(buf);
-    }
+    if (has_target) say(target_suggestion(da));
 
     // Waves
     const WaveResult w = compute_waves(now, dev.sm_count, l.grid_blocks);
-    if (w.ok() && l.grid_blocks > 0 && w.tail_blocks > 0) {
-        std::snprintf(buf, sizeof buf, "grid %lld blocks = %s waves of %lld; last wave %s full: %lld or %lld blocks end on a whole wave",
-                      static_cast<long long>(l.grid_blocks), format_number(w.waves, 2).c_str(), static_cast<long long>(w.blocks_per_wave),
-                      pct(w.last_wave_fill).c_str(), static_cast<long long>(w.suggested_grid_down), static_cast<long long>(w.suggested_grid_up));
-        say(buf);
-    }
+    say(waves_suggestion(w));
 
     json out{{"device", device_brief(dev)},
              {"occupancy", snap(now, l.threads, k.regs_per_thread, l.smem_dynamic)},
@@ -289,16 +253,11 @@ json api_advise(const json& request) {
     if (ci.size > 0) {
         const ClusterResult c = compute_clusters(dev, k, l, ci.size, ci.non_portable, ci.layout);
         out["clusters"] = clusters_json(c);
-        if (c.ok() && c.idle_block_slots > 0) {
-            std::snprintf(buf, sizeof buf, "clusters of %d: %d active clusters use %lld of %lld block slots (%s); the rest stay idle", ci.size,
-                          c.max_active_clusters, static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots),
-                          pct(c.cluster_occupancy).c_str());
-            say(buf);
-        }
+        say(clusters_suggestion(c));
     } else {
         out["clusters"] = nullptr;
     }
-    if (sugg.empty()) say("no change improves occupancy: " + std::string(now.ok() ? "already at the best this kernel allows" : now.error));
+    if (sugg.empty()) say(no_change_suggestion(now));
     out["suggestions"] = sugg;
     out["input"] = occupancy_request_to_json(req);
     out["error"] = now.ok() ? json(nullptr) : json(now.error);

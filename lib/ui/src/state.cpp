@@ -37,22 +37,22 @@ Hints read_hints(const AppState& s, const Derived& d) {
     }
     const OccupancyResult& r = d.result;
     if (!r.ok() || r.blocks_per_sm == 0) return h;
-    const RegisterAdvice ra = advise_registers(dev, k, l);
+    const ResourceAdvice ra = advise_registers(dev, k, l);
     if (ra.ok()) {
         h.valid = true;
-        h.regs_now = ra.regs;
-        h.regs_max_same = ra.max_regs_same_blocks;
-        h.regs_unbounded = ra.max_regs_same_blocks >= dev.arch.max_regs_per_thread;
-        h.regs_to_gain = ra.regs_to_gain_block;
-        h.regs_gain_blocks = ra.regs_to_gain_block >= 0 ? ra.after_cut.blocks_per_sm : 0;
-        h.regs_gain_occupancy = ra.regs_to_gain_block >= 0 ? ra.after_cut.occupancy : 0;
+        h.regs_now = static_cast<int>(ra.now);
+        h.regs_max_same = static_cast<int>(ra.max_same_blocks);
+        h.regs_unbounded = ra.max_same_blocks >= dev.arch.max_regs_per_thread;
+        h.regs_to_gain = static_cast<int>(ra.to_gain_block);
+        h.regs_gain_blocks = ra.to_gain_block >= 0 ? ra.after_cut.blocks_per_sm : 0;
+        h.regs_gain_occupancy = ra.to_gain_block >= 0 ? ra.after_cut.occupancy : 0;
         h.regs_note = ra.note;
     }
-    const SharedMemoryAdvice sa = advise_shared_memory(dev, k, l);
+    const ResourceAdvice sa = advise_shared_memory(dev, k, l);
     if (sa.ok()) {
-        h.smem_max_same = sa.max_dynamic_same_blocks;
-        h.smem_to_gain = sa.dynamic_to_gain_block;
-        h.smem_gain_blocks = sa.dynamic_to_gain_block >= 0 ? sa.after_cut.blocks_per_sm : 0;
+        h.smem_max_same = sa.max_same_blocks;
+        h.smem_to_gain = sa.to_gain_block;
+        h.smem_gain_blocks = sa.to_gain_block >= 0 ? sa.after_cut.blocks_per_sm : 0;
     }
     return h;
 }

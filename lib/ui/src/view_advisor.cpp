@@ -35,8 +35,8 @@ struct AdvisorCache {
     std::uint64_t generation = 0;
     AdvisorInputs in{-1, -1, -1, -1, false};
     BlockSizeAdvice block;
-    RegisterAdvice regs;
-    SharedMemoryAdvice smem;
+    ResourceAdvice regs;
+    ResourceAdvice smem;
     DynamicSmemAdvice at_target;
     WaveResult waves;
     ClusterResult clusters;
@@ -63,7 +63,7 @@ void recompute(const AppState& s) {
     const OccupancyResult& now = s.derived.result;
     g_cache.at_target = available_dynamic_smem(dev, k, l, g_in.target_blocks > 0 ? g_in.target_blocks : std::max(1, now.blocks_per_sm));
     g_cache.waves = compute_waves(now, dev.sm_count, l.grid_blocks);
-    g_cache.has_clusters = dev.arch.cc_major >= 9;
+    g_cache.has_clusters = dev.arch.clusters;
     if (g_cache.has_clusters) g_cache.clusters = compute_clusters(dev, k, l, g_in.cluster_size, g_in.non_portable);
 }
 
@@ -296,9 +296,9 @@ void draw_advisor(AppState& s) {
     if (cols) ImGui::TableNextColumn();
     section("Registers");
     if (a.regs.ok()) {
-        before_after("ba_regs", {{"now", &a.regs.before, l.threads, a.regs.regs, l.smem_dynamic},
-                                 {"most, same blocks", &a.regs.at_headroom, l.threads, a.regs.max_regs_same_blocks, l.smem_dynamic},
-                                 {"cut to gain a block", a.regs.regs_to_gain_block >= 0 ? &a.regs.after_cut : nullptr, l.threads, a.regs.regs_to_gain_block,
+        before_after("ba_regs", {{"now", &a.regs.before, l.threads, static_cast<int>(a.regs.now), l.smem_dynamic},
+                                 {"most, same blocks", &a.regs.at_headroom, l.threads, static_cast<int>(a.regs.max_same_blocks), l.smem_dynamic},
+                                 {"cut to gain a block", a.regs.to_gain_block >= 0 ? &a.regs.after_cut : nullptr, l.threads, static_cast<int>(a.regs.to_gain_block),
                                   l.smem_dynamic}});
         if (!a.regs.note.empty()) ImGui::TextWrapped("%s", a.regs.note.c_str());
     }
@@ -306,10 +306,10 @@ void draw_advisor(AppState& s) {
     if (cols) ImGui::TableNextColumn();
     section("Dynamic shared memory");
     if (a.smem.ok()) {
-        before_after("ba_smem", {{"now", &a.smem.before, l.threads, k.regs_per_thread, a.smem.smem_dynamic},
-                                 {"most, same blocks", &a.smem.at_headroom, l.threads, k.regs_per_thread, a.smem.max_dynamic_same_blocks},
-                                 {"cut to gain a block", a.smem.dynamic_to_gain_block >= 0 ? &a.smem.after_cut : nullptr, l.threads, k.regs_per_thread,
-                                  a.smem.dynamic_to_gain_block}});
+        before_after("ba_smem", {{"now", &a.smem.before, l.threads, k.regs_per_thread, a.smem.now},
+                                 {"most, same blocks", &a.smem.at_headroom, l.threads, k.regs_per_thread, a.smem.max_same_blocks},
+                                 {"cut to gain a block", a.smem.to_gain_block >= 0 ? &a.smem.after_cut : nullptr, l.threads, k.regs_per_thread,
+                                  a.smem.to_gain_block}});
         if (!a.smem.note.empty()) ImGui::TextWrapped("%s", a.smem.note.c_str());
     }
     if (cols) ImGui::EndTable();

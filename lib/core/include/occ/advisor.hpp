@@ -1,10 +1,10 @@
 // occ/advisor.hpp — launch suggestions, each with the numbers before and after.
 //
 // [SECTION] Block size        like cudaOccupancyMaxPotentialBlockSize(VariableSMem)
-// [SECTION] Register headroom registers you may add before losing a block / cut to gain one
-// [SECTION] Shared memory     the same for dynamic shared memory, and the dynamic shared memory
-//                             available per block at a target blocks/SM, like
-//                             cudaOccupancyAvailableDynamicSMemPerBlock
+// [SECTION] Register and shared-memory headroom: what you may add before losing a block, and the
+//           cut that gains one (one ResourceAdvice shape for both); the dynamic shared memory
+//           available per block at a target blocks/SM, like cudaOccupancyAvailableDynamicSMemPerBlock
+// [SECTION] Suggestions       each piece of advice worded once, for JSON, the CLI and the app
 //
 // Everything here is a search over compute_occupancy() / the sweeps in occ/sweep.hpp: the
 // advisor holds no occupancy rule of its own.
@@ -12,7 +12,9 @@
 #include <cstdint>
 #include <string>
 
+#include "occ/cluster.hpp"
 #include "occ/occupancy.hpp"
+#include "occ/waves.hpp"
 
 namespace occ {
 
@@ -47,37 +49,31 @@ struct BlockSizeAdvice {
 BlockSizeAdvice advise_block_size(const Device& dev, const KernelResources& k, const LaunchConfig& l, SmemGrowth smem,
                                   int block_size_limit = 0);
 
-// [SECTION] Register headroom
-struct RegisterAdvice {
-    int regs = 0;                    // registers per thread now
-    int blocks_per_sm = 0;           // blocks per SM now
-    int max_regs_same_blocks = 0;    // the most registers per thread that keep blocks_per_sm
-    int headroom = 0;                // max_regs_same_blocks - regs
-    int regs_to_gain_block = -1;     // the most registers per thread that fit one more block; -1: none does
-    int cut_to_gain = 0;             // regs - regs_to_gain_block (0 when no cut helps)
-    OccupancyResult before;          // now
-    OccupancyResult at_headroom;     // at max_regs_same_blocks
-    OccupancyResult after_cut;       // at regs_to_gain_block (when one exists)
-    std::string note;                // why no cut helps, when none does
-    std::string error;
-    bool ok() const { return error.empty(); }
+// [SECTION] Register and shared-memory headroom (one shape for both resources)
+enum class Resource : std::uint8_t {
+    registers,        // registers per thread
+    shared_memory,    // dynamic shared memory per block, bytes
 };
-RegisterAdvice advise_registers(const Device& dev, const KernelResources& k, const LaunchConfig& l);
 
-// [SECTION] Shared memory
-struct SharedMemoryAdvice {
-    std::int64_t smem_dynamic = 0;             // dynamic bytes now
-    int blocks_per_sm = 0;
-    std::int64_t max_dynamic_same_blocks = 0;  // the most dynamic bytes that keep blocks_per_sm
-    std::int64_t headroom = 0;                 // max_dynamic_same_blocks - smem_dynamic
-    std::int64_t dynamic_to_gain_block = -1;   // the most dynamic bytes that fit one more block; -1: none does
-    std::int64_t cut_to_gain = 0;              // smem_dynamic - dynamic_to_gain_block
-    OccupancyResult before, at_headroom, after_cut;
-    std::string note;
+struct ResourceAdvice {
+    Resource resource = Resource::registers;
+    std::int64_t now = 0;               // the resource as the launch uses it now
+    int blocks_per_sm = 0;              // blocks per SM now
+    std::int64_t max_same_blocks = 0;   // the most that keeps blocks_per_sm
+    std::int64_t headroom = 0;          // max_same_blocks - now
+    std::int64_t to_gain_block = -1;    // the most that fits one more block; -1: none does
+    std::int64_t cut_to_gain = 0;       // now - to_gain_block (0 when no cut helps)
+    OccupancyResult before;             // now
+    OccupancyResult at_headroom;        // at max_same_blocks
+    OccupancyResult after_cut;          // at to_gain_block (when one exists)
+    std::string note;                   // why no cut helps, when none does
     std::string error;
     bool ok() const { return error.empty(); }
 };
-SharedMemoryAdvice advise_shared_memory(const Device& dev, const KernelResources& k, const LaunchConfig& l);
+// Registers per thread you may add before losing a block, and the cut that gains one.
+ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, const LaunchConfig& l);
+// The same for the launch's dynamic shared memory per block.
+ResourceAdvice advise_shared_memory(const Device& dev, const KernelResources& k, const LaunchConfig& l);
 
 // The most dynamic shared memory per block (bytes) with which `target_blocks` blocks of
 // `l.threads` threads still fit on one SM, like cudaOccupancyAvailableDynamicSMemPerBlock.
@@ -90,5 +86,17 @@ struct DynamicSmemAdvice {
     bool ok() const { return error.empty(); }
 };
 DynamicSmemAdvice available_dynamic_smem(const Device& dev, const KernelResources& k, const LaunchConfig& l, int target_blocks);
+
+// [SECTION] Suggestions
+// One sentence per piece of advice, worded here once for every face (the advise request's
+// "suggestions", the CLI, the app). Each is empty when its advice has nothing to suggest.
+std::string block_size_suggestion(const BlockSizeAdvice& b, int threads_now);
+std::string cut_suggestion(const ResourceAdvice& a);        // cut registers / shared memory to gain a block
+std::string headroom_suggestion(const ResourceAdvice& a);   // what may be added before losing a block
+std::string target_suggestion(const DynamicSmemAdvice& a);  // dynamic shared memory at the target blocks/SM
+std::string waves_suggestion(const WaveResult& w);          // a grid with a partial last wave
+std::string clusters_suggestion(const ClusterResult& c);    // block slots that clusters leave idle
+// When no other suggestion applies.
+std::string no_change_suggestion(const OccupancyResult& now);
 
 }  // namespace occ
