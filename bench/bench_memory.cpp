@@ -1,5 +1,5 @@
 // bench_memory.cpp — warp accesses analysed per second by the coalescing and bank models.
-// Target (issue 4): >= 20 M warp accesses per second on one core, for global and for shared.
+// Target: >= 20 M warp accesses per second on one core, for global and for shared.
 // Each case prepares a ring of 256 warp accesses up front, so the loop times only the analysis.
 #include <array>
 #include <cstdint>

@@ -176,3 +176,19 @@ TEST_CASE("one normaliser, one edit distance, one did-you-mean") {
     prefix.offer("h100", "H100");
     CHECK(prefix.best() == "H100");
 }
+
+TEST_CASE("every GPU name and alias finds its own entry (no two entries share one)") {
+    for (const GpuEntry& g : all_gpus()) {
+        CAPTURE(g.name);
+        CHECK(lookup_gpu(g.name) == &g);
+        std::string_view rest(g.aliases);
+        while (!rest.empty()) {
+            const auto comma = rest.find(',');
+            const std::string alias(rest.substr(0, comma));
+            CAPTURE(alias);
+            CHECK(lookup_gpu(alias) == &g);
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+    }
+}
