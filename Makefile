@@ -10,7 +10,7 @@ EMENV  := NODE_PATH=/usr/share/nodejs
 CMAKE_NATIVE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=ON -DOCC_BUILD_CLI=ON -DOCC_BUILD_GUI=ON
 
 .PHONY: all bootstrap native web test-web test run bench clean help check-sanitize fuzz fuzz-short
-.PHONY: validate validate-quick
+.PHONY: validate validate-quick validate-bundle
 
 all: native
 
@@ -20,6 +20,7 @@ help:
 	@echo "make bench   run the benchmarks and print the figures (see docs/PERFORMANCE.md)"
 	@echo "make native  build the CLI and native tests into $(NATIVE)/bin"
 	@echo "make validate [QUICK=1]  check occ's predictions on this machine's NVIDIA GPU (cuda_validation/README.md)"
+	@echo "make validate-bundle  build occ-validate here for a bare GPU machine: build/validate-bundle (needs nvcc, no GPU)"
 	@echo "make web     build the web calculator (Emscripten) into $(WEB)/dist"
 	@echo "make check-sanitize  every native test under ASan+UBSan (build/sanitize; part of make test)"
 	@echo "make fuzz    build the libFuzzer targets with clang into build/fuzz and fuzz each FUZZ_SECONDS (30)"
@@ -88,3 +89,9 @@ validate:
 
 validate-quick:
 	@$(MAKE) --no-print-directory validate QUICK=1
+
+# The same harness as a folder that runs on a GPU machine with only the NVIDIA driver: SASS for sm_80,
+# 86, 89, 90, 100 and 120 plus PTX of the newest, static CUDA runtime, CUPTI and NVPerf beside it
+# (rpath $ORIGIN), run.sh; at most 60 MiB. cuda_validation/README.md gives the device command.
+validate-bundle:
+	@cuda_validation/bundle/build_bundle.sh --jobs $(JOBS)

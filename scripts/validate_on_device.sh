@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# validate_on_device.sh — ONE prepared script for a machine with an NVIDIA GPU: builds cuda_validation
-# for that GPU, runs the quick validation (--full for everything), and copies what it wrote to $OUT.
-# Sized to finish in well under 10 minutes on an H200 (build ~1-2 min on 16 cores, quick run < 3 min);
-# not yet timed on hardware. The run itself is capped at 480 s.
+# validate_on_device.sh — ONE prepared script for a machine with an NVIDIA GPU: runs the quick
+# validation (--full for everything) and leaves what it wrote in $OUT.
 #
 #   scripts/validate_on_device.sh [--quick|--full]       (default --quick)
 #   scripts/validate_on_device.sh --prepare               (on the machine WITHOUT the GPU, see below)
 #
-# Needs on the GPU machine: nvcc (PATH, $CUDA_HOME or /usr/local/cuda), a C++20 host compiler,
-# nlohmann/json.hpp. Optional: cmake (else a plain nvcc build is used), ncu (exact memory counters;
-# without it the memory cases are timing estimates, marked unverified), cuobjdump (SASS widths).
-# If the GPU machine lacks nlohmann/json.hpp: run `--prepare` here first, which copies the header into
-# third_party/validation_deps/ (git-ignored), and carry that folder to the device.
+# 1. With the bundle (`make validate-bundle` here, then carry build/validate-bundle): runs
+#    build/validate-bundle/run.sh, which needs nothing on the GPU machine but the NVIDIA driver (no
+#    compiler, cmake, headers or ncu: counters come from CUPTI inside occ-validate). Within one call of
+#    at most 570 s: the measurement is capped at 480 s (OCC_VALIDATE_LIMIT_S). This is the path for a
+#    borrowed machine (cuda_validation/README.md gives the exact device command).
+# 2. Without the bundle, or when the bundled binary cannot start there (run.sh exit 5, e.g. an older
+#    glibc) and nvcc is present: builds cuda_validation for that GPU and runs it (below). Needs nvcc
+#    (PATH, $CUDA_HOME or /usr/local/cuda), a C++20 host compiler, nlohmann/json.hpp; optional cmake
+#    (else a plain nvcc build), ncu, cuobjdump. If the GPU machine lacks nlohmann/json.hpp: run
+#    `--prepare` here first, which copies the header into third_party/validation_deps/ (git-ignored),
+#    and carry that folder to the device. OCC_FORCE_SOURCE_BUILD=1 skips the bundle.
 #
 # Output in $OUT (default build/validate-out): results/<gpu>.json and .md, validate.log (full
-# table), raw/ncu-output.csv and raw/cuobjdump-sass.txt, machine.txt. Then commit
+# table), machine.txt, dry-run.log (bundle) or build.log (source build), raw/. Then commit
 # results/<gpu>.json and .md into cuda_validation/results/ after reading every mismatch.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,6 +38,15 @@ case "${1:-}" in
 esac
 
 OUT="${OUT:-$ROOT/build/validate-out}"
+export OUT
+BUNDLE="$ROOT/build/validate-bundle"
+if [[ -z "${OCC_FORCE_SOURCE_BUILD:-}" && -x "$BUNDLE/run.sh" && -x "$BUNDLE/occ-validate" ]]; then
+  echo "[validate_on_device] using the bundle in $BUNDLE"
+  "$BUNDLE/run.sh" ${MODE:---full}
+  rc=$?
+  if [[ $rc -ne 5 ]]; then exit $rc; fi
+  echo "[validate_on_device] the bundled binary cannot start here: building from source instead"
+fi
 mkdir -p "$OUT/results" "$OUT/raw"
 T0=$(date +%s)
 say() { echo "[validate_on_device $(( $(date +%s) - T0 ))s] $*"; }
@@ -87,14 +100,32 @@ if [[ -z "${OCC_FORCE_NVCC_BUILD:-}" ]] && cmake_ok; then
 else
   # No (recent) cmake: build with nvcc directly, same sources and flags as cuda_validation/CMakeLists.txt.
   say "cmake >= 3.22 not found: plain nvcc build"
+  rm -rf "$BUILD/obj"
   mkdir -p "$BUILD/obj" "$BUILD/bin"
   [[ "$ARCH" == native ]] && GENCODE="-arch=native" || GENCODE="-gencode arch=compute_$ARCH,code=sm_$ARCH"
   INC="-I lib/core/include -I cuda_validation/report/include -I cuda_validation/src"
   [[ "$NLOHMANN" == /usr/include || "$NLOHMANN" == /usr/local/include ]] || INC="$INC -isystem $NLOHMANN"
   DEFS="-DOCC_RESULTS_DIR=\"$ROOT/cuda_validation/results\" -DOCC_VERSION=\"device-script\""
+  # Counters: CUPTI's range profiler when the toolkit has it, else the stub (ncu / estimates).
+  CUDA_ROOT="$(dirname "$(dirname "$(readlink -f "$NVCC")")")"
+  COUNTERS=cuda_validation/src/counters_stub.cpp
+  LINK_CUPTI=""
+  if [[ -f "$CUDA_ROOT/include/cupti_range_profiler.h" ]]; then
+    for d in "$CUDA_ROOT/lib64" "$CUDA_ROOT/lib" "$CUDA_ROOT/extras/CUPTI/lib64"; do
+      if [[ -e "$d/libcupti.so" ]]; then
+        COUNTERS=cuda_validation/src/counters_cupti.cpp
+        LINK_CUPTI="-L$d -lcupti -Xlinker -rpath=$d"
+        break
+      fi
+    done
+  fi
+  say "counters: $COUNTERS"
   rc=0
   pids=()
   for f in lib/core/src/*.cpp cuda_validation/report/src/*.cpp cuda_validation/src/*.cpp; do
+    case "$f" in
+      */counters_cupti.cpp | */counters_stub.cpp | */bundle_compat.cpp) [[ "$f" == "$COUNTERS" ]] || continue ;;
+    esac
     "$NVCC" -std=c++20 -O2 $INC $DEFS -x c++ -c "$f" -o "$BUILD/obj/$(echo "$f" | tr / _).o" >> "$OUT/build.log" 2>&1 &
     pids+=($!)
   done
@@ -106,7 +137,7 @@ else
     pids+=($!)
   done
   for p in "${pids[@]}"; do wait "$p" || rc=1; done
-  [[ $rc -eq 0 ]] && "$NVCC" $GENCODE "$BUILD"/obj/*.o -o "$BIN" >> "$OUT/build.log" 2>&1 || rc=1
+  [[ $rc -eq 0 ]] && "$NVCC" $GENCODE "$BUILD"/obj/*.o $LINK_CUPTI -o "$BIN" >> "$OUT/build.log" 2>&1 || rc=1
 fi
 if [[ $rc -ne 0 || ! -x "$BIN" ]]; then
   say "FAILED: build (tail of build.log follows)"; tail -40 "$OUT/build.log"; exit 1

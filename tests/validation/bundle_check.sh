@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Checks the occ-validate bundle that nvcc_build_check.sh laid out, on a machine without a GPU.
+#
+#   bundle_check.sh dry-run <bundle dir>   run.sh --dry-run lists every case, configures the counters
+#                                          for the six chips through CUPTI's host API (no GPU), loads
+#                                          libcupti and libnvperf_host FROM THE BUNDLE, and reports
+#                                          "no CUDA device" with exit 4; a real run exits 4 too and
+#                                          run.sh leaves machine.txt + dry-run.log, under 8 files
+#   bundle_check.sh ldd <bundle dir>       every library the binary and the bundled libraries need
+#                                          resolves to the bundle or to the base system (glibc,
+#                                          libgcc_s); only the driver (libcuda.so.1, libnvidia-*) may
+#                                          be missing; DT_RPATH is $ORIGIN; glibc symbols <= 2.34;
+#                                          SHA256SUMS holds; <= 60 MiB
+#
+# On a machine WITH a GPU the dry run finds it and exits 0; the check accepts that too.
+# Prints SKIPPED when the bundle was not built (no nvcc).
+set -uo pipefail
+MODE="$1"; BUNDLE="$2"
+if [[ ! -x "$BUNDLE/occ-validate" ]]; then
+  echo "SKIPPED: no bundle in $BUNDLE (nvcc absent, see validation.nvcc_build)"
+  exit 0
+fi
+BUNDLE="$(cd "$BUNDLE" && pwd)"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+have() { grep -q -e "$1" <<<"$2" || bad "missing in output: $1"; }
+
+case "$MODE" in
+dry-run)
+  # A clean environment: no LD_LIBRARY_PATH, no CUDA on PATH.
+  out="$(cd / && env -i PATH=/usr/bin:/bin HOME=/tmp "$BUNDLE/run.sh" --dry-run --quick 2>&1)"
+  rc=$?
+  grep -v '^case ' <<<"$out"
+  echo "(run.sh --dry-run exit $rc; $(grep -c '^case ' <<<"$out") case lines)"
+  have "^case occupancy occ/r" "$out"
+  have "^case coalescing " "$out"
+  have "^case banks " "$out"
+  n_occ=$(grep -c '^case occupancy ' <<<"$out")
+  n_mem=$(grep -c -E '^case (coalescing|banks) ' <<<"$out")
+  (( n_occ >= 300 )) || bad "only $n_occ occupancy cases listed"
+  (( n_mem >= 200 )) || bad "only $n_mem memory cases listed"
+  for chip in "sm_80 GA100" "sm_86 GA102" "sm_89 AD102" "sm_90 GH100" "sm_100 GB100" "sm_120 GB202"; do
+    line="$(grep "^counters $chip:" <<<"$out")"
+    [[ -n "$line" ]] || bad "no counter plan for $chip"
+    grep -q -E "memory 10 metrics in [0-9]+ pass" <<<"$line" || bad "memory counters not configured for $chip: $line"
+    grep -q "occupancy 5 metrics in 1 pass" <<<"$line" || bad "occupancy counters not in one pass for $chip: $line"
+  done
+  have "^loaded $BUNDLE/libcupti.so" "$out"
+  have "^loaded $BUNDLE/libnvperf_host.so" "$out"
+  if grep "^loaded " <<<"$out" | grep -v "^loaded $BUNDLE/" | grep -q -E "libcupti|libnvperf"; then
+    bad "a CUPTI/NVPerf library was loaded from outside the bundle"
+  fi
+  if [[ $rc -eq 4 ]]; then
+    have "^no CUDA device: " "$out"
+    have "dry run: plan ok; exit 4" "$out"
+    # A real run without a device: exit 4, one line, no results.
+    tmp="$(mktemp -d)"
+    run="$(cd / && env -i PATH=/usr/bin:/bin "$BUNDLE/occ-validate" --quick --out "$tmp/results" 2>&1)"
+    rrc=$?
+    echo "occ-validate --quick: exit $rrc: $run"
+    [[ $rrc -eq 4 ]] || bad "occ-validate without a device: exit $rrc, expected 4"
+    have "^occ-validate: no CUDA device: " "$run"
+    [[ -z "$(ls -A "$tmp/results" 2>/dev/null)" ]] || bad "results written without a device"
+    # run.sh: exit 4 after the dry run, machine description and dry-run log in $OUT, few files.
+    rs="$(cd / && env -i PATH=/usr/bin:/bin OUT="$tmp/out" "$BUNDLE/run.sh" --quick 2>&1)"
+    rsc=$?
+    echo "run.sh --quick: exit $rsc"
+    [[ $rsc -eq 4 ]] || bad "run.sh without a device: exit $rsc, expected 4"
+    have "no usable CUDA device" "$rs"
+    [[ -s "$tmp/out/machine.txt" && -s "$tmp/out/dry-run.log" ]] || bad "run.sh left no machine.txt / dry-run.log"
+    grep -q "^# ldd occ-validate" "$tmp/out/machine.txt" || bad "machine.txt lacks the ldd listing"
+    nfiles=$(find "$tmp/out" -type f | wc -l)
+    (( nfiles <= 8 )) || bad "run.sh left $nfiles files in \$OUT (the device tool returns 8)"
+    rm -rf "$tmp"
+  elif [[ $rc -eq 0 ]]; then
+    have "a CUDA device is present" "$out"
+  else
+    bad "run.sh --dry-run exit $rc (expected 4 without a GPU, 0 with one)"
+  fi
+  ;;
+ldd)
+  allowed='^(linux-vdso\.so\.1|ld-linux-x86-64\.so\.2|/lib64/ld-linux-x86-64\.so\.2|libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libutil\.so\.1|libgcc_s\.so\.1)$'
+  driver='^(libcuda\.so(\.1)?|libnvidia-.*)$'
+  for f in "$BUNDLE/occ-validate" "$BUNDLE"/lib*.so*; do
+    echo "== ldd $(basename "$f")"
+    listing="$(cd / && env -i PATH=/usr/bin:/bin ldd "$f" 2>&1)"
+    echo "$listing"
+    while read -r name arrow path _; do
+      [[ -z "$name" ]] && continue
+      if [[ "$arrow" == "=>" && "$path" == "not" ]]; then
+        [[ "$name" =~ $driver ]] && { echo "   ($name: the NVIDIA driver, installed on the GPU machine)"; continue; }
+        bad "$(basename "$f"): $name not found"
+      elif [[ "$arrow" == "=>" ]]; then
+        [[ "$path" == "$BUNDLE/"* ]] && continue
+        [[ "$name" =~ $allowed ]] || bad "$(basename "$f"): $name resolves outside the bundle ($path)"
+      else
+        [[ "$name" =~ $allowed ]] || [[ "$name" == /* && "$(basename "$name")" =~ $allowed ]] || bad "$(basename "$f"): unexpected entry $name"
+      fi
+    done <<<"$listing"
+  done
+  dyn="$(readelf -d "$BUNDLE/occ-validate")"
+  grep -q '(RPATH).*\[\$ORIGIN\]' <<<"$dyn" || bad "occ-validate has no DT_RPATH \$ORIGIN (libcupti's dlopen of libnvperf_* relies on it)"
+  grep -q '(RUNPATH)' <<<"$dyn" && bad "occ-validate has DT_RUNPATH (not searched for libcupti's own dlopen)"
+  grep -q 'NEEDED.*libstdc++' <<<"$dyn" && bad "occ-validate needs libstdc++.so (should be static)"
+  grep -q 'NEEDED.*libcudart' <<<"$dyn" && bad "occ-validate needs libcudart.so (should be static)"
+  grep -q 'NEEDED.*libcupti.so.13' <<<"$dyn" || bad "occ-validate does not link libcupti.so.13"
+  for lib in libcupti.so.13 libnvperf_host.so libnvperf_target.so; do
+    [[ -f "$BUNDLE/$lib" ]] || bad "$lib missing from the bundle"
+  done
+  newest="$(objdump -T "$BUNDLE/occ-validate" "$BUNDLE"/lib*.so* | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)"
+  echo "newest glibc symbol version: $newest"
+  [[ "$(printf '%s\n' GLIBC_2.34 "$newest" | sort -V | tail -1)" == GLIBC_2.34 ]] || bad "needs $newest (> 2.34: Ubuntu 22.04 / RHEL 9 could not start it)"
+  (cd "$BUNDLE" && sha256sum --quiet -c SHA256SUMS) || bad "SHA256SUMS does not match"
+  [[ -x "$BUNDLE/run.sh" && -s "$BUNDLE/MANIFEST.txt" ]] || bad "run.sh or MANIFEST.txt missing"
+  bytes="$(du -sb "$BUNDLE" | cut -f1)"
+  echo "bundle: $bytes bytes"
+  (( bytes <= 60 * 1048576 )) || bad "bundle above 60 MiB"
+  ;;
+*)
+  echo "usage: $0 dry-run|ldd <bundle dir>"
+  exit 2
+  ;;
+esac
+if [[ $fail -ne 0 ]]; then
+  echo "bundle_check $MODE: FAILED"
+  exit 1
+fi
+echo "bundle_check $MODE: ok"
