@@ -71,6 +71,7 @@ void add_banks(CLI::App& app, Outcome& out);      // cmd_banks.cpp
 void add_validation(CLI::App& app, Outcome& out); // cmd_validation.cpp
 void add_roofline(CLI::App& app, Outcome& out);   // cmd_roofline.cpp
 void add_advise(CLI::App& app, Outcome& out);     // cmd_advise.cpp
+void add_ncu(CLI::App& app, Outcome& out);        // cmd_ncu.cpp
 // `occ occupancy --ptxas FILE` (ptxas_table.cpp): occupancy of every kernel in a compiler log;
 // FILE "-" reads stdin. base_request: the launch fields the user gave.
 int run_ptxas_table(const std::string& path, const Result<json>& base_request, bool as_json);

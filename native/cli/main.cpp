@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     occ::cli::add_validation(app, outcome);
     occ::cli::add_roofline(app, outcome);
     occ::cli::add_advise(app, outcome);
+    occ::cli::add_ncu(app, outcome);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

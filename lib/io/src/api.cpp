@@ -2,6 +2,7 @@
 #include "occ/io/api.hpp"
 
 #include "occ/io/fields.hpp"
+#include "occ/io/ncu.hpp"
 #include "occ/io/utf8.hpp"
 
 namespace occ::io {
@@ -32,6 +33,7 @@ const Kind kKinds[] = {
     {"waves", &api_waves},
     {"clusters", &api_clusters},
     {"ptxas", &api_ptxas},
+    {"ncu", &api_ncu},
 };
 
 }  // namespace

@@ -108,6 +108,11 @@ const FieldSpec log{.key = "log", .type = T::text, .def = "-", .doc_type = "stri
                     .doc_range = "text printed by nvcc -Xptxas -v or cuobjdump --dump-resource-usage (required)", .unit = "-",
                     .help = "The compiler log (the CLI reads it with --ptxas FILE)", .no_flag = true};
 
+// [SECTION] Nsight Compute reports
+const FieldSpec ncu_text{.key = "text", .type = T::text, .def = "-", .doc_type = "string",
+                         .doc_range = "an Nsight Compute report: ncu's text output, --csv --page details or --page raw (required)", .unit = "-",
+                         .help = "The report (the CLI reads it from FILE or -)", .no_flag = true};
+
 // [SECTION] Memory access
 const FieldSpec access_bytes{.key = "access_bytes", .type = T::integer, .lo = 1, .hi = 16, .int_default = 4, .def = "4", .doc_type = "integer",
                              .doc_range = "1, 2, 4, 8 or 16", .unit = "bytes per lane", .help = "Bytes per lane: 1, 2, 4, 8, 16 (float4)",
@@ -227,6 +232,7 @@ const FieldSpec* const kClusters[] = {OCC_DEVICE, OCC_LAUNCH, &cluster_size_requ
 // regs, smem_static and barriers come from the log.
 const FieldSpec* const kPtxas[] = {&log, OCC_DEVICE, &threads, &block, &smem_dynamic, &carveout, &cache_config, &optin, &max_dynamic_smem,
                                    &partitioned_gc, &grid, &id};
+const FieldSpec* const kNcu[] = {&ncu_text, OCC_DEVICE, &id};
 const FieldSpec* const kMemory[] = {OCC_DEVICE, &access_bytes, &elem_bytes, &mem_op, &pattern, &active_lanes, &addresses, &base, &offset,
                                     &stride, &mem_threads, &mem_block, &pitch, &pad, &swizzle, &order, &seed, &range, &id};
 const FieldSpec* const kRoofline[] = {&roof_gpu, &op, &dtype, &m, &n, &k, &seq_len, &head_dim, &heads, &batch, &elements, &inputs,
@@ -244,6 +250,7 @@ const KindSpec kKinds[] = {
     {"coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)", kMemory, "occupancy"},
     {"banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)", kMemory, "occupancy"},
     {"roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation", kRoofline, "occupancy"},
+    {"ncu", "An Nsight Compute report next to occ's prediction, line by line", kNcu, "occupancy"},
     {"gpus", "The GPUs and compute capabilities occ knows", {}, ""},
     {"roofline_devices", "The devices with roofline figures", {}, ""},
 };

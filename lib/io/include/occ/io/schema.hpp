@@ -71,6 +71,8 @@ extern const FieldSpec smem_per_thread, smem_fixed, block_size_limit, target_blo
     gpc_sms;
 // Compiler logs.
 extern const FieldSpec log;
+// Nsight Compute reports.
+extern const FieldSpec ncu_text;
 // Memory access (coalesce and banks).
 extern const FieldSpec access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride, mem_threads, mem_block,
     pitch, pad, swizzle, order, seed, range;

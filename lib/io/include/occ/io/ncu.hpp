@@ -1,0 +1,112 @@
+// occ/io/ncu.hpp — Nsight Compute reports as users paste them, and occ's prediction next to them.
+//
+// Reads the default text output (the kernel header "name (grid)x(block), Context 1, Stream 7,
+// Device 0, CC 8.6" and the Launch Statistics / Occupancy sections), `ncu --csv --page details`
+// (one metric per row), `ncu --csv --page raw` (one kernel per row, launch__* metrics), and the
+// same lines pasted into Markdown tables or mixed with OPT/INF/WRN rule lines. ncu prints sizes in
+// 1000-based units with two decimals ("32.77 Kbyte") and counts with thousands separators: every
+// value keeps its printed text, the interval it can mean and one deterministic best reading.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "occ/io/api.hpp"
+
+namespace occ::io {
+
+// One number as the report printed it.
+struct NcuValue {
+    std::string printed;   // "32.77" as printed (thousands separators kept)
+    std::string unit;      // "Kbyte", "%", "block", "register/thread", ...
+    double value = 0;      // the best reading in the base unit (bytes for sizes)
+    double lo = 0, hi = 0; // every value the printed text can stand for (rounding), base unit
+};
+
+// The report keys (also the keys of the JSON "measured" and "predicted" objects).
+inline constexpr const char* kNcuKeys[] = {
+    "block_size", "grid_size", "registers_per_thread", "static_shared_memory_per_block", "dynamic_shared_memory_per_block",
+    "driver_shared_memory_per_block", "shared_memory_configuration_size", "sms", "waves_per_sm", "block_limit_sm",
+    "block_limit_registers", "block_limit_shared_mem", "block_limit_warps", "block_limit_barriers", "theoretical_active_warps_per_sm",
+    "theoretical_occupancy", "achieved_occupancy", "achieved_active_warps_per_sm"};
+
+struct NcuKernel {
+    std::string name;
+    std::string device;                          // as printed ("NVIDIA A100-SXM4-80GB", "Device 0"); may be empty
+    int cc_major = 0, cc_minor = 0;              // 0.0 when the report did not say
+    std::optional<std::array<std::int64_t, 3>> grid, block;   // from the kernel header "(g)x(b)"
+    std::map<std::string, NcuValue> values;      // keys from kNcuKeys
+    std::string cache_config;                    // "Function Cache Configuration" (CachePreferNone, ...)
+    int line = 0;                                // 1-based line where the kernel starts
+    std::vector<std::string> diagnostics;        // what could not be read, for this kernel
+    const NcuValue* get(std::string_view key) const {
+        auto it = values.find(std::string(key));
+        return it == values.end() ? nullptr : &it->second;
+    }
+};
+
+struct NcuReport {
+    std::string format;                          // "text", "csv-details", "csv-raw" or "" (nothing read)
+    std::vector<NcuKernel> kernels;
+    std::vector<std::string> diagnostics;        // report-wide: unknown format, lines not understood
+};
+
+NcuReport parse_ncu(std::string_view text);
+
+// [SECTION] The prediction next to a report
+
+// The shared memory the driver configures for a launch ("Shared Memory Configuration Size") and the
+// "Block Limit Shared Mem" ncu computes against it. cuda_occupancy.h and occ's main answer use the
+// largest carveout instead (the driver may pick less: the block count is the same).
+struct DriverSmem {
+    std::int64_t config = -1;   // bytes; -1 when unknown
+    int block_limit = -1;
+    std::string rule;           // how config was chosen
+};
+DriverSmem predict_driver_smem(const Device& dev, const OccupancyResult& r);
+
+// What ncu's "Achieved Occupancy" can be at most for the grid: blocks spread over the SMs that run.
+struct AchievedBound {
+    double occupancy = -1;      // 0..1; -1 when unknown (no grid)
+    std::string why;
+};
+AchievedBound achieved_bound(const Device& dev, const OccupancyResult& r, std::int64_t grid_blocks);
+
+struct NcuDifference {
+    std::string field;
+    std::optional<double> measured, predicted;
+    std::string why;
+};
+
+struct NcuKernelAnswer {
+    NcuKernel measured;
+    std::optional<Device> device;          // identified (or given); none: no prediction
+    std::string device_how;                // how the device was identified
+    std::optional<OccupancyRequest> launch;
+    OccupancyResult result;                // occ's answer for the launch (header-compatible)
+    DriverSmem driver;
+    AchievedBound achieved;
+    std::vector<std::pair<std::string, std::optional<double>>> predicted;   // kNcuKeys order, ncu's units
+    std::vector<NcuDifference> differences;
+    std::vector<std::string> diagnostics;
+};
+NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Device>& given);
+
+struct NcuAnswer {
+    NcuReport report;
+    std::vector<NcuKernelAnswer> kernels;
+    std::optional<json> id;
+};
+// Request: {"text": "<report>", gpu|cc|device (optional: overrides the report's device)}.
+Result<NcuAnswer> answer_ncu(const json& request);
+json to_json(const NcuAnswer& a);
+json api_ncu(const json& request);
+
+// "32.77" "Kbyte" -> bytes 32768 in [32765, 32775); "2,048" "" -> 2048. nullopt when not a number.
+std::optional<NcuValue> ncu_value(std::string_view printed, std::string_view unit);
+
+}  // namespace occ::io

@@ -1,0 +1,519 @@
+// ncu_parse.cpp — reading Nsight Compute reports (see occ/io/ncu.hpp).
+//
+// [SECTION] Values: printed text -> interval and best reading
+// [SECTION] Labels: what ncu calls each quantity, in its text output and its raw metric names
+// [SECTION] Text output (and Markdown pastes)
+// [SECTION] CSV (--page details and --page raw)
+#include "occ/io/ncu.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <regex>
+
+namespace occ::io {
+namespace {
+
+std::string trim(std::string_view s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return std::string(s.substr(b, e - b));
+}
+
+std::string lower(std::string_view s) {
+    std::string o(s);
+    for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return o;
+}
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+    if (s.size() < prefix.size()) return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i]))) return false;
+    return true;
+}
+
+}  // namespace
+
+// [SECTION] Values
+
+std::optional<NcuValue> ncu_value(std::string_view printed_in, std::string_view unit_in) {
+    const std::string printed = trim(printed_in);
+    if (printed.empty() || printed.size() > 40) return std::nullopt;
+    // Digits with thousands separators and at most one decimal point; an optional sign.
+    std::string digits;
+    int decimals = -1;
+    for (std::size_t i = 0; i < printed.size(); ++i) {
+        const char c = printed[i];
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            digits += c;
+            if (decimals >= 0) ++decimals;
+        } else if (c == ',' && decimals < 0 && i > 0) {
+            // a thousands separator: exactly three digits follow before the next separator or point
+            auto digit = [&](std::size_t j) { return j < printed.size() && std::isdigit(static_cast<unsigned char>(printed[j])); };
+            if (!digit(i + 1) || !digit(i + 2) || !digit(i + 3) || digit(i + 4)) return std::nullopt;
+        } else if (c == '.' && decimals < 0) {
+            decimals = 0;
+            digits += '.';
+        } else if ((c == '-' || c == '+') && i == 0) {
+            digits += c;
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (digits.empty() || digits == "." || digits == "-" || digits == "+") return std::nullopt;
+    double v = 0;
+    try {
+        v = std::stod(digits);
+    } catch (...) {
+        return std::nullopt;
+    }
+    if (!std::isfinite(v)) return std::nullopt;
+
+    NcuValue out;
+    out.printed = printed;
+    out.unit = trim(unit_in);
+    // Size units are 1000-based in ncu; "/block" and similar suffixes do not scale.
+    std::string u = lower(out.unit);
+    if (auto slash = u.find('/'); slash != std::string::npos) u = u.substr(0, slash);
+    double scale = 1;
+    bool size = false;
+    if (u == "byte" || u == "bytes" || u == "b") size = true;
+    else if (u == "kbyte" || u == "kb") scale = 1e3, size = true;
+    else if (u == "mbyte" || u == "mb") scale = 1e6, size = true;
+    else if (u == "gbyte" || u == "gb") scale = 1e9, size = true;
+    else if (u == "kib") scale = 1024, size = true;
+    else if (u == "mib") scale = 1024.0 * 1024, size = true;
+    const double half = decimals > 0 ? 0.5 * std::pow(10.0, -decimals) * scale : (scale > 1 ? 0.5 * scale : 0.0);
+    out.value = v * scale;
+    out.lo = out.value - half;
+    out.hi = out.value + half;
+    if (size && half > 0) {
+        // The best reading: a whole number of KiB if one fits the printed digits, else of the
+        // 128-byte allocation unit, else the nearest byte.
+        for (double unit : {1024.0, 128.0, 1.0}) {
+            const double k = std::round(out.value / unit) * unit;
+            if (k >= out.lo && k < out.hi) {
+                out.value = k;
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// [SECTION] Labels
+struct Label {
+    const char* text;     // as the text output and --page details print it
+    const char* metric;   // the raw metric (--page raw)
+    const char* key;      // kNcuKeys
+};
+// Longer labels first where one is a prefix of another ("Block Limit SM" / "Block Limit Shared Mem").
+const Label kLabels[] = {
+    {"Block Limit Shared Mem", "launch__occupancy_limit_shared_mem", "block_limit_shared_mem"},
+    {"Block Limit Registers", "launch__occupancy_limit_registers", "block_limit_registers"},
+    {"Block Limit Barriers", "launch__occupancy_limit_barriers", "block_limit_barriers"},
+    {"Block Limit Warps", "launch__occupancy_limit_warps", "block_limit_warps"},
+    {"Block Limit SM", "launch__occupancy_limit_blocks", "block_limit_sm"},
+    {"Block Size", "launch__block_size", "block_size"},
+    {"Grid Size", "launch__grid_size", "grid_size"},
+    {"Registers Per Thread", "launch__registers_per_thread", "registers_per_thread"},
+    {"Static Shared Memory Per Block", "launch__shared_mem_per_block_static", "static_shared_memory_per_block"},
+    {"Dynamic Shared Memory Per Block", "launch__shared_mem_per_block_dynamic", "dynamic_shared_memory_per_block"},
+    {"Driver Shared Memory Per Block", "launch__shared_mem_per_block_driver", "driver_shared_memory_per_block"},
+    {"Shared Memory Configuration Size", "launch__shared_mem_config_size", "shared_memory_configuration_size"},
+    {"# SMs", "launch__sm_count", "sms"},
+    {"Waves Per SM", "launch__waves_per_multiprocessor", "waves_per_sm"},
+    {"Theoretical Active Warps per SM", "sm__maximum_warps_avg_per_active_cycle", "theoretical_active_warps_per_sm"},
+    {"Theoretical Occupancy", "sm__maximum_warps_per_active_cycle_pct", "theoretical_occupancy"},
+    {"Achieved Occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active", "achieved_occupancy"},
+    {"Achieved Active Warps Per SM", "sm__warps_active.avg.per_cycle_active", "achieved_active_warps_per_sm"},
+};
+
+const Label* label_at(std::string_view text) {
+    for (const Label& l : kLabels) {
+        const std::size_t n = std::strlen(l.text);
+        if (starts_with_ci(text, l.text) && (text.size() == n || std::isspace(static_cast<unsigned char>(text[n])))) return &l;
+    }
+    return nullptr;
+}
+
+const Label* label_named(std::string_view name) {
+    for (const Label& l : kLabels)
+        if (lower(name) == lower(l.text) || name == l.metric) return &l;
+    return nullptr;
+}
+
+void put(NcuKernel& k, const Label& l, std::string_view printed, std::string_view unit, int line) {
+    if (k.values.count(l.key)) return;   // the first time a report prints a quantity wins
+    if (auto v = ncu_value(printed, unit)) {
+        k.values[l.key] = *v;
+    } else {
+        k.diagnostics.push_back("line " + std::to_string(line) + ": " + l.text + " \"" + trim(printed).substr(0, 30) + "\" is not a number");
+    }
+}
+
+// "(256, 1, 1)" -> {256, 1, 1}
+std::optional<std::array<std::int64_t, 3>> dims(std::string_view s) {
+    static const std::regex re(R"(\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\))");
+    std::match_results<std::string_view::const_iterator> m;
+    if (!std::regex_search(s.begin(), s.end(), m, re)) return std::nullopt;
+    try {
+        return std::array<std::int64_t, 3>{std::stoll(m[1].str()), std::stoll(m[2].str()), std::stoll(m[3].str())};
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+bool read_cc(std::string_view s, int& major, int& minor) {
+    static const std::regex re(R"((\d+)\.(\d+))");
+    std::match_results<std::string_view::const_iterator> m;
+    if (!std::regex_search(s.begin(), s.end(), m, re)) return false;
+    try {
+        major = std::stoi(m[1].str());
+        minor = std::stoi(m[2].str());
+    } catch (...) {
+        return false;
+    }
+    return major > 0 && major < 100 && minor < 10;
+}
+
+// [SECTION] Text output
+
+// A kernel header: "  name (4096, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC 8.6", or the
+// older "  name, 2021-Mar-04 10:11:12, Context 1, Stream 7".
+bool kernel_header(const std::string& line, NcuKernel& k) {
+    static const std::regex launch(R"(^\s*(.+?)\s*\((\d+),\s*(\d+),\s*(\d+)\)\s*x\s*\((\d+),\s*(\d+),\s*(\d+)\)(.*)$)");
+    static const std::regex older(R"(^\s*(.+?)(,\s*\d{4}-[A-Za-z]{3}-\d{2}\s+[\d:]+)?,\s*Context\s+\d+,\s*Stream\s+\d+(.*)$)");
+    std::smatch m;
+    std::string tail;
+    if (std::regex_match(line, m, launch)) {
+        k.name = trim(m[1].str());
+        k.grid = std::array<std::int64_t, 3>{std::stoll(m[2].str()), std::stoll(m[3].str()), std::stoll(m[4].str())};
+        k.block = std::array<std::int64_t, 3>{std::stoll(m[5].str()), std::stoll(m[6].str()), std::stoll(m[7].str())};
+        tail = m[8].str();
+    } else if (line.find("Context") != std::string::npos && line.find("Stream") != std::string::npos && std::regex_match(line, m, older)) {
+        k.name = trim(m[1].str());
+        tail = m[3].str();
+    } else {
+        return false;
+    }
+    static const std::regex cc(R"(CC\s+(\d+)\.(\d+))"), dev(R"(Device\s+([^,]+))");
+    std::smatch t;
+    if (std::regex_search(tail, t, cc)) {
+        k.cc_major = std::stoi(t[1].str());
+        k.cc_minor = std::stoi(t[2].str());
+    }
+    if (std::regex_search(tail, t, dev)) k.device = "Device " + trim(t[1].str());
+    return !k.name.empty();
+}
+
+// A row of a Markdown table or a plain text line, as (label text, unit, value).
+struct Row {
+    std::string label, unit, value;
+};
+
+std::optional<Row> split_row(const std::string& raw) {
+    std::string line = trim(raw);
+    if (line.empty()) return std::nullopt;
+    if (line.find('|') != std::string::npos) {
+        std::vector<std::string> cells;
+        std::string cur;
+        for (char c : line) {
+            if (c == '|') {
+                cells.push_back(trim(cur));
+                cur.clear();
+            } else {
+                cur += c;
+            }
+        }
+        cells.push_back(trim(cur));
+        cells.erase(std::remove(cells.begin(), cells.end(), std::string()), cells.end());
+        if (cells.size() < 2) return std::nullopt;
+        Row r{cells.front(), "", cells.back()};
+        for (std::size_t i = 1; i + 1 < cells.size(); ++i) r.unit += (r.unit.empty() ? "" : " ") + cells[i];
+        return r;
+    }
+    const Label* l = label_at(line);
+    if (!l) return std::nullopt;
+    std::string rest = trim(std::string_view(line).substr(std::strlen(l->text)));
+    const auto sp = rest.find_last_of(" \t");
+    Row r{l->text, "", rest};
+    if (sp != std::string::npos) {
+        r.unit = trim(std::string_view(rest).substr(0, sp));
+        r.value = trim(std::string_view(rest).substr(sp + 1));
+    }
+    return r;
+}
+
+// "| a |  | c |" -> {"a", "", "c"}
+std::vector<std::string> md_cells(const std::string& line) {
+    std::vector<std::string> cells;
+    std::string cur;
+    for (char c : line) {
+        if (c == '|') {
+            cells.push_back(trim(cur));
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    cells.push_back(trim(cur));
+    if (!cells.empty() && cells.front().empty()) cells.erase(cells.begin());
+    if (!cells.empty() && cells.back().empty()) cells.pop_back();
+    return cells;
+}
+
+// Pasted text: "> " quote markers before the line, "  # a remark" after it.
+void unquote(std::string& line) {
+    std::size_t b = 0;
+    while (b < line.size() && (line[b] == '>' || ((line[b] == ' ' || line[b] == '\t') && b + 1 < line.size() && line[b + 1] == '>'))) {
+        ++b;
+        if (b < line.size() && line[b] == ' ') ++b;
+    }
+    if (b > 0) line = "  " + line.substr(b);
+    const std::size_t first = line.find_first_not_of(" \t");
+    for (std::size_t i = first == std::string::npos ? line.size() : first + 1; i + 1 < line.size(); ++i)
+        if (line[i] == '#' && (line[i - 1] == ' ' || line[i - 1] == '\t') && i >= 2 && (line[i - 2] == ' ' || line[i - 2] == '\t')) {
+            line.resize(i);
+            break;
+        }
+}
+
+void parse_text(std::string_view text, NcuReport& rep) {
+    rep.format = "text";
+    NcuKernel* cur = nullptr;
+    std::vector<std::string> columns;   // kernels side by side in a Markdown table
+    int line_no = 0;
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        std::string line(text.substr(pos, end - pos));
+        pos = end + 1;
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        unquote(line);
+        const std::string t = trim(line);
+        if (t.empty() || t.rfind("==PROF==", 0) == 0 || t.rfind("----", 0) == 0 || t.rfind("Section:", 0) == 0) continue;
+        // Rule lines (OPT, INF, WRN and their continuation) say things about the numbers, never numbers we read.
+        if (t.rfind("OPT ", 0) == 0 || t.rfind("INF ", 0) == 0 || t.rfind("WRN ", 0) == 0 || t.rfind("Est. ", 0) == 0) continue;
+        NcuKernel k;
+        if (t.find('|') == std::string::npos && kernel_header(line, k)) {
+            k.line = line_no;
+            rep.kernels.push_back(std::move(k));
+            cur = &rep.kernels.back();
+            continue;
+        }
+        if (t.find('|') != std::string::npos) {
+            // A Markdown table; "| Metric Name | Metric Unit | kernel A | kernel B |" holds one kernel per column.
+            const std::vector<std::string> cells = md_cells(t);
+            if (cells.size() >= 3 && lower(cells[0]) == "metric name") {
+                columns.assign(cells.begin() + 2, cells.end());
+                if (columns.size() == 1 && lower(columns[0]) == "metric value") columns.clear();
+                continue;
+            }
+            if (!columns.empty()) {
+                const Label* l = cells.empty() ? nullptr : label_named(cells[0]);
+                if (!l) continue;
+                for (std::size_t c = 0; c < columns.size() && c + 2 < cells.size(); ++c) {
+                    auto it = std::find_if(rep.kernels.begin(), rep.kernels.end(), [&](const NcuKernel& k) { return k.name == columns[c]; });
+                    if (it == rep.kernels.end()) {
+                        NcuKernel k;
+                        k.name = columns[c];
+                        k.line = line_no;
+                        rep.kernels.push_back(std::move(k));
+                        it = rep.kernels.end() - 1;
+                    }
+                    put(*it, *l, cells[c + 2], cells[1], line_no);
+                }
+                cur = nullptr;
+                continue;
+            }
+        } else {
+            columns.clear();
+        }
+        const auto row = split_row(line);
+        if (!row) continue;
+        const Label* l = label_named(row->label);
+        if (!l) {
+            if (cur && lower(row->label) == "function cache configuration") cur->cache_config = row->value;
+            continue;
+        }
+        if (!cur) {
+            NcuKernel anon;
+            anon.name = "(kernel " + std::to_string(rep.kernels.size() + 1) + ")";
+            anon.line = line_no;
+            anon.diagnostics.push_back("no kernel header line (\"name (grid)x(block), ..., CC x.y\") before line " + std::to_string(line_no) +
+                                       ": name, compute capability and launch shape unknown");
+            rep.kernels.push_back(std::move(anon));
+            cur = &rep.kernels.back();
+        }
+        put(*cur, *l, row->value, row->unit, line_no);
+    }
+}
+
+// [SECTION] CSV
+
+std::vector<std::string> csv_cells(const std::string& line) {
+    std::vector<std::string> out;
+    std::string cur;
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                cur += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                cur += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    out.push_back(cur);
+    return out;
+}
+
+std::vector<std::string> lines_of(std::string_view text) {
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        std::string line(text.substr(pos, end - pos));
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        out.push_back(std::move(line));
+        pos = end + 1;
+    }
+    return out;
+}
+
+int column(const std::vector<std::string>& header, std::string_view name) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+        if (lower(trim(header[i])) == lower(name)) return static_cast<int>(i);
+    return -1;
+}
+
+void launch_columns(NcuKernel& k, const std::vector<std::string>& header, const std::vector<std::string>& cells) {
+    auto cell = [&](std::string_view name) -> std::string {
+        const int c = column(header, name);
+        return c >= 0 && static_cast<std::size_t>(c) < cells.size() ? trim(cells[static_cast<std::size_t>(c)]) : std::string();
+    };
+    k.name = cell("Kernel Name");
+    k.device = cell("Device");
+    if (k.device.empty()) k.device = cell("device__attribute_display_name");
+    read_cc(cell("CC"), k.cc_major, k.cc_minor);
+    k.block = dims(cell("Block Size"));
+    k.grid = dims(cell("Grid Size"));
+}
+
+void parse_csv(const std::vector<std::string>& lines, std::size_t first, NcuReport& rep) {
+    const std::vector<std::string> header = csv_cells(lines[first]);
+    const int metric = column(header, "Metric Name"), unit = column(header, "Metric Unit"), value = column(header, "Metric Value");
+    const int id = column(header, "ID");
+    if (metric >= 0 && value >= 0) {
+        rep.format = "csv-details";
+        std::map<std::string, std::size_t> by_id;
+        for (std::size_t i = first + 1; i < lines.size(); ++i) {
+            if (trim(lines[i]).empty()) continue;
+            const auto cells = csv_cells(lines[i]);
+            if (cells.size() <= static_cast<std::size_t>(std::max({metric, value, unit, id}))) {
+                rep.diagnostics.push_back("line " + std::to_string(i + 1) + ": " + std::to_string(cells.size()) + " of " +
+                                          std::to_string(header.size()) + " columns (cut short?)");
+                continue;
+            }
+            const std::string key = id >= 0 ? cells[static_cast<std::size_t>(id)] : std::to_string(by_id.size());
+            auto it = by_id.find(key);
+            if (it == by_id.end()) {
+                NcuKernel k;
+                launch_columns(k, header, cells);
+                k.line = static_cast<int>(i + 1);
+                rep.kernels.push_back(std::move(k));
+                it = by_id.emplace(key, rep.kernels.size() - 1).first;
+            }
+            NcuKernel& k = rep.kernels[it->second];
+            const std::string& name = cells[static_cast<std::size_t>(metric)];
+            if (const Label* l = label_named(name)) {
+                put(k, *l, cells[static_cast<std::size_t>(value)], unit >= 0 ? cells[static_cast<std::size_t>(unit)] : "", static_cast<int>(i + 1));
+            } else if (lower(name) == "function cache configuration") {
+                k.cache_config = cells[static_cast<std::size_t>(value)];
+            }
+        }
+        return;
+    }
+    // --page raw: one kernel per row; an optional second row holds each column's unit.
+    rep.format = "csv-raw";
+    std::vector<std::string> units(header.size());
+    std::size_t row = first + 1;
+    if (row < lines.size()) {
+        const auto cells = csv_cells(lines[row]);
+        const bool unit_row = id >= 0 && static_cast<std::size_t>(id) < cells.size() && trim(cells[static_cast<std::size_t>(id)]).empty();
+        if (unit_row) {
+            for (std::size_t c = 0; c < cells.size() && c < units.size(); ++c) units[c] = cells[c];
+            ++row;
+        }
+    }
+    for (; row < lines.size(); ++row) {
+        if (trim(lines[row]).empty()) continue;
+        const auto cells = csv_cells(lines[row]);
+        NcuKernel k;
+        k.line = static_cast<int>(row + 1);
+        if (cells.size() < header.size())
+            k.diagnostics.push_back("line " + std::to_string(row + 1) + ": " + std::to_string(cells.size()) + " of " +
+                                    std::to_string(header.size()) + " columns (cut short?)");
+        launch_columns(k, header, cells);
+        for (std::size_t c = 0; c < header.size() && c < cells.size(); ++c)
+            if (const Label* l = label_named(trim(header[c]))) put(k, *l, cells[c], units[c], static_cast<int>(row + 1));
+        const int sm_col = column(header, "device__attribute_multiprocessor_count");
+        if (sm_col >= 0 && static_cast<std::size_t>(sm_col) < cells.size() && !k.values.count("sms"))
+            if (auto v = ncu_value(cells[static_cast<std::size_t>(sm_col)], "")) k.values["sms"] = *v;
+        rep.kernels.push_back(std::move(k));
+    }
+}
+
+}  // namespace
+
+NcuReport parse_ncu(std::string_view text) {
+    NcuReport rep;
+    if (text.size() > (std::size_t{64} << 20)) {
+        rep.diagnostics.push_back("the report is larger than 64 MiB; not read");
+        return rep;
+    }
+    const std::vector<std::string> lines = lines_of(text);
+    // A CSV report starts (after ncu's own ==PROF== lines) with a quoted header row.
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string t = trim(lines[i]);
+        if (t.empty() || t.rfind("==", 0) == 0) continue;
+        if (t.rfind("\"ID\"", 0) == 0 || (t.front() == '"' && t.find("\",\"") != std::string::npos && t.find("Kernel Name") != std::string::npos)) {
+            parse_csv(lines, i, rep);
+            break;
+        }
+        parse_text(text, rep);
+        break;
+    }
+    if (rep.kernels.empty()) {
+        rep.diagnostics.push_back(
+            "no kernel found: expected ncu's text output (Launch Statistics and Occupancy sections), or ncu --csv --page details / raw");
+        rep.format.clear();
+    }
+    for (NcuKernel& k : rep.kernels) {
+        if (k.values.empty()) k.diagnostics.push_back("no Launch Statistics or Occupancy values were read for this kernel");
+        if (k.cc_major == 0) k.diagnostics.push_back("compute capability not in the report (CC x.y in the kernel header): give --gpu or --cc");
+    }
+    return rep;
+}
+
+}  // namespace occ::io

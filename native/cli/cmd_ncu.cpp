@@ -1,0 +1,99 @@
+// cmd_ncu.cpp — `occ ncu REPORT`: each kernel of an Nsight Compute report next to occ's prediction.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli.hpp"
+#include "occ/format.hpp"
+#include "occ/io/ncu.hpp"
+
+namespace occ::cli {
+namespace {
+
+struct Options {
+    RequestFlags request;
+    std::string file;
+    bool as_json = false, batch = false;
+};
+
+std::string shown(const io::NcuValue* v) { return v ? v->printed + (v->unit.empty() ? "" : " " + v->unit) : "-"; }
+
+std::string shown_predicted(const std::string& key, const std::optional<double>& v) {
+    if (!v) return "-";
+    if (key.find("shared_memory") != std::string::npos) return format_bytes(static_cast<std::int64_t>(*v));
+    if (key.find("occupancy") != std::string::npos) return format_number(*v, 4) + " %";
+    if (key == "waves_per_sm" || key == "achieved_active_warps_per_sm") return format_number(*v, 3);
+    return format_count(static_cast<std::int64_t>(std::llround(*v)));
+}
+
+void print_human(const io::NcuAnswer& a) {
+    if (a.kernels.empty())
+        for (const std::string& d : a.report.diagnostics) std::printf("note: %s\n", d.c_str());
+    for (const io::NcuKernelAnswer& k : a.kernels) {
+        std::printf("%s%s\n", k.measured.name.c_str(), k.measured.cc_major ? (" (cc " + std::to_string(k.measured.cc_major) + "." +
+                                                                               std::to_string(k.measured.cc_minor) + ")").c_str() : "");
+        if (k.device) std::printf("  device: %s, %d SMs (%s)\n", k.device->name.c_str(), k.device->sm_count, k.device_how.c_str());
+        std::printf("\n  %-34s %18s %18s\n", "", "ncu", "occ");
+        for (const auto& [key, p] : k.predicted) {
+            const io::NcuValue* m = k.measured.get(key);
+            bool differs = false;
+            for (const io::NcuDifference& d : k.differences) differs |= d.field == key;
+            std::printf("  %-34s %18s %18s %s\n", key.c_str(), shown(m).c_str(), shown_predicted(key, p).c_str(), differs ? "<" : (m && p ? "=" : ""));
+        }
+        if (!k.predicted.empty() && k.achieved.occupancy >= 0) std::printf("\n  achieved at most: %s\n", k.achieved.why.c_str());
+        for (const io::NcuDifference& d : k.differences) std::printf("  < %s: %s\n", d.field.c_str(), d.why.c_str());
+        for (const std::string& d : k.diagnostics) std::printf("  note: %s\n", d.c_str());
+        std::printf("\n");
+    }
+}
+
+}  // namespace
+
+void add_ncu(CLI::App& app, Outcome& out) {
+    auto o = std::make_shared<Options>();
+    const io::KindSpec& kind = *io::find_kind("ncu");
+    auto* cmd = app.add_subcommand("ncu", std::string(kind.summary));
+    cmd->footer(
+        "\nReads ncu's text output (Launch Statistics and Occupancy sections), ncu --csv --page details\n"
+        "and --page raw, also pasted into Markdown. The device comes from the report (CC and # SMs);\n"
+        "--gpu / --cc override it. Each line: what ncu printed, what occ predicts, '=' when they agree,\n"
+        "'<' with the reason when not. See docs/NCU.md.\n\n"
+        "Examples:\n"
+        "  ncu --section LaunchStats --section Occupancy ./app > report.txt; occ ncu report.txt\n"
+        "  occ ncu report.csv --json\n"
+        "  echo '{\"text\": \"...\"}' | occ ncu --batch");
+    cmd->add_option("report", o->file, "The report file, or - for stdin");
+    add_request_flags(cmd, kind, o->request);
+    cmd->add_flag("--json", o->as_json, "Print one JSON object");
+    cmd->add_flag("--batch", o->batch, "Read JSON Lines on stdin ({\"text\": ...}), write one JSON line per input line");
+    cmd->callback([o, &out] {
+        if (o->batch) {
+            out.code = run_batch("ncu", std::cin, std::cout);
+            return;
+        }
+        if (o->file.empty()) {
+            out.code = print_error("report: give a report file, or - for stdin", o->as_json);
+            return;
+        }
+        std::stringstream ss;
+        if (o->file == "-") {
+            ss << std::cin.rdbuf();
+        } else {
+            std::ifstream f(o->file, std::ios::binary);
+            if (!f) {
+                out.code = print_error("report: cannot read \"" + o->file + "\"", o->as_json);
+                return;
+            }
+            ss << f.rdbuf();
+        }
+        Result<json> req = request_from(o->request);
+        if (req) (*req)["text"] = ss.str();
+        const Result<io::NcuAnswer> a = req ? io::answer_ncu(*req) : Result<io::NcuAnswer>::fail(req.error);
+        out.code = emit(a, o->as_json, [](const io::NcuAnswer& x) { return io::to_json(x); }, print_human);
+        if (a && a->kernels.empty()) out.code = kExitUsage;
+    });
+}
+
+}  // namespace occ::cli

@@ -1,0 +1,119 @@
+// test_ncu.cpp — the Nsight Compute reader on one fixture per format (tests/fixtures/ncu, each
+// modelled on a public paste cited in its README), and occ's prediction next to the report.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "occ/io/ncu.hpp"
+
+namespace {
+
+using occ::io::json;
+
+std::string fixture(const std::string& name) {
+    std::ifstream f(std::string(OCC_SOURCE_DIR) + "/tests/fixtures/ncu/" + name, std::ios::binary);
+    REQUIRE(f);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+json expected() {
+    return json::parse(fixture("expected.json"));
+}
+
+}  // namespace
+
+TEST_CASE("ncu: every fixture's kernels, launch shapes and values read as the README lists them") {
+    const json all = expected();
+    for (auto it = all.begin(); it != all.end(); ++it) {
+        INFO("fixture " << it.key());
+        const occ::io::NcuReport rep = occ::io::parse_ncu(fixture(it.key()));
+        REQUIRE(rep.kernels.size() == it->size());
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            const json& e = (*it)[i];
+            const occ::io::NcuKernel& k = rep.kernels[i];
+            INFO("kernel " << i << " " << k.name);
+            if (e.contains("name") && e["name"].is_string()) CHECK(k.name.rfind(e["name"].get<std::string>(), 0) == 0);
+            if (e.contains("cc") && e["cc"].is_string())
+                CHECK(std::to_string(k.cc_major) + "." + std::to_string(k.cc_minor) == e["cc"].get<std::string>());
+            if (e.contains("cc") && e["cc"].is_null()) CHECK(k.cc_major == 0);
+            if (e.contains("block") && e["block"].is_array() && e["block"][1].is_number()) {
+                REQUIRE(k.block.has_value());
+                for (int d = 0; d < 3; ++d) CHECK((*k.block)[static_cast<std::size_t>(d)] == e["block"][static_cast<std::size_t>(d)].get<std::int64_t>());
+            }
+            if (e.contains("grid") && e["grid"].is_array() && e["grid"][1].is_number()) {
+                REQUIRE(k.grid.has_value());
+                for (int d = 0; d < 3; ++d) CHECK((*k.grid)[static_cast<std::size_t>(d)] == e["grid"][static_cast<std::size_t>(d)].get<std::int64_t>());
+            }
+            for (auto m = e["measured"].begin(); m != e["measured"].end(); ++m) {
+                INFO("value " << m.key());
+                const occ::io::NcuValue* v = k.get(m.key());
+                if (m->is_null()) {
+                    CHECK(v == nullptr);   // never a number the report did not print
+                } else {
+                    REQUIRE(v != nullptr);
+                    CHECK(std::fabs(v->value - m->get<double>()) < 1e-6);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("ncu: values keep what was printed, the interval it can mean and the best reading") {
+    auto v = occ::io::ncu_value("32.77", "Kbyte");
+    REQUIRE(v);
+    CHECK(v->value == 32768);
+    CHECK(v->lo == doctest::Approx(32765));
+    CHECK(v->hi == doctest::Approx(32775));
+    CHECK(occ::io::ncu_value("8.19", "Kbyte")->value == 8192);
+    CHECK(occ::io::ncu_value("1.02", "Kbyte/block")->value == 1024);
+    CHECK(occ::io::ncu_value("102.40", "Kbyte")->value == 102400);
+    CHECK(occ::io::ncu_value("167.94", "Kbyte")->value == 167936);
+    CHECK(occ::io::ncu_value("4.22", "Kbyte/block")->value == 4224);   // no whole KiB fits: the 128-byte unit does
+    CHECK(occ::io::ncu_value("2,048", "")->value == 2048);
+    CHECK(occ::io::ncu_value("1,048,576", "thread")->value == 1048576);
+    CHECK(occ::io::ncu_value("66.67", "%")->value == doctest::Approx(66.67));
+    CHECK_FALSE(occ::io::ncu_value("2,04", ""));
+    CHECK_FALSE(occ::io::ncu_value("n/a", ""));
+    CHECK_FALSE(occ::io::ncu_value("", "byte"));
+}
+
+TEST_CASE("ncu: the prediction agrees with the report where the model is exact, and explains the driver's carveout") {
+    auto a = occ::io::answer_ncu(json{{"text", fixture("default_two_kernels.txt")}});
+    REQUIRE(a);
+    REQUIRE(a->kernels.size() == 2);
+    for (const auto& k : a->kernels) {
+        REQUIRE(k.device.has_value());
+        CHECK(k.device->sm_count == 82);
+        for (const auto& d : k.differences) {
+            INFO(k.measured.name << ": " << d.field);
+            // Only the driver's configuration (and the limit ncu computes against it) may differ.
+            CHECK((d.field == "shared_memory_configuration_size" || d.field == "block_limit_shared_mem"));
+        }
+    }
+    const json j = occ::io::to_json(*a);
+    CHECK(j["kernels"][0]["measured"]["theoretical_occupancy"] == 100);
+    CHECK(j["kernels"][0]["predicted"]["theoretical_occupancy"] == 100);
+    CHECK(j["kernels"][0]["predicted"]["block_limit_registers"] == 10);
+    CHECK(j["kernels"][0]["measured"]["block_limit_barriers"].is_null());
+}
+
+TEST_CASE("ncu: bad input never crashes and says what is missing") {
+    auto empty = occ::io::answer_ncu(json{{"text", "hello\nworld\n"}});
+    REQUIRE(empty);
+    CHECK(empty->kernels.empty());
+    REQUIRE_FALSE(empty->report.diagnostics.empty());
+    auto missing = occ::io::answer_ncu(json::object());
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error.rfind("text: required", 0) == 0);
+    auto truncated = occ::io::answer_ncu(json{{"text", fixture("truncated.txt")}});
+    REQUIRE(truncated);
+    REQUIRE_FALSE(truncated->kernels.empty());
+    bool said = false;
+    for (const auto& k : truncated->kernels) said |= !k.diagnostics.empty();
+    CHECK(said);
+}
