@@ -231,13 +231,16 @@ void run_occupancy(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
                 if (it == peak_range->values.end() || !std::isfinite(it->second)) return std::nullopt;
                 return std::llround(it->second);
             };
-            out.push_back(vl::device_constant("sm__ctas_active.avg.peak_sustained", a.max_blocks_per_sm,
-                                              ctx.prop.maxBlocksPerMultiProcessor, peak("sm__ctas_active.avg.peak_sustained"),
-                                              "resident blocks per SM: occ vs cudaDeviceProp vs the CUPTI counter's peak rate per SM"));
-            out.push_back(vl::device_constant("sm__warps_active.avg.peak_sustained", a.max_warps_per_sm(),
-                                              ctx.prop.maxThreadsPerMultiProcessor / ctx.prop.warpSize,
-                                              peak("sm__warps_active.avg.peak_sustained"),
-                                              "resident warps per SM: occ vs cudaDeviceProp vs the CUPTI counter's peak rate per SM"));
+            out.push_back(vl::device_constant(
+                "sm__ctas_active.avg.peak_sustained", a.max_blocks_per_sm, ctx.prop.maxBlocksPerMultiProcessor,
+                peak("sm__ctas_active.avg.peak_sustained"),
+                "resident blocks per SM: occ vs cudaDeviceProp vs CUPTI sm__ctas_active.avg.peak_sustained (the counter's most "
+                "per SM per cycle, read as the SM's block slots)"));
+            out.push_back(
+                vl::device_constant("sm__warps_active.avg.peak_sustained", a.max_warps_per_sm(),
+                                    ctx.prop.maxThreadsPerMultiProcessor / ctx.prop.warpSize, peak("sm__warps_active.avg.peak_sustained"),
+                                    "resident warps per SM: occ vs cudaDeviceProp vs CUPTI sm__warps_active.avg.peak_sustained (the "
+                                    "denominator of ncu's achieved occupancy)"));
         }
         session.reset();
     }

@@ -24,3 +24,7 @@ echo "nvcc: $NVCC"
 CUDACXX="$NVCC" "$SRC/cuda_validation/bundle/build_bundle.sh" --build "$BUILD" --out "$BUNDLE" --jobs "${OCC_NVCC_JOBS:-2}"
 "$BUNDLE/occ-validate" --list-cases
 "$BUNDLE/occ-validate" --list-cases --quick
+# The stub that replaces the CUPTI code in toolkits without CUPTI (not linked above): it must compile.
+"${CXX:-g++}" -std=c++20 -Wall -Wextra -Werror -fsyntax-only -I "$SRC/cuda_validation/src" -I "$SRC/cuda_validation/report/include" \
+  -I "$SRC/lib/core/include" "$SRC/cuda_validation/src/counters_stub.cpp"
+echo "counters_stub.cpp compiles"
