@@ -117,3 +117,34 @@ TEST_CASE("ncu: bad input never crashes and says what is missing") {
     for (const auto& k : truncated->kernels) said |= !k.diagnostics.empty();
     CHECK(said);
 }
+
+TEST_CASE("ncu: on every gathered public report occ's register, warp and block-slot limits and theoretical occupancy equal ncu's") {
+    // tests/fixtures/ncu/public_reports.json: numbers read from reports users published (each row
+    // names its source); the launch is rebuilt from the report and run through occ's model.
+    const json reports = json::parse(fixture("public_reports.json"));
+    int compared = 0;
+    for (const json& r : reports) {
+        if (!r["cc"].is_string() || !r["block_size"].is_number() || !r["registers_per_thread"].is_number()) continue;
+        INFO(r["source"].get<std::string>());
+        int major = 0, minor = 0;
+        REQUIRE(occ::parse_cc(r["cc"].get<std::string>(), major, minor));
+        auto dev = occ::device_for_cc(major, minor);
+        REQUIRE(dev.has_value());
+        occ::KernelResources k;
+        occ::LaunchConfig l;
+        l.threads = r["block_size"].get<int>();
+        k.regs_per_thread = r["registers_per_thread"].get<int>();
+        k.smem_static = r.value("static_shared_memory_per_block", json(0)).is_number() ? r["static_shared_memory_per_block"].get<std::int64_t>() : 0;
+        l.smem_dynamic = r.value("dynamic_shared_memory_per_block", json(0)).is_number() ? r["dynamic_shared_memory_per_block"].get<std::int64_t>() : 0;
+        k.optin = k.smem_static + l.smem_dynamic > dev->arch.smem_per_block;
+        const occ::OccupancyResult res = occ::compute_occupancy(*dev, k, l);
+        REQUIRE(res.ok());
+        if (r["block_limit_registers"].is_number()) CHECK(res.limit_registers == r["block_limit_registers"].get<int>());
+        if (r["block_limit_warps"].is_number()) CHECK(res.limit_warps == r["block_limit_warps"].get<int>());
+        if (r["block_limit_sm"].is_number()) CHECK(res.limit_blocks == r["block_limit_sm"].get<int>());
+        if (r["theoretical_occupancy"].is_number())
+            CHECK(std::fabs(res.occupancy * 100 - r["theoretical_occupancy"].get<double>()) <= 0.005 + 1e-9);   // printed with 2 decimals
+        ++compared;
+    }
+    CHECK(compared >= 100);
+}
