@@ -82,7 +82,7 @@ fi
 say "running occ-validate ${MODE:---full} (limit ${LIMIT} s; full table in validate.log)"
 timeout -k 15 "$LIMIT" "$BIN" ${MODE} --out "$OUT/results" --raw "$OUT/raw" "$@" 2>&1 |
   tee "$OUT/validate.log" |
-  grep --line-buffered -E '^(occ-validate|occupancy:|memory:|CUPTI|running|no counters|ncu |wrote|[0-9]+ case)' |
+  grep --line-buffered -E '^(occ-validate|occupancy:|memory:|CUPTI|running|no counters|ncu |wrote|[0-9]+ case)| SMs\): [0-9]+ cases' |
   while IFS= read -r line; do say "$line"; done
 rc=${PIPESTATUS[0]}
 case $rc in
