@@ -5,7 +5,7 @@
 #   run.sh [--quick|--full] [occ-validate options]     measure (default --quick)
 #   run.sh --dry-run [--quick]                         the plan and the device check only
 #
-# Writes to $OUT (default: ../validate-out next to this folder) at most 7 files, as the device tool
+# Writes to $OUT (default: ../validate-out next to this folder) at most 8 files, as the device tool
 # returns at most 8: results/<gpu>.json and .md, validate.log (the full table), dry-run.log,
 # machine.txt (GPU, driver, OS, profiling permission, ldd of the binary, the bundle's manifest) and,
 # gzipped, raw/cuobjdump-sass.txt and raw/ncu-output.csv when those tools ran. Prints progress with
@@ -13,7 +13,9 @@
 # $OCC_VALIDATE_LIMIT_S seconds (default 480) so that everything ends inside one 570 s device call;
 # occ-validate writes its results after each part, so a capped run still leaves what it measured.
 # Exit status: occ-validate's (0 no mismatch, 1 mismatches, 3 CUDA error, 4 no CUDA device,
-# 124 capped) or 5 when the binary cannot start here (see ldd.txt).
+# 124 capped) or 5 when the binary cannot start here (see machine.txt). When occ-validate crashes or
+# a CUDA call fails, it runs once more with --no-cupti in the time left (validate-first.log keeps
+# the first attempt; still at most 8 files).
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BIN="$HERE/occ-validate"
@@ -79,18 +81,37 @@ if [[ $drc -eq 4 ]]; then
   exit 4
 fi
 
+measure() {   # $1 = seconds allowed, then extra occ-validate options; output to validate.log
+  local limit=$1
+  shift
+  timeout -k 15 "$limit" "$BIN" ${MODE} --out "$OUT/results" --raw "$OUT/raw" "$@" 2>&1 |
+    tee "$OUT/validate.log" |
+    grep --line-buffered -E '^(occ-validate|occupancy:|memory:|CUPTI|running|no counters|ncu |wrote|[0-9]+ case)| SMs\): [0-9]+ cases' |
+    while IFS= read -r line; do say "$line"; done
+  return "${PIPESTATUS[0]}"
+}
+report() {
+  case $1 in
+    0) say "occ-validate exit 0: nothing mismatched" ;;
+    1) say "occ-validate exit 1: some cases mismatched (listed in results/*.md)" ;;
+    124 | 137) say "occ-validate stopped at the time cap (exit $1): results hold the parts that finished" ;;
+    *) say "occ-validate exit $1"; tail -20 "$OUT/validate.log" ;;
+  esac
+}
 say "running occ-validate ${MODE:---full} (limit ${LIMIT} s; full table in validate.log)"
-timeout -k 15 "$LIMIT" "$BIN" ${MODE} --out "$OUT/results" --raw "$OUT/raw" "$@" 2>&1 |
-  tee "$OUT/validate.log" |
-  grep --line-buffered -E '^(occ-validate|occupancy:|memory:|CUPTI|running|no counters|ncu |wrote|[0-9]+ case)| SMs\): [0-9]+ cases' |
-  while IFS= read -r line; do say "$line"; done
-rc=${PIPESTATUS[0]}
-case $rc in
-  0) say "occ-validate exit 0: nothing mismatched" ;;
-  1) say "occ-validate exit 1: some cases mismatched (listed in results/*.md)" ;;
-  124 | 137) say "occ-validate stopped at the ${LIMIT} s cap (exit $rc): results hold the parts that finished" ;;
-  *) say "occ-validate exit $rc"; tail -20 "$OUT/validate.log" ;;
-esac
+measure "$LIMIT" "$@"
+rc=$?
+report $rc
+# A crash or a failed CUDA call may come from the counters (CUPTI is the newest, least tried part):
+# once, with the time left, measure again without them (residency, device constants, ncu or timing).
+used=$(($(date +%s) - T0))
+if [[ $rc -ne 0 && $rc -ne 1 && $rc -ne 4 && $rc -ne 124 && $rc -ne 137 ]] && ((LIMIT - used > 60)); then
+  mv "$OUT/validate.log" "$OUT/validate-first.log"
+  say "running occ-validate again with --no-cupti ($((LIMIT - used)) s left; first log in validate-first.log)"
+  measure $((LIMIT - used)) --no-cupti "$@"
+  rc=$?
+  report $rc
+fi
 for f in "$OUT"/raw/*; do
   [[ -f $f && $f != *.gz ]] && gzip -9f "$f"
 done

@@ -4,7 +4,8 @@
 # written, progress lines printed) stands in for the binary. Proves: progress lines reach the
 # console with elapsed seconds, the exit status is passed on, raw files are gzipped, $OUT holds at
 # most 8 files (what the device tool returns), the time cap stops a run that hangs (exit 124) and
-# keeps the results written so far, and a binary that cannot start gives exit 5.
+# keeps the results written so far, a crash is followed by one run with --no-cupti, and a binary that
+# cannot start gives exit 5.
 # Usage: run_script_check.sh <source dir>
 set -uo pipefail
 SRC="$1"
@@ -13,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-make_bundle() {   # $1 = behaviour of the fake run: ok | mismatch | hang | broken
+make_bundle() {   # $1 = behaviour of the fake run: ok | mismatch | hang | crash | broken
   rm -rf "$tmp/b" "$tmp/out"
   mkdir -p "$tmp/b"
   cp "$SRC/cuda_validation/bundle/run.sh" "$tmp/b/run.sh"
@@ -26,8 +27,9 @@ case "\$1" in
   --list-cases) echo "quick: 36 residency kernels"; exit 0 ;;
   --dry-run) echo "case occupancy occ/r1_s0/t32/d0/c-1"; echo "device 0: NVIDIA H200, cc 9.0, 132 SMs"; echo "dry run: plan ok; a CUDA device is present"; exit 0 ;;
 esac
-out=""; raw=""
-while [[ \$# -gt 0 ]]; do case "\$1" in --out) out="\$2"; shift ;; --raw) raw="\$2"; shift ;; esac; shift; done
+out=""; raw=""; nocupti=0
+while [[ \$# -gt 0 ]]; do case "\$1" in --out) out="\$2"; shift ;; --raw) raw="\$2"; shift ;; --no-cupti) nocupti=1 ;; esac; shift; done
+[[ \$behaviour == crash && \$nocupti == 0 ]] && { echo "occupancy: running..."; echo "Segmentation fault"; exit 139; }
 echo "occ-validate: NVIDIA H200 (cc 9.0, 132 SMs), occ entry H200, quick run"
 echo "occupancy: running..."
 mkdir -p "\$out" "\$raw"
@@ -79,7 +81,17 @@ echo "$out" | tail -4
 grep -q 'cap' <<<"$out" || bad "the cap is not reported"
 grep -q 'partial' "$tmp/out/results/h200.json" 2>/dev/null || bad "partial results lost at the cap"
 
-# 4. A binary that cannot start: exit 5 with the reason.
+# 4. A crash (in CUPTI, say): one more run with --no-cupti, first log kept, still <= 8 files.
+make_bundle crash
+out="$(env -i PATH=/usr/bin:/bin OUT="$tmp/out" "$tmp/b/run.sh" --quick 2>&1)"; rc=$?
+echo "$out" | grep -E 'exit|again'
+[[ $rc -eq 0 ]] || bad "crash then --no-cupti: exit $rc, expected 0"
+grep -q 'again with --no-cupti' <<<"$out" || bad "no second run without CUPTI"
+grep -q 'Segmentation' "$tmp/out/validate-first.log" 2>/dev/null || bad "the first attempt's log is lost"
+n=$(find "$tmp/out" -type f | wc -l)
+(( n <= 8 )) || bad "$n files in \$OUT after the second run"
+
+# 5. A binary that cannot start: exit 5 with the reason.
 make_bundle broken
 out="$(env -i PATH=/usr/bin:/bin OUT="$tmp/out" "$tmp/b/run.sh" --quick 2>&1)"; rc=$?
 [[ $rc -eq 5 ]] || bad "broken binary: exit $rc, expected 5"
