@@ -94,4 +94,4 @@ validate-quick:
 # 86, 89, 90, 100 and 120 plus PTX of the newest, static CUDA runtime, CUPTI and NVPerf beside it
 # (rpath $ORIGIN), run.sh; at most 60 MiB. cuda_validation/README.md gives the device command.
 validate-bundle:
-	@cuda_validation/bundle/build_bundle.sh --jobs $(JOBS)
+	@env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL cuda_validation/bundle/build_bundle.sh --jobs $(JOBS)
