@@ -71,40 +71,46 @@ struct HostConfig {
     std::size_t passes = 0;
     ~HostConfig() {
         if (host) {
-            CUpti_Profiler_Host_Deinitialize_Params p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+            CUpti_Profiler_Host_Deinitialize_Params p = params<CUpti_Profiler_Host_Deinitialize_Params>(
+                CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
             p.pHostObject = host;
             (void)cuptiProfilerHostDeinitialize(&p);
         }
     }
     // Returns "" or the failure.
     Failure build(const std::string& chip, const std::uint8_t* availability, const std::vector<const char*>& metrics) {
-        CUpti_Profiler_Host_Initialize_Params ip = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+        CUpti_Profiler_Host_Initialize_Params ip = params<CUpti_Profiler_Host_Initialize_Params>(
+            CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
         ip.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
         ip.pChipName = chip.c_str();
         ip.pCounterAvailabilityImage = availability;
         if (CUptiResult r = cuptiProfilerHostInitialize(&ip); r != CUPTI_SUCCESS) return failure("cuptiProfilerHostInitialize", r);
         host = ip.pHostObject;
 
-        CUpti_Profiler_Host_ConfigAddMetrics_Params ap = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+        CUpti_Profiler_Host_ConfigAddMetrics_Params ap = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+            CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
         ap.pHostObject = host;
         ap.ppMetricNames = const_cast<const char**>(metrics.data());
         ap.numMetrics = metrics.size();
         if (CUptiResult r = cuptiProfilerHostConfigAddMetrics(&ap); r != CUPTI_SUCCESS)
             return failure("cuptiProfilerHostConfigAddMetrics", r);
 
-        CUpti_Profiler_Host_GetConfigImageSize_Params sp = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+        CUpti_Profiler_Host_GetConfigImageSize_Params sp = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+            CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
         sp.pHostObject = host;
         if (CUptiResult r = cuptiProfilerHostGetConfigImageSize(&sp); r != CUPTI_SUCCESS)
             return failure("cuptiProfilerHostGetConfigImageSize", r);
         image.assign(sp.configImageSize, 0);
 
-        CUpti_Profiler_Host_GetConfigImage_Params gp = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+        CUpti_Profiler_Host_GetConfigImage_Params gp = params<CUpti_Profiler_Host_GetConfigImage_Params>(
+            CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
         gp.pHostObject = host;
         gp.configImageSize = image.size();
         gp.pConfigImage = image.data();
         if (CUptiResult r = cuptiProfilerHostGetConfigImage(&gp); r != CUPTI_SUCCESS) return failure("cuptiProfilerHostGetConfigImage", r);
 
-        CUpti_Profiler_Host_GetNumOfPasses_Params np = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+        CUpti_Profiler_Host_GetNumOfPasses_Params np = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(
+            CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
         np.configImageSize = image.size();
         np.pConfigImage = image.data();
         if (CUptiResult r = cuptiProfilerHostGetNumOfPasses(&np); r != CUPTI_SUCCESS) return failure("cuptiProfilerHostGetNumOfPasses", r);
@@ -197,7 +203,8 @@ struct CounterSession::Impl {
     }
     ~Impl() {
         if (rp) {
-            CUpti_RangeProfiler_Disable_Params p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+            CUpti_RangeProfiler_Disable_Params p = params<CUpti_RangeProfiler_Disable_Params>(
+                CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
             p.pRangeProfilerObject = rp;
             (void)cuptiRangeProfilerDisable(&p);
         }
@@ -231,11 +238,13 @@ std::unique_ptr<CounterSession> CounterSession::open(int device, const std::vect
         g_profiler_initialized = true;
     }
     {
-        CUpti_Profiler_DeviceSupported_Params p = params<CUpti_Profiler_DeviceSupported_Params>(CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
+        CUpti_Profiler_DeviceSupported_Params p = params<CUpti_Profiler_DeviceSupported_Params>(
+            CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
         p.cuDevice = device;
         p.api = CUPTI_PROFILER_RANGE_PROFILING;
         if (CUptiResult r = cuptiProfilerDeviceSupported(&p); r != CUPTI_SUCCESS) return fail(failure("cuptiProfilerDeviceSupported", r));
-        if (p.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+        // "unknown" goes on: the calls below then say what is wrong, if anything.
+        if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED || p.isSupported == CUPTI_PROFILER_CONFIGURATION_DISABLED) {
             char buf[320];
             std::snprintf(buf, sizeof buf,
                           "CUPTI: range profiling %s on this device (architecture %s, SLI %s, vGPU %s, confidential compute %s, "
@@ -257,7 +266,8 @@ std::unique_ptr<CounterSession> CounterSession::open(int device, const std::vect
     impl->metric_ptrs = c_names(impl->metrics);
     impl->max_ranges = max_ranges;
     {
-        CUpti_Profiler_GetCounterAvailability_Params p = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+        CUpti_Profiler_GetCounterAvailability_Params p = params<CUpti_Profiler_GetCounterAvailability_Params>(
+            CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
         p.ctx = ctx;
         if (CUptiResult r = cuptiProfilerGetCounterAvailability(&p); r != CUPTI_SUCCESS)
             return fail(failure("cuptiProfilerGetCounterAvailability", r));
@@ -275,7 +285,8 @@ std::unique_ptr<CounterSession> CounterSession::open(int device, const std::vect
         impl->rp = p.pRangeProfilerObject;
     }
     {
-        CUpti_RangeProfiler_GetCounterDataSize_Params p = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+        CUpti_RangeProfiler_GetCounterDataSize_Params p = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
         p.pRangeProfilerObject = impl->rp;
         p.pMetricNames = impl->metric_ptrs.data();
         p.numMetrics = impl->metric_ptrs.size();
@@ -286,7 +297,8 @@ std::unique_ptr<CounterSession> CounterSession::open(int device, const std::vect
         impl->counter_data.assign(p.counterDataSize, 0);
     }
     {
-        CUpti_RangeProfiler_CounterDataImage_Initialize_Params p = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params p = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
         p.pRangeProfilerObject = impl->rp;
         p.counterDataSize = impl->counter_data.size();
         p.pCounterData = impl->counter_data.data();
@@ -294,7 +306,8 @@ std::unique_ptr<CounterSession> CounterSession::open(int device, const std::vect
             return fail(failure("cuptiRangeProfilerCounterDataImageInitialize", r));
     }
     {
-        CUpti_RangeProfiler_SetConfig_Params p = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+        CUpti_RangeProfiler_SetConfig_Params p = params<CUpti_RangeProfiler_SetConfig_Params>(
+            CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
         p.pRangeProfilerObject = impl->rp;
         p.configSize = impl->config.image.size();
         p.pConfig = impl->config.image.data();
@@ -362,7 +375,8 @@ bool CounterSession::run(const std::function<void()>& body, std::string& err) {
 
 bool CounterSession::collect(std::vector<vl::CounterRange>& out, std::string& err) {
     {
-        CUpti_RangeProfiler_DecodeData_Params p = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+        CUpti_RangeProfiler_DecodeData_Params p = params<CUpti_RangeProfiler_DecodeData_Params>(
+            CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
         p.pRangeProfilerObject = impl_->rp;
         if (CUptiResult r = cuptiRangeProfilerDecodeData(&p); r != CUPTI_SUCCESS) {
             err = failure("cuptiRangeProfilerDecodeData", r).line;
@@ -370,7 +384,8 @@ bool CounterSession::collect(std::vector<vl::CounterRange>& out, std::string& er
         }
         if (p.numOfRangeDropped) err = std::to_string(p.numOfRangeDropped) + " range(s) dropped by CUPTI";
     }
-    CUpti_RangeProfiler_GetCounterDataInfo_Params ip = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    CUpti_RangeProfiler_GetCounterDataInfo_Params ip = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
     ip.pCounterDataImage = impl_->counter_data.data();
     ip.counterDataImageSize = impl_->counter_data.size();
     if (CUptiResult r = cuptiRangeProfilerGetCounterDataInfo(&ip); r != CUPTI_SUCCESS) {
@@ -379,7 +394,8 @@ bool CounterSession::collect(std::vector<vl::CounterRange>& out, std::string& er
     }
     std::vector<double> values(impl_->metric_ptrs.size());
     for (std::size_t i = 0; i < ip.numTotalRanges; ++i) {
-        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params rp = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
+        CUpti_RangeProfiler_CounterData_GetRangeInfo_Params rp = params<CUpti_RangeProfiler_CounterData_GetRangeInfo_Params>(
+            CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE);
         rp.pCounterDataImage = impl_->counter_data.data();
         rp.counterDataImageSize = impl_->counter_data.size();
         rp.rangeIndex = i;
@@ -388,7 +404,8 @@ bool CounterSession::collect(std::vector<vl::CounterRange>& out, std::string& er
             err = failure("cuptiRangeProfilerCounterDataGetRangeInfo", r).line;
             return false;
         }
-        CUpti_Profiler_Host_EvaluateToGpuValues_Params ep = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ep = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
         ep.pHostObject = impl_->config.host;
         ep.pCounterDataImage = impl_->counter_data.data();
         ep.counterDataImageSize = impl_->counter_data.size();
