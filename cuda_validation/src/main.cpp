@@ -204,7 +204,8 @@ int main(int argc, char** argv) {
     const auto t_start = std::chrono::steady_clock::now();
     int count = 0;
     if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
-        std::fprintf(stderr, "occ-validate: no CUDA device: %s (%s)\n", e == cudaSuccess ? "cudaGetDeviceCount returned 0" : cudaGetErrorName(e),
+        std::fprintf(stderr, "occ-validate: no CUDA device: %s (%s)\n",
+                     e == cudaSuccess ? "cudaGetDeviceCount returned 0" : cudaGetErrorName(e),
                      e == cudaSuccess ? "no GPU visible" : cudaGetErrorString(e));
         return kExitNoDevice;
     }

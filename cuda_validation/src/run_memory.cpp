@@ -261,7 +261,8 @@ CuptiOutcome cupti_memory(const Context& ctx, const std::vector<vl::MemCase>& ca
             launches = vl::launches_from_ranges(ranges);
             const auto info = cupti_info();
             char buf[256];
-            std::snprintf(buf, sizeof buf, "CUPTI range profiler (libcupti %s): chip %s, %zu metrics (%s), %zu pass(es), %zu of %zu ranges, %.1f s",
+            std::snprintf(buf, sizeof buf,
+                          "CUPTI range profiler (libcupti %s): chip %s, %zu metrics (%s), %zu pass(es), %zu of %zu ranges, %.1f s",
                           info.version.c_str(), setup.chip.c_str(), metrics.size(),
                           sass ? "smsp__sass_inst_executed for shared instructions" : "smsp__inst_executed for shared instructions",
                           session->passes_run(), launches.size(), cases.size(),
