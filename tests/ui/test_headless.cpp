@@ -13,6 +13,7 @@
 
 #include "app_state.hpp"
 #include "imgui.h"
+#include "occ/io/api.hpp"
 #include "occ/ui/app.hpp"
 #include "views.hpp"
 
@@ -154,7 +155,9 @@ TEST_CASE("every view, many frames, with the mouse roaming and clicking") {
             if (occ::find_gpu(g)) set_inputs(app, g, 32 + (frame % 31) * 32, 16 + frame % 200, (frame % 5) * 8192);
         }
         if (frame == 200) app.state().tab = occ::ui::Tab::memory;
-        if (frame == 260) app.state().tab = occ::ui::Tab::occupancy;
+        if (frame == 230) app.state().tab = occ::ui::Tab::advisor;
+        if (frame == 250) app.state().tab = occ::ui::Tab::roofline;
+        if (frame == 270) app.state().tab = occ::ui::Tab::occupancy;
         if (frame == 300) app.set_dark_theme(false);
         if (frame == 400) {
             app.set_content_scale(2.0f);
@@ -290,6 +293,201 @@ TEST_CASE("memory view: the transpose tile conflicts, padding and swizzle fix it
     occ::ui::mark_changed(s);
     for (int i = 0; i < 3; ++i) run_frame_all_views(app);
     CHECK(!s.derived.memory.error.empty());
+}
+
+// A scenario whose Advisor, Roofline and Memory inputs all differ from the defaults.
+void set_tab_inputs(occ::ui::AppState& s) {
+    s.advisor.smem_per_thread = 16;
+    s.advisor.block_size_limit = 512;
+    s.advisor.target_blocks = 3;
+    s.advisor.cluster_size = 12;
+    s.advisor.non_portable = true;
+    s.roofline.gpu = "H100-SXM5-80GB";
+    s.roofline.compare = "V100-SXM2-32GB";
+    s.roofline.dtype = occ::Precision::bf16;
+    s.roofline.m = 8192;
+    s.roofline.seq_len = 2048;
+    s.roofline.elements = 1000000;
+    s.roofline.cols = 512;
+    s.roofline.measured_ms = 1.5;
+    s.memory.pattern.kind = occ::PatternKind::affine;
+    s.memory.pattern.stride = 100000;   // beyond the old scenario reader's 4096, within io's 2^24
+    s.memory.pattern.block[0] = 64;
+    s.memory.pattern.block[1] = 2;
+    s.memory.warp = 3;
+    occ::ui::mark_changed(s);
+}
+
+TEST_CASE("scenarios: every tab and its inputs survive the round trip") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    set_tab_inputs(app.state());
+    const occ::ui::Tab tabs[] = {occ::ui::Tab::occupancy, occ::ui::Tab::memory, occ::ui::Tab::advisor, occ::ui::Tab::roofline};
+    const char* names[] = {"\"tab\":\"occupancy\"", "\"tab\":\"memory\"", "\"tab\":\"advisor\"", "\"tab\":\"roofline\""};
+    for (int i = 0; i < 4; ++i) {
+        CAPTURE(i);
+        app.state().tab = tabs[i];
+        for (int f = 0; f < 3; ++f) run_frame(app);
+        CHECK(app.state().shown_tab == tabs[i]);
+        const std::string j = app.scenario_json();
+        CHECK(j.find(names[i]) != std::string::npos);
+        occ::ui::App other;
+        std::string err;
+        REQUIRE(other.load_scenario_json(j, &err));
+        CHECK(other.scenario_json() == j);
+        for (int f = 0; f < 3; ++f) run_frame(other);
+        const occ::ui::AppState& o = other.state();
+        CHECK(o.shown_tab == tabs[i]);   // the link reopens that tab
+        CHECK(o.advisor.smem_per_thread == 16);
+        CHECK(o.advisor.block_size_limit == 512);
+        CHECK(o.advisor.target_blocks == 3);
+        CHECK(o.advisor.cluster_size == 12);
+        CHECK(o.advisor.non_portable);
+        CHECK(o.roofline.gpu == "H100-SXM5-80GB");
+        CHECK(o.roofline.compare == "V100-SXM2-32GB");
+        CHECK(o.roofline.dtype == occ::Precision::bf16);
+        CHECK(o.roofline.m == 8192);
+        CHECK(o.roofline.seq_len == 2048);
+        CHECK(o.roofline.elements == 1000000);
+        CHECK(o.roofline.cols == 512);
+        CHECK(o.roofline.measured_ms == 1.5);
+        CHECK(o.memory.pattern.stride == 100000);
+        CHECK(o.memory.warp == 3);
+        CHECK(o.derived.roofline.device.name == "H100-SXM5-80GB");
+        CHECK(o.derived.roofline.compare_points.size() == o.derived.roofline.points.size());
+        CHECK(o.derived.advisor.block.ok());
+    }
+    // The scenario's field names are the requests' own: ui.advisor with the launch is an advise
+    // request (smem_dynamic named smem_fixed there), and ui.memory with the scenario's gpu is a line for `occ coalesce --batch`.
+    auto j = occ::io::json::parse(app.scenario_json());
+    occ::io::json advise = j;
+    advise.erase("ui");
+    for (auto& [k, v] : j["ui"]["advisor"].items()) advise[k] = v;
+    advise["smem_fixed"] = advise["smem_dynamic"];   // the part that does not grow with the block
+    advise.erase("smem_dynamic");
+    const auto advised = occ::io::handle("advise", advise);
+    CHECK_MESSAGE(advised["error"].is_null(), advised.dump());
+    occ::io::json coalesce = j["ui"]["memory"];
+    coalesce["gpu"] = j["gpu"];
+    const auto answer = occ::io::answer_coalesce(coalesce);
+    REQUIRE(answer);
+    CHECK(answer->result.sectors == app.state().derived.memory.global.sectors);
+}
+
+TEST_CASE("scenarios: a malformed tab input is a clear error and changes nothing") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    set_tab_inputs(app.state());
+    run_frame(app);
+    const std::string before = app.scenario_json();
+    const std::pair<const char*, const char*> bad[] = {
+        {R"({"ui":{"advisor":{"target_blocks":0}}})", "ui.advisor.target_blocks: must be an integer 1..1024, got 0"},
+        {R"({"ui":{"advisor":{"block_size_limit":"big"}}})", "ui.advisor.block_size_limit: must be an integer"},
+        {R"({"ui":{"advisor":{"cluster_size":12}}})", "ui.advisor.cluster_size: must be 1..8 (portable)"},
+        {R"({"ui":{"advisor":{"smem_per_thread":"lots"}}})", "smem_per_thread"},
+        {R"({"ui":{"advisor":{"clustersize":2}}})", "ui.advisor.clustersize: unknown field"},
+        {R"({"ui":{"advisor":[1]}})", "ui.advisor: must be an object"},
+        {R"({"ui":{"roofline":{"gpu":"NoSuchGPU"}}})", "ui.roofline.gpu: must be a device with roofline figures"},
+        {R"({"ui":{"roofline":{"m":0}}})", "ui.roofline.m: must be an integer 1..1125899906842624, got 0"},
+        {R"({"ui":{"roofline":{"dtype":"fp4"}}})", "ui.roofline.dtype: must be one of fp64"},
+        {R"({"ui":{"roofline":{"compare":["A100","H100"]}}})", "ui.roofline.compare: the app compares with one device"},
+        {R"({"ui":{"roofline":{"measured_ms":-1}}})", "ui.roofline.measured_ms: must be a number"},
+        {R"({"ui":{"memory":{"stride":99999999}}})", "ui.memory.stride:"},
+        {R"({"ui":{"memory":{"gpu":"A100"}}})", "ui.memory.gpu: the memory view uses the scenario's device"},
+        {R"({"ui":{"memory":{"warp":1},"memory_warp":1}})", "ui.memory.warp: unknown field"},
+        {R"({"ui":{"memory_warp":32}})", "ui.memory_warp: must be an integer 0..31, got 32"},
+        {R"({"ui":{"tab":"sm"}})", "ui.tab: must be one of occupancy, memory, advisor, roofline"},
+    };
+    for (const auto& [text, message] : bad) {
+        CAPTURE(text);
+        std::string err;
+        CHECK(!app.load_scenario_json(text, &err));
+        CHECK(err.find(message) != std::string::npos);
+        CHECK(app.scenario_json() == before);
+    }
+    // The request forms the io readers accept are accepted here too.
+    std::string err;
+    REQUIRE(app.load_scenario_json(R"({"gpu":"A100","ui":{"advisor":{"smem_per_thread":"1K"},
+        "memory":{"addresses":[0,4,null,128]},"roofline":{"compare":"h100","dtype":"Half"}}})", &err));
+    CHECK(app.state().advisor.smem_per_thread == 1024);
+    CHECK(app.state().advisor.cluster_size == 2);   // left out: the default
+    CHECK(app.state().memory.pattern.kind == occ::PatternKind::addresses);
+    CHECK(app.state().roofline.compare == "H100-SXM5-80GB");
+    CHECK(app.state().roofline.dtype == occ::Precision::fp16);
+    CHECK(app.state().roofline.gpu.empty());
+    for (int f = 0; f < 3; ++f) run_frame_all_views(app);
+    CHECK(app.state().derived.memory.global.ok());
+    // A scenario saved before ui.memory was a coalesce request (the warp inside it) still loads.
+    REQUIRE(app.load_scenario_json(R"({"ui":{"memory":{"pattern":"2d","access_bytes":4,"block":[32,32],"offset":0,"order":"column",
+        "pitch":0,"pad":0,"swizzle":false,"warp":5}}})", &err));
+    CHECK(app.state().memory.warp == 5);
+}
+
+TEST_CASE("the roofline follows the scenario's GPU until a device is picked") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    run_frame(app);
+    CHECK(s.derived.roofline.follows_scenario);
+    CHECK(s.derived.roofline.device.name == "A100-SXM4-80GB");
+    set_inputs(app, "H100-SXM5-80GB", 256, 32);
+    run_frame(app);
+    CHECK(s.derived.roofline.device.name == "H100-SXM5-80GB");
+    CHECK(s.derived.roofline.note.empty());
+    s.roofline.gpu = "V100-SXM2-32GB";   // picked in the combo
+    occ::ui::mark_changed(s);
+    run_frame(app);
+    set_inputs(app, "RTX-4090", 256, 32);
+    for (int f = 0; f < 3; ++f) run_frame_all_views(app);
+    CHECK(!s.derived.roofline.follows_scenario);
+    CHECK(s.derived.roofline.device.name == "V100-SXM2-32GB");
+    s.roofline.gpu.clear();
+    occ::ui::mark_changed(s);
+    run_frame(app);
+    CHECK(s.derived.roofline.device.name == "RTX-4090");
+    // A GPU without roofline figures: a note, and a device that has them.
+    set_inputs(app, "GTX-1080", 256, 32);
+    run_frame_all_views(app);
+    CHECK(!s.derived.roofline.note.empty());
+    CHECK(!s.derived.roofline.points.empty());
+    CHECK(s.derived.roofline.points[0].point.ok());
+}
+
+TEST_CASE("advisor numbers and the pasted log are computed in the refresh step; Reset clears every tab") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    set_inputs(app, "H100-SXM5-80GB", 256, 64);
+    s.advisor.target_blocks = 2;
+    s.ptxas_log = "ptxas info    : Compiling entry function '_Z6kernelPf' for 'sm_90'\n"
+                  "ptxas info    : Used 40 registers, 1024 bytes smem, 360 bytes cmem[0]\n";
+    occ::ui::mark_changed(s);
+    occ::ui::refresh(s);   // no frame drawn: the numbers are there already
+    const occ::ui::AdvisorDerived& a = s.derived.advisor;
+    CHECK(a.block.ok());
+    CHECK(a.at_target.target_blocks == 2);
+    CHECK(a.has_clusters);
+    CHECK(a.clusters.cluster_size == 2);
+    REQUIRE(a.ptxas.is_object());
+    REQUIRE(a.ptxas["kernels"].size() == 1);
+    CHECK(a.ptxas["kernels"][0]["registers"] == 40);
+    CHECK(app.scenario_json().find("Compiling") == std::string::npos);   // the log stays out of the link
+    for (int f = 0; f < 3; ++f) run_frame_all_views(app);
+    set_tab_inputs(s);
+    s.tab = occ::ui::Tab::roofline;
+    run_frame(app);
+    occ::ui::reset_inputs(s);
+    run_frame(app);
+    occ::ui::App fresh;
+    auto ui_of = [](const occ::ui::App& x) { return occ::io::json::parse(x.scenario_json())["ui"]; };
+    CHECK(ui_of(app)["advisor"] == ui_of(fresh)["advisor"]);
+    CHECK(ui_of(app)["roofline"] == ui_of(fresh)["roofline"]);
+    CHECK(ui_of(app)["memory"] == ui_of(fresh)["memory"]);
+    CHECK(s.ptxas_log.empty());
 }
 
 // Keyboard only: Tab through the inputs (the GPU search box, then threads per block), type a value.

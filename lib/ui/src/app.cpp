@@ -208,25 +208,16 @@ void App::frame() {
         const bool force = s.tab != s.shown_tab;
         auto flags = [&](Tab t) { return force && s.tab == t ? ImGuiTabItemFlags_SetSelected : 0; };
         int drawn = -1;
-        if (ImGui::BeginTabItem("Occupancy", nullptr, flags(Tab::occupancy))) {
-            drawn = static_cast<int>(Tab::occupancy);
-            occupancy_tab(s);
+        auto tab = [&](const char* label, Tab t, void (*draw)(AppState&)) {
+            if (!ImGui::BeginTabItem(label, nullptr, flags(t))) return;
+            drawn = static_cast<int>(t);
+            draw(s);
             ImGui::EndTabItem();
-        }
-        if (ImGui::BeginTabItem("Memory", nullptr, flags(Tab::memory))) {
-            drawn = static_cast<int>(Tab::memory);
-            draw_memory(s);
-            ImGui::EndTabItem();
-        }
-        // Advisor and Roofline (issue 6) keep their own inputs; they do not change the scenario's tab.
-        if (ImGui::BeginTabItem("Advisor")) {
-            draw_advisor(s);
-            ImGui::EndTabItem();
-        }
-        if (ImGui::BeginTabItem("Roofline")) {
-            draw_roofline(s);
-            ImGui::EndTabItem();
-        }
+        };
+        tab("Occupancy", Tab::occupancy, occupancy_tab);
+        tab("Memory", Tab::memory, draw_memory);
+        tab("Advisor", Tab::advisor, draw_advisor);
+        tab("Roofline", Tab::roofline, draw_roofline);
         ImGui::EndTabBar();
         if (drawn >= 0 && (!force || static_cast<Tab>(drawn) == s.tab)) {
             if (s.tab != static_cast<Tab>(drawn)) s.scenario_changed = true;

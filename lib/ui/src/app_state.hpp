@@ -1,5 +1,6 @@
 // app_state.hpp — everything the app knows: the inputs (one occupancy request, the same struct the
-// CLI and JSON API use), view flags, and the results derived from the inputs by occ::core.
+// CLI and JSON API use, plus the Memory, Advisor and Roofline tabs' inputs), view flags, and the
+// results derived from the inputs by occ::core. Views draw from here and keep no state of their own.
 //
 // [SECTION] Inputs and flags: what a scenario stores
 // [SECTION] Derived: what occ::core computed from the inputs (recomputed only when they change)
@@ -12,15 +13,20 @@
 #include "occ/banks.hpp"
 #include "occ/coalescing.hpp"
 #include "occ/io/api.hpp"
+#include "occ/advisor.hpp"
+#include "occ/cluster.hpp"
 #include "occ/occupancy.hpp"
+#include "occ/roofline.hpp"
 #include "occ/sweep.hpp"
 #include "occ/waves.hpp"
 
 namespace occ::ui {
 
 // [SECTION] Inputs and flags
+inline constexpr const char* kDefaultGpu = "A100-SXM4-80GB";   // a fresh app's GPU
+
 enum class DeviceKind : int { named = 0, cc = 1, custom = 2 };
-enum class Tab : int { occupancy = 0, memory = 1 };
+enum class Tab : int { occupancy = 0, memory = 1, advisor = 2, roofline = 3 };
 
 struct ViewFlags {
     bool sm = true;        // the SM picture
@@ -30,8 +36,9 @@ struct ViewFlags {
 };
 
 // The memory view's access: one pattern drawn both as a global access (sectors) and as a shared
-// access (banks). Default: a warp reading a column of a 32 x 32 float tile, the classic transpose
-// case (uncoalesced in global memory, a 32-way bank conflict in shared memory).
+// access (banks); its scenario form is a coalesce request (occ::io::read_memory_request). Default:
+// a warp reading a column of a 32 x 32 float tile, the classic transpose case (uncoalesced in
+// global memory, a 32-way bank conflict in shared memory).
 struct MemoryInputs {
     AccessPattern pattern = [] {
         AccessPattern p;
@@ -41,7 +48,29 @@ struct MemoryInputs {
         p.order = IndexOrder::column;
         return p;
     }();
-    int warp = 0;   // which warp of the block the pictures show
+    int warp = 0;   // which warp of the block the pictures show (a ui field, not part of the request)
+};
+
+// The Advisor tab's inputs: the advise request's own fields (occ::io::fields), on top of the
+// scenario's device and launch.
+struct AdvisorInputs {
+    std::int64_t smem_per_thread = 0;   // dynamic smem that grows with the block, on top of smem_dynamic
+    int block_size_limit = 0;           // 0 = the device's maximum
+    int target_blocks = 0;              // 0 = the current blocks per SM (the request leaves it out)
+    int cluster_size = 2;
+    bool non_portable = false;
+};
+
+// The Roofline tab's inputs: the roofline request's fields (occ::io::fields), one value per preset op.
+struct RooflineInputs {
+    std::string gpu;       // "" = follow the scenario's GPU
+    std::string compare;   // "" = none
+    Precision dtype = Precision::fp16;
+    std::int64_t m = 4096, n = 4096, k = 4096;
+    std::int64_t seq_len = 4096, head_dim = 128;
+    std::int64_t elements = std::int64_t{16} << 20;
+    std::int64_t rows = 4096, cols = 4096;
+    double measured_ms = 0;   // for the matmul point; 0 = none
 };
 
 struct MemoryDerived {
@@ -72,6 +101,36 @@ struct Hints {
     std::vector<int> best_threads; // every multiple of 32 reaching best_occupancy (from the sweep)
 };
 
+// The Advisor tab's numbers (occ::core's advisor, waves and clusters).
+struct AdvisorDerived {
+    BlockSizeAdvice block;
+    ResourceAdvice regs;
+    ResourceAdvice smem;
+    DynamicSmemAdvice at_target;
+    WaveResult waves;
+    bool has_clusters = false;   // the device has thread block clusters
+    ClusterResult clusters;
+    // The pasted compiler log through the "ptxas" request kind (the JSON `occ occupancy --ptxas`
+    // prints), with the scenario's device and launch; null when nothing is pasted.
+    io::json ptxas;
+};
+
+// One preset operation on the roofline.
+struct RooflineOp {
+    const char* label;
+    Operation op;
+    RooflinePoint point;
+};
+
+struct RooflineDerived {
+    RooflineDevice device;         // the device drawn: the picked one, else the scenario's GPU
+    bool follows_scenario = true;  // no device picked
+    std::string note;              // why the device drawn is not the scenario's GPU
+    bool has_compare = false;
+    RooflineDevice compare;
+    std::vector<RooflineOp> points, compare_points;
+};
+
 struct Derived {
     OccupancyResult result;
     std::vector<SweepPoint> by_threads, by_regs, by_smem;
@@ -85,7 +144,9 @@ struct Derived {
     int heat_cols = 0, heat_rows = 0;
     Hints hints;
     WaveResult waves;
-    MemoryDerived memory;                      // grid over the GPU (meaningful when a grid is given)
+    MemoryDerived memory;
+    AdvisorDerived advisor;
+    RooflineDerived roofline;
     double recompute_ms = 0;               // how long the last recompute took (shown in the status bar)
 };
 
@@ -100,6 +161,10 @@ struct AppState {
     char gpu_search[64] = {};
 
     MemoryInputs memory;
+    AdvisorInputs advisor;
+    RooflineInputs roofline;
+    std::string ptxas_log;   // compiler output pasted into the Advisor tab (too large for the link)
+
     ViewFlags views;
     Tab tab = Tab::occupancy;
     Tab shown_tab = Tab::occupancy;   // the tab the tab bar shows (a scenario may ask for another)
@@ -117,7 +182,7 @@ struct AppState {
     Derived derived;
 };
 
-// The defaults a fresh app shows: A100, 256 threads, 32 registers.
+// The defaults a fresh app shows: A100, 256 threads, 32 registers, and every tab's default inputs.
 void reset_inputs(AppState& s);
 // Call after any input change (widgets do it; tests and scenario loading too).
 void mark_changed(AppState& s);

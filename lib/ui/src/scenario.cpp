@@ -1,15 +1,262 @@
 // scenario.cpp — the app state as JSON: the occupancy request exactly as the CLI's --json/--batch
-// reads it (occ::io does both directions), plus a "ui" object with the theme, tab and open views.
+// reads it (occ::io does both directions), plus a "ui" object with the theme, the tab, the open
+// views and every other tab's inputs, each in the field names of its own request kind:
 //
-//   {"gpu": "A100-SXM4-80GB", "threads": 256, "regs": 64, ..., "ui": {"theme": "dark", ...}}
+//   {"gpu": "A100-SXM4-80GB", "threads": 256, "regs": 32, ...,
+//    "ui": {"theme": "dark", "tab": "advisor", "views": {"sm": true, ...},
+//           "memory": {coalesce request fields}, "memory_warp": 0,
+//           "advisor": {"smem_per_thread": 0, "block_size_limit": 0, "cluster_size": 2, ...},
+//           "roofline": {"dtype": "fp16", "m": 4096, ...}}}
+//
+// Ranges and wording come from the fields' descriptions (occ/io/schema.hpp). A bad field is an
+// error value naming it ("ui.advisor.target_blocks: must be an integer 1..1024, got 0"), and the
+// state stays as it was. Nothing here throws or catches: io's readers return occ::Result, and the
+// ui objects go through the small non-throwing reader below.
+//
+// [SECTION] Reader: one ui object, first error wins
+// [SECTION] Memory, Advisor, Roofline: read and write
+// [SECTION] Scenario
 #include "scenario.hpp"
 
-#include "occ/io/fields.hpp"
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <tuple>
+
+#include "occ/io/schema.hpp"
+#include "occ/io/size.hpp"
 
 namespace occ::ui {
 namespace {
 
 using io::json;
+namespace F = io::fields;
+
+// [SECTION] Reader
+std::string shown(const json& v) {
+    std::string s = v.dump();
+    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
+// The choices of a description ("row,column") as "row, column" for messages.
+std::string listed(std::string_view choices) {
+    std::string all;
+    for (char c : choices) all += c == ',' ? std::string(", ") : std::string(1, c);
+    return all;
+}
+
+bool in_list(std::string_view choices, std::string_view word) {
+    for (std::size_t b = 0; b <= choices.size();) {
+        std::size_t e = choices.find(',', b);
+        if (e == std::string_view::npos) e = choices.size();
+        if (choices.substr(b, e - b) == word) return true;
+        b = e + 1;
+    }
+    return false;
+}
+
+// Reads one JSON object's fields. The first failure is kept; later reads leave their outputs alone.
+class ObjectReader {
+public:
+    ObjectReader(const json& obj, std::string context) : obj_(obj), ctx_(std::move(context)) {
+        if (!obj_.is_object()) error_ = ctx_ + ": must be an object, got " + shown(obj_);
+    }
+    const std::string& error() const { return error_; }
+    bool ok() const { return error_.empty(); }
+
+    void fail(std::string_view key, const std::string& why) {
+        if (error_.empty()) error_ = ctx_ + "." + std::string(key) + ": " + why;
+    }
+    // The value of `key`; nullptr when absent, null, or after a failure. Marks the key as known.
+    const json* get(std::string_view key) {
+        known_.push_back(key);
+        if (!ok()) return nullptr;
+        const auto it = obj_.find(std::string(key));
+        return it == obj_.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    template <typename Int>
+    void integer(std::string_view key, std::int64_t lo, std::int64_t hi, Int& out) {
+        const json* v = get(key);
+        if (!v) return;
+        const bool whole = v->is_number_integer() || (v->is_number_float() && std::isfinite(v->get<double>()) &&
+                                                      v->get<double>() == std::floor(v->get<double>()) && std::fabs(v->get<double>()) < 9.0e18);
+        const bool fits = whole && !(v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi));
+        const std::int64_t x = fits ? (v->is_number_integer() ? v->get<std::int64_t>() : static_cast<std::int64_t>(v->get<double>())) : 0;
+        if (!fits || x < lo || x > hi) return fail(key, "must be an integer " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + shown(*v));
+        out = static_cast<Int>(x);
+    }
+    template <typename Int>
+    void integer(const io::FieldSpec& f, Int& out) { integer(f.key, f.lo, f.hi, out); }
+
+    void size(const io::FieldSpec& f, std::int64_t& out) {
+        const json* v = get(f.key);
+        if (!v) return;
+        std::int64_t x = -1;
+        if (v->is_string()) {
+            const Result<std::int64_t> r = io::parse_size(v->get<std::string>(), f.key);
+            if (!r) return fail(f.key, r.error);
+            x = *r;
+        } else if (v->is_number_integer() && !v->is_number_unsigned()) {
+            x = v->get<std::int64_t>();
+        } else if (v->is_number_unsigned()) {
+            x = v->get<std::uint64_t>() > static_cast<std::uint64_t>(f.hi) ? f.hi + 1 : static_cast<std::int64_t>(v->get<std::uint64_t>());
+        }
+        if (x < f.lo || x > f.hi)
+            return fail(f.key, "must be a size " + std::to_string(f.lo) + ".." + std::to_string(f.hi) + " bytes (e.g. 49152 or \"48K\"), got " + shown(*v));
+        out = x;
+    }
+
+    void number(const io::FieldSpec& f, double& out) {
+        const json* v = get(f.key);
+        if (!v) return;
+        if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < f.dlo || v->get<double>() > f.dhi) {
+            char range[96];
+            std::snprintf(range, sizeof range, "must be a number %g..%g, got ", f.dlo, f.dhi);
+            return fail(f.key, range + shown(*v));
+        }
+        out = v->get<double>();
+    }
+
+    void boolean(std::string_view key, bool& out) {
+        const json* v = get(key);
+        if (!v) return;
+        if (!v->is_boolean()) return fail(key, "must be true or false, got " + shown(*v));
+        out = v->get<bool>();
+    }
+
+    // One of the comma-separated `choices` (case-insensitive, as io reads them); `out` gets it in lower case.
+    void choice(std::string_view key, std::string_view choices, std::string& out) {
+        const json* v = get(key);
+        if (!v) return;
+        std::string word = v->is_string() ? v->get<std::string>() : std::string();
+        for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (!v->is_string() || !in_list(choices, word)) return fail(key, "must be one of " + listed(choices) + ", got " + shown(*v));
+        out = word;
+    }
+
+    // Fails on keys no read asked for.
+    void finish() {
+        if (!ok()) return;
+        for (auto it = obj_.begin(); it != obj_.end(); ++it) {
+            bool known = false;
+            for (std::string_view k : known_) known = known || k == it.key();
+            if (known) continue;
+            std::string names;
+            for (std::string_view k : known_) names += (names.empty() ? "" : ", ") + std::string(k);
+            return fail(it.key().substr(0, 40), "unknown field (known: " + names + ")");
+        }
+    }
+
+private:
+    const json& obj_;
+    std::string ctx_;
+    std::string error_;
+    std::vector<std::string_view> known_;
+};
+
+// [SECTION] Memory, Advisor, Roofline
+// The memory view's pattern as a coalesce request without the device (the scenario's own), so
+// ui.memory with the scenario's gpu is a line for `occ coalesce --batch`.
+json memory_json(const MemoryInputs& m) {
+    json j = io::memory_request_to_json(io::MemoryRequest{Device{}, m.pattern});
+    for (const char* k : {"gpu", "cc", "device"}) j.erase(k);
+    // 0 = the block's extent, which follows the block (the echo would write today's extent).
+    if (m.pattern.kind == PatternKind::index_2d) j["pitch"] = m.pattern.pitch;
+    return j;
+}
+
+std::optional<AccessPattern> read_memory(const json& obj, std::string* error) {
+    if (!obj.is_object()) {
+        *error = "ui.memory: must be an object with the coalesce request's fields, got " + shown(obj);
+        return std::nullopt;
+    }
+    for (const char* k : {"gpu", "cc", "device"})
+        if (obj.contains(k)) {
+            *error = std::string("ui.memory.") + k + ": the memory view uses the scenario's device; give " + k + " at the top level";
+            return std::nullopt;
+        }
+    const io::KindSpec* kind = io::find_kind("coalesce");
+    for (auto it = obj.begin(); kind && it != obj.end(); ++it) {
+        const io::FieldSpec* f = io::find_field(*kind, it.key());
+        if (!f || f->key == F::id.key) {
+            *error = "ui.memory." + it.key().substr(0, 40) + ": unknown field (the coalesce request's fields only)";
+            return std::nullopt;
+        }
+    }
+    Result<io::MemoryRequest> r = io::read_memory_request(obj, "ui.memory");
+    if (!r) {
+        *error = "ui.memory." + r.error;
+        return std::nullopt;
+    }
+    return r->pattern;
+}
+
+json advisor_json(const AdvisorInputs& a) {
+    json j{{F::smem_per_thread.key, a.smem_per_thread}, {F::block_size_limit.key, a.block_size_limit}};
+    if (a.target_blocks > 0) j[F::target_blocks.key] = a.target_blocks;   // absent = the current blocks per SM
+    j[F::cluster_size.key] = a.cluster_size;
+    j[F::non_portable.key] = a.non_portable;
+    return j;
+}
+
+AdvisorInputs read_advisor(ObjectReader& f) {
+    AdvisorInputs a;
+    f.size(F::smem_per_thread, a.smem_per_thread);
+    f.integer(F::block_size_limit, a.block_size_limit);
+    f.integer(F::target_blocks, a.target_blocks);
+    f.integer(F::cluster_size, a.cluster_size);
+    f.boolean(F::non_portable.key, a.non_portable);
+    // The rule of the advise request: sizes 9..16 are non-portable.
+    if (a.cluster_size > kMaxPortableClusterSize && !a.non_portable)
+        f.fail(F::cluster_size.key, "must be 1..8 (portable); 9..16 need non_portable, got " + std::to_string(a.cluster_size));
+    f.finish();
+    return a;
+}
+
+json roofline_json(const RooflineInputs& r) {
+    json j = json::object();
+    if (!r.gpu.empty()) j[F::roof_gpu.key] = r.gpu;   // absent = follow the scenario's GPU
+    if (!r.compare.empty()) j[F::compare.key] = json::array({r.compare});
+    j[F::dtype.key] = precision_name(r.dtype);
+    for (const auto& [f, v] : {std::pair{&F::m, r.m}, {&F::n, r.n}, {&F::k, r.k}, {&F::seq_len, r.seq_len}, {&F::head_dim, r.head_dim},
+                               {&F::elements, r.elements}, {&F::rows, r.rows}, {&F::cols, r.cols}})
+        j[f->key] = v;
+    if (r.measured_ms > 0) j[F::measured_ms.key] = r.measured_ms;
+    return j;
+}
+
+// A device name with roofline figures, canonical; "" and a failure otherwise.
+std::string roofline_device(ObjectReader& f, std::string_view key, const json& v) {
+    if (v.is_string())
+        if (const auto d = find_roofline_device(v.get<std::string>())) return d->name;
+    std::string names;
+    for (const RooflineDevice& d : roofline_devices()) names += (names.empty() ? "" : ", ") + d.name;
+    f.fail(key, "must be a device with roofline figures (" + names + "), got " + shown(v));
+    return {};
+}
+
+RooflineInputs read_roofline(ObjectReader& f) {
+    RooflineInputs r;
+    if (const json* g = f.get(F::roof_gpu.key)) r.gpu = roofline_device(f, F::roof_gpu.key, *g);
+    if (const json* c = f.get(F::compare.key)) {
+        if (c->is_array() && c->size() > 1) f.fail(F::compare.key, "the app compares with one device, got " + std::to_string(c->size()));
+        else if (c->is_array() && c->size() == 1) r.compare = roofline_device(f, F::compare.key, (*c)[0]);
+        else if (!c->is_array()) r.compare = roofline_device(f, F::compare.key, *c);
+    }
+    std::string dtype = precision_name(r.dtype);
+    f.choice(F::dtype.key, F::dtype.choices, dtype);
+    r.dtype = parse_precision(dtype).value_or(r.dtype);
+    for (const auto& [spec, out] : {std::pair{&F::m, &r.m}, {&F::n, &r.n}, {&F::k, &r.k}, {&F::seq_len, &r.seq_len}, {&F::head_dim, &r.head_dim},
+                                    {&F::elements, &r.elements}, {&F::rows, &r.rows}, {&F::cols, &r.cols}})
+        f.integer(*spec, *out);
+    f.number(F::measured_ms, r.measured_ms);
+    if (f.ok() && f.get(F::measured_ms.key) && !(r.measured_ms > 0)) f.fail(F::measured_ms.key, "must be > 0 milliseconds (leave it out for none)");
+    f.finish();
+    return r;
+}
 
 // A custom device in the cudaDeviceProp field names that io::device_from_json reads back.
 json custom_device_json(const Device& d) {
@@ -29,51 +276,70 @@ json custom_device_json(const Device& d) {
                 {"reservedSharedMemPerBlock", a.smem_reserved_per_block}};
 }
 
-// The memory view's pattern, with the field names of the CLI's coalesce/banks requests.
-json memory_json(const MemoryInputs& m) {
-    const AccessPattern& p = m.pattern;
-    json j{{"pattern", pattern_kind_name(p.kind)}, {"access_bytes", p.access_bytes}, {"block", {p.block[0], p.block[1]}}, {"offset", p.offset}};
-    if (p.kind == PatternKind::affine) j["stride"] = p.stride;
-    if (p.kind == PatternKind::index_2d) {
-        j["order"] = p.order == IndexOrder::column ? "column" : "row";
-        j["pitch"] = p.pitch;
-        j["pad"] = p.pad;
-        j["swizzle"] = p.swizzle;
-    }
-    if (p.kind == PatternKind::gather) {
-        j["seed"] = p.seed;
-        j["range"] = p.range;
-    }
-    j["warp"] = m.warp;
-    return j;
+// [SECTION] Scenario
+constexpr std::string_view kTabs = "occupancy,memory,advisor,roofline";   // in Tab's order
+
+std::string tab_name(Tab t) {
+    static const char* names[] = {"occupancy", "memory", "advisor", "roofline"};
+    return names[static_cast<int>(t)];
 }
 
-MemoryInputs read_memory(const json& obj) {
-    if (!obj.is_object()) throw io::RequestError("ui.memory: must be an object");
-    io::FieldReader f(obj, "ui.memory");
-    MemoryInputs m;
-    AccessPattern& p = m.pattern;
-    const std::string kind = f.choice("pattern", {"affine", "2d", "gather"}, "2d");
-    p.kind = kind == "affine" ? PatternKind::affine : kind == "gather" ? PatternKind::gather : PatternKind::index_2d;
-    p.access_bytes = static_cast<int>(f.integer("access_bytes", 1, 16, 4));
-    if (const json* b = f.raw("block")) {
-        if (!b->is_array() || b->size() != 2 || !(*b)[0].is_number_integer() || !(*b)[1].is_number_integer())
-            f.fail("block", "must be [x, y]");
-        p.block[0] = (*b)[0].get<int>();
-        p.block[1] = (*b)[1].get<int>();
+Tab tab_from(std::string_view name) {
+    for (int i = 0; i < 4; ++i)
+        if (tab_name(static_cast<Tab>(i)) == name) return static_cast<Tab>(i);
+    return Tab::occupancy;
+}
+
+// Everything "ui" holds, read into a copy of the current values (a part left out keeps them).
+struct UiPart {
+    bool dark;
+    Tab tab;
+    ViewFlags views;
+    MemoryInputs memory;
+    AdvisorInputs advisor;
+    RooflineInputs roofline;
+};
+
+std::string read_ui(json ui, UiPart& u) {
+    // Scenarios saved before ui.memory was a coalesce request kept the warp inside it.
+    if (ui.is_object() && ui.contains("memory") && ui["memory"].is_object() && ui["memory"].contains("warp") && !ui.contains("memory_warp")) {
+        ui["memory_warp"] = ui["memory"]["warp"];
+        ui["memory"].erase("warp");
     }
-    p.offset = f.integer("offset", 0, 1 << 20, 0);
-    p.stride = f.integer("stride", -4096, 4096, 1);
-    p.order = f.choice("order", {"row", "column"}, "column") == "row" ? IndexOrder::row : IndexOrder::column;
-    p.pitch = f.integer("pitch", 0, 1 << 20, 0);
-    p.pad = f.integer("pad", 0, 1024, 0);
-    p.swizzle = f.boolean("swizzle", false);
-    p.seed = static_cast<std::uint64_t>(f.integer("seed", 0, std::int64_t{1} << 40, 1));
-    p.range = f.integer("range", 0, 1 << 30, 0);
-    m.warp = static_cast<int>(f.integer("warp", 0, 31, 0));
+    ObjectReader f(ui, "ui");
+    std::string theme = u.dark ? "dark" : "light", tab = tab_name(u.tab);
+    f.choice("theme", "dark,light", theme);
+    f.choice("tab", kTabs, tab);
+    u.dark = theme == "dark";
+    u.tab = tab_from(tab);
+    if (const json* v = f.get("views")) {
+        ObjectReader vf(*v, "ui.views");
+        vf.boolean("sm", u.views.sm);
+        vf.boolean("plots", u.views.plots);
+        vf.boolean("heatmap", u.views.heatmap);
+        vf.boolean("hints", u.views.hints);
+        vf.finish();
+        if (!vf.ok()) return vf.error();
+    }
+    if (const json* m = f.get("memory")) {
+        std::string error;
+        const std::optional<AccessPattern> p = read_memory(*m, &error);
+        if (!p) return error;
+        u.memory.pattern = *p;
+    }
+    f.integer("memory_warp", 0, kWarpLanes - 1, u.memory.warp);
+    if (const json* a = f.get("advisor")) {
+        ObjectReader af(*a, "ui.advisor");
+        u.advisor = read_advisor(af);
+        if (!af.ok()) return af.error();
+    }
+    if (const json* r = f.get("roofline")) {
+        ObjectReader rf(*r, "ui.roofline");
+        u.roofline = read_roofline(rf);
+        if (!rf.ok()) return rf.error();
+    }
     f.finish();
-    if (std::string e = check_pattern(p); !e.empty()) throw io::RequestError("ui.memory." + e);
-    return m;
+    return f.error();
 }
 
 }  // namespace
@@ -88,9 +354,12 @@ std::string scenario_to_json(const AppState& s) {
     }
     for (auto& [k, v] : req.items()) out[k] = v;
     out["ui"] = json{{"theme", s.dark ? "dark" : "light"},
-                     {"tab", s.tab == Tab::memory ? "memory" : "occupancy"},
+                     {"tab", tab_name(s.tab)},
                      {"views", {{"sm", s.views.sm}, {"plots", s.views.plots}, {"heatmap", s.views.heatmap}, {"hints", s.views.hints}}},
-                     {"memory", memory_json(s.memory)}};
+                     {"memory", memory_json(s.memory)},
+                     {"memory_warp", s.memory.warp},
+                     {"advisor", advisor_json(s.advisor)},
+                     {"roofline", roofline_json(s.roofline)}};
     return out.dump();
 }
 
@@ -102,49 +371,28 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
     json j = json::parse(text, nullptr, false);
     if (j.is_discarded()) return fail("scenario: not valid JSON");
     if (!j.is_object()) return fail("scenario: must be a JSON object");
-    try {
-        ViewFlags views = s.views;
-        bool dark = s.dark;
-        Tab tab = s.tab;
-        MemoryInputs memory = s.memory;
-        if (j.contains("ui")) {
-            const json ui = j["ui"];
-            j.erase("ui");
-            if (!ui.is_object()) return fail("ui: must be an object");
-            io::FieldReader f(ui, "ui");
-            dark = f.choice("theme", {"dark", "light"}, dark ? "dark" : "light") == "dark";
-            tab = f.choice("tab", {"occupancy", "memory"}, tab == Tab::memory ? "memory" : "occupancy") == "memory" ? Tab::memory : Tab::occupancy;
-            if (const json* v = f.raw("views")) {
-                if (!v->is_object()) f.fail("views", "must be an object of booleans");
-                io::FieldReader vf(*v, "ui.views");
-                views.sm = vf.boolean("sm", views.sm);
-                views.plots = vf.boolean("plots", views.plots);
-                views.heatmap = vf.boolean("heatmap", views.heatmap);
-                views.hints = vf.boolean("hints", views.hints);
-                vf.finish();
-            }
-            if (const json* m = f.raw("memory")) memory = read_memory(*m);
-            f.finish();
-        }
-        const DeviceKind kind = j.contains("device") ? DeviceKind::custom : j.contains("cc") ? DeviceKind::cc : DeviceKind::named;
-        io::FieldReader f(j, "scenario");
-        io::OccupancyRequest req = io::read_occupancy_request(f);
-        f.finish();
-        // Everything parsed: only now touch the state.
-        s.req = std::move(req);
-        s.device_kind = kind;
-        s.block_3d = s.req.block[1] > 1 || s.req.block[2] > 1;
-        s.views = views;
-        s.dark = dark;
-        s.tab = tab;
-        s.memory = memory;
-        mark_changed(s);
-        return true;
-    } catch (const io::RequestError& e) {
-        return fail(e.what());
-    } catch (const std::exception& e) {
-        return fail(std::string("scenario: ") + e.what());
+
+    UiPart u{s.dark, s.tab, s.views, s.memory, s.advisor, s.roofline};
+    if (const auto it = j.find("ui"); it != j.end()) {
+        if (std::string e = read_ui(*it, u); !e.empty()) return fail(e);
+        j.erase("ui");
     }
+    // The rest is an occupancy request; the app keeps no sweep and no id.
+    const io::KindSpec* kind = io::find_kind("occupancy");
+    for (auto it = j.begin(); kind && it != j.end(); ++it) {
+        const io::FieldSpec* f = io::find_field(*kind, it.key());
+        if (!f || f->key == F::sweep.key || f->key == F::id.key) return fail(it.key().substr(0, 40) + ": unknown field in scenario");
+    }
+    Result<io::OccupancyRequest> req = io::read_occupancy_request(j, "scenario");
+    if (!req) return fail(req.error);
+
+    // Everything parsed: only now touch the state.
+    s.device_kind = j.contains("device") ? DeviceKind::custom : j.contains("cc") ? DeviceKind::cc : DeviceKind::named;
+    s.req = std::move(*req);
+    s.block_3d = s.req.block[1] > 1 || s.req.block[2] > 1;
+    std::tie(s.dark, s.tab, s.views, s.memory, s.advisor, s.roofline) = std::tie(u.dark, u.tab, u.views, u.memory, u.advisor, u.roofline);
+    mark_changed(s);
+    return true;
 }
 
 }  // namespace occ::ui

@@ -1,14 +1,21 @@
-// state.cpp — turns inputs into everything the views draw, by calling occ::core only.
+// state.cpp — turns inputs into everything the views draw, by calling occ::core (and occ::io for a
+// pasted compiler log). Runs once per input change, never per frame.
+//
+// [SECTION] Occupancy tab: sweeps as plot series, hints
+// [SECTION] Memory, Advisor and Roofline tabs
+// [SECTION] Inputs and refresh
 #include <algorithm>
 #include <chrono>
 
 #include "app_state.hpp"
 #include "occ/advisor.hpp"
+#include "occ/cluster.hpp"
 #include "occ/waves.hpp"
 
 namespace occ::ui {
 namespace {
 
+// [SECTION] Occupancy tab
 void to_series(const std::vector<SweepPoint>& pts, double x_scale, std::vector<float>& xs, std::vector<float>& ys,
                std::vector<unsigned>& lim) {
     xs.resize(pts.size());
@@ -57,6 +64,7 @@ Hints read_hints(const AppState& s, const Derived& d) {
     return h;
 }
 
+// [SECTION] Memory, Advisor and Roofline tabs
 void refresh_memory(AppState& s) {
     MemoryDerived& m = s.derived.memory;
     AccessPattern& p = s.memory.pattern;
@@ -71,17 +79,102 @@ void refresh_memory(AppState& s) {
     m.warp_access = make_warp_access(p, s.memory.warp);
 }
 
+void refresh_advisor(AppState& s) {
+    const AdvisorInputs& in = s.advisor;
+    AdvisorDerived& a = s.derived.advisor;
+    const Device& dev = s.req.device;
+    const KernelResources& k = s.req.kernel;
+    const LaunchConfig& l = s.req.launch;
+    const OccupancyResult& now = s.derived.result;
+    // Growth per thread is on top of the scenario's dynamic shared memory (the fixed part), as the
+    // advise request's smem_fixed defaults to smem_dynamic.
+    a.block = advise_block_size(dev, k, l, SmemGrowth{l.smem_dynamic, in.smem_per_thread}, in.block_size_limit);
+    a.regs = advise_registers(dev, k, l);
+    a.smem = advise_shared_memory(dev, k, l);
+    a.at_target = available_dynamic_smem(dev, k, l, in.target_blocks > 0 ? in.target_blocks : std::max(1, now.blocks_per_sm));
+    a.waves = s.derived.waves;
+    a.has_clusters = dev.arch.clusters;
+    a.clusters = a.has_clusters ? compute_clusters(dev, k, l, in.cluster_size, in.non_portable) : ClusterResult{};
+    a.ptxas = nullptr;
+    if (!s.ptxas_log.empty()) {
+        // The log supplies each kernel's registers, static shared memory and barriers.
+        io::json req = io::occupancy_request_to_json(s.req);
+        for (const char* key : {"regs", "smem_static", "barriers"}) req.erase(key);
+        req["log"] = s.ptxas_log;
+        a.ptxas = io::handle("ptxas", req);
+    }
+}
+
+// The roofline's preset operations, each sized by the inputs.
+std::vector<RooflineOp> roofline_points(const RooflineDevice& dev, const RooflineInputs& in) {
+    Operation mm;
+    mm.kind = OpKind::matmul;
+    mm.m = in.m;
+    mm.n = in.n;
+    mm.k = in.k;
+    Operation dec;
+    dec.kind = OpKind::attention_decode;
+    dec.seq_len = in.seq_len;
+    dec.head_dim = in.head_dim;
+    Operation ew;
+    ew.kind = OpKind::elementwise;
+    ew.elements = in.elements;
+    Operation sm;
+    sm.kind = OpKind::softmax;
+    sm.rows = in.rows;
+    sm.cols = in.cols;
+    Operation ln = sm;
+    ln.kind = OpKind::layernorm;
+    std::vector<RooflineOp> out = {{"matmul", mm, {}}, {"decode attention", dec, {}}, {"elementwise", ew, {}}, {"softmax", sm, {}}, {"layernorm", ln, {}}};
+    for (RooflineOp& o : out) {
+        o.op.dtype = in.dtype;
+        RooflineQuery q;
+        q.device = dev;
+        q.op = o.op;
+        if (o.op.kind == OpKind::matmul && in.measured_ms > 0) q.measured_s = in.measured_ms / 1e3;
+        o.point = compute_roofline(q);
+    }
+    return out;
+}
+
+// The Roofline follows the scenario's GPU until the user picks a device.
+void refresh_roofline(AppState& s) {
+    const RooflineInputs& in = s.roofline;
+    RooflineDerived& r = s.derived.roofline;
+    r.follows_scenario = in.gpu.empty();
+    r.note.clear();
+    std::optional<RooflineDevice> dev = find_roofline_device(r.follows_scenario ? s.req.device.name : in.gpu);
+    if (!dev) {
+        const std::span<const RooflineDevice> all = roofline_devices();
+        dev = find_roofline_device(kDefaultGpu);
+        if (!dev && !all.empty()) dev = all.front();
+        r.note = (r.follows_scenario ? s.req.device.name : in.gpu) + " has no roofline figures; showing the " + (dev ? dev->name : std::string("?")) +
+                 " (pick a device above).";
+    }
+    r.device = dev.value_or(RooflineDevice{});
+    const std::optional<RooflineDevice> cmp = in.compare.empty() ? std::nullopt : find_roofline_device(in.compare);
+    r.has_compare = cmp.has_value();
+    r.compare = cmp.value_or(RooflineDevice{});
+    r.points = roofline_points(r.device, in);
+    r.compare_points = r.has_compare ? roofline_points(r.compare, in) : std::vector<RooflineOp>{};
+}
+
 }  // namespace
 
+// [SECTION] Inputs and refresh
 void reset_inputs(AppState& s) {
     s.req = io::OccupancyRequest{};
-    s.req.device = *find_gpu("A100-SXM4-80GB");
+    s.req.device = *find_gpu(kDefaultGpu);
     s.req.launch.threads = 256;
     s.req.kernel.regs_per_thread = 32;
     s.req.block[0] = 256;
     s.req.block[1] = s.req.block[2] = 1;
     s.device_kind = DeviceKind::named;
     s.block_3d = false;
+    s.memory = MemoryInputs{};
+    s.advisor = AdvisorInputs{};
+    s.roofline = RooflineInputs{};
+    s.ptxas_log.clear();
     mark_changed(s);
 }
 
@@ -135,6 +228,8 @@ void refresh(AppState& s) {
     d.hints = read_hints(s, d);
     d.waves = compute_waves(d.result, dev.sm_count, l.grid_blocks);
     refresh_memory(s);
+    refresh_advisor(s);
+    refresh_roofline(s);
     s.derived_generation = s.input_generation;
     d.recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -1,9 +1,8 @@
 // view_advisor.cpp — the launch advisor with before/after numbers (best block size, register and
 // shared-memory headroom, dynamic shared memory at a target occupancy), the waves of the grid with
 // its tail, and thread block clusters per GPC. Every number comes from occ::core (advisor.hpp,
-// waves.hpp, cluster.hpp), recomputed only when the inputs change.
+// waves.hpp, cluster.hpp) through AppState::derived.advisor; the inputs are AppState::advisor.
 //
-// [SECTION] Inputs and cache (view-local: not part of the occupancy scenario)
 // [SECTION] Pieces
 // [SECTION] View
 #include <algorithm>
@@ -14,58 +13,13 @@
 #include "occ/cluster.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
+#include "occ/io/schema.hpp"
 #include "occ/waves.hpp"
 #include "plot.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
 namespace {
-
-// [SECTION] Inputs and cache
-struct AdvisorInputs {
-    int smem_per_thread = 0;
-    int block_size_limit = 0;
-    int target_blocks = 0;     // 0 = the current blocks per SM
-    int cluster_size = 2;
-    bool non_portable = false;
-};
-AdvisorInputs g_in;
-
-struct AdvisorCache {
-    std::uint64_t generation = 0;
-    AdvisorInputs in{-1, -1, -1, -1, false};
-    BlockSizeAdvice block;
-    ResourceAdvice regs;
-    ResourceAdvice smem;
-    DynamicSmemAdvice at_target;
-    WaveResult waves;
-    ClusterResult clusters;
-    bool has_clusters = false;
-};
-AdvisorCache g_cache;
-
-bool same(const AdvisorInputs& a, const AdvisorInputs& b) {
-    return a.smem_per_thread == b.smem_per_thread && a.block_size_limit == b.block_size_limit && a.target_blocks == b.target_blocks &&
-           a.cluster_size == b.cluster_size && a.non_portable == b.non_portable;
-}
-
-void recompute(const AppState& s) {
-    if (g_cache.generation == s.input_generation && same(g_cache.in, g_in)) return;
-    const Device& dev = s.req.device;
-    const KernelResources& k = s.req.kernel;
-    const LaunchConfig& l = s.req.launch;
-    g_cache.generation = s.input_generation;
-    g_cache.in = g_in;
-    // Growth per thread is on top of the scenario's dynamic shared memory (the fixed part).
-    g_cache.block = advise_block_size(dev, k, l, SmemGrowth{l.smem_dynamic, g_in.smem_per_thread}, g_in.block_size_limit);
-    g_cache.regs = advise_registers(dev, k, l);
-    g_cache.smem = advise_shared_memory(dev, k, l);
-    const OccupancyResult& now = s.derived.result;
-    g_cache.at_target = available_dynamic_smem(dev, k, l, g_in.target_blocks > 0 ? g_in.target_blocks : std::max(1, now.blocks_per_sm));
-    g_cache.waves = compute_waves(now, dev.sm_count, l.grid_blocks);
-    g_cache.has_clusters = dev.arch.clusters;
-    if (g_cache.has_clusters) g_cache.clusters = compute_clusters(dev, k, l, g_in.cluster_size, g_in.non_portable);
-}
 
 // [SECTION] Pieces (before/after tables, waves bar, GPC picture, pasted compiler output)
 struct Column {
@@ -168,30 +122,25 @@ void gpc_picture(const ClusterResult& c) {
 }
 
 
-// Compiler output pasted into the view: occupancy for every kernel through the "ptxas" request
-// kind (the same JSON the CLI's `occ occupancy --ptxas` prints), with the scenario's launch.
-struct PtxasPaste {
-    char text[1 << 16] = {};
-    std::uint64_t generation = 0;
-    bool dirty = true;
-    io::json response;
-};
-PtxasPaste g_paste;
+// Compiler output pasted into the view: AppState::ptxas_log, answered in the refresh step through
+// the "ptxas" request kind (the JSON `occ occupancy --ptxas` prints) with the scenario's launch.
+int resize_string(ImGuiInputTextCallbackData* data) {
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+        auto* text = static_cast<std::string*>(data->UserData);
+        text->resize(static_cast<std::size_t>(data->BufTextLen));
+        data->Buf = text->data();
+    }
+    return 0;
+}
 
 void ptxas_section(AppState& s) {
     if (!ImGui::CollapsingHeader("Import compiler output (nvcc -Xptxas -v, cuobjdump --dump-resource-usage)")) return;
     ImGui::TextDisabled("Paste the log; every kernel gets its occupancy with this device and launch. \"Use\" copies a kernel's resources into the inputs.");
-    if (ImGui::InputTextMultiline("##ptxas_log", g_paste.text, sizeof g_paste.text, ImVec2(-1, em(7)))) g_paste.dirty = true;
-    if (g_paste.text[0] == '\0') return;
-    if (g_paste.dirty || g_paste.generation != s.input_generation) {
-        io::json req = io::occupancy_request_to_json(s.req);
-        for (const char* k : {"regs", "smem_static", "barriers"}) req.erase(k);
-        req["log"] = std::string(g_paste.text);
-        g_paste.response = io::handle("ptxas", req);
-        g_paste.generation = s.input_generation;
-        g_paste.dirty = false;
-    }
-    const io::json& r = g_paste.response;
+    if (ImGui::InputTextMultiline("##ptxas_log", s.ptxas_log.data(), s.ptxas_log.capacity() + 1, ImVec2(-1, em(7)),
+                                  ImGuiInputTextFlags_CallbackResize, resize_string, &s.ptxas_log))
+        mark_changed(s);
+    const io::json& r = s.derived.advisor.ptxas;
+    if (s.ptxas_log.empty() || !r.is_object()) return;
     if (!r.contains("kernels")) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r.value("error", std::string("?")).c_str());
         return;
@@ -247,8 +196,8 @@ void ptxas_section(AppState& s) {
 
 // [SECTION] View
 void draw_advisor(AppState& s) {
-    recompute(s);
-    const AdvisorCache& a = g_cache;
+    const AdvisorDerived& a = s.derived.advisor;
+    AdvisorInputs& in = s.advisor;
     const LaunchConfig& l = s.req.launch;
     const KernelResources& k = s.req.kernel;
     const OccupancyResult& now = s.derived.result;
@@ -259,33 +208,38 @@ void draw_advisor(AppState& s) {
 
     ImGui::TextDisabled("%s, %d threads x %d registers, %s dynamic shared memory: %d blocks/SM, %s occupancy", s.req.device.name.c_str(), l.threads,
                         k.regs_per_thread, format_bytes(l.smem_dynamic).c_str(), now.blocks_per_sm, format_percent(now.occupancy).c_str());
+    // Ranges of the advise request's fields (occ/io/schema.hpp); target 0 = the current blocks per SM.
+    namespace F = io::fields;
+    const AdvisorInputs before = in;
     ImGui::PushItemWidth(em(6));
-    ImGui::InputInt("smem bytes / thread", &g_in.smem_per_thread, 0);
+    ImGui::InputScalar("smem bytes / thread", ImGuiDataType_S64, &in.smem_per_thread);
     item_tooltip("Dynamic shared memory that grows with the block (on top of the scenario's dynamic shared memory), for the block-size search.");
     ImGui::SameLine(0, em(1));
-    ImGui::InputInt("block size limit", &g_in.block_size_limit, 0);
+    ImGui::InputInt("block size limit", &in.block_size_limit, 0);
     item_tooltip("The largest block the kernel supports (0 = the device maximum).");
     ImGui::SameLine(0, em(1));
-    ImGui::InputInt("target blocks / SM", &g_in.target_blocks, 0);
+    ImGui::InputInt("target blocks / SM", &in.target_blocks, 0);
     item_tooltip("For the dynamic shared memory available per block (0 = the current blocks per SM).");
     ImGui::PopItemWidth();
-    g_in.smem_per_thread = std::clamp(g_in.smem_per_thread, 0, 1 << 16);
-    g_in.block_size_limit = std::clamp(g_in.block_size_limit, 0, 1024);
-    g_in.target_blocks = std::clamp(g_in.target_blocks, 0, 64);
+    in.smem_per_thread = std::clamp(in.smem_per_thread, F::smem_per_thread.lo, F::smem_per_thread.hi);
+    in.block_size_limit = static_cast<int>(std::clamp<std::int64_t>(in.block_size_limit, F::block_size_limit.lo, F::block_size_limit.hi));
+    in.target_blocks = static_cast<int>(std::clamp<std::int64_t>(in.target_blocks, 0, F::target_blocks.hi));
+    if (in.smem_per_thread != before.smem_per_thread || in.block_size_limit != before.block_size_limit || in.target_blocks != before.target_blocks)
+        mark_changed(s);
 
     // The three before/after tables side by side.
     const bool cols = ImGui::BeginTable("advisor_cols", 3, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_PadOuterX);
     if (cols) ImGui::TableNextColumn();
     section("Best block size");
     if (a.block.ok()) {
-        before_after("ba_block", {{"now", &a.block.before, l.threads, k.regs_per_thread, g_in.smem_per_thread ? SmemGrowth{l.smem_dynamic, g_in.smem_per_thread}.at(l.threads) : l.smem_dynamic},
+        before_after("ba_block", {{"now", &a.block.before, l.threads, k.regs_per_thread, in.smem_per_thread ? SmemGrowth{l.smem_dynamic, in.smem_per_thread}.at(l.threads) : l.smem_dynamic},
                                   {"best", &a.block.after, a.block.threads, k.regs_per_thread, a.block.smem_dynamic}});
         ImGui::TextWrapped("Most active threads per SM; ties go to the larger block (cudaOccupancyMaxPotentialBlockSize). Min grid %lld blocks.",
                            static_cast<long long>(a.block.min_grid_blocks));
         if (a.block.threads != l.threads && ImGui::SmallButton("Use this block size")) {
             s.block_3d = false;
             s.req.launch.threads = a.block.threads;
-            if (g_in.smem_per_thread) s.req.launch.smem_dynamic = a.block.smem_dynamic;
+            if (in.smem_per_thread) s.req.launch.smem_dynamic = a.block.smem_dynamic;
             sync_block(s);
             mark_changed(s);
         }
@@ -343,11 +297,12 @@ void draw_advisor(AppState& s) {
         return;
     }
     ImGui::PushItemWidth(em(6));
-    ImGui::SliderInt("cluster size", &g_in.cluster_size, 1, g_in.non_portable ? kMaxNonPortableClusterSize : kMaxPortableClusterSize);
+    bool cluster_changed = ImGui::SliderInt("cluster size", &in.cluster_size, 1, in.non_portable ? kMaxNonPortableClusterSize : kMaxPortableClusterSize);
     ImGui::PopItemWidth();
     ImGui::SameLine(0, em(1));
-    ImGui::Checkbox("non-portable (up to 16)", &g_in.non_portable);
-    if (!g_in.non_portable) g_in.cluster_size = std::min(g_in.cluster_size, kMaxPortableClusterSize);
+    cluster_changed |= ImGui::Checkbox("non-portable (up to 16)", &in.non_portable);
+    if (!in.non_portable) in.cluster_size = std::min(in.cluster_size, kMaxPortableClusterSize);
+    if (cluster_changed) mark_changed(s);
     const ClusterResult& c = a.clusters;
     if (c.ok())
         ImGui::Text("%d clusters active (like cudaOccupancyMaxActiveClusters): %lld of %lld block slots, %s; device occupancy %s.", c.max_active_clusters,

@@ -1,6 +1,7 @@
 // view_memory.cpp — global-memory coalescing and shared-memory bank conflicts, as pictures.
 //
-// [SECTION] Inputs: one access pattern (affine, 2-D tile, gather), with padding/swizzle toggles
+// [SECTION] Inputs: one access pattern (affine, 2-D tile, gather; explicit addresses from a
+//                   scenario), with padding/swizzle toggles, in the coalesce request's ranges
 // [SECTION] Global: the warp's 32 lanes -> the 32-byte sectors they touch, sectors filled by use
 // [SECTION] Banks: 32 banks with the lanes that hit each one stacked, conflicting lanes marked
 //
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "occ/format.hpp"
+#include "occ/io/schema.hpp"
 #include "plot.hpp"
 #include "views.hpp"
 
@@ -17,12 +19,24 @@ namespace occ::ui {
 namespace {
 
 // [SECTION] Inputs
+// A pattern of explicit lane addresses (only a scenario or a pasted request gives one): listed.
+void lane_addresses(const AccessPattern& p) {
+    std::string text;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+        text += lane ? ", " : "";
+        text += (p.active_lanes >> lane) & 1u ? std::to_string(p.addresses[static_cast<std::size_t>(lane)]) : std::string("-");
+    }
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("Byte address per lane (- = inactive): %s", text.c_str());
+    ImGui::PopTextWrapPos();
+}
 
 void memory_inputs(AppState& s) {
+    namespace F = io::fields;
     AccessPattern& p = s.memory.pattern;
     bool changed = false;
     section("Access pattern");
-    int kind = p.kind == PatternKind::index_2d ? 1 : p.kind == PatternKind::gather ? 2 : 0;
+    int kind = p.kind == PatternKind::index_2d ? 1 : p.kind == PatternKind::gather ? 2 : p.kind == PatternKind::addresses ? 3 : 0;
     const int before = kind;
     ImGui::RadioButton("Strided", &kind, 0);
     item_tooltip("addr = base + offset + thread * stride * element size (thread = linear thread index)");
@@ -32,6 +46,11 @@ void memory_inputs(AppState& s) {
     ImGui::SameLine();
     ImGui::RadioButton("Gather", &kind, 2);
     item_tooltip("Each thread reads a random element (a permutation of the block's threads, or uniform in a range).");
+    if (before == 3) {
+        ImGui::SameLine();
+        ImGui::RadioButton("Addresses", &kind, 3);
+        item_tooltip("32 explicit byte addresses, one per lane (from the scenario's ui.memory.addresses).");
+    }
     if (kind != before) {
         p.kind = kind == 1 ? PatternKind::index_2d : kind == 2 ? PatternKind::gather : PatternKind::affine;
         changed = true;
@@ -51,18 +70,26 @@ void memory_inputs(AppState& s) {
         p.offset -= p.offset % p.access_bytes;   // keep lanes naturally aligned
         changed = true;
     }
-    input_row("Block", "blockDim.x, blockDim.y: lanes are numbered threadIdx.x fastest, so a block with x < 32 puts several rows in one warp.");
-    int b2[2] = {p.block[0], p.block[1]};
-    if (ImGui::InputInt2("##mblock", b2)) {
-        p.block[0] = std::clamp(b2[0], 1, 1024);
-        p.block[1] = std::clamp(b2[1], 1, std::max(1, 1024 / p.block[0]));
+    if (p.kind == PatternKind::addresses) {
+        ImGui::EndTable();
+        lane_addresses(p);
+        if (changed) mark_changed(s);
+        return;
+    }
+    input_row("Block", "blockDim.x, y, z: lanes are numbered threadIdx.x fastest, so a block with x < 32 puts several rows in one warp.");
+    int b3[3] = {p.block[0], p.block[1], p.block[2]};
+    if (ImGui::InputInt3("##mblock", b3)) {
+        const int most = static_cast<int>(F::mem_block.hi);
+        p.block[0] = std::clamp(b3[0], 1, most);
+        p.block[1] = std::clamp(b3[1], 1, std::max(1, most / p.block[0]));
+        p.block[2] = std::clamp(b3[2], 1, std::max(1, most / (p.block[0] * p.block[1])));
         changed = true;
     }
     if (p.kind == PatternKind::affine) {
         input_row("Stride", "Elements between consecutive threads (1 = consecutive).");
         int stride = static_cast<int>(p.stride);
         if (ImGui::InputInt("##stride", &stride, 1, 8)) {
-            p.stride = std::clamp(stride, -4096, 4096);
+            p.stride = std::clamp<std::int64_t>(stride, F::stride.lo, F::stride.hi);
             changed = true;
         }
     }
@@ -76,29 +103,27 @@ void memory_inputs(AppState& s) {
         input_row("Pitch", "Elements per row of the array; 0 = the block's extent.");
         int pitch = static_cast<int>(p.pitch);
         if (ImGui::InputInt("##pitch", &pitch, 1, 32)) {
-            p.pitch = std::clamp(pitch, 0, 1 << 20);
+            p.pitch = std::clamp<std::int64_t>(pitch, F::pitch.lo, F::pitch.hi);
             changed = true;
         }
     }
     if (p.kind == PatternKind::gather) {
         input_row("Range", "Random elements in [0, range); 0 = a permutation of the block's threads.");
-        int range = static_cast<int>(p.range);
-        if (ImGui::InputInt("##range", &range, 32, 1024)) {
-            p.range = std::clamp(range, 0, 1 << 30);
+        const std::int64_t range_step = 32, range_fast = 1024;
+        if (ImGui::InputScalar("##range", ImGuiDataType_S64, &p.range, &range_step, &range_fast)) {
+            p.range = std::clamp(p.range, F::range.lo, F::range.hi);
             changed = true;
         }
         input_row("Seed", "Random seed (splitmix64).");
-        int seed = static_cast<int>(p.seed);
-        if (ImGui::InputInt("##seed", &seed)) {
-            p.seed = static_cast<std::uint64_t>(std::max(0, seed));
-            changed = true;
-        }
+        const std::uint64_t seed_step = 1;
+        if (ImGui::InputScalar("##seed", ImGuiDataType_U64, &p.seed, &seed_step)) changed = true;
     }
     input_row("Offset", "Bytes added to every address (whole elements; shifts the access off a 32-byte boundary).");
     {
-        int off = static_cast<int>(p.offset);
-        if (ImGui::InputInt("##offset", &off, p.access_bytes, 32)) {
-            off = std::clamp(off, 0, 1 << 20);
+        const std::int64_t step = p.access_bytes, fast = 32;
+        std::int64_t off = p.offset;
+        if (ImGui::InputScalar("##offset", ImGuiDataType_S64, &off, &step, &fast)) {
+            off = std::clamp(off, F::offset.lo, F::offset.hi);
             p.offset = off - off % p.access_bytes;
             changed = true;
         }

@@ -4,7 +4,7 @@
 // an optional second device for comparison. Numbers come from occ::core's roofline model; the view
 // only draws them.
 //
-// [SECTION] Inputs (view-local: not part of the occupancy scenario)
+// [SECTION] Inputs: widgets over AppState::roofline (points computed in the refresh step)
 // [SECTION] Plot
 // [SECTION] View
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "occ/format.hpp"
+#include "occ/io/schema.hpp"
 #include "occ/roofline.hpp"
 #include "plot.hpp"
 #include "views.hpp"
@@ -22,18 +23,6 @@ namespace occ::ui {
 namespace {
 
 // [SECTION] Inputs
-struct RooflineInputs {
-    int device = -1;        // index into roofline_devices(); -1 = pick the A100 on first use
-    int compare = -1;       // -1 = none
-    int dtype = static_cast<int>(Precision::fp16);
-    int m = 4096, n = 4096, k = 4096;
-    int seq_len = 4096, head_dim = 128;
-    int elements_m = 16;    // elementwise size in M elements
-    int rows = 4096, cols = 4096;
-    float measured_ms = 0;  // for the matmul point
-};
-RooflineInputs g_in;
-
 struct OpPoint {
     const char* label;
     Operation op;
@@ -44,63 +33,88 @@ struct OpPoint {
 const ImU32 kOpColors[] = {IM_COL32(78, 121, 167, 255), IM_COL32(242, 142, 43, 255), IM_COL32(89, 161, 79, 255), IM_COL32(225, 87, 89, 255),
                            IM_COL32(176, 122, 161, 255)};
 
-std::vector<OpPoint> points_for(const RooflineDevice& dev, Precision dtype) {
+// The refresh step's points, each with its colour.
+std::vector<OpPoint> colored(const std::vector<RooflineOp>& ops) {
     std::vector<OpPoint> out;
-    Operation mm;
-    mm.kind = OpKind::matmul;
-    mm.dtype = dtype;
-    mm.m = g_in.m;
-    mm.n = g_in.n;
-    mm.k = g_in.k;
-    Operation dec;
-    dec.kind = OpKind::attention_decode;
-    dec.dtype = dtype;
-    dec.seq_len = g_in.seq_len;
-    dec.head_dim = g_in.head_dim;
-    Operation ew;
-    ew.kind = OpKind::elementwise;
-    ew.dtype = dtype;
-    ew.elements = static_cast<std::int64_t>(g_in.elements_m) << 20;
-    Operation sm;
-    sm.kind = OpKind::softmax;
-    sm.dtype = dtype;
-    sm.rows = g_in.rows;
-    sm.cols = g_in.cols;
-    Operation ln = sm;
-    ln.kind = OpKind::layernorm;
-    const std::pair<const char*, Operation> ops[] = {{"matmul", mm}, {"decode attention", dec}, {"elementwise", ew}, {"softmax", sm}, {"layernorm", ln}};
-    int i = 0;
-    for (const auto& [label, op] : ops) {
-        RooflineQuery q;
-        q.device = dev;
-        q.op = op;
-        if (i == 0 && g_in.measured_ms > 0) q.measured_s = g_in.measured_ms / 1e3;
-        out.push_back(OpPoint{label, op, compute_roofline(q), kOpColors[i]});
-        ++i;
-    }
+    for (std::size_t i = 0; i < ops.size(); ++i) out.push_back(OpPoint{ops[i].label, ops[i].op, ops[i].point, kOpColors[i % std::size(kOpColors)]});
     return out;
 }
 
-bool combo_device(const char* label, int* index, bool allow_none) {
-    const auto devs = roofline_devices();
-    const char* preview = *index >= 0 ? devs[static_cast<std::size_t>(*index)].name.c_str() : "none";
+// A device by name; `empty_item` names the "" choice (follow the scenario's GPU, or none).
+bool combo_device(const char* label, std::string* name, const char* preview, const char* empty_item) {
     bool changed = false;
     if (ImGui::BeginCombo(label, preview)) {
-        if (allow_none && ImGui::Selectable("none", *index < 0)) {
-            *index = -1;
-            changed = true;
+        if (ImGui::Selectable(empty_item, name->empty())) {
+            changed = !name->empty();
+            name->clear();
         }
-        for (int i = 0; i < static_cast<int>(devs.size()); ++i) {
-            const RooflineDevice& d = devs[static_cast<std::size_t>(i)];
-            std::string item = d.name + "  (" + d.vendor + ")";
-            if (ImGui::Selectable(item.c_str(), *index == i)) {
-                *index = i;
-                changed = true;
+        for (const RooflineDevice& d : roofline_devices()) {
+            const std::string item = d.name + "  (" + d.vendor + ")";
+            if (ImGui::Selectable(item.c_str(), *name == d.name)) {
+                changed = *name != d.name;
+                *name = d.name;
             }
         }
         ImGui::EndCombo();
     }
     return changed;
+}
+
+// Sizes and the time take the ranges of the roofline request's fields (occ/io/schema.hpp).
+void roofline_inputs(AppState& s) {
+    namespace F = io::fields;
+    RooflineInputs& in = s.roofline;
+    const RooflineDerived& r = s.derived.roofline;
+    bool changed = false;
+    const std::string follow = r.device.name + (r.note.empty() ? " (scenario)" : " (fallback)");
+    ImGui::SetNextItemWidth(em(16));
+    changed |= combo_device("device", &in.gpu, r.follows_scenario ? follow.c_str() : in.gpu.c_str(), "the scenario's GPU");
+    item_tooltip("The roofline follows the scenario's GPU until you pick another device.");
+    ImGui::SameLine(0, em(1));
+    ImGui::SetNextItemWidth(em(14));
+    changed |= combo_device("compare with", &in.compare, in.compare.empty() ? "none" : in.compare.c_str(), "none");
+    ImGui::SameLine(0, em(1));
+    ImGui::SetNextItemWidth(em(6));
+    if (ImGui::BeginCombo("dtype", precision_name(in.dtype))) {
+        for (Precision p : kAllPrecisions)
+            if (ImGui::Selectable(precision_name(p), p == in.dtype)) {
+                changed |= p != in.dtype;
+                in.dtype = p;
+            }
+        ImGui::EndCombo();
+    }
+    auto size = [&](const char* label, const io::FieldSpec& f, std::int64_t* v, float width) {
+        ImGui::SetNextItemWidth(em(width));
+        if (ImGui::InputScalar(label, ImGuiDataType_S64, v)) {
+            *v = std::clamp(*v, f.lo, f.hi);
+            changed = true;
+        }
+    };
+    size("M", F::m, &in.m, 5);
+    ImGui::SameLine();
+    size("N", F::n, &in.n, 5);
+    ImGui::SameLine();
+    size("K", F::k, &in.k, 5);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(em(5));
+    if (ImGui::InputDouble("matmul ms", &in.measured_ms, 0, 0, "%.3f")) {
+        in.measured_ms = std::clamp(in.measured_ms, 0.0, F::measured_ms.dhi);
+        changed = true;
+    }
+    item_tooltip("A measured time for the matmul: the table then shows the fraction of the roofline reached.");
+    ImGui::SameLine(0, em(1));
+    size("seq len", F::seq_len, &in.seq_len, 5);
+    ImGui::SameLine();
+    size("head dim", F::head_dim, &in.head_dim, 5);
+    ImGui::SameLine(0, em(1));
+    size("elements", F::elements, &in.elements, 6);
+    item_tooltip("Elements of the elementwise op.");
+    ImGui::SameLine(0, em(1));
+    size("rows", F::rows, &in.rows, 5);
+    ImGui::SameLine();
+    size("cols", F::cols, &in.cols, 5);
+    if (!r.note.empty()) ImGui::TextDisabled("%s", r.note.c_str());
+    if (changed) mark_changed(s);
 }
 
 // [SECTION] Plot
@@ -144,57 +158,17 @@ void roofs(const RooflineDevice& d, Precision main, double x0, double x1, ImU32 
 }  // namespace
 
 // [SECTION] View
-void draw_roofline(AppState& /*s*/) {
-    const auto devs = roofline_devices();
-    if (g_in.device < 0) {
-        for (std::size_t i = 0; i < devs.size(); ++i)
-            if (devs[i].name == "A100-SXM4-80GB") g_in.device = static_cast<int>(i);
-        if (g_in.device < 0) g_in.device = 0;
-    }
-    const RooflineDevice& dev = devs[static_cast<std::size_t>(g_in.device)];
-    const Precision dtype = static_cast<Precision>(g_in.dtype);
-
-    // Inputs
-    ImGui::PushItemWidth(em(14));
-    combo_device("device", &g_in.device, false);
-    ImGui::SameLine(0, em(1));
-    combo_device("compare with", &g_in.compare, true);
-    ImGui::SameLine(0, em(1));
-    ImGui::PushItemWidth(em(6));
-    const char* dtypes[] = {"fp64", "fp64_tensor", "fp32", "tf32", "fp16", "bf16", "fp8", "int8"};
-    ImGui::Combo("dtype", &g_in.dtype, dtypes, IM_ARRAYSIZE(dtypes));
-    ImGui::PopItemWidth();
-    ImGui::PopItemWidth();
-    ImGui::PushItemWidth(em(5));
-    ImGui::InputInt("M", &g_in.m, 0);
-    ImGui::SameLine();
-    ImGui::InputInt("N", &g_in.n, 0);
-    ImGui::SameLine();
-    ImGui::InputInt("K", &g_in.k, 0);
-    ImGui::SameLine();
-    ImGui::InputFloat("matmul ms", &g_in.measured_ms, 0, 0, "%.3f");
-    item_tooltip("A measured time for the matmul: the table then shows the fraction of the roofline reached.");
-    ImGui::SameLine(0, em(1));
-    ImGui::InputInt("seq len", &g_in.seq_len, 0);
-    ImGui::SameLine();
-    ImGui::InputInt("head dim", &g_in.head_dim, 0);
-    ImGui::SameLine(0, em(1));
-    ImGui::InputInt("elementwise M elems", &g_in.elements_m, 0);
-    ImGui::SameLine(0, em(1));
-    ImGui::InputInt("rows", &g_in.rows, 0);
-    ImGui::SameLine();
-    ImGui::InputInt("cols", &g_in.cols, 0);
-    ImGui::PopItemWidth();
-    for (int* v : {&g_in.m, &g_in.n, &g_in.k, &g_in.seq_len, &g_in.head_dim, &g_in.elements_m, &g_in.rows, &g_in.cols}) *v = std::clamp(*v, 1, 1 << 24);
-    g_in.measured_ms = std::max(0.0f, g_in.measured_ms);
-
-    const std::vector<OpPoint> pts = points_for(dev, dtype);
-    std::vector<OpPoint> cmp;
-    if (g_in.compare >= 0) cmp = points_for(devs[static_cast<std::size_t>(g_in.compare)], dtype);
+void draw_roofline(AppState& s) {
+    roofline_inputs(s);
+    const RooflineDerived& r = s.derived.roofline;
+    const RooflineDevice& dev = r.device;
+    const RooflineDevice* compare = r.has_compare ? &r.compare : nullptr;
+    const std::vector<OpPoint> pts = colored(r.points);
+    const std::vector<OpPoint> cmp = colored(r.compare_points);
 
     // Axes: intensity 10^-2 .. 10^4 FLOP/byte; FLOP/s from 4 decades under the highest peak up to 1.
     double top = 0;
-    for (const RooflineDevice* d : {&dev, g_in.compare >= 0 ? &devs[static_cast<std::size_t>(g_in.compare)] : nullptr}) {
+    for (const RooflineDevice* d : {&dev, compare}) {
         if (!d) continue;
         for (Precision p : kAllPrecisions) top = std::max(top, d->at(p).tflops * 1e12);
     }
@@ -206,9 +180,9 @@ void draw_roofline(AppState& /*s*/) {
     const float fh = ImGui::GetFontSize();
     const float table_h = (static_cast<float>(pts.size()) + 2.5f) * ImGui::GetTextLineHeightWithSpacing();
     const ImU32 compare_color = IM_COL32(150, 150, 150, 255);
-    const std::string compare_key = g_in.compare >= 0 ? devs[static_cast<std::size_t>(g_in.compare)].name + " (compare)" : std::string();
+    const std::string compare_key = compare ? compare->name + " (compare)" : std::string();
     std::vector<plot::LegendItem> keys{{dev.name.c_str(), accent_color()}};
-    if (g_in.compare >= 0) keys.push_back({compare_key.c_str(), compare_color});
+    if (compare) keys.push_back({compare_key.c_str(), compare_color});
     for (const OpPoint& o : pts) keys.push_back({o.label, o.color, plot::Key::marker});
     plot::legend(keys);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -218,7 +192,7 @@ void draw_roofline(AppState& /*s*/) {
     plot::begin("roofline", size, plot::Axis{x0, x1, "arithmetic intensity (FLOP/byte, log scale)", "", true, intensity_tick},
                 plot::Axis{y0, y1, "", "", true, flops_tick});
     const Precision main = pts.front().p.ok() ? pts.front().p.compute : Precision::fp32;
-    if (g_in.compare >= 0) roofs(devs[static_cast<std::size_t>(g_in.compare)], main, x0, x1, compare_color, false);
+    if (compare) roofs(*compare, main, x0, x1, compare_color, false);
     roofs(dev, main, x0, x1, accent_color(), true);
     // The ops' own compute roofs differ (matmul in dtype, the rest fp32): mark each point on its roof.
     for (const OpPoint& o : cmp)
@@ -265,7 +239,7 @@ void draw_roofline(AppState& /*s*/) {
 
     // Table of the points
     if (ImGui::BeginTable("roofline_points", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-        for (const char* h : {"op", "intensity", "attainable", "bound", "fastest", g_in.compare >= 0 ? "vs compare" : "peak used", "source"})
+        for (const char* h : {"op", "intensity", "attainable", "bound", "fastest", compare ? "vs compare" : "peak used", "source"})
             ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
         for (std::size_t i = 0; i < pts.size(); ++i) {
@@ -288,7 +262,7 @@ void draw_roofline(AppState& /*s*/) {
             if (o.p.measured_s > 0) ImGui::Text("%s (%s reached)", format_seconds(o.p.time_bound_s).c_str(), format_percent(o.p.fraction_of_roofline).c_str());
             else ImGui::Text("%s", format_seconds(o.p.time_bound_s).c_str());
             ImGui::TableNextColumn();
-            if (g_in.compare >= 0 && i < cmp.size() && cmp[i].p.ok() && cmp[i].p.attainable > 0)
+            if (compare && i < cmp.size() && cmp[i].p.ok() && cmp[i].p.attainable > 0)
                 ImGui::Text("%sx", format_number(o.p.attainable / cmp[i].p.attainable, 1).c_str());
             else
                 ImGui::Text("%s%s", precision_name(o.p.compute), o.p.tensor ? " (tensor)" : "");
