@@ -92,7 +92,16 @@ void set_notice(const std::string& text) {
 // [SECTION] Scenario <-> URL hash / localStorage
 // The hash holds the scenario as a merge patch over the default scenario (so it stays short), but
 // always with the essential inputs, so a link reads on its own: #gpu=H100-SXM5-80GB&threads=128&regs=64...
+// ui.memory, a coalesce request whose fields depend on its pattern, travels whole when it differs
+// from the default: a key-by-key patch over the default 2-D tile would mix two patterns' fields.
 constexpr const char* kAlwaysInLink[] = {"gpu", "cc", "device", "threads", "block", "regs", "smem_static", "smem_dynamic"};
+
+const occ::io::json* ui_memory(const occ::io::json& scenario) {
+    const auto ui = scenario.find("ui");
+    if (ui == scenario.end() || !ui->is_object()) return nullptr;
+    const auto m = ui->find("memory");
+    return m == ui->end() ? nullptr : &*m;
+}
 
 std::string scenario_query(const std::string& scenario_text) {
     const auto scenario = occ::io::json::parse(scenario_text, nullptr, /*allow_exceptions=*/false);
@@ -103,6 +112,7 @@ std::string scenario_query(const std::string& scenario_text) {
     const occ::io::json patch = occ::io::merge_patch_diff(g.defaults, scenario);
     for (auto it = patch.begin(); it != patch.end(); ++it)
         if (!link.contains(it.key())) link[it.key()] = *it;
+    if (ui_memory(link) && ui_memory(scenario)) link["ui"]["memory"] = *ui_memory(scenario);
     return occ::io::encode_url_query(link);
 }
 
@@ -115,6 +125,11 @@ bool load_query(const std::string& query, std::string* error) {
     }
     occ::io::json scenario = g.defaults;
     scenario.merge_patch(*decoded);
+    if (const occ::io::json* m = ui_memory(*decoded); m && m->is_object()) {
+        occ::io::json whole = occ::io::json::object();
+        whole.merge_patch(*m);   // drops nulls
+        scenario["ui"]["memory"] = whole;
+    }
     return g.app->load_scenario_json(scenario.dump(), error);
 }
 

@@ -253,11 +253,90 @@ describe("scenario in the URL", () => {
     }
   });
 
+  test("a link with ui.tab=advisor reopens the Advisor tab with its inputs, also after a reload", async () => {
+    const link = "#gpu=H100-SXM5-80GB&threads=256&regs=64&ui.tab=advisor&ui.advisor.block_size_limit=512&ui.advisor.target_blocks=3" +
+                 "&ui.advisor.cluster_size=12&ui.advisor.non_portable=true";
+    const { context, page, errors } = await openPage(browser, server.url + link);
+    try {
+      const s = await page.evaluate(() => occ.state());
+      assert.equal(s.ui.tab, "advisor");
+      assert.equal(findStepperField(decodePng(await page.locator("#canvas").screenshot()), 0), undefined, "the Occupancy tab's inputs are not drawn");
+      assert.deepStrictEqual(s.ui.advisor, { smem_per_thread: 0, block_size_limit: 512, target_blocks: 3, cluster_size: 12, non_portable: true });
+      assert.equal(await page.evaluate(() => occ.lastNotice), "");
+      // The advisor fields are the advise request's: with the launch (smem_dynamic named smem_fixed
+      // there) they make a request the CLI answers.
+      const req = { ...s, ...s.ui.advisor, smem_fixed: s.smem_dynamic };
+      delete req.ui;
+      delete req.smem_dynamic;
+      assert.equal(cliBatch("advise", [JSON.stringify(req)])[0].error, null);
+      await page.reload();
+      await waitReady(page);
+      assert.deepStrictEqual(await page.evaluate(() => occ.state()), s, "same tab and inputs after reload");
+      await page.goto(server.url);   // no hash: localStorage brings the scenario back
+      await waitReady(page);
+      assert.deepStrictEqual(await page.evaluate(() => occ.state()), s, "same tab and inputs from localStorage");
+      assert.match(await page.evaluate(() => location.hash), /ui\.tab=advisor/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a link with ui.tab=roofline reopens the Roofline tab with its inputs; the roofline follows the GPU until one is picked", async () => {
+    const link = "#gpu=RTX-4090&ui.tab=roofline&ui.roofline.dtype=bf16&ui.roofline.m=8192&ui.roofline.elements=1000000" +
+                 "&ui.roofline.compare=" + encodeURIComponent('["H100-SXM5-80GB"]');
+    const { context, page, errors } = await openPage(browser, server.url + link);
+    try {
+      const s = await page.evaluate(() => occ.state());
+      assert.equal(s.ui.tab, "roofline");
+      assert.equal(findStepperField(decodePng(await page.locator("#canvas").screenshot()), 0), undefined, "the Occupancy tab's inputs are not drawn");
+      assert.equal(s.ui.roofline.dtype, "bf16");
+      assert.equal(s.ui.roofline.m, 8192);
+      assert.equal(s.ui.roofline.elements, 1000000);
+      assert.deepStrictEqual(s.ui.roofline.compare, ["H100-SXM5-80GB"]);
+      assert.equal(s.ui.roofline.gpu, undefined, "no device picked: the roofline follows the scenario's GPU");
+      await page.reload();
+      await waitReady(page);
+      assert.deepStrictEqual(await page.evaluate(() => occ.state()), s, "same tab and inputs after reload");
+      const picked = await page.evaluate(() => occ.setState({ ...occ.state(), ui: { ...occ.state().ui, roofline: { gpu: "a100" } } }));
+      assert.equal(picked.ui.roofline.gpu, "A100-SXM4-80GB", "a picked device is stored by its canonical name");
+      await page.goto(server.url);
+      await waitReady(page);
+      assert.equal((await page.evaluate(() => occ.state())).ui.roofline.gpu, "A100-SXM4-80GB", "kept in localStorage");
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a link carries ui.memory whole: a coalesce request that `occ coalesce --batch` takes as it is", async () => {
+    const { context, page } = await openPage(browser, server.url + "#gpu=H100-SXM5-80GB&ui.tab=memory&ui.memory.pattern=affine&ui.memory.stride=3");
+    try {
+      const s = await page.evaluate(() => occ.state());
+      assert.equal(s.ui.tab, "memory");
+      assert.equal(s.ui.memory.pattern, "affine");
+      assert.equal(s.ui.memory.stride, 3);
+      assert.equal(s.ui.memory.order, undefined, "no 2-D fields mixed in from the default tile");
+      const line = JSON.stringify({ ...s.ui.memory, gpu: s.gpu });
+      assert.deepStrictEqual(await page.evaluate((l) => occ.coalesce(l), line), cliBatch("coalesce", [line])[0]);
+      assert.equal(cliBatch("coalesce", [line])[0].error, null);
+      // Edited in the app, the link holds the whole pattern again.
+      await page.evaluate(() => occ.setState({ ...occ.state(), ui: { ...occ.state().ui, memory: { pattern: "gather", range: 4096, seed: 7 } } }));
+      await page.reload();
+      await waitReady(page);
+      assert.deepStrictEqual((await page.evaluate(() => occ.state())).ui.memory.range, 4096);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("a malformed hash shows a notice and falls back to the default scenario, never a blank page", async () => {
     const fresh = await openPage(browser, server.url);
     const defaults = await fresh.page.evaluate(() => occ.state());
     await fresh.context.close();
-    for (const hash of ["#threads=%zz", "#regs=[1,", "#threads=1&threads=2", "#gpu=A100-SXM4-80GB&regs=lots", "#bogus_field=1", "#%7Bnope"]) {
+    const hashes = ["#threads=%zz", "#regs=[1,", "#threads=1&threads=2", "#gpu=A100-SXM4-80GB&regs=lots", "#bogus_field=1", "#%7Bnope",
+                    "#ui.tab=advisor&ui.advisor.target_blocks=0", "#ui.tab=sideways", "#ui.roofline.gpu=NoSuchGPU", "#ui.memory.stride=lots"];
+    for (const hash of hashes) {
       const { context, page, errors } = await openPage(browser, server.url + hash);
       try {
         const notice = await page.evaluate(() => occ.lastNotice);

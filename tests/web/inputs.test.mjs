@@ -1,4 +1,4 @@
-// inputs.test.mjs — docs/INPUTS.md through the JS API (issue 7): every table row's bad input, given
+// inputs.test.mjs — docs/INPUTS.md through the JS API: every table row's bad input, given
 // to window.occ.<kind>() as a JSON string, must return exactly the row's error message, the same
 // one tests/cli/test_inputs.py checks through the CLI and --batch.
 import assert from "node:assert/strict";
