@@ -96,7 +96,14 @@ json occupancy_request_to_json(const OccupancyRequest& r) {
     return j;
 }
 
-json occupancy_to_json(const OccupancyResult& r, const Device& d) {
+// What the driver itself configures (Nsight Compute's "Shared Memory Configuration Size").
+json driver_json(const ArchRules& a, const KernelResources& k, const OccupancyResult& r) {
+    const DriverSmemConfig c = driver_smem_config(a, k, r);
+    if (c.bytes < 0) return nullptr;
+    return json{{"configured", c.bytes}, {"block_limit", c.block_limit}, {"may_be_larger", c.may_be_larger}};
+}
+
+json occupancy_to_json(const OccupancyResult& r, const Device& d, const KernelResources& k) {
     json limiters = json::array();
     for (Limiter l : kAllLimiters)
         if (r.limiters & l) limiters.push_back(limiter_name(l));
@@ -119,6 +126,7 @@ json occupancy_to_json(const OccupancyResult& r, const Device& d) {
         {"smem_per_block_allocated", r.smem_per_block_allocated},
         {"smem_per_block_limit", r.smem_per_block_limit},
         {"smem_per_sm_configured", r.smem_per_sm_configured},
+        {"driver_smem", driver_json(d.arch, k, r)},
         {"partitioned_gc_active", r.partitioned_gc_active},
         {"error", r.ok() ? json(nullptr) : json(r.error)},
         {"device", device_to_json(d)},
@@ -160,7 +168,7 @@ Result<OccupancyAnswer> answer_occupancy(const json& request) {
 }
 
 json to_json(const OccupancyAnswer& a) {
-    json out = occupancy_to_json(a.result, a.input.device);
+    json out = occupancy_to_json(a.result, a.input.device, a.input.kernel);
     out["input"] = occupancy_request_to_json(a.input);
     if (!a.sweep_input.empty()) out["sweep"] = sweep_to_json(a.sweep, a.sweep_input);
     if (a.id) out["id"] = *a.id;

@@ -81,26 +81,19 @@ void fill_differences(NcuKernelAnswer& a);
 
 }  // namespace
 
-// The shared memory the driver configures for a launch: the smallest size the architecture offers
-// that holds the blocks every other limit allows, each with its allocation (the reserve included).
-DriverSmem predict_driver_smem(const Device& dev, const OccupancyResult& r) {
+DriverSmem predict_driver_smem(const Device& dev, const KernelResources& k, const OccupancyResult& r) {
     DriverSmem d;
-    const ArchRules& a = dev.arch;
-    if (!r.ok()) return d;
-    const int others = std::min({r.limit_warps, r.limit_registers, r.limit_blocks, r.limit_barriers});
-    const std::int64_t per_block = std::max<std::int64_t>(r.smem_per_block_allocated, 1);
-    const std::int64_t need = per_block * others;
-    d.config = a.smem_per_sm;
-    for (std::int64_t step : a.carveouts())
-        if (step >= need && step >= r.smem_per_block_allocated) {
-            d.config = std::min(d.config, step);
-            break;
-        }
-    if (a.carveouts().empty()) d.config = r.smem_per_sm_configured;
-    d.block_limit = r.smem_per_block_allocated > 0 ? static_cast<int>(std::min<std::int64_t>(d.config / r.smem_per_block_allocated, a.max_blocks_per_sm))
-                                                   : a.max_blocks_per_sm;
-    d.rule = "the smallest size the architecture offers that holds the " + std::to_string(others) + " blocks the other limits allow (" +
-             format_bytes(per_block) + " each)";
+    const DriverSmemConfig c = driver_smem_config(dev.arch, k, r);
+    d.config = c.bytes;
+    d.block_limit = c.block_limit;
+    d.may_be_larger = c.may_be_larger;
+    if (c.bytes < 0) return d;
+    const int blocks = std::min({r.limit_blocks, r.limit_warps, r.limit_registers});
+    d.rule = "the smallest carveout that holds the " + std::to_string(blocks) + " blocks the other limits allow (" +
+             format_bytes(r.smem_per_block_allocated) + " each, the driver's reserve included)";
+    if (dev.arch.driver_smem_floor > 0) d.rule += ", at least " + format_bytes(dev.arch.driver_smem_floor);
+    if (dev.arch.driver_smem_headroom) d.rule += ", with room for twice as much up to 64 KiB";
+    if (c.may_be_larger) d.rule += "; kernels with static shared memory on this architecture were seen with up to 64 KiB";
     return d;
 }
 
@@ -182,7 +175,7 @@ NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Devic
     else if (auto g = whole(k, "grid_size")) req.launch.grid_blocks = *g;
     out.launch = req;
     out.result = compute_occupancy(req.device, req.kernel, req.launch);
-    out.driver = predict_driver_smem(req.device, out.result);
+    out.driver = predict_driver_smem(req.device, req.kernel, out.result);
     out.achieved = achieved_bound(req.device, out.result, req.launch.grid_blocks);
     fill_predicted(out);
     fill_differences(out);

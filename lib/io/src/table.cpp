@@ -77,6 +77,11 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
         limit_rule(kLimitSharedMemory));
     add(RowKind::allocated, "Shared mem / SM", format_bytes(r.smem_per_sm_configured) + " carveout of " + format_bytes(a.smem_per_sm),
         "The carveout the driver configures: the preference rounded up to a supported size, or the smallest size that holds one block.");
+    if (const DriverSmemConfig dc = driver_smem_config(a, k, r); dc.bytes >= 0 && a.smem_config == SmemConfig::carveout)
+        add(RowKind::allocated, "Driver's config",
+            format_bytes(dc.bytes) + (dc.may_be_larger ? " or more" : "") + ", " + plain(dc.block_limit) + " blocks against it (Nsight Compute shows these)",
+            "The driver itself configures only what the launch needs (Nsight Compute's \"Shared Memory Configuration Size\" and \"Block Limit "
+            "Shared Mem\"); the block count is the same as with the largest carveout, which occupancy uses like cuda_occupancy.h.");
     if (r.partitioned_gc_active)
         add(RowKind::allocated, "Partitioned caching", "active: each block gets half an SM", "Partitioned global caching (5.2, 5.3, 6.x).");
 

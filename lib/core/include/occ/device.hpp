@@ -70,6 +70,13 @@ struct ArchRules {
     // stores (6.0+).
     bool banks_model = false;
     bool sectors_model = false;
+    // The shared memory the driver itself configures for a launch (what Nsight Compute reports as
+    // "Shared Memory Configuration Size"; occupancy uses the largest carveout, as cuda_occupancy.h
+    // does). Fitted on public ncu reports (tests/fixtures/ncu/README.md): the smallest carveout that
+    // holds the blocks the other limits allow, but at least driver_smem_floor bytes, and with
+    // driver_smem_headroom twice that room, up to 64 KB unless the room itself needs more.
+    std::int64_t driver_smem_floor = 0;
+    bool driver_smem_headroom = false;
     const char* source = "";             // where these numbers come from
 
     int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }

@@ -135,6 +135,17 @@ inline BlockSmemLimit block_smem_limit(const ArchRules& a, std::int64_t smem_sta
 std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfig cache,
                                     std::int64_t smem_per_block_allocated);
 
+// The shared memory the driver configures for this launch, as Nsight Compute reports it ("Shared
+// Memory Configuration Size"), and the "Block Limit Shared Mem" ncu computes against it. The block
+// count does not depend on it (every public report agrees): occupancy uses the largest carveout,
+// as cuda_occupancy.h does. Rule and evidence: ArchRules::driver_smem_* and docs/MODEL.md.
+struct DriverSmemConfig {
+    std::int64_t bytes = -1;     // -1 when the launch does not fit
+    int block_limit = -1;        // configured bytes / each block's allocation (the slot limit when a block needs none)
+    bool may_be_larger = false;  // ncu has been seen to show more here (up to 64 KB)
+};
+DriverSmemConfig driver_smem_config(const ArchRules& a, const KernelResources& k, const OccupancyResult& r);
+
 // Short names in JSON order: "warps", "registers", "shared_memory", "blocks", "barriers".
 const char* limiter_name(Limiter l);
 inline constexpr Limiter kAllLimiters[] = {kLimitWarps, kLimitRegisters, kLimitSharedMemory, kLimitBlocks, kLimitBarriers};

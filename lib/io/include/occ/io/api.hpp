@@ -62,7 +62,7 @@ Result<OccupancyRequest> read_occupancy_request(const json& request, std::string
 // For readers composed of several parts (io-internal; throws RequestError on bad fields).
 OccupancyRequest read_occupancy_request(FieldReader& f);
 json occupancy_request_to_json(const OccupancyRequest& r);   // canonical echo (also the URL/scenario form)
-json occupancy_to_json(const OccupancyResult& r, const Device& d);
+json occupancy_to_json(const OccupancyResult& r, const Device& d, const KernelResources& k);
 
 struct OccupancyAnswer {
     OccupancyRequest input;

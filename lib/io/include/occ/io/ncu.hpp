@@ -65,9 +65,10 @@ NcuReport parse_ncu(std::string_view text);
 struct DriverSmem {
     std::int64_t config = -1;   // bytes; -1 when unknown
     int block_limit = -1;
+    bool may_be_larger = false; // ncu has been seen to show more (see occ::driver_smem_config)
     std::string rule;           // how config was chosen
 };
-DriverSmem predict_driver_smem(const Device& dev, const OccupancyResult& r);
+DriverSmem predict_driver_smem(const Device& dev, const KernelResources& k, const OccupancyResult& r);
 
 // What ncu's "Achieved Occupancy" can be at most for the grid: blocks spread over the SMs that run.
 struct AchievedBound {
