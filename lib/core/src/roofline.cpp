@@ -43,14 +43,14 @@ struct Listed {
 const std::vector<Listed>& listed() {
     static const std::vector<Listed> t = [] {
         std::vector<Listed> v;
-        for (std::span<const GpuEntry> list : {all_gpus(), reference_devices()}) {
-            for (const GpuEntry& g : list) {
+        for (const bool cuda : {true, false}) {
+            for (const GpuEntry& g : cuda ? all_gpus() : reference_devices()) {
                 if (!g.peaks.source) continue;
                 RooflineDevice d;
                 d.name = g.name;
                 d.vendor = g.vendor;
-                // NVIDIA GPUs are found through find_gpu (names and aliases); others by their own aliases.
-                d.aliases = g.cc_major > 0 ? "" : g.aliases;
+                // CUDA GPUs are found through find_gpu (names and aliases); the others by their own aliases.
+                d.aliases = cuda ? "" : g.aliases;
                 for (Precision p : kAllPrecisions) {
                     const auto i = static_cast<std::size_t>(p);
                     d.peak[i].tflops = peak_of(g.peaks, p);
