@@ -35,12 +35,14 @@ void print_human(const io::NcuAnswer& a) {
         std::printf("%s%s\n", k.measured.name.c_str(), k.measured.cc_major ? (" (cc " + std::to_string(k.measured.cc_major) + "." +
                                                                                std::to_string(k.measured.cc_minor) + ")").c_str() : "");
         if (k.device) std::printf("  device: %s, %d SMs (%s)\n", k.device->name.c_str(), k.device->sm_count, k.device_how.c_str());
-        std::printf("\n  %-34s %18s %18s\n", "", "ncu", "occ");
+        std::printf("\n  %-34s %18s %18s\n", "", "ncu printed", "occ predicts");
         for (const auto& [key, p] : k.predicted) {
             const io::NcuValue* m = k.measured.get(key);
             bool differs = false;
             for (const io::NcuDifference& d : k.differences) differs |= d.field == key;
-            std::printf("  %-34s %18s %18s %s\n", key.c_str(), shown(m).c_str(), shown_predicted(key, p).c_str(), differs ? "<" : (m && p ? "=" : ""));
+            const bool bound = key.rfind("achieved_", 0) == 0;   // a bound, not a prediction
+            std::printf("  %-34s %18s %18s %s\n", key.c_str(), shown(m).c_str(), ((bound && p ? "<= " : "") + shown_predicted(key, p)).c_str(),
+                        differs ? "<" : (m && p ? (bound ? "ok" : "=") : ""));
         }
         if (!k.predicted.empty() && k.achieved.occupancy >= 0) std::printf("\n  achieved at most: %s\n", k.achieved.why.c_str());
         for (const io::NcuDifference& d : k.differences) std::printf("  < %s: %s\n", d.field.c_str(), d.why.c_str());
