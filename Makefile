@@ -7,7 +7,7 @@ NATIVE := build/native
 WEB    := build/web
 # Debian's Emscripten needs its acorn from here; its system libraries ship prebuilt (frozen cache).
 EMENV  := NODE_PATH=/usr/share/nodejs
-CMAKE_NATIVE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=ON -DOCC_BUILD_CLI=ON -DOCC_BUILD_GUI=ON
+CMAKE_NATIVE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=ON -DOCC_BUILD_CLI=ON -DOCC_BUILD_GUI=ON -DOCC_BUILD_PYTHON=ON
 
 .PHONY: all bootstrap native web test-web test run bench clean help check-sanitize fuzz fuzz-short
 .PHONY: validate validate-quick validate-bundle
