@@ -159,7 +159,7 @@ void put(NcuKernel& k, const Label& l, std::string_view printed, std::string_vie
 
 // "(256, 1, 1)" -> {256, 1, 1}
 std::optional<std::array<std::int64_t, 3>> dims(std::string_view s) {
-    static const std::regex re(R"(\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\))");
+    static const std::regex re(R"(\(\s*(\d{1,10})\s*,\s*(\d{1,10})\s*,\s*(\d{1,10})\s*\))");
     std::match_results<std::string_view::const_iterator> m;
     if (!std::regex_search(s.begin(), s.end(), m, re)) return std::nullopt;
     try {
@@ -170,7 +170,7 @@ std::optional<std::array<std::int64_t, 3>> dims(std::string_view s) {
 }
 
 bool read_cc(std::string_view s, int& major, int& minor) {
-    static const std::regex re(R"((\d+)\.(\d+))");
+    static const std::regex re(R"((\d{1,2})\.(\d))");
     std::match_results<std::string_view::const_iterator> m;
     if (!std::regex_search(s.begin(), s.end(), m, re)) return false;
     try {
@@ -192,9 +192,16 @@ bool kernel_header(const std::string& line, NcuKernel& k) {
     std::smatch m;
     std::string tail;
     if (std::regex_match(line, m, launch)) {
+        // Launch dimensions are 32-bit in CUDA: a longer number is not a launch we can read.
+        auto dim = [&](int i) { return m[i].length() > 10 ? std::int64_t{-1} : std::stoll(m[i].str()); };
         k.name = trim(m[1].str());
-        k.grid = std::array<std::int64_t, 3>{std::stoll(m[2].str()), std::stoll(m[3].str()), std::stoll(m[4].str())};
-        k.block = std::array<std::int64_t, 3>{std::stoll(m[5].str()), std::stoll(m[6].str()), std::stoll(m[7].str())};
+        const std::array<std::int64_t, 3> g{dim(2), dim(3), dim(4)}, b{dim(5), dim(6), dim(7)};
+        if (std::min({g[0], g[1], g[2], b[0], b[1], b[2]}) >= 0) {
+            k.grid = g;
+            k.block = b;
+        } else {
+            k.diagnostics.push_back("the launch shape in the kernel header has numbers too large to be a launch");
+        }
         tail = m[8].str();
     } else if (line.find("Context") != std::string::npos && line.find("Stream") != std::string::npos && std::regex_match(line, m, older)) {
         k.name = trim(m[1].str());
@@ -204,7 +211,7 @@ bool kernel_header(const std::string& line, NcuKernel& k) {
     }
     static const std::regex cc(R"(CC\s+(\d+)\.(\d+))"), dev(R"(Device\s+([^,]+))");
     std::smatch t;
-    if (std::regex_search(tail, t, cc)) {
+    if (std::regex_search(tail, t, cc) && t[1].length() <= 2 && t[2].length() <= 1) {
         k.cc_major = std::stoi(t[1].str());
         k.cc_minor = std::stoi(t[2].str());
     }

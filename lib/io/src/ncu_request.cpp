@@ -20,6 +20,8 @@ namespace {
 
 // [SECTION] The device
 
+std::optional<std::int64_t> whole(const NcuKernel& k, const char* key);
+
 struct Identified {
     std::optional<Device> device;
     std::string how;
@@ -27,26 +29,27 @@ struct Identified {
 
 Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
     Identified id;
-    const NcuValue* sms = k.get("sms");
+    std::int64_t sms = whole(k, "sms").value_or(0);   // 0: not in the report
+    if (sms < 1 || sms > 4096) sms = 0;
     if (given) {
         id.device = *given;
         id.how = "given in the request";
-        if (sms && std::llround(sms->value) >= 1) id.device->sm_count = static_cast<int>(std::llround(sms->value));
+        if (sms > 0) id.device->sm_count = static_cast<int>(sms);
         return id;
     }
     if (k.cc_major == 0) return id;
     if (!k.device.empty() && k.device.rfind("Device ", 0) != 0) {
         if (auto d = find_gpu(k.device); d && d->arch.cc_major == k.cc_major && d->arch.cc_minor == k.cc_minor &&
-                                          (!sms || d->sm_count == std::llround(sms->value))) {
+                                          (sms == 0 || d->sm_count == sms)) {
             id.device = *d;
             id.how = "by name (\"" + k.device + "\")";
             return id;
         }
     }
-    if (sms) {
+    if (sms > 0) {
         std::vector<std::string> names;
         for (const GpuEntry& g : all_gpus())
-            if (g.cc_major == k.cc_major && g.cc_minor == k.cc_minor && g.sm_count == std::llround(sms->value)) names.emplace_back(g.name);
+            if (g.cc_major == k.cc_major && g.cc_minor == k.cc_minor && g.sm_count == sms) names.emplace_back(g.name);
         if (!names.empty()) {
             id.device = find_gpu(names.front());
             id.how = "cc " + std::to_string(k.cc_major) + "." + std::to_string(k.cc_minor) + " with " + std::to_string(names.front().empty() ? 0 : id.device->sm_count) +
@@ -56,8 +59,8 @@ Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
     }
     if (auto d = device_for_cc(k.cc_major, k.cc_minor)) {
         id.device = *d;
-        if (sms && std::llround(sms->value) >= 1) {
-            id.device->sm_count = static_cast<int>(std::llround(sms->value));
+        if (sms > 0) {
+            id.device->sm_count = static_cast<int>(sms);
             id.device->name = "cc " + std::to_string(k.cc_major) + "." + std::to_string(k.cc_minor) + " with " + std::to_string(id.device->sm_count) + " SMs";
             id.how = "no GPU in occ's list has cc " + std::to_string(k.cc_major) + "." + std::to_string(k.cc_minor) + " and " +
                      std::to_string(id.device->sm_count) + " SMs: a device of that compute capability with the report's SM count";
@@ -72,7 +75,7 @@ Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
 
 std::optional<std::int64_t> whole(const NcuKernel& k, const char* key) {
     const NcuValue* v = k.get(key);
-    if (!v) return std::nullopt;
+    if (!v || !(std::fabs(v->value) < 1e15)) return std::nullopt;   // no count in a report is this large
     return static_cast<std::int64_t>(std::llround(v->value));
 }
 
@@ -171,8 +174,11 @@ NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Devic
     if (!k.get("dynamic_shared_memory_per_block")) out.diagnostics.push_back("Dynamic Shared Memory Per Block not in the report: 0 assumed");
     // A kernel with more than 48 KB per block has opted in: ncu only shows launches that ran.
     req.kernel.optin = req.kernel.smem_static + req.launch.smem_dynamic > req.device.arch.smem_per_block;
-    if (k.grid) req.launch.grid_blocks = (*k.grid)[0] * (*k.grid)[1] * (*k.grid)[2];
-    else if (auto g = whole(k, "grid_size")) req.launch.grid_blocks = *g;
+    // The grid in blocks, within what occ accepts for a launch (2^31 x 65535 x 65535 would overflow).
+    const double grid = k.grid ? static_cast<double>((*k.grid)[0]) * static_cast<double>((*k.grid)[1]) * static_cast<double>((*k.grid)[2])
+                               : k.get("grid_size") ? k.get("grid_size")->value : 0.0;
+    if (grid >= 1 && grid <= 1e15) req.launch.grid_blocks = static_cast<std::int64_t>(grid);
+    else if (grid > 1e15) out.diagnostics.push_back("grid size too large to be a launch: waves and achieved occupancy not predicted");
     out.launch = req;
     out.result = compute_occupancy(req.device, req.kernel, req.launch);
     out.driver = predict_driver_smem(req.device, req.kernel, out.result);
