@@ -35,9 +35,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "occupancy", "advise", "waves", "clusters", "ptxas", "coalesce", "banks", "roofline", "gpus",
-    "roofline_devices", "call", "fields", "kinds", "sweep", "grid", "blocks_per_sm",
+    "roofline_devices", "ncu", "call", "fields", "kinds", "sweep", "grid", "blocks_per_sm",
     "device_from_properties", "LIMITERS", "Record", "Answer", "Occupancy", "Advice", "Waves",
-    "Clusters", "PtxasReport", "Coalesce", "Banks", "Roofline", "Gpus", "RooflineDevices", "Sweep",
+    "Clusters", "PtxasReport", "NcuReport", "Coalesce", "Banks", "Roofline", "Gpus", "RooflineDevices", "Sweep",
     "Grid",
 ]
 
@@ -163,6 +163,12 @@ class PtxasReport(Answer):
     __slots__ = ()
 
 
+class NcuReport(Answer):
+    """An Nsight Compute report read next to occ's prediction, kernel by kernel."""
+
+    __slots__ = ()
+
+
 class Coalesce(Answer):
     """Global-memory coalescing of one access: requests, sectors, lines, bytes, efficiency, per warp."""
 
@@ -195,7 +201,7 @@ class RooflineDevices(Answer):
 
 _ANSWER_TYPES = {
     "occupancy": Occupancy, "advise": Advice, "waves": Waves, "clusters": Clusters,
-    "ptxas": PtxasReport, "coalesce": Coalesce, "banks": Banks, "roofline": Roofline,
+    "ptxas": PtxasReport, "ncu": NcuReport, "coalesce": Coalesce, "banks": Banks, "roofline": Roofline,
     "gpus": Gpus, "roofline_devices": RooflineDevices,
 }
 
@@ -295,6 +301,12 @@ def ptxas(log: str, **fields) -> PtxasReport:
     return _answer("ptxas", {"log": log, **fields})
 
 
+def ncu(text: str, **fields) -> NcuReport:
+    """An Nsight Compute report (ncu's text output, --csv --page details or --page raw) next to
+    occ's prediction (``occ ncu FILE --json``)."""
+    return _answer("ncu", {"text": text, **fields})
+
+
 def coalesce(**fields) -> Coalesce:
     """Global-memory coalescing of one warp-wide access (``occ coalesce``)."""
     return _answer("coalesce", fields)
@@ -321,7 +333,8 @@ def roofline_devices() -> RooflineDevices:
 
 
 for _fn, _kind, _pos in ((occupancy, "occupancy", None), (advise, "advise", None), (waves, "waves", None),
-                         (clusters, "clusters", None), (ptxas, "ptxas", "log"), (coalesce, "coalesce", None),
+                         (clusters, "clusters", None), (ptxas, "ptxas", "log"), (ncu, "ncu", "text"),
+                         (coalesce, "coalesce", None),
                          (banks, "banks", None), (roofline, "roofline", None)):
     if _kind in _KINDS:
         _document(_fn, _kind, _pos)

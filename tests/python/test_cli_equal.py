@@ -14,8 +14,9 @@ fields at once). Each goes through occ.<kind>(**request) and through `occ <kind>
     answer's limiters are empty). A launch that cannot run (limiters name what stops it) is an
     answer with its error, as in the CLI.
 
-Also: occ.gpus(), occ.roofline_devices() and occ.ptxas() on the compiler-log fixtures against
-`occ gpus --json`, `occ roofline --list --json` and `occ occupancy --ptxas FILE --json`.
+Also: occ.ncu() on the Nsight Compute fixtures against `occ ncu --batch`, and occ.gpus(),
+occ.roofline_devices() and occ.ptxas() on the compiler-log fixtures against `occ gpus --json`,
+`occ roofline --list --json` and `occ occupancy --ptxas FILE --json`.
 Environment: OCC_BIN (the CLI), OCC_SOURCE_DIR (the repository), PYTHONPATH (the built package).
 """
 import gzip
@@ -31,7 +32,6 @@ import occ
 
 ROOT = os.environ.get("OCC_SOURCE_DIR") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OCC_BIN = os.environ.get("OCC_BIN", os.path.join(ROOT, "build", "native", "bin", "occ"))
-BATCH_KINDS = ["occupancy", "coalesce", "banks", "roofline", "advise"]
 LAUNCH_KINDS = {"occupancy", "advise"}
 GENERATED = 1500   # generated requests per kind, on top of the corpus
 SEED = 16
@@ -175,6 +175,11 @@ class SameAsCli(unittest.TestCase):
         # None means "not given" in Python, so a JSON null at the top level is left out on both sides
         # (the CLI reads {"gpu": null} as an unknown field gpu).
         requests = [{k: v for k, v in r.items() if v is not None} for r in corpus(kind) + generated(kind, rng, self.names)]
+        counts = self.compare(kind, requests)
+        self.assertGreater(counts["answers"], 300)
+        self.assertGreater(counts["ValueError"], 100)
+
+    def compare(self, kind, requests):
         lines = [json.dumps(r).encode() for r in requests]
         t0 = time.perf_counter()
         expected = cli_batch(kind, lines)
@@ -199,8 +204,7 @@ class SameAsCli(unittest.TestCase):
             self.assertTrue(same(got.to_dict(), cli), f"{kind}: {line[:300]!r}\n python {json.dumps(got.to_dict())[:600]}\n cli    {json.dumps(cli)[:600]}")
         t2 = time.perf_counter()
         print(f"{kind}: {len(requests)} requests ({counts}); CLI {t1 - t0:.2f} s, Python {t2 - t1:.2f} s", file=sys.stderr)
-        self.assertGreater(counts["answers"], 300)
-        self.assertGreater(counts["ValueError"], 100)
+        return counts
 
     def test_occupancy(self):
         self.check_kind("occupancy")
@@ -216,6 +220,21 @@ class SameAsCli(unittest.TestCase):
 
     def test_advise(self):
         self.check_kind("advise")
+
+    def test_ncu_reports(self):
+        folder = os.path.join(ROOT, "tests", "fixtures", "ncu")
+        if "ncu" not in occ.kinds() or not os.path.isdir(folder):
+            self.skipTest("no ncu kind in this build")
+        texts = []
+        for name in sorted(os.listdir(folder)):
+            if name.endswith((".txt", ".csv")):
+                with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as f:
+                    texts.append(f.read())
+        self.assertGreater(len(texts), 3)
+        options = ({}, {"gpu": "A100"}, {"gpu": "H100"}, {"cc": "8.6"}, {"gpu": "nope"}, {"bogus": 1}, {"id": 7})
+        requests = [{"text": t, **o} for t in texts + ["", "not a report\n", 5] for o in options]
+        counts = self.compare("ncu", requests)
+        self.assertGreater(counts["answers"], 10)
 
     def test_gpus_and_roofline_devices(self):
         cli = json.loads(subprocess.run([OCC_BIN, "gpus", "--json"], capture_output=True, check=True).stdout)
