@@ -91,8 +91,7 @@ json to_json(py::handle h, const std::string& path, int depth) {
         }
         return obj;
     }
-    if (PyBytes_Check(o) || PyByteArray_Check(o))
-        throw py::type_error(where(path) + ": bytes are not a JSON value (decode them to str)");
+    if (PyBytes_Check(o) || PyByteArray_Check(o)) throw py::type_error(where(path) + ": bytes are not a JSON value (decode them to str)");
     if (PySequence_Check(o)) {
         json arr = json::array();
         const py::sequence seq = py::reinterpret_borrow<py::sequence>(h);
@@ -204,7 +203,8 @@ py::dict sweep(const py::dict& request, const std::string& over, std::int64_t st
     std::vector<occ::SweepPoint> pts;
     {
         py::gil_scoped_release release;
-        if (over == "threads") pts = occ::sweep_block_size(r.device, r.kernel, r.launch, static_cast<int>(std::clamp<std::int64_t>(step, 1, 1024)));
+        if (over == "threads")
+            pts = occ::sweep_block_size(r.device, r.kernel, r.launch, static_cast<int>(std::clamp<std::int64_t>(step, 1, 1024)));
         else if (over == "regs") pts = occ::sweep_registers(r.device, r.kernel, r.launch);
         else pts = occ::sweep_shared_memory(r.device, r.kernel, r.launch, std::max<std::int64_t>(step, 0));
     }
@@ -372,12 +372,15 @@ PYBIND11_MODULE(_occ, m) {
     m.def("_kinds", &kinds);
     m.def("_known_kinds", [] { return occ::io::known_kinds(); });
     m.def("_parse_cc", &parse_cc, py::arg("text"));
-    m.def("_parse_size", [](const std::string& text, const std::string& field) {
-        const auto r = occ::io::parse_size(text, field);
-        if (!r) throw py::value_error(r.error);
-        return *r;
-    }, py::arg("text"), py::arg("field"));
-    py::list limiters;   // (name, bit) in the core's order: the order of "limiters" in answers
+    m.def(
+        "_parse_size",
+        [](const std::string& text, const std::string& field) {
+            const auto r = occ::io::parse_size(text, field);
+            if (!r) throw py::value_error(r.error);
+            return *r;
+        },
+        py::arg("text"), py::arg("field"));
+    py::list limiters;  // (name, bit) in the core's order: the order of "limiters" in answers
     for (occ::Limiter l : occ::kAllLimiters) limiters.append(py::make_tuple(occ::limiter_name(l), static_cast<unsigned>(l)));
     m.attr("LIMITERS") = limiters;
     m.attr("GRID_THREADS") = occ::kGridThreads;
