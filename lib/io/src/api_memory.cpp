@@ -264,18 +264,12 @@ json bank_warp_json(int wi, const WarpAccess& w, const BankResult& r) {
 
 template <typename Answer, typename Analyze>
 Result<Answer> answer_memory(const json& request, const char* context, Analyze analyze) {
-    try {
-        FieldReader f(request, context);
-        Answer a;
-        if (const json* id = f.raw(fields::id)) a.id = *id;
+    return answer_with<Answer>(request, context, [&](FieldReader& f, Answer& a) {
         a.input = read_memory_request(f);
         f.finish();
         a.result = analyze(a.input.pattern, a.input.device.arch);
-        if (!a.result.ok()) return Result<Answer>::fail(a.result.error);
-        return Result<Answer>::ok(std::move(a));
-    } catch (const RequestError& e) {
-        return Result<Answer>::fail(e.what());
-    }
+        if (!a.result.ok()) throw RequestError(a.result.error);
+    });
 }
 
 template <typename Block, typename WarpJson>
@@ -342,16 +336,7 @@ json to_json(const BanksAnswer& a) {
     return finish_memory_json(std::move(out), req, a.id);
 }
 
-json api_coalesce(const json& request) {
-    auto a = answer_coalesce(request);
-    if (!a) throw RequestError(a.error);
-    return to_json(*a);
-}
-
-json api_banks(const json& request) {
-    auto a = answer_banks(request);
-    if (!a) throw RequestError(a.error);
-    return to_json(*a);
-}
+json api_coalesce(const json& request) { return json_or_throw(answer_coalesce(request)); }
+json api_banks(const json& request) { return json_or_throw(answer_banks(request)); }
 
 }  // namespace occ::io

@@ -148,10 +148,7 @@ json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input)
 }
 
 Result<OccupancyAnswer> answer_occupancy(const json& request) {
-    try {
-        FieldReader f(request, "occupancy request");
-        OccupancyAnswer a;
-        if (const json* id = f.raw(fields::id)) a.id = *id;
+    return answer_with<OccupancyAnswer>(request, "occupancy request", [](FieldReader& f, OccupancyAnswer& a) {
         a.input = read_occupancy_request(f);
         const std::string sweep = f.choice(fields::sweep);
         f.finish();
@@ -161,10 +158,7 @@ Result<OccupancyAnswer> answer_occupancy(const json& request) {
         if (sweep == "regs") a.sweep = sweep_registers(r.device, r.kernel, r.launch);
         if (sweep == "smem") a.sweep = sweep_shared_memory(r.device, r.kernel, r.launch);
         a.sweep_input = sweep == "smem" ? "smem_dynamic" : sweep == "none" ? "" : sweep;
-        return Result<OccupancyAnswer>::ok(std::move(a));
-    } catch (const RequestError& e) {
-        return Result<OccupancyAnswer>::fail(e.what());
-    }
+    });
 }
 
 json to_json(const OccupancyAnswer& a) {
@@ -175,10 +169,6 @@ json to_json(const OccupancyAnswer& a) {
     return out;
 }
 
-json api_occupancy(const json& request) {
-    auto a = answer_occupancy(request);
-    if (!a) throw RequestError(a.error);
-    return to_json(*a);
-}
+json api_occupancy(const json& request) { return json_or_throw(answer_occupancy(request)); }
 
 }  // namespace occ::io

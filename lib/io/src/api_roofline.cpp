@@ -148,10 +148,7 @@ RooflineDevice read_roofline_device(FieldReader& f) {
 }  // namespace
 
 Result<RooflineAnswer> answer_roofline(const json& request) {
-    try {
-        FieldReader f(request, "roofline request");
-        RooflineAnswer a;
-        if (const json* id = f.raw(fields::id)) a.id = *id;
+    return answer_with<RooflineAnswer>(request, "roofline request", [](FieldReader& f, RooflineAnswer& a) {
         const RooflineDevice dev = read_roofline_device(f);
         const std::string prec = f.choice(fields::precision, "");
         a.memory = f.choice(fields::memory);
@@ -191,7 +188,7 @@ Result<RooflineAnswer> answer_roofline(const json& request) {
                 a.points.push_back(std::move(row));
             }
             f.finish();
-            return Result<RooflineAnswer>::ok(std::move(a));
+            return;
         }
         a.point.op = read_operation(f);
         f.finish();
@@ -213,10 +210,7 @@ Result<RooflineAnswer> answer_roofline(const json& request) {
                 a.compare.push_back(std::move(row));
             }
         }
-        return Result<RooflineAnswer>::ok(std::move(a));
-    } catch (const RequestError& e) {
-        return Result<RooflineAnswer>::fail(e.what());
-    }
+    });
 }
 
 json to_json(const RooflineAnswer& a) {
@@ -256,11 +250,7 @@ json to_json(const RooflineAnswer& a) {
     return out;
 }
 
-json api_roofline(const json& request) {
-    auto a = answer_roofline(request);
-    if (!a) throw RequestError(a.error);
-    return to_json(*a);
-}
+json api_roofline(const json& request) { return json_or_throw(answer_roofline(request)); }
 
 json api_roofline_devices(const json& request) {
     if (!request.is_null() && !(request.is_object() && request.empty())) {

@@ -219,44 +219,6 @@ bool kernel_header(const std::string& line, NcuKernel& k) {
     return !k.name.empty();
 }
 
-// A row of a Markdown table or a plain text line, as (label text, unit, value).
-struct Row {
-    std::string label, unit, value;
-};
-
-std::optional<Row> split_row(const std::string& raw) {
-    std::string line = trim(raw);
-    if (line.empty()) return std::nullopt;
-    if (line.find('|') != std::string::npos) {
-        std::vector<std::string> cells;
-        std::string cur;
-        for (char c : line) {
-            if (c == '|') {
-                cells.push_back(trim(cur));
-                cur.clear();
-            } else {
-                cur += c;
-            }
-        }
-        cells.push_back(trim(cur));
-        cells.erase(std::remove(cells.begin(), cells.end(), std::string()), cells.end());
-        if (cells.size() < 2) return std::nullopt;
-        Row r{cells.front(), "", cells.back()};
-        for (std::size_t i = 1; i + 1 < cells.size(); ++i) r.unit += (r.unit.empty() ? "" : " ") + cells[i];
-        return r;
-    }
-    const Label* l = label_at(line);
-    if (!l) return std::nullopt;
-    std::string rest = trim(std::string_view(line).substr(std::strlen(l->text)));
-    const auto sp = rest.find_last_of(" \t");
-    Row r{l->text, "", rest};
-    if (sp != std::string::npos) {
-        r.unit = trim(std::string_view(rest).substr(0, sp));
-        r.value = trim(std::string_view(rest).substr(sp + 1));
-    }
-    return r;
-}
-
 // "| a |  | c |" -> {"a", "", "c"}
 std::vector<std::string> md_cells(const std::string& line) {
     std::vector<std::string> cells;
@@ -273,6 +235,34 @@ std::vector<std::string> md_cells(const std::string& line) {
     if (!cells.empty() && cells.front().empty()) cells.erase(cells.begin());
     if (!cells.empty() && cells.back().empty()) cells.pop_back();
     return cells;
+}
+
+// A row of a Markdown table or a plain text line, as (label text, unit, value).
+struct Row {
+    std::string label, unit, value;
+};
+
+std::optional<Row> split_row(const std::string& raw) {
+    std::string line = trim(raw);
+    if (line.empty()) return std::nullopt;
+    if (line.find('|') != std::string::npos) {
+        std::vector<std::string> cells = md_cells(line);
+        cells.erase(std::remove(cells.begin(), cells.end(), std::string()), cells.end());
+        if (cells.size() < 2) return std::nullopt;
+        Row r{cells.front(), "", cells.back()};
+        for (std::size_t i = 1; i + 1 < cells.size(); ++i) r.unit += (r.unit.empty() ? "" : " ") + cells[i];
+        return r;
+    }
+    const Label* l = label_at(line);
+    if (!l) return std::nullopt;
+    std::string rest = trim(std::string_view(line).substr(std::strlen(l->text)));
+    const auto sp = rest.find_last_of(" \t");
+    Row r{l->text, "", rest};
+    if (sp != std::string::npos) {
+        r.unit = trim(std::string_view(rest).substr(0, sp));
+        r.value = trim(std::string_view(rest).substr(sp + 1));
+    }
+    return r;
 }
 
 // Pasted text: "> " quote markers before the line, "  # a remark" after it.

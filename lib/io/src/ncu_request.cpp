@@ -121,10 +121,7 @@ AchievedBound achieved_bound(const Device& dev, const OccupancyResult& r, std::i
 }
 
 Result<NcuAnswer> answer_ncu(const json& request) {
-    try {
-        FieldReader f(request, "ncu request");
-        NcuAnswer a;
-        if (const json* id = f.raw(fields::id)) a.id = *id;
+    return answer_with<NcuAnswer>(request, "ncu request", [](FieldReader& f, NcuAnswer& a) {
         const json* text = f.raw(fields::ncu_text);
         if (!text || !text->is_string()) f.fail("text", "required: the text of an Nsight Compute report (ncu output, --csv --page details or raw)");
         std::optional<Device> given;
@@ -132,10 +129,7 @@ Result<NcuAnswer> answer_ncu(const json& request) {
         f.finish();
         a.report = parse_ncu(text->get_ref<const std::string&>());
         for (const NcuKernel& k : a.report.kernels) a.kernels.push_back(compare_ncu_kernel(k, given));
-        return Result<NcuAnswer>::ok(std::move(a));
-    } catch (const RequestError& e) {
-        return Result<NcuAnswer>::fail(e.what());
-    }
+    });
 }
 
 NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Device>& given) {
@@ -315,10 +309,6 @@ json to_json(const NcuAnswer& a) {
     return out;
 }
 
-json api_ncu(const json& request) {
-    auto a = answer_ncu(request);
-    if (!a) throw RequestError(a.error);
-    return to_json(*a);
-}
+json api_ncu(const json& request) { return json_or_throw(answer_ncu(request)); }
 
 }  // namespace occ::io

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "occ/io/schema.hpp"
+#include "occ/result.hpp"
 
 namespace occ::io {
 
@@ -69,6 +70,29 @@ private:
     std::string ctx_;
     mutable std::set<std::string, std::less<>> seen_;
 };
+
+// The shape of every typed answer: read `request` as `context` (its "id" echoed), let `fill` read
+// the rest and compute, and turn a RequestError into the Result's error (errors leave lib/io as
+// values only).
+template <typename Answer, typename Fill>
+Result<Answer> answer_with(const json& request, const char* context, Fill fill) {
+    try {
+        FieldReader f(request, context);
+        Answer a;
+        if (const json* id = f.raw(fields::id)) a.id = *id;
+        fill(f, a);
+        return Result<Answer>::ok(std::move(a));
+    } catch (const RequestError& e) {
+        return Result<Answer>::fail(e.what());
+    }
+}
+
+// An answer's JSON, or a RequestError for handle() to turn into {"error": ...}.
+template <typename Answer>
+json json_or_throw(const Result<Answer>& a) {
+    if (!a) throw RequestError(a.error);
+    return to_json(*a);
+}
 
 // Closest string by edit distance, or "" if none is close.
 std::string closest(std::string_view word, std::initializer_list<std::string_view> candidates);
