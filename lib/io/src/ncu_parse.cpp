@@ -6,6 +6,8 @@
 // [SECTION] CSV (--page details and --page raw)
 #include "occ/io/ncu.hpp"
 
+#include "occ/io/utf8.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -153,7 +155,7 @@ void put(NcuKernel& k, const Label& l, std::string_view printed, std::string_vie
     if (auto v = ncu_value(printed, unit)) {
         k.values[l.key] = *v;
     } else {
-        k.diagnostics.push_back("line " + std::to_string(line) + ": " + l.text + " \"" + trim(printed).substr(0, 30) + "\" is not a number");
+        k.diagnostics.push_back("line " + std::to_string(line) + ": " + l.text + " \"" + utf8_prefix(trim(printed), 30) + "\" is not a number");
     }
 }
 
@@ -189,9 +191,13 @@ bool read_cc(std::string_view s, int& major, int& minor) {
 bool kernel_header(const std::string& line, NcuKernel& k) {
     static const std::regex launch(R"(^\s*(.+?)\s*\((\d+),\s*(\d+),\s*(\d+)\)\s*x\s*\((\d+),\s*(\d+),\s*(\d+)\)(.*)$)");
     static const std::regex older(R"(^\s*(.+?)(,\s*\d{4}-[A-Za-z]{3}-\d{2}\s+[\d:]+)?,\s*Context\s+\d+,\s*Stream\s+\d+(.*)$)");
+    // std::regex is slow: only lines that can be a header get matched.
+    const bool shape = line.find(")x(") != std::string::npos || line.find(") x (") != std::string::npos;
+    const bool context = line.find("Context") != std::string::npos && line.find("Stream") != std::string::npos;
+    if (!shape && !context) return false;
     std::smatch m;
     std::string tail;
-    if (std::regex_match(line, m, launch)) {
+    if (shape && std::regex_match(line, m, launch)) {
         // Launch dimensions are 32-bit in CUDA: a longer number is not a launch we can read.
         auto dim = [&](int i) { return m[i].length() > 10 ? std::int64_t{-1} : std::stoll(m[i].str()); };
         k.name = trim(m[1].str());
@@ -203,7 +209,7 @@ bool kernel_header(const std::string& line, NcuKernel& k) {
             k.diagnostics.push_back("the launch shape in the kernel header has numbers too large to be a launch");
         }
         tail = m[8].str();
-    } else if (line.find("Context") != std::string::npos && line.find("Stream") != std::string::npos && std::regex_match(line, m, older)) {
+    } else if (context && std::regex_match(line, m, older)) {
         k.name = trim(m[1].str());
         tail = m[3].str();
     } else {
@@ -483,12 +489,15 @@ void parse_csv(const std::vector<std::string>& lines, std::size_t first, NcuRepo
 
 }  // namespace
 
-NcuReport parse_ncu(std::string_view text) {
+NcuReport parse_ncu(std::string_view raw) {
     NcuReport rep;
-    if (text.size() > (std::size_t{64} << 20)) {
+    if (raw.size() > (std::size_t{64} << 20)) {
         rep.diagnostics.push_back("the report is larger than 64 MiB; not read");
         return rep;
     }
+    // Names and printed values end up in JSON: read a pasted report as UTF-8, bad bytes replaced.
+    const std::string valid = make_valid_utf8(raw);
+    const std::string_view text = valid;
     const std::vector<std::string> lines = lines_of(text);
     // A CSV report starts (after ncu's own ==PROF== lines) with a quoted header row.
     for (std::size_t i = 0; i < lines.size(); ++i) {
