@@ -1,13 +1,16 @@
 // ptxas_table.cpp — `occ occupancy --ptxas build.log`: occupancy for every kernel in a compiler log
-// (nvcc -Xptxas -v or cuobjdump --dump-resource-usage), one row each with what limits it.
+// (nvcc -Xptxas -v, nvrtc, the JIT linker or cuobjdump --dump-resource-usage), one row per
+// compilation with what limits it, printed from the typed answer (io::answer_ptxas). A figure the
+// log did not give prints as "?".
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "cli.hpp"
 #include "occ/format.hpp"
-#include "occ/io/api.hpp"
+#include "occ/io/ptxas.hpp"
 
 namespace occ::cli {
 namespace {
@@ -20,7 +23,7 @@ std::string short_name(const std::string& name, std::size_t width) {
     for (std::size_t i = 0; i < s.size(); ++i) {
         if (s[i] == '<') ++depth;
         else if (s[i] == '>') --depth;
-        else if (s[i] == '(' && depth == 0) {
+        else if (s[i] == '(' && depth == 0 && i > 0) {
             s = s.substr(0, i);
             break;
         }
@@ -29,48 +32,75 @@ std::string short_name(const std::string& name, std::size_t width) {
     return s;
 }
 
-void print_table(const json& r, const std::string& path) {
-    const json& sum = r["summary"];
-    const json& in = r["input"];
-    std::printf("%s: %lld kernels, %lld device functions, %lld with spills; %s, %s threads/block\n", path == "-" ? "stdin" : path.c_str(),
-                sum["kernels"].get<long long>(), sum["device_functions"].get<long long>(), sum["with_spills"].get<long long>(),
-                r["device"].is_null() ? "each on its own compute capability" : r["device"].get<std::string>().c_str(),
-                in.contains("threads") ? in["threads"].dump().c_str() : "?");
-    std::printf("\n%-34s %-7s %4s %10s %13s %3s %6s %9s  %s\n", "kernel", "arch", "regs", "smem", "spill st/ld B", "bar", "blk/SM", "occupancy",
-                "limited by");
-    for (const json& k : r["kernels"]) {
-        const std::string name = short_name(k["name"].get<std::string>(), 34);
-        const std::string regs = k["registers"].is_null() ? "?" : k["registers"].dump();
-        const std::string spill = std::to_string(k["spill_stores"].get<long long>()) + "/" + std::to_string(k["spill_loads"].get<long long>());
-        if (k["occupancy"].is_null()) {
-            std::printf("%-34s %-7s %4s %10s %13s %3d  %s\n", name.c_str(), k["arch"].get<std::string>().c_str(), regs.c_str(),
-                        format_bytes(k["smem_static"].get<long long>()).c_str(), spill.c_str(), k["barriers"].get<int>(),
-                        k["error"].get<std::string>().c_str());
-            continue;
+// The name as the table shows it: the n-th compilation of a name carries "#n".
+std::string row_name(const io::PtxasKernel& k, std::size_t width) {
+    if (k.occurrences <= 1) return short_name(k.name, width);
+    const std::string tag = " #" + std::to_string(k.occurrence);
+    return short_name(k.name, width - tag.size()) + tag;
+}
+
+template <typename T>
+std::string or_unknown(const std::optional<T>& v) {
+    return v ? std::to_string(*v) : std::string("?");
+}
+
+std::string arch_of(const io::PtxasKernel& k) { return k.arch.empty() ? std::string("?") : k.arch; }
+
+void print_table(const io::PtxasAnswer& a, const std::string& path) {
+    const std::vector<io::PtxasKernel>& ks = a.log.kernels;
+    std::printf("%s: %zu kernels (%d compilations), %zu device functions, %d with spills; %s, %d threads/block\n",
+                path == "-" ? "stdin" : path.c_str(), a.rows.size(), a.compilations, a.functions.size(), a.with_spills,
+                a.has_device ? a.input.device.name.c_str() : "each on its own compute capability", a.input.launch.threads);
+    std::printf("\n%-34s %-7s %4s %10s %7s %13s %3s %6s %9s  %s\n", "kernel", "arch", "regs", "smem", "stack B", "spill st/ld B", "bar",
+                "blk/SM", "occupancy", "limited by");
+    std::set<std::string> shown;
+    for (const io::PtxasRow& row : a.rows) {
+        const io::PtxasKernel& k = ks[row.kernel];
+        const std::string smem = k.smem_static ? format_bytes(*k.smem_static) : "?";
+        const std::string spill = or_unknown(k.spill_stores) + "/" + or_unknown(k.spill_loads);
+        std::string blocks = "-", occ = "-", lim;
+        if (row.result) {
+            blocks = std::to_string(row.result->blocks_per_sm);
+            occ = format_percent(row.result->occupancy);
+            for (Limiter l : kAllLimiters)
+                if (row.result->limiters & l) lim += (lim.empty() ? "" : ", ") + std::string(limiter_name(l));
+            for (char& c : lim)
+                if (c == '_') c = ' ';
+        } else {
+            lim = row.error;
         }
-        const json& o = k["occupancy"];
-        std::string lim;
-        for (const auto& l : o["limiters"]) lim += (lim.empty() ? "" : ", ") + l.get<std::string>();
-        for (char& c : lim) if (c == '_') c = ' ';
-        if (!k["error"].is_null()) lim = k["error"].get<std::string>();
-        std::printf("%-34s %-7s %4s %10s %13s %3d %6d %9s  %s\n", name.c_str(), k["arch"].get<std::string>().c_str(), regs.c_str(),
-                    format_bytes(k["smem_static"].get<long long>()).c_str(), spill.c_str(), k["barriers"].get<int>(), o["blocks_per_sm"].get<int>(),
-                    format_percent(o["occupancy"].get<double>()).c_str(), lim.c_str());
+        std::printf("%-34s %-7s %4s %10s %7s %13s %3s %6s %9s  %s\n", row_name(k, 34).c_str(), arch_of(k).c_str(),
+                    or_unknown(k.registers).c_str(), smem.c_str(), or_unknown(k.stack_frame).c_str(), spill.c_str(),
+                    or_unknown(k.barriers).c_str(), blocks.c_str(), occ.c_str(), lim.c_str());
     }
-    if (!r["skipped"].empty()) {
+    bool header = false;
+    for (const io::PtxasRow& row : a.rows) {
+        const io::PtxasKernel& k = ks[row.kernel];
+        std::vector<std::string> lines = row.notes;
+        lines.insert(lines.end(), k.diagnostics.begin(), k.diagnostics.end());
+        for (const std::string& d : lines) {
+            if (!header) std::printf("\nnotes:\n");
+            header = true;
+            shown.insert(d);
+            std::printf("  %s (%s, line %d): %s\n", row_name(k, 40).c_str(), arch_of(k).c_str(), k.line, d.c_str());
+        }
+    }
+    if (!a.skipped.empty()) {
         std::printf("\nskipped:\n");
-        for (const json& s : r["skipped"])
-            std::printf("  %-34s %-7s %s\n", short_name(s["name"].get<std::string>(), 34).c_str(), s["arch"].get<std::string>().c_str(),
-                        s["reason"].get<std::string>().c_str());
+        for (const io::PtxasSkipped& s : a.skipped)
+            std::printf("  %-34s %-7s %s\n", row_name(ks[s.kernel], 34).c_str(), arch_of(ks[s.kernel]).c_str(), s.reason.c_str());
     }
-    if (!r["functions"].empty()) {
+    if (!a.functions.empty()) {
         std::printf("\ndevice functions (no launch of their own):");
-        for (const json& f : r["functions"]) std::printf(" %s", short_name(f["name"].get<std::string>(), 40).c_str());
+        std::set<std::string> names;
+        for (std::size_t i : a.functions)
+            if (names.insert(ks[i].name).second) std::printf(" %s", short_name(ks[i].name, 40).c_str());
         std::printf("\n");
     }
-    for (const json& d : r["diagnostics"]) std::printf("note: %s\n", d.get<std::string>().c_str());
-    if (sum["skipped_lines"].get<int>() > 0)
-        std::printf("(%d lines of other output were ignored)\n", sum["skipped_lines"].get<int>());
+    for (const std::string& d : a.log.diagnostics)
+        if (!shown.count(d)) std::printf("note: %s\n", d.c_str());
+    if (a.log.unknown_lines > 0) std::printf("(%d lines of compiler output were not understood: see the notes)\n", a.log.unknown_lines);
+    if (a.log.skipped_lines > 0) std::printf("(%d lines of other output were ignored)\n", a.log.skipped_lines);
 }
 
 }  // namespace
@@ -87,12 +117,12 @@ int run_ptxas_table(const std::string& path, const Result<json>& base_request, b
         ss << f.rdbuf();
     }
     req["log"] = ss.str();
-    const json res = io::handle("ptxas", req);
-    const bool failed = res.contains("error") && !res["error"].is_null();
-    if (as_json) print_json(res);
-    else if (failed) std::cerr << "error: " << res["error"].get<std::string>() << '\n';
-    else print_table(res, path);
-    return failed ? kExitUsage : kExitOk;
+    const Result<io::PtxasAnswer> a = io::answer_ptxas(req);
+    if (!a) return print_error(a.error, as_json);
+    if (as_json) print_json(io::to_json(*a));
+    else if (!a->error.empty()) std::cerr << "error: " << a->error << '\n';
+    else print_table(*a, path);
+    return a->error.empty() ? kExitOk : kExitUsage;
 }
 
 }  // namespace occ::cli

@@ -1,6 +1,8 @@
 // ptxas / cuobjdump resource-usage import (occ/io/ptxas.hpp), on real nvcc 13 logs in
 // tests/fixtures/ptxas (regenerate with scripts/make_ptxas_fixtures.sh; the values pinned here
-// are the ones in the committed logs, see tests/fixtures/ptxas/NVCC_VERSION.txt).
+// are the ones in the committed logs, see tests/fixtures/ptxas/NVCC_VERSION.txt), and the "ptxas"
+// request kind (typed answer and JSON). The layouts other tools and versions print are in
+// test_ptxas_variants.cpp.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -96,7 +98,9 @@ TEST_CASE("sm_80 log: every kernel, its resources, and the device function") {
     const PtxasKernel* h = find(log, "_Z11helper_polyf");
     REQUIRE(h);
     CHECK_FALSE(h->entry);
-    CHECK(h->registers == -1);
+    CHECK_FALSE(h->registers.has_value());   // a device function has no "Used" line: not read (was the sentinel -1)
+    CHECK_FALSE(h->smem_static.has_value());
+    CHECK(h->stack_frame == 0);
 }
 
 TEST_CASE("every architecture's log parses: sm_75, sm_90, sm_100, sm_120") {
@@ -266,4 +270,152 @@ TEST_CASE("the app's flow: an occupancy scenario plus a pasted log") {
     REQUIRE(out["error"].is_null());
     CHECK(out["kernels"].size() == 2);
     for (const auto& k : out["kernels"]) CHECK(k["device"] == "H100-SXM5-80GB");
+}
+
+namespace {
+
+std::string variant_log(const std::string& name) { return fixture("variants/" + name); }
+
+occ::io::PtxasAnswer answer(json request) {
+    const auto a = occ::io::answer_ptxas(request);
+    REQUIRE_MESSAGE(a.value.has_value(), a.error);
+    return *a;
+}
+
+}  // namespace
+
+TEST_CASE("ptxas answer: every compilation of a name is its own numbered row") {
+    const occ::io::PtxasAnswer a = answer(json{{"log", variant_log("triton_autotune_sm75.log")}, {"gpu", "T4"}, {"threads", 128}});
+    CHECK(a.error.empty());
+    REQUIRE(a.rows.size() == 4);
+    CHECK(a.compilations == 4);
+    const json j = occ::io::to_json(a);
+    for (int i = 0; i < 4; ++i) {
+        CHECK(j["kernels"][i]["occurrence"] == i + 1);
+        CHECK(j["kernels"][i]["occurrences"] == 4);
+        CHECK(j["kernels"][i]["device"] == "Tesla-T4");
+    }
+    CHECK(j["kernels"][1]["registers"] == 41);
+    CHECK(j["summary"]["compilations"] == 4);
+}
+
+TEST_CASE("ptxas answer: a field the log did not give is null, never 0; earlier keys stay numbers") {
+    const json j = occ::io::to_json(answer(json{{"log", variant_log("cuobjdump_two_archs.log")}}));
+    REQUIRE(j["kernels"].size() == 2);
+    const json& row = j["kernels"][0];
+    CHECK(row["resources"]["spill_stores"].is_null());   // cuobjdump has no spill figures
+    CHECK(row["resources"]["spill_loads"].is_null());
+    CHECK(row["resources"]["barriers"].is_null());
+    CHECK(row["resources"]["registers"] == 19);
+    CHECK(row["resources"]["textures"] == 0);
+    CHECK(row["stack_frame"] == 0);
+    CHECK(row["spill_stores"] == 0);   // kept for the app, which reads these as numbers
+    CHECK(row["barriers"] == 0);
+    CHECK(row["cc"] == "5.2");
+
+    // A compilation without its "Used" line: no registers, no shared memory, no occupancy.
+    const std::string cut = "ptxas info    : Compiling entry function '_Z4stepPf' for 'sm_80'\n"
+                            "ptxas info    : Function properties for _Z4stepPf\n"
+                            "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+    const occ::io::PtxasAnswer a = answer(json{{"log", cut}, {"gpu", "A100"}});
+    REQUIRE(a.rows.size() == 1);
+    CHECK_FALSE(a.rows[0].result.has_value());
+    CHECK(a.rows[0].error == "the log gives no register count for this compilation");
+    const json c = occ::io::to_json(a)["kernels"][0];
+    CHECK(c["registers"].is_null());
+    CHECK(c["resources"]["smem_static"].is_null());
+    CHECK(c["resources"]["cmem"].is_null());
+    CHECK(c["occupancy"].is_null());
+    CHECK(c["diagnostics"][0].get<std::string>().find("no resource line") != std::string::npos);
+    CHECK(occ::io::to_json(a)["summary"]["failed"] == 1);
+}
+
+TEST_CASE("ptxas answer: architectures occ does not model are rows with their resources, not a refused log") {
+    for (const json& device : {json::object(), json{{"gpu", "A100"}}}) {
+        json req = device;
+        req["log"] = variant_log("sm30_lmem_textures.log");
+        const occ::io::PtxasAnswer a = answer(req);
+        CHECK(a.error.empty());
+        REQUIRE(a.rows.size() == 2);
+        for (const occ::io::PtxasRow& row : a.rows) {
+            CHECK_FALSE(row.result.has_value());
+            CHECK(row.error.rfind("occupancy not modelled for sm_30", 0) == 0);
+        }
+        const json j = occ::io::to_json(a);
+        CHECK(j["kernels"][0]["registers"] == 63);
+        CHECK(j["kernels"][0]["resources"]["local"] == 72);
+        CHECK(j["error"].is_null());
+    }
+}
+
+TEST_CASE("ptxas answer: with a device, the newest build that runs on it; the others are listed as skipped") {
+    const occ::io::PtxasAnswer a = answer(json{{"log", variant_log("fat_multi_gencode.log")}, {"gpu", "GTX-1080"}});
+    REQUIRE(a.rows.size() == 1);
+    CHECK(a.log.kernels[a.rows[0].kernel].arch == "sm_61");
+    REQUIRE(a.skipped.size() == 3);
+    CHECK(a.skipped[0].reason == "compiled for sm_52, which does not run on cc 6.1");
+    CHECK(a.skipped[1].reason == "a newer compatible build (sm_61) is used");
+    CHECK(a.skipped[2].reason == "compiled for sm_70, which does not run on cc 6.1");
+    const occ::io::PtxasAnswer v = answer(json{{"log", variant_log("fat_multi_gencode.log")}, {"gpu", "V100"}});
+    REQUIRE(v.rows.size() == 1);
+    CHECK(v.log.kernels[v.rows[0].kernel].registers == 56);
+}
+
+TEST_CASE("ptxas answer: a log that does not say the architecture needs a device, and says so on the rows") {
+    const occ::io::PtxasAnswer none = answer(json{{"log", variant_log("no_arch_cuda2.log")}});
+    REQUIRE(none.rows.size() == 2);
+    CHECK(none.rows[0].error == "the log does not say which architecture this kernel was compiled for; give gpu or cc");
+    const occ::io::PtxasAnswer a = answer(json{{"log", variant_log("no_arch_cuda2.log")}, {"cc", "8.0"}, {"threads", 128}});
+    REQUIRE(a.rows.size() == 2);
+    for (const occ::io::PtxasRow& row : a.rows) {
+        CHECK(row.result.has_value());
+        REQUIRE(row.notes.size() == 1);
+        CHECK(row.notes[0].find("does not say which architecture") != std::string::npos);
+    }
+}
+
+TEST_CASE("ptxas answer: a log of warnings alone says what they report") {
+    const occ::io::PtxasAnswer a = answer(json{{"log", variant_log("xla_spill_warnings_only.log")}});
+    CHECK(a.rows.empty());
+    CHECK(a.error.rfind("no kernels found in the log", 0) == 0);
+    CHECK(a.error.find("'gemm_fusion_dot_41', 316 bytes spill stores, 316 bytes spill loads") != std::string::npos);
+    const json j = occ::io::to_json(a);
+    CHECK(j["diagnostics"].size() == 3);
+    CHECK(j["error"].get<std::string>() == a.error);
+}
+
+TEST_CASE("ptxas answer: named barriers the log does not give are not guessed on a 9.0 device") {
+    const occ::io::PtxasAnswer a = answer(json{{"log", variant_log("triton_single_space_sm89.log")}, {"gpu", "H100"}});
+    CHECK(a.rows.empty());   // sm_89 cubins do not run on 9.0
+    const occ::io::PtxasAnswer b = answer(json{{"log", variant_log("wrapped_lines_sm90.log")}, {"gpu", "H100"}, {"threads", 128}});
+    REQUIRE(b.rows.size() == 2);
+    for (const occ::io::PtxasRow& row : b.rows) CHECK(row.notes.empty());   // both give "used N barriers"
+    const std::string no_barriers = "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                                    "ptxas info    : Used 32 registers, 2048 bytes smem, 400 bytes cmem[0]\n";
+    const occ::io::PtxasAnswer c = answer(json{{"log", no_barriers}, {"gpu", "H100"}});
+    REQUIRE(c.rows.size() == 1);
+    REQUIRE(c.rows[0].notes.size() == 1);
+    CHECK(c.rows[0].notes[0].find("named barriers") != std::string::npos);
+    CHECK(occ::io::to_json(c)["kernels"][0]["resources"]["barriers"].is_null());
+}
+
+TEST_CASE("ptxas answer: a figure the model refuses is an error, not a number") {
+    const std::string log = "ptxas info    : Compiling entry function 'wide' for 'sm_80'\n"
+                            "ptxas info    : Used 300 registers, 400 bytes cmem[0]\n";
+    const occ::io::PtxasAnswer a = answer(json{{"log", log}, {"gpu", "A100"}});
+    REQUIRE(a.rows.size() == 1);
+    CHECK_FALSE(a.rows[0].result.has_value());
+    CHECK_FALSE(a.rows[0].error.empty());
+    CHECK(occ::io::to_json(a)["kernels"][0]["occupancy"].is_null());
+}
+
+TEST_CASE("api_ptxas: a bad request is an error object, never an exception") {
+    CHECK(occ::io::api_ptxas(json::object())["error"].get<std::string>().rfind("log: required", 0) == 0);
+    CHECK(occ::io::api_ptxas(json{{"log", "x"}, {"smem_static", 0}})["error"].get<std::string>().rfind("smem_static:", 0) == 0);
+    CHECK(occ::io::api_ptxas(json{{"log", "x"}, {"treads", 128}})["error"].get<std::string>().rfind("treads", 0) == 0);
+    CHECK(occ::io::api_ptxas(json::array())["error"].is_string());
+    const json ok = occ::io::api_ptxas(json{{"log", variant_log("wrapped_lines_sm90.log")}, {"id", 7}});
+    CHECK(ok["id"] == 7);
+    CHECK(ok["kernels"][0]["diagnostics"].size() == 2);
+    CHECK(ok["summary"]["unknown_lines"] == 0);
 }

@@ -1,43 +1,32 @@
-// ptxas_log.cpp — reads what `nvcc -Xptxas -v` and `cuobjdump --dump-resource-usage` print into
-// PtxasKernel records (occ/io/ptxas.hpp). Names are demangled by ptxas_demangle.cpp; the "ptxas"
-// request kind is in ptxas_request.cpp.
-#include "occ/io/ptxas.hpp"
-
+// ptxas_log.cpp — reads what `nvcc -Xptxas -v`, nvrtc, the JIT linker and `cuobjdump
+// --dump-resource-usage` print into PtxasKernel records (occ/io/ptxas.hpp): which line belongs to
+// which compilation. One line's syntax is read by ptxas_lines.cpp; names are demangled by
+// ptxas_demangle.cpp; the "ptxas" request kind is in ptxas_request.cpp.
+//
+// [SECTION] index: records and their open lines · notes and warnings · resource lines · the loop
 #include <algorithm>
 #include <cctype>
-#include <climits>
-#include <optional>
+#include <map>
+#include <tuple>
 
 #include "occ/device.hpp"
+#include "occ/io/ptxas.hpp"
 #include "occ/io/utf8.hpp"
+#include "ptxas_lines.hpp"
 
 namespace occ::io {
 namespace {
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
+using namespace ptxas_detail;
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+constexpr std::size_t kMaxLogDiagnostics = 50;
+constexpr std::size_t kMaxKernelDiagnostics = 20;
+constexpr std::size_t kMaxText = 400;        // bytes of one quoted line or message
+constexpr std::size_t kMaxMessage = 1200;    // a warning wrapped over several lines, joined
+constexpr std::size_t kWrapWidth = 60;       // a line this long that stops mid-sentence was wrapped
 
-// Parses a non-negative decimal number at the start of s; saturates instead of overflowing.
-std::optional<std::int64_t> leading_number(std::string_view s, std::size_t* used = nullptr) {
-    std::size_t i = 0;
-    std::int64_t v = 0;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-        v = v > (INT64_MAX - 9) / 10 ? INT64_MAX : v * 10 + (s[i] - '0');
-        ++i;
-    }
-    if (i == 0) return std::nullopt;
-    if (used) *used = i;
-    return v;
-}
+constexpr long long kNone = -1;
 
-int clamp_int(std::int64_t v) { return static_cast<int>(std::min<std::int64_t>(v, INT_MAX)); }
-
-// "sm_80", "sm_90a", "sm_100f" -> 8.0 / 9.0 / 10.0.
 void set_arch(PtxasKernel& k, std::string_view arch) {
     k.arch = std::string(arch);
     int ma = 0, mi = 0;
@@ -47,192 +36,440 @@ void set_arch(PtxasKernel& k, std::string_view arch) {
     }
 }
 
-// Splits "a, b, c" and calls fn(item) for each trimmed item.
-template <typename Fn>
-void for_each_item(std::string_view s, char sep, Fn&& fn) {
-    while (!s.empty()) {
-        const auto c = s.find(sep);
-        fn(trim(s.substr(0, c)));
-        if (c == std::string_view::npos) break;
-        s.remove_prefix(c + 1);
-    }
+bool ends_with_word(std::string_view s, std::string_view w) {
+    if (s.size() < w.size() || s.substr(s.size() - w.size()) != w) return false;
+    return s.size() == w.size() || s[s.size() - w.size() - 1] == ' ';
 }
 
-// "N bytes stack frame, N bytes spill stores, N bytes spill loads"
-bool parse_stack_line(std::string_view line, PtxasKernel& k) {
-    if (line.find("bytes stack frame") == std::string_view::npos) return false;
-    for_each_item(line, ',', [&](std::string_view item) {
-        auto v = leading_number(item);
-        if (!v) return;
-        if (item.find("stack frame") != std::string_view::npos) k.stack_frame = *v;
-        else if (item.find("spill stores") != std::string_view::npos) k.spill_stores = *v;
-        else if (item.find("spill loads") != std::string_view::npos) k.spill_loads = *v;
-    });
-    return true;
+// Build tools' own lines, which never continue a ptxas message.
+bool tool_output(std::string_view line) {
+    if (line.empty() || line.front() == '[' || line.front() == '#') return true;
+    for (std::string_view p : {"make", "ninja", "FAILED", "nvcc", "gcc", "g++", "clang", "cl ", "Building", "Linking"})
+        if (starts_with(line, p)) return true;
+    for (std::string_view p : {": warning:", ": error:", ": note:", " In function", "Error "})
+        if (line.find(p) != std::string_view::npos) return true;
+    return false;
 }
 
-// "Used 26 registers, used 1 barriers, 4224 bytes smem, 376 bytes cmem[0], 16 bytes cumulative stack size"
-void parse_used_line(std::string_view rest, PtxasKernel& k) {
-    for_each_item(rest, ',', [&](std::string_view item) {
-        if (starts_with(item, "Used ") || starts_with(item, "used ")) item.remove_prefix(5);
-        std::size_t n = 0;
-        auto v = leading_number(item, &n);
-        if (!v) return;
-        const std::string_view what = trim(item.substr(n));
-        if (starts_with(what, "registers") || starts_with(what, "register")) k.registers = clamp_int(*v);
-        else if (starts_with(what, "barriers") || starts_with(what, "barrier")) k.barriers = clamp_int(*v);
-        else if (what == "bytes smem") k.smem_static = *v;
-        else if (starts_with(what, "bytes cmem[")) {
-            auto bank = leading_number(what.substr(11));
-            k.cmem.emplace_back(bank ? clamp_int(*bank) : 0, *v);
-        } else if (starts_with(what, "bytes cumulative stack")) k.cumulative_stack = *v;
-        else if (what == "bytes lmem") k.local = *v;
-    });
+// The number right before `phrase` in text ("..., 292 bytes spill stores").
+std::optional<std::int64_t> number_before(std::string_view text, std::string_view phrase) {
+    const auto p = text.find(phrase);
+    if (p == std::string_view::npos) return std::nullopt;
+    std::size_t e = p;
+    while (e > 0 && text[e - 1] == ' ') --e;
+    std::size_t b = e;
+    while (b > 0 && std::isdigit(static_cast<unsigned char>(text[b - 1]))) --b;
+    if (b == e) return std::nullopt;
+    return leading_number(text.substr(b, e - b));
 }
 
-// The quoted text after `after` ("... function 'X' for 'sm_80'").
-std::optional<std::string_view> quoted(std::string_view s, std::size_t from = 0) {
-    const auto a = s.find('\'', from);
-    if (a == std::string_view::npos) return std::nullopt;
-    const auto b = s.find('\'', a + 1);
-    if (b == std::string_view::npos) return std::nullopt;
-    return s.substr(a + 1, b - a - 1);
-}
+struct Message {
+    std::string text;           // from the tool's tag on
+    TagKind kind = TagKind::info;
+    std::size_t last_line = 0;  // length of the last physical line, to tell a wrap
+};
 
-}  // namespace
-
-PtxasLog parse_ptxas_log(std::string_view text) {
+// [SECTION] records and their open lines
+struct Parser {
     PtxasLog log;
-    std::string arch;                 // current arch (ptxas: from "Compiling entry"; cuobjdump: "arch = ")
-    long long current = -1;           // index of the record the next detail line belongs to
-    bool cuobjdump_expect_usage = false;
-    auto find_or_add = [&](std::string_view mangled, bool entry, int line_no, const char* format) -> std::size_t {
-        // The same kernel compiled for the same arch earlier in this log: reuse it only when it is
-        // the most recent record (ptxas prints properties right after "Compiling entry").
-        if (current >= 0) {
-            PtxasKernel& c = log.kernels[static_cast<std::size_t>(current)];
-            if (c.mangled == mangled && c.arch == arch && c.format == format) return static_cast<std::size_t>(current);
-        }
+    int line_no = 0;
+    std::string ptx_arch;        // the ptxas run's architecture ("Compiling entry function ... for")
+    std::string cu_arch;         // cuobjdump: the current "arch = " section
+    long long awaiting = kNone;  // ptxas entry whose "Used" line has not come
+    long long props = kNone;     // record whose stack-frame line is expected
+    long long cuobj = kNone;     // cuobjdump function whose resource line is expected
+    long long link = kNone;      // record the next JIT-linker "used" line belongs to
+    bool link_merge = false;     // `link` is a ptxas record that the linker reports again
+    long long used_target = kNone;   // a "Used" line that may continue on the next line
+    std::optional<std::string> used_pending;
+    Resources used;
+    std::optional<Message> msg;  // a warning or note that may continue on the next line
+    struct PendingNote {
+        std::string function, text;
+        bool info = false;
+    };
+    std::vector<PendingNote> pending_notes;   // notes printed before the record they name
+
+    PtxasKernel& at(long long i) { return log.kernels[static_cast<std::size_t>(i)]; }
+
+    // The record an unknown line belongs to, if one is still expecting lines.
+    long long open() const {
+        for (long long i : {props, cuobj, link, awaiting})
+            if (i != kNone) return i;
+        return kNone;
+    }
+
+    void kernel_note(PtxasKernel& k, std::string_view text) {
+        if (k.diagnostics.size() < kMaxKernelDiagnostics) k.diagnostics.push_back(utf8_prefix(text, kMaxText));
+    }
+    void log_note(std::string_view text) {
+        if (log.diagnostics.size() < kMaxLogDiagnostics) log.diagnostics.push_back(utf8_prefix(text, kMaxText));
+    }
+
+    void missing_used(long long i) {
+        if (i != kNone) kernel_note(at(i), "the log has no resource line (\"Used N registers, ...\") for this compilation");
+    }
+
+    long long add_record(std::string_view name, bool entry, std::string_view arch, const char* format) {
         PtxasKernel k;
-        k.mangled = std::string(mangled);
-        const std::string d = demangle(mangled);
+        k.mangled = std::string(name);
+        const std::string d = demangle(name);
         k.name = d.empty() ? k.mangled : d;
         k.entry = entry;
         k.format = format;
         k.line = line_no;
         set_arch(k, arch);
         log.kernels.push_back(std::move(k));
-        return log.kernels.size() - 1;
-    };
-
-    std::size_t pos = 0;
-    int line_no = 0;
-    while (pos < text.size()) {
-        auto nl = text.find('\n', pos);
-        if (nl == std::string_view::npos) nl = text.size();
-        std::string_view raw = text.substr(pos, nl - pos);
-        pos = nl + 1;
-        ++line_no;
-        ++log.lines;
-        const std::string_view line = trim(raw);
-        if (line.empty()) continue;
-        bool known = false;
-
-        // ---- ptxas -v (the tag may follow a prefix such as MSBuild's "1>") ----
-        const auto tag = line.find("ptxas info");
-        const auto warn = line.find("ptxas warning");
-        const auto err = line.find("ptxas error");
-        const auto fatal = line.find("ptxas fatal");
-        if (warn != std::string_view::npos || err != std::string_view::npos || fatal != std::string_view::npos) {
-            if (log.diagnostics.size() < 50) log.diagnostics.emplace_back(utf8_prefix(line, 400));
-            ++log.recognised_lines;
-            continue;
-        }
-        if (tag != std::string_view::npos) {
-            const auto colon = line.find(':', tag);
-            const std::string_view rest = colon == std::string_view::npos ? std::string_view() : trim(line.substr(colon + 1));
-            if (starts_with(rest, "Compiling entry function") || starts_with(rest, "Compiling function")) {
-                const bool entry = starts_with(rest, "Compiling entry");
-                auto name = quoted(rest);
-                if (name && !name->empty()) {
-                    auto for_pos = rest.find(" for ", rest.find('\'', rest.find('\'') + 1));
-                    if (for_pos != std::string_view::npos) {
-                        if (auto a = quoted(rest, for_pos)) arch = std::string(*a);
-                    }
-                    current = -1;
-                    current = static_cast<long long>(find_or_add(*name, entry, line_no, "ptxas"));
-                    known = true;
-                }
-            } else if (starts_with(rest, "Function properties for")) {
-                std::string_view name = trim(rest.substr(23));
-                if (!name.empty() && name.front() == '\'' && name.size() > 1 && name.back() == '\'') name = name.substr(1, name.size() - 2);
-                if (!name.empty()) {
-                    current = static_cast<long long>(find_or_add(name, /*entry=*/false, line_no, "ptxas"));
-                    // An entry announced by "Compiling entry function" keeps entry = true.
-                    known = true;
-                }
-            } else if (starts_with(rest, "Used ")) {
-                if (current >= 0) parse_used_line(rest, log.kernels[static_cast<std::size_t>(current)]);
-                known = true;
-            } else if (rest.find("bytes gmem") != std::string_view::npos) {
-                if (auto v = leading_number(rest)) log.gmem = *v;
-                known = true;
+        const long long idx = static_cast<long long>(log.kernels.size()) - 1;
+        // Notes printed before the record ("Overriding maximum register limit ... for 'k'").
+        auto it = pending_notes.begin();
+        while (it != pending_notes.end()) {
+            if (it->function == name) {
+                attach_note(idx, it->text);
+                it = pending_notes.erase(it);
             } else {
-                known = true;   // other ptxas info lines (compile time, register-limit overrides): fine to ignore
+                ++it;
             }
-        } else if (line.find("bytes stack frame") != std::string_view::npos) {
-            if (current >= 0) known = parse_stack_line(line, log.kernels[static_cast<std::size_t>(current)]);
         }
-        // ---- cuobjdump --dump-resource-usage ----
-        else if (starts_with(line, "arch = ")) {
-            arch = std::string(trim(line.substr(7)));
-            current = -1;
-            known = true;
-        } else if (starts_with(line, "Function ") && line.back() == ':') {
-            const std::string_view name = trim(line.substr(9, line.size() - 10));
-            if (!name.empty()) {
-                current = -1;
-                current = static_cast<long long>(find_or_add(name, /*entry=*/true, line_no, "cuobjdump"));
-                cuobjdump_expect_usage = true;
-                known = true;
-            }
-        } else if (cuobjdump_expect_usage && current >= 0 && starts_with(line, "REG:")) {
-            PtxasKernel& k = log.kernels[static_cast<std::size_t>(current)];
-            for_each_item(line, ' ', [&](std::string_view item) {
-                const auto c = item.find(':');
-                if (c == std::string_view::npos) return;
-                const std::string_view key = item.substr(0, c);
-                auto v = leading_number(item.substr(c + 1));
-                if (!v) return;
-                if (key == "REG") k.registers = clamp_int(*v);
-                else if (key == "SHARED") k.smem_static = *v;
-                else if (key == "STACK") k.stack_frame = *v;
-                else if (key == "LOCAL") k.local = *v;
-                else if (starts_with(key, "CONSTANT[")) {
-                    auto bank = leading_number(key.substr(9));
-                    k.cmem.emplace_back(bank ? clamp_int(*bank) : 0, *v);
-                }
-            });
-            cuobjdump_expect_usage = false;
-            known = true;
-        } else if (starts_with(line, "Resource usage:") || starts_with(line, "Common:") || starts_with(line, "GLOBAL:") ||
-                   starts_with(line, "Fatbin ") || starts_with(line, "=====") || starts_with(line, "code version") ||
-                   starts_with(line, "host = ") || starts_with(line, "compile_size")) {
-            known = true;
-        }
-        if (known) ++log.recognised_lines;
-        else ++log.skipped_lines;
+        return idx;
     }
-    // A "Function properties" record for a kernel that was announced as an entry stays an entry;
-    // records never announced by "Compiling entry function" are device functions.
+
+    void start_compilation(std::string_view name, std::string_view arch, bool entry) {
+        missing_used(awaiting);
+        ptx_arch = std::string(arch);
+        awaiting = add_record(name, entry, arch, "ptxas");
+        props = cuobj = link = kNone;
+    }
+
+    // [SECTION] notes and warnings
+    void attach_note(long long idx, const std::string& text) {
+        PtxasKernel& k = at(idx);
+        kernel_note(k, text);
+        // "Registers are spilled to local memory in function 'f', 8 bytes spill stores, 8 bytes spill
+        // loads": figures the log gives, used when the properties line does not.
+        if (text.find("spilled") != std::string::npos) {
+            if (!k.spill_stores) k.spill_stores = number_before(text, "bytes spill stores");
+            if (!k.spill_loads) k.spill_loads = number_before(text, "bytes spill loads");
+        }
+    }
+
+    void flush_message() {
+        if (!msg) return;
+        const Message m = std::move(*msg);
+        msg.reset();
+        if (m.kind != TagKind::info) log_note(m.text);
+        const std::string_view fn = named_function(m.text);
+        if (fn.empty()) {
+            if (m.kind == TagKind::info) log_note(m.text);
+            return;
+        }
+        // ptxas reads these before it compiles anything: they are about the next record of that name.
+        const std::string_view text = m.text;
+        const std::string_view what = trim(text.substr(std::min(text.find(':'), text.size() - 1) + 1));
+        const bool before = starts_with(what, "Overriding") || starts_with(what, "Value of threads per SM");
+        if (!before) {
+            const long long last = static_cast<long long>(log.kernels.size()) - 1;
+            for (long long i : {open(), awaiting, last})
+                if (i != kNone && at(i).mangled == fn) return attach_note(i, m.text);
+        }
+        pending_notes.push_back({std::string(fn), m.text, m.kind == TagKind::info});
+    }
+
+    bool continues_message(std::string_view line) const {
+        if (!msg || msg->text.size() > kMaxMessage || tool_output(line)) return false;
+        const std::string_view t = trim(msg->text);
+        if (t.empty()) return false;
+        const char c = t.back();
+        if (c == ',' || ends_with_word(t, "function") || ends_with_word(t, "entry") || ends_with_word(t, "for")) return true;
+        return msg->last_line >= kWrapWidth && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    }
+
+    // [SECTION] resource lines
+    void apply(PtxasKernel& k, const Resources& r, bool from_used_line) {
+        if (r.registers) k.registers = r.registers;
+        if (r.barriers) k.barriers = r.barriers;
+        if (r.textures) k.textures = r.textures;
+        if (r.local) k.local = r.local;
+        if (r.cumulative_stack) k.cumulative_stack = r.cumulative_stack;
+        if (r.stack) k.stack_frame = r.stack;
+        if (r.smem) k.smem_static = r.smem;
+        // ptxas lists shared memory only when a kernel has some: a Used line read in full without it
+        // says 0. A line with items not read may have lost it.
+        else if (from_used_line && r.unread.empty()) k.smem_static = 0;
+        for (const auto& c : r.cmem) k.cmem.push_back(c);
+        for (const std::string& u : r.unread) kernel_note(k, "not read: \"" + u + "\"");
+    }
+
+    void finish_used() {
+        if (used_target == kNone) return;
+        if (used_pending) {
+            if (used_pending->empty()) kernel_note(at(used_target), "the resource line ends with a comma and its continuation is missing");
+            else used.unread.push_back(*used_pending);
+        }
+        apply(at(used_target), used, true);
+        if (used_target == awaiting) awaiting = kNone;
+        if (used_target == props) props = kNone;
+        used_target = kNone;
+        used_pending.reset();
+        used = Resources{};
+    }
+
+    // A JIT-linker or nvlink report of a function ptxas reported earlier: after linking, its
+    // figures are the ones that run; a difference is noted.
+    void merge_link(PtxasKernel& k, const Resources& r) {
+        std::string was;
+        auto differs = [&](const auto& before, const auto& after, const char* what) {
+            if (before && after && *before != *after) was += (was.empty() ? "" : ", ") + std::to_string(*before) + " " + what;
+        };
+        differs(k.registers, r.registers, "registers");
+        differs(k.stack_frame, r.stack, "bytes stack");
+        differs(k.smem_static, r.smem, "bytes smem");
+        if (!was.empty()) kernel_note(k, "figures after linking (the JIT linker's report); ptxas reported " + was + " before linking");
+        Resources copy = r;
+        copy.cmem.clear();   // the linker repeats the banks ptxas listed
+        if (k.cmem.empty()) copy.cmem = r.cmem;
+        apply(k, copy, true);
+    }
+
+    void unknown(std::string_view line) {
+        const long long o = open();
+        if (o == kNone) {
+            ++log.skipped_lines;
+            return;
+        }
+        ++log.unknown_lines;
+        kernel_note(at(o), "line " + std::to_string(line_no) + " not understood: " + std::string(line));
+    }
+
+    // A line ptxas prints inside a record, with no record to belong to: shown, never given to another.
+    void orphan(std::string_view line, const char* what) {
+        ++log.unknown_lines;
+        log_note(std::string(what) + " (line " + std::to_string(line_no) + "): " + std::string(line));
+    }
+
+    void tagged(std::string_view line, const Tag& t);
+    void untagged(std::string_view line);
+    void finish();
+};
+
+// The name after "Function properties for", without the quotes and colon the linkers add.
+std::string_view function_name(std::string_view rest) {
+    std::string_view name = trim(rest.substr(std::min<std::size_t>(rest.size(), 23)));
+    if (!name.empty() && name.back() == ':') name = trim(name.substr(0, name.size() - 1));
+    std::size_t end = 0;
+    const auto q = quoted(name, 0, &end);
+    if (q && !q->empty() && q->data() - name.data() <= 3 && trim(name.substr(end)).empty()) return *q;
+    return name;
+}
+
+// [SECTION] the loop
+// A line with a tool's tag; counted as recognised unless it was an orphan.
+void Parser::tagged(std::string_view line, const Tag& t) {
+    const std::string_view rest = t.rest;
+    if (t.kind == TagKind::warning || t.kind == TagKind::error) {
+        msg = Message{std::string(line.substr(t.pos)), t.kind, line.size()};
+        return;
+    }
+    if (rest.find("bytes gmem") != std::string_view::npos && leading_number(rest)) {
+        log.gmem = leading_number(rest);
+        ptx_arch.clear();   // each ptxas run opens with its gmem line
+        return;
+    }
+    const bool linker = t.kind == TagKind::link_info;
+    if (!linker && (starts_with(rest, "Compiling entry function") || starts_with(rest, "Compiling function"))) {
+        std::size_t end = 0;
+        const auto name = quoted(rest, 0, &end);
+        if (!name || name->empty()) {
+            missing_used(awaiting);
+            awaiting = props = kNone;
+            return orphan(line, "a \"Compiling entry function\" line without a quoted name");
+        }
+        std::string_view arch;
+        const auto for_pos = rest.find(" for ", end - 1);
+        if (for_pos != std::string_view::npos)
+            if (auto a = quoted(rest, for_pos)) arch = *a;
+        return start_compilation(*name, arch, starts_with(rest, "Compiling entry"));
+    }
+    if (starts_with(rest, "Function properties for")) {
+        const std::string_view name = function_name(rest);
+        if (name.empty()) {
+            return orphan(line, "a \"Function properties\" line without a name");
+        }
+        if (linker) {
+            link = kNone;
+            for (long long i = static_cast<long long>(log.kernels.size()) - 1; i >= 0 && link == kNone; --i)
+                if (at(i).mangled == name && at(i).format == "ptxas") link = i;
+            link_merge = link != kNone;
+            if (link == kNone) link = add_record(name, true, "", t.nvlink ? "nvlink" : "culink");
+            return;
+        }
+        if (awaiting != kNone && at(awaiting).mangled == name && !at(awaiting).stack_frame) {
+            props = awaiting;
+        } else {
+            props = add_record(name, false, ptx_arch, "ptxas");
+        }
+        return;
+    }
+    if (starts_with(rest, "Used ") || starts_with(rest, "used ")) {
+        if (linker) {
+            if (link == kNone) return orphan(line, "a linker resource line with no function before it");
+            Resources r;
+            if (auto tail = read_used_items(rest, r)) r.unread.push_back(*tail);
+            if (link_merge) merge_link(at(link), r);
+            else apply(at(link), r, true);
+            link = kNone;
+            return;
+        }
+        const long long target = awaiting != kNone ? awaiting : props;
+        if (target == kNone) {
+            return orphan(line, "a resource line (\"Used ...\") with no function before it");
+        }
+        used = Resources{};
+        used_target = target;
+        used_pending = read_used_items(rest, used);
+        if (!used_pending) finish_used();
+        return;
+    }
+    if (starts_with(rest, "Compile time")) return;
+    // Other notes ("(C7511) Potential Performance Loss ... in the function 'k'", "Overriding
+    // maximum register limit 256 for 'k' ...") go to the function they name.
+    msg = Message{std::string(line.substr(t.pos)), TagKind::info, line.size()};
+}
+
+void Parser::untagged(std::string_view line) {
+    if (continues_message(line) && line.find("bytes stack frame") == std::string_view::npos && !starts_with(line, "REG:")) {
+        msg->text += " " + std::string(line);
+        msg->last_line = line.size();
+        ++log.recognised_lines;
+        return;
+    }
+    flush_message();
+    StackLine s;
+    if (read_stack_line(line, s)) {
+        long long target = props;
+        if (target == kNone && awaiting != kNone && !at(awaiting).stack_frame) target = awaiting;
+        if (target == kNone) return orphan(line, "a stack-frame line with no function before it");
+        PtxasKernel& k = at(target);
+        k.stack_frame = s.stack_frame;
+        if (s.spill_stores) k.spill_stores = s.spill_stores;
+        if (s.spill_loads) k.spill_loads = s.spill_loads;
+        for (const std::string& u : s.unread) kernel_note(k, "not read: \"" + u + "\"");
+        if (target == props) props = kNone;
+        ++log.recognised_lines;
+        return;
+    }
+    // cuobjdump --dump-resource-usage
+    if (auto h = cuobjdump_header(line)) {
+        if (h->first == "arch") cu_arch = std::string(h->second);
+        cuobj = kNone;
+        ++log.recognised_lines;
+        return;
+    }
+    if (starts_with(line, "Fatbin ") || line.find_first_not_of('=') == std::string_view::npos || line == "Resource usage:" ||
+        line == "Common:" || line == "compressed") {
+        cuobj = kNone;
+        ++log.recognised_lines;
+        return;
+    }
+    if (starts_with(line, "GLOBAL:") && leading_number(line.substr(7))) {
+        log.gmem = leading_number(line.substr(7));
+        ++log.recognised_lines;
+        return;
+    }
+    if (starts_with(line, "Function ") && line.back() == ':' && line.size() > 10) {
+        const std::string_view name = trim(line.substr(9, line.size() - 10));
+        if (!name.empty() && name.find(' ') == std::string_view::npos) {
+            cuobj = add_record(name, true, cu_arch, "cuobjdump");
+            ++log.recognised_lines;
+            return;
+        }
+    }
+    if (cuobj != kNone && starts_with(line, "REG:")) {
+        Resources r;
+        read_cuobjdump_usage(line, r);
+        PtxasKernel& k = at(cuobj);
+        apply(k, r, false);
+        // A kernel's constant bank 0 holds its parameters and launch constants; device functions
+        // (listed the same way) have none.
+        k.entry = std::any_of(r.cmem.begin(), r.cmem.end(), [](const auto& c) { return c.first == 0; });
+        cuobj = kNone;
+        ++log.recognised_lines;
+        return;
+    }
+    unknown(line);
+}
+
+void Parser::finish() {
+    finish_used();
+    flush_message();
+    missing_used(awaiting);
+    // Notes whose function never came after them belong to its last record, else to the log
+    // (warnings and errors are there already).
+    for (const PendingNote& n : pending_notes) {
+        long long last = kNone;
+        for (long long i = 0; i < static_cast<long long>(log.kernels.size()); ++i)
+            if (at(i).mangled == n.function) last = i;
+        if (last != kNone) attach_note(last, n.text);
+        else if (n.info) log_note(n.text);
+    }
+    // Occurrence numbers: the n-th compilation of a function for an architecture.
+    std::map<std::tuple<std::string, std::string, bool>, int> seen;
+    for (PtxasKernel& k : log.kernels) k.occurrence = ++seen[{k.mangled, k.arch, k.entry}];
+    for (PtxasKernel& k : log.kernels) k.occurrences = seen[{k.mangled, k.arch, k.entry}];
     // Names and arches are quoted in JSON answers: keep them valid UTF-8 even when the log is not
     // (or the demangler split a multi-byte character).
     for (PtxasKernel& k : log.kernels) {
         k.name = make_valid_utf8(k.name);
         k.mangled = make_valid_utf8(k.mangled);
         k.arch = make_valid_utf8(k.arch);
+        for (std::string& d : k.diagnostics) d = make_valid_utf8(d);
     }
-    return log;
+    for (std::string& d : log.diagnostics) d = make_valid_utf8(d);
+}
+
+}  // namespace
+
+PtxasLog parse_ptxas_log(std::string_view text) {
+    Parser p;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        auto nl = text.find('\n', pos);
+        if (nl == std::string_view::npos) nl = text.size();
+        const std::string_view line = trim(text.substr(pos, nl - pos));
+        pos = nl + 1;
+        ++p.line_no;
+        ++p.log.lines;
+        if (line.empty()) {
+            p.finish_used();
+            p.flush_message();
+            continue;
+        }
+        const Tag t = find_tag(line);
+        if (p.used_pending && t.kind == TagKind::none) {
+            // The rest of a wrapped "Used" line: "56 bytes cumulative" + "stack size".
+            Resources more;
+            const std::string joined = p.used_pending->empty() ? std::string(line) : *p.used_pending + " " + std::string(line);
+            auto tail = read_used_items(joined, more);
+            if (more.unread.empty() && (!tail || *tail != joined)) {
+                merge(p.used, more);
+                p.used_pending = tail;
+                ++p.log.recognised_lines;
+                if (!tail) p.finish_used();
+                continue;
+            }
+        }
+        p.finish_used();
+        if (t.kind != TagKind::none) {
+            p.flush_message();
+            const int unknown = p.log.unknown_lines;
+            p.tagged(line, t);
+            if (p.log.unknown_lines == unknown) ++p.log.recognised_lines;
+        } else {
+            p.untagged(line);
+        }
+    }
+    p.finish();
+    return std::move(p.log);
 }
 
 }  // namespace occ::io

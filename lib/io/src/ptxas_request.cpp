@@ -1,5 +1,6 @@
-// ptxas_request.cpp — the "ptxas" request kind: occupancy for every kernel of a compiler log, as
-// the JSON answer that `occ occupancy --ptxas`, --batch and window.occ share.
+// ptxas_request.cpp — the "ptxas" request kind: occupancy for every kernel of a compiler log as a
+// typed answer (PtxasAnswer: what `occ occupancy --ptxas` prints) and its JSON (--json, --batch,
+// window.occ).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -8,11 +9,111 @@
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/ptxas.hpp"
+#include "occ/io/schema.hpp"
+#include "occ/io/utf8.hpp"
 #include "occ/occupancy.hpp"
 
 namespace occ::io {
-
 namespace {
+
+std::string cc_text(const PtxasKernel& k) { return std::to_string(k.cc_major) + "." + std::to_string(k.cc_minor); }
+bool arch_known(const PtxasKernel& k) { return !k.arch.empty() && k.cc_major > 0; }
+bool same_cc(const PtxasKernel& a, const PtxasKernel& b) { return a.cc_major == b.cc_major && a.cc_minor == b.cc_minor; }
+
+void add_row(PtxasAnswer& a, std::size_t kernel) {
+    PtxasRow row;
+    row.kernel = kernel;
+    a.rows.push_back(std::move(row));
+}
+
+// Without a device every compilation is a row. With one: of each kernel's builds that can run on
+// it, the newest architecture is the one the runtime loads (Programming Guide, "Binary
+// Compatibility": a cubin for sm_XY runs on X.Z, Z >= Y), and every compilation for that
+// architecture is a row. Builds for an architecture occ does not model are rows too when nothing
+// else of that kernel runs, so their resources still show; builds that do not say their
+// architecture are evaluated on the device, with a note.
+void choose(PtxasAnswer& a) {
+    const std::vector<PtxasKernel>& ks = a.log.kernels;
+    const ArchRules& dev = a.input.device.arch;
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+        const PtxasKernel& k = ks[i];
+        if (!k.entry) {
+            a.functions.push_back(i);
+            continue;
+        }
+        ++a.compilations;
+        if (!a.has_device || !arch_known(k)) {
+            add_row(a, i);
+            continue;
+        }
+        const PtxasKernel* best = nullptr;
+        for (const PtxasKernel& o : ks)
+            if (o.entry && o.mangled == k.mangled && arch_known(o) && cubin_runs_on(o.cc_major, o.cc_minor, dev) &&
+                (!best || cc_older(best->cc_major, best->cc_minor, o.cc_major, o.cc_minor)))
+                best = &o;
+        const std::string dev_cc = std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor);
+        if (best && same_cc(*best, k)) add_row(a, i);
+        else if (best && cubin_runs_on(k.cc_major, k.cc_minor, dev))
+            a.skipped.push_back({i, "a newer compatible build (" + best->arch + ") is used"});
+        else if (!best && !device_for_cc(k.cc_major, k.cc_minor)) add_row(a, i);
+        else a.skipped.push_back({i, "compiled for " + k.arch + ", which does not run on cc " + dev_cc});
+    }
+}
+
+void evaluate(PtxasAnswer& a, PtxasRow& row) {
+    const PtxasKernel& k = a.log.kernels[row.kernel];
+    Device dev = a.input.device;
+    if (!arch_known(k)) {
+        if (!a.has_device) {
+            row.error = k.arch.empty() ? "the log does not say which architecture this kernel was compiled for; give gpu or cc"
+                                       : "architecture \"" + k.arch + "\" is not a compute capability; give gpu or cc";
+            return;
+        }
+        row.notes.push_back("the log does not say which architecture this was compiled for: evaluated on " + dev.name);
+    } else if (auto d = device_for_cc(k.cc_major, k.cc_minor); !d) {
+        const std::string list = supported_cc_list();   // "3.5, 3.7, ..., 12.1"
+        const std::string range = list.substr(0, list.find(',')) + " to " + list.substr(list.rfind(' ') + 1);
+        row.error = "occupancy not modelled for " + k.arch + " (cc " + cc_text(k) + "; occ models cc " + range + ")";
+        return;
+    } else if (!a.has_device) {
+        dev = *d;
+    }
+    if (!k.registers) {
+        row.error = "the log gives no register count for this compilation";
+        return;
+    }
+    if (!k.smem_static) {
+        row.error = "the log gives no static shared memory figure for this compilation";
+        return;
+    }
+    KernelResources kr = a.input.kernel;
+    kr.regs_per_thread = *k.registers;
+    kr.smem_static = *k.smem_static;
+    kr.barriers = k.barriers.value_or(0);
+    if (!k.barriers && dev.arch.barriers_limit_blocks)
+        row.notes.push_back("the log does not say how many named barriers it uses: the named-barrier limit is not applied");
+    const OccupancyResult r = compute_occupancy(dev, kr, a.input.launch);
+    row.device = dev;
+    if (r.ok()) row.result = r;
+    else row.error = r.error;
+}
+
+std::string no_rows_error(const PtxasAnswer& a) {
+    if (a.compilations > 0) return "no kernel in the log runs on " + a.input.device.name;
+    std::string e = "no kernels found in the log: expected the output of nvcc -Xptxas -v or cuobjdump --dump-resource-usage";
+    if (a.log.diagnostics.empty()) return e;
+    // Warnings alone (XLA's spill reports, "stack size cannot be statically determined"): say them.
+    e = "no kernels found in the log (no \"Used N registers\" resource lines); it reports: ";
+    const std::size_t n = a.log.diagnostics.size();
+    for (std::size_t i = 0; i < std::min<std::size_t>(n, 3); ++i) e += (i ? "; " : "") + utf8_prefix(a.log.diagnostics[i], 200);
+    if (n > 3) e += "; and " + std::to_string(n - 3) + " more";
+    return e;
+}
+
+template <typename T>
+json opt(const std::optional<T>& v) {
+    return v ? json(*v) : json(nullptr);
+}
 
 json cmem_json(const PtxasKernel& k) {
     json j = json::object();
@@ -21,118 +122,114 @@ json cmem_json(const PtxasKernel& k) {
 }
 
 json kernel_json(const PtxasKernel& k) {
+    json diagnostics = json::array();
+    for (const std::string& d : k.diagnostics) diagnostics.push_back(d);
     return json{
         {"name", k.name},
         {"mangled", k.mangled},
-        {"arch", k.arch},
+        {"arch", k.arch},   // "" when the log does not say (cc is then null)
+        {"cc", arch_known(k) ? json(cc_text(k)) : json(nullptr)},
+        {"occurrence", k.occurrence},
+        {"occurrences", k.occurrences},
         {"entry", k.entry},
-        {"registers", k.registers < 0 ? json(nullptr) : json(k.registers)},
-        {"smem_static", k.smem_static},
-        {"barriers", k.barriers},
-        {"stack_frame", k.stack_frame},
-        {"spill_stores", k.spill_stores},
-        {"spill_loads", k.spill_loads},
-        {"cumulative_stack", k.cumulative_stack},
-        {"local", k.local},
+        {"registers", opt(k.registers)},
+        // Kept numeric for earlier readers (0 when the log does not say); "resources" has them as read.
+        {"smem_static", k.smem_static.value_or(0)},
+        {"barriers", k.barriers.value_or(0)},
+        {"stack_frame", opt(k.stack_frame)},
+        {"spill_stores", k.spill_stores.value_or(0)},
+        {"spill_loads", k.spill_loads.value_or(0)},
+        {"cumulative_stack", opt(k.cumulative_stack)},
+        {"local", opt(k.local)},
         {"cmem", cmem_json(k)},
+        {"resources",
+         {{"registers", opt(k.registers)},
+          {"smem_static", opt(k.smem_static)},
+          {"barriers", opt(k.barriers)},
+          {"stack_frame", opt(k.stack_frame)},
+          {"spill_stores", opt(k.spill_stores)},
+          {"spill_loads", opt(k.spill_loads)},
+          {"cumulative_stack", opt(k.cumulative_stack)},
+          {"local", opt(k.local)},
+          {"textures", opt(k.textures)},
+          {"cmem", k.registers || !k.cmem.empty() ? cmem_json(k) : json(nullptr)}}},
         {"format", k.format},
         {"line", k.line},
+        {"diagnostics", diagnostics},
     };
 }
 
-bool runs_on(const PtxasKernel& k, const ArchRules& a) { return cubin_runs_on(k.cc_major, k.cc_minor, a); }
-
 }  // namespace
 
-json api_ptxas(const json& request) {
-    FieldReader f(request, "ptxas request");
-    const json* id = f.raw("id");
-    const json* log_field = f.raw("log");
-    if (!log_field || !log_field->is_string())
-        f.fail("log", "required: the text printed by nvcc -Xptxas -v or cuobjdump --dump-resource-usage");
-    for (const char* from_log : {"regs", "smem_static", "barriers"})
-        if (f.has(from_log)) f.fail(from_log, "comes from the log for each kernel; leave it out");
-    const bool has_device = f.has("gpu") || f.has("cc") || f.has("device");
-    const OccupancyRequest base = read_occupancy_request(f);
-    f.finish();
-
-    const std::string& text = log_field->get_ref<const std::string&>();
-    const PtxasLog log = parse_ptxas_log(text);
-
-    // With a device: for each kernel keep the highest compatible arch (what the runtime loads).
-    std::vector<const PtxasKernel*> chosen;
-    json skipped = json::array();
-    for (const PtxasKernel& k : log.kernels) {
-        if (!k.entry) continue;
-        if (has_device && !runs_on(k, base.device.arch)) {
-            skipped.push_back(json{{"name", k.name}, {"arch", k.arch},
-                                   {"reason", "compiled for " + (k.arch.empty() ? std::string("an unknown arch") : k.arch) + ", which does not run on cc " +
-                                                  std::to_string(base.device.arch.cc_major) + "." + std::to_string(base.device.arch.cc_minor)}});
-            continue;
+Result<PtxasAnswer> answer_ptxas(const json& request) {
+    try {
+        FieldReader f(request, "ptxas request");
+        PtxasAnswer a;
+        if (const json* id = f.raw(fields::id)) a.id = *id;
+        const json* log_field = f.raw(fields::log);
+        if (!log_field || !log_field->is_string())
+            f.fail(fields::log.key, "required: the text printed by nvcc -Xptxas -v or cuobjdump --dump-resource-usage");
+        for (const FieldSpec* from_log : {&fields::regs, &fields::smem_static, &fields::barriers})
+            if (f.has(*from_log)) f.fail(from_log->key, "comes from the log for each kernel; leave it out");
+        a.has_device = f.has(fields::gpu) || f.has(fields::cc) || f.has(fields::device);
+        a.input = read_occupancy_request(f);
+        f.finish();
+        a.log = parse_ptxas_log(log_field->get_ref<const std::string&>());
+        choose(a);
+        for (PtxasRow& row : a.rows) {
+            evaluate(a, row);
+            const PtxasKernel& k = a.log.kernels[row.kernel];
+            if (!row.result) ++a.failed;
+            if (k.spill_stores.value_or(0) > 0 || k.spill_loads.value_or(0) > 0) ++a.with_spills;
         }
-        auto same = std::find_if(chosen.begin(), chosen.end(), [&](const PtxasKernel* c) {
-            return c->mangled == k.mangled && (has_device || c->arch == k.arch);
-        });
-        if (same == chosen.end()) chosen.push_back(&k);
-        else if (has_device && cc_older((*same)->cc_major, (*same)->cc_minor, k.cc_major, k.cc_minor)) {
-            skipped.push_back(json{{"name", (*same)->name}, {"arch", (*same)->arch}, {"reason", "a newer compatible build (" + k.arch + ") is used"}});
-            *same = &k;
-        } else if (has_device) {
-            skipped.push_back(json{{"name", k.name}, {"arch", k.arch}, {"reason", "a newer compatible build (" + (*same)->arch + ") is used"}});
-        }
+        if (a.rows.empty()) a.error = no_rows_error(a);
+        return Result<PtxasAnswer>::ok(std::move(a));
+    } catch (const RequestError& e) {
+        return Result<PtxasAnswer>::fail(e.what());
     }
+}
 
+json to_json(const PtxasAnswer& a) {
+    const std::vector<PtxasKernel>& ks = a.log.kernels;
     json rows = json::array();
-    int with_spills = 0, failed = 0;
-    for (const PtxasKernel* kp : chosen) {
-        const PtxasKernel& k = *kp;
-        json row = kernel_json(k);
-        Device dev = base.device;
-        if (!has_device) {
-            auto d = device_for_cc(k.cc_major, k.cc_minor);
-            if (!d) {
-                row["occupancy"] = nullptr;
-                row["error"] = k.arch.empty() ? std::string("the log does not say which architecture this kernel was compiled for; give gpu or cc")
-                                              : "compute capability of " + k.arch + " is not modelled (known: " + supported_cc_list() + ")";
-                ++failed;
-                rows.push_back(row);
-                continue;
-            }
-            dev = *d;
+    for (const PtxasRow& row : a.rows) {
+        const PtxasKernel& k = ks[row.kernel];
+        json j = kernel_json(k);
+        if (row.device) j["device"] = row.device->name;
+        if (row.result) {
+            const OccupancyResult& r = *row.result;
+            json limiters = json::array();
+            for (Limiter l : kAllLimiters)
+                if (r.limiters & l) limiters.push_back(limiter_name(l));
+            j["occupancy"] = json{
+                {"blocks_per_sm", r.blocks_per_sm},
+                {"warps_per_sm", r.warps_per_sm},
+                {"occupancy", r.occupancy},
+                {"limiters", limiters},
+                {"smem_per_block_allocated", r.smem_per_block_allocated},
+                {"regs_per_block_allocated", r.regs_per_block_allocated},
+            };
+        } else {
+            j["occupancy"] = nullptr;
         }
-        KernelResources kr = base.kernel;
-        kr.regs_per_thread = k.registers < 0 ? 0 : std::min(k.registers, dev.arch.max_regs_per_thread);
-        kr.smem_static = k.smem_static;
-        kr.barriers = std::clamp(k.barriers, 0, 16);
-        const OccupancyResult r = compute_occupancy(dev, kr, base.launch);
-        json limiters = json::array();
-        for (Limiter l : kAllLimiters)
-            if (r.limiters & l) limiters.push_back(limiter_name(l));
-        row["device"] = dev.name;
-        row["occupancy"] = json{
-            {"blocks_per_sm", r.blocks_per_sm},
-            {"warps_per_sm", r.warps_per_sm},
-            {"occupancy", r.occupancy},
-            {"limiters", limiters},
-            {"smem_per_block_allocated", r.smem_per_block_allocated},
-            {"regs_per_block_allocated", r.regs_per_block_allocated},
-        };
-        row["error"] = r.ok() ? json(nullptr) : json(r.error);
-        if (!r.ok()) ++failed;
-        if (k.spill_stores > 0 || k.spill_loads > 0) {
-            ++with_spills;
-            row["note"] = "spills " + std::to_string(k.spill_stores) + " B stores / " + std::to_string(k.spill_loads) +
-                          " B loads to local memory per thread";
-        }
-        rows.push_back(row);
+        j["error"] = row.error.empty() ? json(nullptr) : json(row.error);
+        j["notes"] = row.notes;
+        if (k.spill_stores.value_or(0) > 0 || k.spill_loads.value_or(0) > 0)
+            j["note"] = "spills " + (k.spill_stores ? std::to_string(*k.spill_stores) : std::string("?")) + " B stores / " +
+                        (k.spill_loads ? std::to_string(*k.spill_loads) : std::string("?")) + " B loads to local memory per thread";
+        rows.push_back(j);
     }
     json functions = json::array();
-    for (const PtxasKernel& k : log.kernels)
-        if (!k.entry) functions.push_back(kernel_json(k));
-
-    json input = occupancy_request_to_json(base);
-    for (const char* k : {"regs", "smem_static", "barriers"}) input.erase(k);
-    if (!has_device) {
+    for (std::size_t i : a.functions) functions.push_back(kernel_json(ks[i]));
+    json skipped = json::array();
+    for (const PtxasSkipped& s : a.skipped) {
+        const PtxasKernel& k = ks[s.kernel];
+        skipped.push_back(json{{"name", k.name}, {"mangled", k.mangled}, {"arch", k.arch}, {"occurrence", k.occurrence}, {"line", k.line},
+                               {"reason", s.reason}});
+    }
+    json input = occupancy_request_to_json(a.input);
+    for (const char* key : {"regs", "smem_static", "barriers"}) input.erase(key);
+    if (!a.has_device) {
         input.erase("gpu");
         input.erase("cc");
     }
@@ -141,24 +238,29 @@ json api_ptxas(const json& request) {
         {"functions", functions},
         {"skipped", skipped},
         {"summary",
-         {{"kernels", rows.size()},
-          {"device_functions", functions.size()},
-          {"with_spills", with_spills},
-          {"failed", failed},
-          {"gmem", log.gmem},
-          {"lines", log.lines},
-          {"recognised_lines", log.recognised_lines},
-          {"skipped_lines", log.skipped_lines}}},
-        {"diagnostics", log.diagnostics},
-        {"device", has_device ? json(base.device.name) : json(nullptr)},
+         {{"kernels", a.rows.size()},
+          {"device_functions", a.functions.size()},
+          {"compilations", a.compilations},
+          {"with_spills", a.with_spills},
+          {"failed", a.failed},
+          {"gmem", opt(a.log.gmem)},
+          {"lines", a.log.lines},
+          {"recognised_lines", a.log.recognised_lines},
+          {"skipped_lines", a.log.skipped_lines},
+          {"unknown_lines", a.log.unknown_lines}}},
+        {"diagnostics", a.log.diagnostics},
+        {"device", a.has_device ? json(a.input.device.name) : json(nullptr)},
         {"input", input},
+        {"error", a.error.empty() ? json(nullptr) : json(a.error)},
     };
-    if (rows.empty())
-        out["error"] = log.kernels.empty() ? "no kernels found in the log: expected the output of nvcc -Xptxas -v or cuobjdump --dump-resource-usage"
-                                           : "no kernel in the log runs on " + base.device.name;
-    else out["error"] = nullptr;
-    if (id) out["id"] = *id;
+    if (a.id) out["id"] = *a.id;
     return out;
+}
+
+json api_ptxas(const json& request) {
+    const Result<PtxasAnswer> a = answer_ptxas(request);
+    if (!a) return json{{"error", make_valid_utf8(a.error)}};
+    return to_json(*a);
 }
 
 }  // namespace occ::io

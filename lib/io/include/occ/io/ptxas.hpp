@@ -1,6 +1,7 @@
 // occ/io/ptxas.hpp — resource usage from compiler output, for occupancy of every kernel at once.
 //
-// Reads what `nvcc -Xptxas -v` (ptxas --verbose) and `cuobjdump --dump-resource-usage` print:
+// Reads what `nvcc -Xptxas -v` (ptxas --verbose), nvrtc / the JIT linker and
+// `cuobjdump --dump-resource-usage` print, as users paste it (docs/ADVANCED.md lists every layout):
 //   ptxas info    : Compiling entry function '_Z14transpose_tilePfPKfii' for 'sm_80'
 //   ptxas info    : Function properties for _Z14transpose_tilePfPKfii
 //       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -9,44 +10,61 @@
 //   arch = sm_80
 //    Function _Z6kernelPf:
 //     REG:8 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:360 TEXTURE:0 SURFACE:0 SAMPLER:0
-// Lines it does not know (make, host compilers, other tools) are skipped and counted; malformed
-// numbers never crash it. The fixtures in tests/fixtures/ptxas are real nvcc 13 logs.
+// with any prefix before the tool's tag (MSBuild "1>", log timestamps), CRLF line ends, blank lines,
+// wrapped lines, typographic quotes and the sm_1x "N+M bytes smem" form.
+//
+// The rule: a field the log did not give is empty (null in JSON), never 0, and a line inside a
+// kernel's record that the parser does not understand becomes a diagnostic on that kernel. Lines
+// outside any record (make, host compilers, other tools) are skipped and counted.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "occ/device.hpp"
+#include "occ/io/api.hpp"
+#include "occ/occupancy.hpp"
+#include "occ/result.hpp"
+
 namespace occ::io {
 
+// One compilation of one function, as the log reported it.
 struct PtxasKernel {
     std::string name;                  // demangled (as c++filt prints it), else the name as printed
     std::string mangled;               // as printed by the tool
     std::string arch;                  // "sm_80", "sm_90a"; empty when the log never said
-    int cc_major = 0, cc_minor = 0;    // from arch (0.0 when unknown)
-    bool entry = true;                 // a __global__ kernel; false for a device function ("Function properties" only)
-    int registers = -1;                // -1 when the log has no "Used N registers" for it
-    std::int64_t smem_static = 0;      // bytes
-    int barriers = 0;                  // named barriers used ("used N barriers"); 0 when not printed
-    std::int64_t stack_frame = 0;      // bytes per thread
-    std::int64_t spill_stores = 0;     // bytes
-    std::int64_t spill_loads = 0;      // bytes
-    std::int64_t cumulative_stack = 0; // bytes ("cumulative stack size", recursion / calls)
-    std::int64_t local = 0;            // bytes of local memory per thread (cuobjdump LOCAL)
-    std::vector<std::pair<int, std::int64_t>> cmem;   // constant bank -> bytes
-    std::string format;                // "ptxas" or "cuobjdump"
-    int line = 0;                      // 1-based line of the log where the kernel first appears
+    int cc_major = 0, cc_minor = 0;    // from arch (0.0 when unknown or not a compute capability)
+    bool entry = true;                 // a __global__ kernel; false for a device function
+    int occurrence = 1;                // the n-th compilation of this name for this arch in the log (autotuning, repeated builds)
+    int occurrences = 1;               // how many compilations of this name for this arch the log holds
+    std::optional<int> registers;      // "Used N registers", REG:N
+    std::optional<std::int64_t> smem_static;   // bytes; sm_1x "N+M bytes smem" is the sum
+    std::optional<int> barriers;       // "used N barriers" (printed by recent ptxas only)
+    std::optional<std::int64_t> stack_frame;   // bytes per thread
+    std::optional<std::int64_t> spill_stores;  // bytes
+    std::optional<std::int64_t> spill_loads;   // bytes
+    std::optional<std::int64_t> cumulative_stack;   // bytes ("cumulative stack size": calls, recursion)
+    std::optional<std::int64_t> local;         // bytes of local memory per thread (old "lmem", cuobjdump LOCAL)
+    std::optional<int> textures;       // old ptxas "N textures", cuobjdump TEXTURE
+    std::vector<std::pair<int, std::int64_t>> cmem;   // constant bank -> bytes, as listed (empty: none listed)
+    std::string format;                // "ptxas", "cuobjdump" or "culink" (the JIT linker's info log)
+    int line = 0;                      // 1-based line of the log where the record starts
+    std::vector<std::string> diagnostics;   // what the log said about it that is not a number read here
 };
 
 struct PtxasLog {
     std::vector<PtxasKernel> kernels;  // in log order; entries and device functions
-    std::int64_t gmem = 0;             // "N bytes gmem" (last seen)
+    std::optional<std::int64_t> gmem;  // "N bytes gmem" (last seen)
     int lines = 0;                     // lines read
-    int recognised_lines = 0;          // lines that carried resource information
-    int skipped_lines = 0;             // lines not understood (other tools' output), ignored
-    std::vector<std::string> diagnostics;   // ptxas warning/error lines, verbatim (first 50)
+    int recognised_lines = 0;          // lines that carried resource information or known tool chatter
+    int skipped_lines = 0;             // lines outside any record that were not understood (other tools), ignored
+    int unknown_lines = 0;             // lines inside a record that were not understood (each a diagnostic on it)
+    std::vector<std::string> diagnostics;   // ptxas warning/error lines and notes, from the tool's tag on (first 50)
 };
 
 PtxasLog parse_ptxas_log(std::string_view text);
@@ -56,9 +74,38 @@ PtxasLog parse_ptxas_log(std::string_view text);
 // variable name (_Z...), is malformed, or is longer than 4096 bytes.
 std::string demangle(std::string_view mangled);
 
-// The JSON contract: {"log": "...", gpu|cc|device (optional), threads, smem_dynamic, carveout, ...}
-// -> {"kernels": [...rows with occupancy...], "functions": [...], "skipped": [...], "summary": {...}}.
-// Without a device each kernel is evaluated on its own compute capability (one SM).
+// --- The "ptxas" request kind ---------------------------------------------------------------------
+// {"log": "...", gpu|cc|device (optional), threads, smem_dynamic, carveout, ...}. Without a device
+// each kernel is evaluated on its own compute capability (one SM). With one, a kernel's builds that
+// cannot run on it are skipped, and of those that can the newest architecture is used (what the
+// runtime loads); every compilation of that architecture is a row.
+struct PtxasRow {
+    std::size_t kernel = 0;            // index into PtxasAnswer::log.kernels
+    std::optional<Device> device;      // what it was evaluated on (none when it was not)
+    std::optional<OccupancyResult> result;   // none when the log lacks what occupancy needs
+    std::string error;                 // why there is no result, or the model's own refusal
+    std::vector<std::string> notes;    // what the evaluation assumed (e.g. named barriers not in the log)
+};
+struct PtxasSkipped {
+    std::size_t kernel = 0;            // index into PtxasAnswer::log.kernels
+    std::string reason;
+};
+struct PtxasAnswer {
+    OccupancyRequest input;            // the launch; the device only when has_device
+    bool has_device = false;
+    PtxasLog log;
+    std::vector<PtxasRow> rows;        // chosen compilations, in log order
+    std::vector<PtxasSkipped> skipped;
+    std::vector<std::size_t> functions;   // device functions (no launch of their own)
+    int compilations = 0;              // entry records in the log
+    int with_spills = 0;               // rows whose log reports spill stores or loads
+    int failed = 0;                    // rows without an occupancy
+    std::string error;                 // the log as a whole gave nothing to evaluate ("" otherwise)
+    std::optional<nlohmann::ordered_json> id;
+};
+Result<PtxasAnswer> answer_ptxas(const nlohmann::ordered_json& request);
+nlohmann::ordered_json to_json(const PtxasAnswer& a);
+// to_json(answer_ptxas(request)), or {"error": ...} for a bad request.
 nlohmann::ordered_json api_ptxas(const nlohmann::ordered_json& request);
 
 }  // namespace occ::io
