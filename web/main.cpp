@@ -81,6 +81,7 @@ struct Web {
     occ::io::json defaults;      // a fresh App's scenario: the base the URL hash patches
     bool first_frame_done = false;
     bool dead = false;
+    std::string clipboard;       // the last text pasted or copied (ImGui's clipboard)
 };
 Web g;
 
@@ -248,12 +249,34 @@ EMSCRIPTEN_KEEPALIVE void occ_web_set_notice(const char* text) {
     if (g.app) set_notice(text ? text : "");
 }
 
-// The current result table as "markdown" or "csv".
+// The current result table as "markdown" or "csv": the app's rows (occ::io::occupancy_table).
 EMSCRIPTEN_KEEPALIVE const char* occ_web_export(const char* format) {
     if (!g.app) return occ::web::to_js("the app is not running");
-    const auto scenario = occ::io::json::parse(g.app->scenario_json(), nullptr, false);
-    const auto response = occ::io::handle("occupancy", occ::web::request_from_scenario(scenario));
-    return occ::web::to_js(occ::web::result_table(response, format ? format : ""));
+    return occ::web::to_js(g.app->result_table(format ? format : ""));
+}
+
+// occ.ncu(text): the "ncu" request kind with {"text": ...}, the JSON `occ ncu --batch` prints.
+EMSCRIPTEN_KEEPALIVE const char* occ_web_ncu(const char* text) {
+    return occ::web::to_js(occ::io::handle("ncu", occ::io::json{{"text", text ? text : ""}}).dump());
+}
+
+// The report pasted into the app, as the app shows it ("null" when none).
+EMSCRIPTEN_KEEPALIVE const char* occ_web_app_ncu() { return occ::web::to_js(g.app ? g.app->ncu_json() : std::string("null")); }
+
+// The page's paste event (the browser gives ImGui no clipboard): with a text box active, the text
+// becomes the clipboard ImGui's Ctrl+V reads on the next frame; elsewhere it is a dropped report or
+// compiler log. Returns 1 when the text box takes it.
+EMSCRIPTEN_KEEPALIVE int occ_web_paste(const char* text) {
+    if (!g.app) return 0;
+    g.clipboard = text ? text : "";
+    if (ImGui::GetIO().WantTextInput) return 1;
+    g.app->take_dropped_text(g.clipboard);
+    return 0;
+}
+
+// A file dropped on the page (read by index.html): a report or compiler log.
+EMSCRIPTEN_KEEPALIVE void occ_web_drop(const char* text) {
+    if (g.app && text && *text) g.app->take_dropped_text(text);
 }
 
 }  // extern "C"
@@ -285,6 +308,10 @@ int main() {
         }
         ImGui_ImplGlfw_InitForOpenGL(g.window, true);
         ImGui_ImplOpenGL3_Init("#version 300 es");
+        // Emscripten's GLFW has no clipboard: ImGui's copy and paste go through g.clipboard, which the
+        // page's paste event fills (occ_web_paste).
+        ImGui::GetIO().GetClipboardTextFn = [](void*) { return g.clipboard.c_str(); };
+        ImGui::GetIO().SetClipboardTextFn = [](void*, const char* text) { g.clipboard = text ? text : ""; };
 
         g.defaults = occ::io::json::parse(g.app->scenario_json(), nullptr, /*allow_exceptions=*/false);
         if (!g.defaults.is_object()) g.defaults = occ::io::json::object();

@@ -98,6 +98,20 @@ void glfw_error(int code, const char* text) { std::fprintf(stderr, "occ-gui: GLF
 
 occ::ui::App* g_app = nullptr;
 
+// A file dropped on the window: an Nsight Compute report or compiler output (the app tells which).
+void on_drop(GLFWwindow*, int count, const char** paths) {
+    if (!g_app) return;
+    for (int i = 0; i < count; ++i) {
+        std::string text = read_file(paths[i]);
+        if (text.empty()) {
+            g_app->set_notice(std::string("Could not read the dropped file ") + paths[i] + ".");
+            continue;
+        }
+        g_app->take_dropped_text(std::move(text));
+        return;
+    }
+}
+
 void on_content_scale(GLFWwindow*, float xs, float ys) {
     if (!g_app) return;
     g_app->set_content_scale(std::max(xs, ys));
@@ -199,6 +213,7 @@ int main(int argc, char** argv) {
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 330 core");
         glfwSetWindowContentScaleCallback(window, on_content_scale);
+        glfwSetDropCallback(window, on_drop);
 
         int frames = 0;
         bool dirty = false;

@@ -2,6 +2,7 @@
 // Run: node --test tests/web/   (needs build/web/dist and build/native/bin/occ; OCC_WEB_DIST and
 // OCC_BIN override them, OCC_SEED the random configurations).
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 
@@ -415,7 +416,15 @@ describe("real UI input", () => {
       await page.waitForFunction(() => typeof occ.lastCopied === "string", null, { timeout: 5000 });
       const md = await page.evaluate(() => occ.lastCopied);
       assert.match(md, /^\| Quantity \| Value \|/);
-      assert.match(md, /\| Occupancy \| 50% \|/);
+      // The app's rows (occ::io::occupancy_table), worded as the CLI prints them.
+      assert.match(md, /\| Occupancy \| 50% \(32 of 64 warps per SM\) \|/);
+      assert.match(md, /\| Blocks per SM allowed by Registers \| 4 blocks \|/);
+      const cli = spawnSync(occBin, ["occupancy", "--gpu", "A100-SXM4-80GB", "--threads", "256", "--regs", "64"], { encoding: "utf8" }).stdout;
+      for (const key of ["Registers / warp", "Shared mem / block", "Driver's config"]) {
+        const m = md.match(new RegExp("\\| " + key.replace(/[/']/g, "\\$&") + " \\| (.*) \\|"));
+        assert.ok(m, key + " is in the table");
+        assert.ok(cli.includes(m[1]), key + ": the CLI prints the same words: " + m[1]);
+      }
       await page.click("#copy-link");
       await page.waitForFunction(() => occ.lastCopied.startsWith("http"), null, { timeout: 5000 });
       assert.match(await page.evaluate(() => occ.lastCopied), /#gpu=A100-SXM4-80GB&threads=256&regs=64/);

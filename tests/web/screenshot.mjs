@@ -1,12 +1,28 @@
 // screenshot.mjs — a PNG of the page in headless Chromium, for docs/img/web.png and for looking.
-// Run: node tests/web/screenshot.mjs OUT.png [WIDTH HEIGHT [SCALE ["#hash"]]]    (after make web)
+// Run: node tests/web/screenshot.mjs OUT.png [WIDTH HEIGHT [SCALE ["#hash" [PASTE_FILE [SCROLL]]]]]    (after make web)
+// PASTE_FILE: a report or compiler log pasted on the page first (the Advisor tab opens with it);
+// SCROLL: mouse-wheel steps down over the page before the shot.
+import { readFileSync } from "node:fs";
+
 import { launch, openPage, startServer } from "./harness.mjs";
 
-const [out = "web.png", w = "1600", h = "1000", scale = "1", hash = ""] = process.argv.slice(2);
+const [out = "web.png", w = "1600", h = "1000", scale = "1", hash = "", paste = "", scroll = "0"] = process.argv.slice(2);
 const server = await startServer();
 const browser = await launch();
 try {
   const { page, errors } = await openPage(browser, server.url + hash, { width: Number(w), height: Number(h), scale: Number(scale) });
+  if (paste) {
+    await page.evaluate((t) => {
+      const dt = new DataTransfer();
+      dt.setData("text/plain", t);
+      document.querySelector("#canvas").dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+    }, readFileSync(paste, "utf8"));
+    await page.waitForTimeout(300);
+  }
+  if (Number(scroll) > 0) {
+    await page.mouse.move(Number(w) / 2, Number(h) / 2);
+    for (let i = 0; i < Number(scroll); i++) await page.mouse.wheel(0, 120);
+  }
   await page.waitForTimeout(300);   // a few more frames: hover states and fonts settle
   await page.screenshot({ path: out });
   if (errors.length) console.error("page errors:", errors);

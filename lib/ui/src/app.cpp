@@ -246,6 +246,21 @@ bool App::take_scenario_changed() {
     return c;
 }
 
+std::string App::result_table(std::string_view format) {
+    refresh(*state_);
+    Result<std::string> t = io::format_table(state_->derived.table, format);
+    return t ? *t : t.error;
+}
+
+void App::take_dropped_text(std::string text) { ui::take_dropped_text(*state_, std::move(text)); }
+
+std::string App::ncu_json() {
+    refresh(*state_);
+    const NcuDerived& n = state_->derived.ncu;
+    if (n.text.empty()) return "null";
+    return (n.error.empty() ? io::to_json(n.answer) : io::json{{"error", n.error}}).dump();
+}
+
 void App::set_notice(std::string text) { state_->notice = std::move(text); }
 
 void App::set_dark_theme(bool dark) {

@@ -13,6 +13,8 @@
 #include "occ/banks.hpp"
 #include "occ/coalescing.hpp"
 #include "occ/io/api.hpp"
+#include "occ/io/ncu.hpp"
+#include "occ/io/table.hpp"
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
 #include "occ/occupancy.hpp"
@@ -131,8 +133,19 @@ struct RooflineDerived {
     std::vector<RooflineOp> points, compare_points;
 };
 
+// A pasted Nsight Compute report through occ::io::answer_ncu: each kernel's measured values next to
+// occ's prediction. Recomputed only when the pasted text changes (it does not depend on the scenario).
+struct NcuDerived {
+    std::string text;          // the text `answer` was computed from
+    std::string error;         // the request was refused
+    io::NcuAnswer answer;
+};
+
 struct Derived {
     OccupancyResult result;
+    // The result as rows (occ::io::occupancy_table): the result panel draws them and the page's
+    // Markdown/CSV export formats them, so both word the numbers like the CLI.
+    std::vector<io::TableRow> table;
     std::vector<SweepPoint> by_threads, by_regs, by_smem;
     // The same sweeps as plot series (x in the input's unit, y = occupancy in %).
     std::vector<float> threads_x, threads_y, regs_x, regs_y, smem_x, smem_y;
@@ -141,12 +154,14 @@ struct Derived {
     // sampled from occ::occupancy_grid (which is constant within a warp's worth of threads).
     std::vector<std::uint8_t> grid_full;   // kGridSize, as occupancy_grid fills it
     std::vector<float> heat_occupancy;     // columns x rows, occupancy in %
+    std::vector<std::uint8_t> heat_limiters;   // columns x rows, Limiter bits (the hover's "limited by")
     int heat_cols = 0, heat_rows = 0;
     Hints hints;
     WaveResult waves;
     MemoryDerived memory;
     AdvisorDerived advisor;
     RooflineDerived roofline;
+    NcuDerived ncu;
     double recompute_ms = 0;               // how long the last recompute took (shown in the status bar)
 };
 
@@ -164,6 +179,8 @@ struct AppState {
     AdvisorInputs advisor;
     RooflineInputs roofline;
     std::string ptxas_log;   // compiler output pasted into the Advisor tab (too large for the link)
+    std::string ncu_text;    // an Nsight Compute report pasted or dropped (too large for the link)
+    bool open_imports = false;   // a report or log was dropped/pasted: show the Advisor tab's import sections open
 
     ViewFlags views;
     Tab tab = Tab::occupancy;
@@ -190,5 +207,8 @@ void mark_changed(AppState& s);
 void refresh(AppState& s);
 // Keeps launch.threads and block[] consistent after either changed.
 void sync_block(AppState& s);
+// Text dropped on the window or pasted outside a text box: an Nsight Compute report when it reads as
+// one, else compiler output (ptxas -v). Opens the Advisor tab with the import shown.
+void take_dropped_text(AppState& s, std::string text);
 
 }  // namespace occ::ui

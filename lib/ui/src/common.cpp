@@ -1,4 +1,6 @@
 // common.cpp — colours and small widgets every view shares.
+#include <string>
+
 #include "views.hpp"
 
 namespace occ::ui {
@@ -61,6 +63,21 @@ void section(const char* title) {
     ImGui::TextUnformatted(title);
     ImGui::PopStyleColor();
     ImGui::Separator();
+}
+
+namespace {
+int resize_string(ImGuiInputTextCallbackData* data) {
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+        auto* text = static_cast<std::string*>(data->UserData);
+        text->resize(static_cast<std::size_t>(data->BufTextLen));
+        data->Buf = text->data();
+    }
+    return 0;
+}
+}  // namespace
+
+bool input_text_multiline(const char* id, std::string& text, ImVec2 size) {
+    return ImGui::InputTextMultiline(id, text.data(), text.capacity() + 1, size, ImGuiInputTextFlags_CallbackResize, resize_string, &text);
 }
 
 ImU32 accent_color() { return ImGui::GetColorU32(ImGuiCol_PlotHistogram); }

@@ -395,4 +395,10 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
     return true;
 }
 
+bool use_request(AppState& s, const io::OccupancyRequest& r, std::string* error) {
+    json j = io::occupancy_request_to_json(r);
+    j["ui"] = json::parse(scenario_to_json(s))["ui"];
+    return scenario_from_json(j.dump(), s, error);
+}
+
 }  // namespace occ::ui

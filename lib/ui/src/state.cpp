@@ -1,5 +1,6 @@
-// state.cpp — turns inputs into everything the views draw, by calling occ::core (and occ::io for a
-// pasted compiler log). Runs once per input change, never per frame.
+// state.cpp — turns inputs into everything the views draw, by calling occ::core (and occ::io for the
+// result table, a pasted compiler log and a pasted Nsight Compute report). Runs once per input
+// change, never per frame.
 //
 // [SECTION] Occupancy tab: sweeps as plot series, hints
 // [SECTION] Memory, Advisor and Roofline tabs
@@ -62,6 +63,35 @@ Hints read_hints(const AppState& s, const Derived& d) {
         h.smem_gain_blocks = sa.to_gain_block >= 0 ? sa.after_cut.blocks_per_sm : 0;
     }
     return h;
+}
+
+// The heatmap's cells: blocks per SM from occ::occupancy_grid, and what limits each cell from one
+// register sweep per column (the hover reads both; views compute nothing).
+void refresh_heatmap(const AppState& s, Derived& d) {
+    const Device& dev = s.req.device;
+    const KernelResources& k = s.req.kernel;
+    d.grid_full.resize(kGridSize);
+    occupancy_grid(dev.arch, k, s.req.launch, d.grid_full);
+    const int warp = dev.arch.warp_size;
+    d.heat_cols = kGridThreads / warp;
+    d.heat_rows = kGridRegs;
+    const auto cells = static_cast<std::size_t>(d.heat_cols * d.heat_rows);
+    d.heat_occupancy.assign(cells, 0.0f);
+    d.heat_limiters.assign(cells, 0);
+    const double max_warps = dev.arch.max_warps_per_sm();
+    LaunchConfig l = s.req.launch;
+    for (int c = 0; c < d.heat_cols; ++c) {
+        const int threads = (c + 1) * warp;
+        for (int r = 0; r < d.heat_rows; ++r) {
+            const int blocks = d.grid_full[static_cast<std::size_t>((threads - 1) * kGridRegs + r)];
+            // occupancy = resident warps / max warps, the definition OccupancyResult uses; a block
+            // of (c + 1) * 32 threads is c + 1 warps.
+            d.heat_occupancy[static_cast<std::size_t>(c * d.heat_rows + r)] = static_cast<float>(100.0 * blocks * (c + 1) / max_warps);
+        }
+        l.threads = threads;
+        for (const SweepPoint& p : sweep_registers(dev, k, l))
+            if (p.x < d.heat_rows) d.heat_limiters[static_cast<std::size_t>(c * d.heat_rows + p.x)] = static_cast<std::uint8_t>(p.limiters);
+    }
 }
 
 // [SECTION] Memory, Advisor and Roofline tabs
@@ -159,6 +189,18 @@ void refresh_roofline(AppState& s) {
     r.compare_points = r.has_compare ? roofline_points(r.compare, in) : std::vector<RooflineOp>{};
 }
 
+// The report's kernels with occ's prediction; the report alone picks the device (as `occ ncu` does).
+void refresh_ncu(AppState& s) {
+    NcuDerived& n = s.derived.ncu;
+    if (n.text == s.ncu_text) return;
+    n = NcuDerived{};
+    n.text = s.ncu_text;
+    if (n.text.empty()) return;
+    Result<io::NcuAnswer> a = io::answer_ncu(io::json{{"text", n.text}});
+    if (a) n.answer = std::move(*a);
+    else n.error = a.error;
+}
+
 }  // namespace
 
 // [SECTION] Inputs and refresh
@@ -175,6 +217,7 @@ void reset_inputs(AppState& s) {
     s.advisor = AdvisorInputs{};
     s.roofline = RooflineInputs{};
     s.ptxas_log.clear();
+    s.ncu_text.clear();
     mark_changed(s);
 }
 
@@ -193,6 +236,14 @@ void sync_block(AppState& s) {
     }
 }
 
+void take_dropped_text(AppState& s, std::string text) {
+    if (!io::parse_ncu(text).kernels.empty()) s.ncu_text = std::move(text);
+    else s.ptxas_log = std::move(text);
+    s.tab = Tab::advisor;
+    s.open_imports = true;
+    mark_changed(s);
+}
+
 void refresh(AppState& s) {
     if (s.derived_generation == s.input_generation) return;
     const auto t0 = std::chrono::steady_clock::now();
@@ -209,27 +260,14 @@ void refresh(AppState& s) {
     to_series(d.by_regs, 1.0, d.regs_x, d.regs_y, d.regs_lim);
     to_series(d.by_smem, 1.0 / 1024.0, d.smem_x, d.smem_y, d.smem_lim);   // plotted in KiB
 
-    d.grid_full.resize(kGridSize);
-    occupancy_grid(dev.arch, k, l, d.grid_full);
-    const int warp = dev.arch.warp_size;
-    d.heat_cols = kGridThreads / warp;
-    d.heat_rows = kGridRegs;
-    d.heat_occupancy.assign(static_cast<std::size_t>(d.heat_cols * d.heat_rows), 0.0f);
-    const double max_warps = dev.arch.max_warps_per_sm();
-    for (int c = 0; c < d.heat_cols; ++c) {
-        const int threads = (c + 1) * warp;
-        for (int r = 0; r < d.heat_rows; ++r) {
-            const int blocks = d.grid_full[static_cast<std::size_t>((threads - 1) * kGridRegs + r)];
-            // occupancy = resident warps / max warps, the definition OccupancyResult uses; a block
-            // of (c + 1) * 32 threads is c + 1 warps.
-            d.heat_occupancy[static_cast<std::size_t>(c * d.heat_rows + r)] = static_cast<float>(100.0 * blocks * (c + 1) / max_warps);
-        }
-    }
+    refresh_heatmap(s, d);
     d.hints = read_hints(s, d);
     d.waves = compute_waves(d.result, dev.sm_count, l.grid_blocks);
+    d.table = io::occupancy_table(s.req, d.result, &d.waves);
     refresh_memory(s);
     refresh_advisor(s);
     refresh_roofline(s);
+    refresh_ncu(s);
     s.derived_generation = s.input_generation;
     d.recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }

@@ -124,21 +124,11 @@ void gpc_picture(const ClusterResult& c) {
 
 // Compiler output pasted into the view: AppState::ptxas_log, answered in the refresh step through
 // the "ptxas" request kind (the JSON `occ occupancy --ptxas` prints) with the scenario's launch.
-int resize_string(ImGuiInputTextCallbackData* data) {
-    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* text = static_cast<std::string*>(data->UserData);
-        text->resize(static_cast<std::size_t>(data->BufTextLen));
-        data->Buf = text->data();
-    }
-    return 0;
-}
-
 void ptxas_section(AppState& s) {
+    if (s.open_imports && !s.ptxas_log.empty()) ImGui::SetNextItemOpen(true);
     if (!ImGui::CollapsingHeader("Import compiler output (nvcc -Xptxas -v, cuobjdump --dump-resource-usage)")) return;
     ImGui::TextDisabled("Paste the log; every kernel gets its occupancy with this device and launch. \"Use\" copies a kernel's resources into the inputs.");
-    if (ImGui::InputTextMultiline("##ptxas_log", s.ptxas_log.data(), s.ptxas_log.capacity() + 1, ImVec2(-1, em(7)),
-                                  ImGuiInputTextFlags_CallbackResize, resize_string, &s.ptxas_log))
-        mark_changed(s);
+    if (input_text_multiline("##ptxas_log", s.ptxas_log, ImVec2(-1, em(7)))) mark_changed(s);
     const io::json& r = s.derived.advisor.ptxas;
     if (s.ptxas_log.empty() || !r.is_object()) return;
     if (!r.contains("kernels")) {
@@ -289,6 +279,8 @@ void draw_advisor(AppState& s) {
     }
 
     ptxas_section(s);
+    draw_ncu(s);
+    s.open_imports = false;
 
     section("Thread block clusters");
     if (!a.has_clusters) {

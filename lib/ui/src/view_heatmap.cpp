@@ -1,6 +1,6 @@
 // view_heatmap.cpp — occupancy over block size x registers per thread (occ::occupancy_grid), with
-// the current inputs marked. Hover shows the cell (computed by occ::compute_occupancy); a click
-// sets both inputs.
+// the current inputs marked. Hover reads the cell from AppState::derived (blocks, occupancy and
+// limiters, computed in the refresh step); a click sets both inputs.
 #include <algorithm>
 #include <cmath>
 
@@ -34,15 +34,20 @@ void draw_heatmap(AppState& s) {
         const int regs = std::clamp(static_cast<int>(hy), 0, d.heat_rows - 1);
         const int threads = (col + 1) * a.warp_size;
         plot::rect(col * a.warp_size, regs, (col + 1) * a.warp_size, regs + 1, 0, ImGui::GetColorU32(ImGuiCol_Text));
-        KernelResources k = s.req.kernel;
-        LaunchConfig l = s.req.launch;
-        k.regs_per_thread = regs;
-        l.threads = threads;
-        const OccupancyResult r = compute_occupancy(s.req.device, k, l);
+        const std::size_t cell = static_cast<std::size_t>(col * d.heat_rows + regs);
+        const int blocks = d.grid_full[static_cast<std::size_t>((threads - 1) * kGridRegs + regs)];
         ImGui::BeginTooltip();
         ImGui::Text("%d threads x %d registers", threads, regs);
-        if (r.ok()) ImGui::Text("%s occupancy · %d blocks per SM", format_percent(r.occupancy).c_str(), r.blocks_per_sm);
-        ImGui::TextDisabled("%s", summarize(r).c_str());
+        if (regs > a.max_regs_per_thread) {
+            ImGui::TextDisabled("more registers than a thread may use (%d)", a.max_regs_per_thread);
+        } else if (blocks == 0) {
+            ImGui::TextDisabled("no block fits");
+        } else {
+            ImGui::Text("%s occupancy · %d blocks per SM", format_percent(d.heat_occupancy[cell] / 100.0).c_str(), blocks);
+            OccupancyResult limited;   // only the limiter bits: summarize() words them
+            limited.limiters = d.heat_limiters[cell];
+            ImGui::TextDisabled("%s", summarize(limited).c_str());
+        }
         ImGui::EndTooltip();
         if (plot::clicked(nullptr, nullptr)) {
             s.block_3d = false;

@@ -1,6 +1,8 @@
 // views.hpp — every view is a free function over AppState (one .cpp each), plus the few drawing
 // conventions they share (colours per block and per limiter, tooltips, em units).
 #pragma once
+#include <string>
+
 #include "app_state.hpp"
 #include "imgui.h"
 
@@ -17,6 +19,7 @@ void draw_hints(AppState& s);           // view_hints.cpp
 void draw_memory(AppState& s);          // view_memory.cpp
 void draw_roofline(AppState& s);        // view_roofline.cpp: log-log roofline with the operation presets
 void draw_advisor(AppState& s);         // view_advisor.cpp: before/after suggestions, waves, clusters
+void draw_ncu(AppState& s);             // view_ncu.cpp: a pasted Nsight Compute report next to occ's prediction
 
 // [SECTION] Shared conventions (common.cpp)
 // Sizes in multiples of the font size, so layouts follow the content scale.
@@ -30,6 +33,8 @@ void item_tooltip(const char* text);
 // Starts a row of a two-column input table: the label (with its tooltip) in column 0; the next
 // widget fills column 1.
 void input_row(const char* label, const char* tip);
+// A multiline text box over a std::string that grows as the user types or pastes.
+bool input_text_multiline(const char* id, std::string& text, ImVec2 size);
 // A section title with a thin rule under it.
 void section(const char* title);
 // Colour for good/bad figures (theme aware).

@@ -30,6 +30,16 @@ public:
     // True once after the user changed the scenario (the platform layer then persists it).
     bool take_scenario_changed();
 
+    // The Occupancy tab's result table (occ::io::occupancy_table, the rows the CLI prints) as
+    // "markdown" or "csv"; an unknown format gives a one-line explanation instead.
+    std::string result_table(std::string_view format);
+
+    // Text dropped on the window or pasted outside a text box: an Nsight Compute report when it reads
+    // as one, else compiler output (ptxas -v); the Advisor tab opens with it.
+    void take_dropped_text(std::string text);
+    // The pasted report's answer as `occ ncu --json` prints it ("null" when none is pasted).
+    std::string ncu_json();
+
     // A notice shown at the top of the window until dismissed (e.g. "the link was malformed").
     void set_notice(std::string text);
 
