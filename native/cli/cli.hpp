@@ -42,6 +42,8 @@ struct RequestFlags {
 };
 // One flag per field of `kind` (JSON-only fields such as id have none).
 void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& flags);
+// The two output modes every request command has: --json and --batch (JSON Lines in and out).
+void add_mode_flags(CLI::App* cmd, bool& as_json, bool& batch);
 // The JSON request the given flags describe (a --batch line would carry the same).
 Result<json> request_from(const RequestFlags& flags);
 

@@ -138,8 +138,7 @@ void add_advise(CLI::App& app, Outcome& out) {
         "  occ advise --gpu A100 --threads 256 --regs 32 --target-blocks 4  # smem available at 4 blocks/SM\n"
         "  occ advise --gpu H100 --threads 1024 --regs 64 --cluster-size 16 --non-portable");
     add_request_flags(cmd, *io::find_kind("advise"), o->request);
-    cmd->add_flag("--json", o->as_json, "Print one JSON object");
-    cmd->add_flag("--batch", o->batch, "Read JSON Lines on stdin, write one JSON line per input line");
+    add_mode_flags(cmd, o->as_json, o->batch);
     cmd->callback([o, &out] { out.code = run_json_kind("advise", o->request, o->as_json, o->batch, print_human); });
 }
 

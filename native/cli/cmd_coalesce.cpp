@@ -23,8 +23,7 @@ namespace occ::cli {
 void add_memory_flags(CLI::App* cmd, MemoryFlags& o) {
     add_request_flags(cmd, *io::find_kind("coalesce"), o.request);
     cmd->add_option("--warp,-w", o.warp, "Warp to draw [the worst one]");
-    cmd->add_flag("--json", o.as_json, "Print one JSON object");
-    cmd->add_flag("--batch", o.batch, "JSON Lines in on stdin, one JSON line out each");
+    add_mode_flags(cmd, o.as_json, o.batch);
 }
 
 // [SECTION] Terminal helpers

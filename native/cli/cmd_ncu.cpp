@@ -68,8 +68,7 @@ void add_ncu(CLI::App& app, Outcome& out) {
         "  echo '{\"text\": \"...\"}' | occ ncu --batch");
     cmd->add_option("report", o->file, "The report file, or - for stdin");
     add_request_flags(cmd, kind, o->request);
-    cmd->add_flag("--json", o->as_json, "Print one JSON object");
-    cmd->add_flag("--batch", o->batch, "Read JSON Lines on stdin ({\"text\": ...}), write one JSON line per input line");
+    add_mode_flags(cmd, o->as_json, o->batch);
     cmd->callback([o, &out] {
         if (o->batch) {
             out.code = run_batch("ncu", std::cin, std::cout);

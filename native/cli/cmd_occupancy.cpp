@@ -90,8 +90,7 @@ void add_occupancy(CLI::App& app, Outcome& out) {
         "  echo '{\"gpu\":\"A100\",\"threads\":256,\"regs\":64}' | occ occupancy --batch");
     add_request_flags(cmd, kind, o->request);
     cmd->add_option("--ptxas", o->ptxas, "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump --dump-resource-usage log (- = stdin)");
-    cmd->add_flag("--json", o->as_json, "Print one JSON object");
-    cmd->add_flag("--batch", o->batch, "Read JSON Lines on stdin, write one JSON line per input line");
+    add_mode_flags(cmd, o->as_json, o->batch);
     cmd->callback([o, &out] {
         if (!o->ptxas.empty()) {
             out.code = run_ptxas_table(o->ptxas, request_from(o->request), o->as_json);

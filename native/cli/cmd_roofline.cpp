@@ -107,8 +107,7 @@ void add_roofline(CLI::App& app, Outcome& out) {
         "  occ roofline --list");
     add_request_flags(cmd, *io::find_kind("roofline"), o->request);
     cmd->add_flag("--list", o->list, "List the devices, their peaks and bandwidths");
-    cmd->add_flag("--json", o->as_json, "Print one JSON object");
-    cmd->add_flag("--batch", o->batch_mode, "Read JSON Lines on stdin, write one JSON line per input line");
+    add_mode_flags(cmd, o->as_json, o->batch_mode);
     cmd->callback([o, &out] {
         if (o->list && !o->batch_mode) out.code = emit_response(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
         else if (o->batch_mode) out.code = run_batch("roofline", std::cin, std::cout);

@@ -150,6 +150,11 @@ void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& fl
     }
 }
 
+void add_mode_flags(CLI::App* cmd, bool& as_json, bool& batch) {
+    cmd->add_flag("--json", as_json, "Print one JSON object");
+    cmd->add_flag("--batch", batch, "Read JSON Lines on stdin, write one JSON line per input line (the fields above as JSON keys)");
+}
+
 Result<json> request_from(const RequestFlags& flags) {
     json r = json::object();
     for (const io::FieldSpec* s : flags.kind->fields) {

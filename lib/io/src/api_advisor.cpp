@@ -26,6 +26,34 @@ json limiters_json(unsigned mask) {
 }
 
 // A compact snapshot: the numbers a before/after pair needs.
+struct AdviceKeys {
+    const char* now;
+    const char* max_same;
+    const char* to_gain;
+};
+
+// A ResourceAdvice in JSON; snap_at(result, value) describes the launch with the resource at value.
+template <typename SnapAt>
+json advice_json(const ResourceAdvice& a, AdviceKeys keys, SnapAt snap_at) {
+    json j{{keys.now, a.now}};
+    if (!a.ok()) {
+        j["error"] = a.error;
+        return j;
+    }
+    const bool gain = a.to_gain_block >= 0;
+    j["blocks_per_sm"] = a.blocks_per_sm;
+    j[keys.max_same] = a.max_same_blocks;
+    j["headroom"] = a.headroom;
+    j[keys.to_gain] = gain ? json(a.to_gain_block) : json(nullptr);
+    j["cut_to_gain"] = gain ? json(a.cut_to_gain) : json(nullptr);
+    j["before"] = snap_at(a.before, a.now);
+    j["at_headroom"] = snap_at(a.at_headroom, a.max_same_blocks);
+    j["after_cut"] = gain ? snap_at(a.after_cut, a.to_gain_block) : json(nullptr);
+    j["note"] = a.note.empty() ? json(nullptr) : json(a.note);
+    j["error"] = nullptr;
+    return j;
+}
+
 json snap(const OccupancyResult& r, int threads, int regs, std::int64_t smem_dynamic) {
     return json{{"threads", threads},
                 {"regs", regs},
@@ -190,45 +218,19 @@ json api_advise(const json& request) {
         bj["error"] = b.error;
     }
 
-    // Registers
+    // Registers, then dynamic shared memory: one advice shape, each under its own key names.
     const ResourceAdvice ra = advise_registers(dev, k, l);
-    json rj{{"regs", ra.now}};
-    if (ra.ok()) {
-        rj["blocks_per_sm"] = ra.blocks_per_sm;
-        rj["max_regs_same_blocks"] = ra.max_same_blocks;
-        rj["headroom"] = ra.headroom;
-        rj["regs_to_gain_block"] = ra.to_gain_block >= 0 ? json(ra.to_gain_block) : json(nullptr);
-        rj["cut_to_gain"] = ra.to_gain_block >= 0 ? json(ra.cut_to_gain) : json(nullptr);
-        rj["before"] = snap(ra.before, l.threads, static_cast<int>(ra.now), l.smem_dynamic);
-        rj["at_headroom"] = snap(ra.at_headroom, l.threads, static_cast<int>(ra.max_same_blocks), l.smem_dynamic);
-        rj["after_cut"] = ra.to_gain_block >= 0 ? snap(ra.after_cut, l.threads, static_cast<int>(ra.to_gain_block), l.smem_dynamic) : json(nullptr);
-        rj["note"] = ra.note.empty() ? json(nullptr) : json(ra.note);
-        rj["error"] = nullptr;
-        say(cut_suggestion(ra));
-        say(headroom_suggestion(ra));
-    } else {
-        rj["error"] = ra.error;
-    }
-
-    // Shared memory
+    const json rj = advice_json(ra, {"regs", "max_regs_same_blocks", "regs_to_gain_block"}, [&](const OccupancyResult& r, std::int64_t v) {
+        return snap(r, l.threads, static_cast<int>(v), l.smem_dynamic);
+    });
     const ResourceAdvice sa = advise_shared_memory(dev, k, l);
-    json sj{{"smem_dynamic", sa.now}};
-    if (sa.ok()) {
-        sj["blocks_per_sm"] = sa.blocks_per_sm;
-        sj["max_dynamic_same_blocks"] = sa.max_same_blocks;
-        sj["headroom"] = sa.headroom;
-        sj["dynamic_to_gain_block"] = sa.to_gain_block >= 0 ? json(sa.to_gain_block) : json(nullptr);
-        sj["cut_to_gain"] = sa.to_gain_block >= 0 ? json(sa.cut_to_gain) : json(nullptr);
-        sj["before"] = snap(sa.before, l.threads, k.regs_per_thread, sa.now);
-        sj["at_headroom"] = snap(sa.at_headroom, l.threads, k.regs_per_thread, sa.max_same_blocks);
-        sj["after_cut"] = sa.to_gain_block >= 0 ? snap(sa.after_cut, l.threads, k.regs_per_thread, sa.to_gain_block) : json(nullptr);
-        sj["note"] = sa.note.empty() ? json(nullptr) : json(sa.note);
-        sj["error"] = nullptr;
-        say(cut_suggestion(sa));
-        say(headroom_suggestion(sa));
-    } else {
-        sj["error"] = sa.error;
-    }
+    const json sj = advice_json(sa, {"smem_dynamic", "max_dynamic_same_blocks", "dynamic_to_gain_block"},
+                                [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, k.regs_per_thread, v); });
+    for (const ResourceAdvice* adv : {&ra, &sa})
+        if (adv->ok()) {
+            say(cut_suggestion(*adv));
+            say(headroom_suggestion(*adv));
+        }
 
     // Dynamic shared memory at a target occupancy
     const int target = has_target ? target_in : std::max(1, now.blocks_per_sm);
