@@ -3,9 +3,10 @@
 // cuda_occupancy.h is NVIDIA-proprietary. It is #included from the installed toolkit as a test
 // oracle only; none of its code is copied into occ. For every compute capability occ models, this
 // compares EVERY block size 1..1024 × EVERY register count 0..255, each with shared memory,
-// carveout, cache preference, opt-in, barriers and partitioned caching sampled from a seeded
-// generator, plus dense sweeps of shared memory and carveout. Every per-resource limit, the
-// allocations and the final block count must agree exactly.
+// carveout, cache preference, opt-in, barriers, partitioned caching and the virtual-resource count
+// sampled from a seeded generator, plus dense sweeps of shared memory, carveout and every
+// virtual-resource count 0..200. Every per-resource limit, the allocations and the final block
+// count must agree exactly.
 #include <cuda_occupancy.h>
 
 #include <algorithm>
@@ -42,6 +43,7 @@ struct Sample {
     long long max_dyn;   // -1 = derived from optin
     int barriers;
     occ::PartitionedGC pgc;
+    int virt = 0;  // virtualResourceCount (0 = none)
 };
 
 int oracle_int(int v) { return v == INT_MAX ? occ::kUnlimited : v; }
@@ -65,6 +67,7 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
     k.optin = s.optin;
     k.max_dynamic_smem = s.max_dyn;
     k.partitioned_gc = s.pgc;
+    k.virtual_resources = s.virt;
     occ::LaunchConfig l;
     l.threads = s.threads;
     l.smem_dynamic = s.smem_dynamic;
@@ -87,7 +90,7 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
     if (dev_max < 0) dev_max = 0;
     attr.maxDynamicSharedSizeBytes = static_cast<size_t>(s.max_dyn >= 0 ? s.max_dyn : dev_max);
     attr.numBlockBarriers = s.barriers;
-    attr.virtualResourceCount = 0;
+    attr.virtualResourceCount = s.virt;
     cudaOccDeviceState state;
     state.carveoutConfig = s.carveout;
     state.cacheConfig = s.cache == occ::CacheConfig::prefer_shared ? CACHE_PREFER_SHARED
@@ -103,25 +106,28 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
         ok = o.activeBlocksPerMultiprocessor == r.blocks_per_sm && oracle_int(o.blockLimitWarps) == r.limit_warps &&
              oracle_int(o.blockLimitRegs) == r.limit_registers && oracle_int(o.blockLimitSharedMem) == r.limit_shared_memory &&
              oracle_int(o.blockLimitBlocks) == r.limit_blocks && oracle_int(o.blockLimitBarriers) == r.limit_barriers &&
+             oracle_int(o.blockLimitVirtual) == r.limit_virtual_resources &&
              o.allocatedRegistersPerBlock == r.regs_per_block_allocated &&
              static_cast<long long>(o.allocatedSharedMemPerBlock) == r.smem_per_block_allocated &&
              (o.partitionedGCConfig != PARTITIONED_GC_OFF) == r.partitioned_gc_active;
-        // Limiting factors. The oracle flags warps/regs/smem/blocks against the block count
-        // BEFORE the barrier limit is applied; occ flags every resource equal to the final count.
+        // Limiting factors. The oracle flags warps/regs/smem/blocks/virtual resources against the
+        // block count BEFORE the barrier limit is applied; occ flags every resource equal to the final count.
         // They agree exactly unless barriers lowered the count (counted, and checked separately).
         unsigned mine = r.limiters;
-        const int pre_barrier = std::min({r.limit_warps, r.limit_registers, r.limit_shared_memory, r.limit_blocks});
+        const int pre_barrier =
+            std::min({r.limit_warps, r.limit_registers, r.limit_shared_memory, r.limit_blocks, r.limit_virtual_resources});
         if (r.limit_barriers < pre_barrier) {
             ++c.stale_flag_cases;
             ok = ok && (o.limitingFactors & OCC_LIMIT_BARRIERS) && (mine == occ::kLimitBarriers);
         } else {
-            ok = ok && (o.limitingFactors & 0x1f) == mine;
+            ok = ok && (o.limitingFactors & 0x3f) == mine;
         }
     }
     // The prepared (table) path must give the same block count.
     if (s.max_dyn < 0) {
         ++c.prepared_compared;
-        const int p = pc.get(a, s.carveout, s.cache, s.pgc).blocks_per_sm(s.threads, s.regs, s.smem_static, s.smem_dynamic, s.optin, s.barriers);
+        const int p = pc.get(a, s.carveout, s.cache, s.pgc)
+                          .blocks_per_sm(s.threads, s.regs, s.smem_static, s.smem_dynamic, s.optin, s.barriers, s.virt);
         if (st == CUDA_OCC_SUCCESS && p != o.activeBlocksPerMultiprocessor) {
             ok = false;
             std::printf("PREPARED MISMATCH: prepared=%d oracle=%d\n", p, o.activeBlocksPerMultiprocessor);
@@ -129,15 +135,17 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
     }
     if (!ok) {
         if (++c.mismatches <= 20) {
-            std::printf("MISMATCH cc %d.%d threads=%d regs=%d static=%lld dyn=%lld carveout=%d cache=%d optin=%d max_dyn=%lld barriers=%d pgc=%d\n",
+            std::printf("MISMATCH cc %d.%d threads=%d regs=%d static=%lld dyn=%lld carveout=%d cache=%d optin=%d max_dyn=%lld barriers=%d pgc=%d virt=%d\n",
                         a.cc_major, a.cc_minor, s.threads, s.regs, s.smem_static, s.smem_dynamic, s.carveout, int(s.cache), int(s.optin),
-                        s.max_dyn, s.barriers, int(s.pgc));
-            std::printf("  oracle: status=%d blocks=%d warps=%d regs=%d smem=%d blk=%d bar=%d regalloc=%d smemalloc=%zu flags=%x gc=%d\n", int(st),
+                        s.max_dyn, s.barriers, int(s.pgc), s.virt);
+            std::printf("  oracle: status=%d blocks=%d warps=%d regs=%d smem=%d blk=%d bar=%d virt=%d regalloc=%d smemalloc=%zu flags=%x gc=%d\n", int(st),
                         o.activeBlocksPerMultiprocessor, o.blockLimitWarps, o.blockLimitRegs, o.blockLimitSharedMem, o.blockLimitBlocks,
-                        o.blockLimitBarriers, o.allocatedRegistersPerBlock, o.allocatedSharedMemPerBlock, o.limitingFactors, int(o.partitionedGCConfig));
-            std::printf("  occ:    error=\"%s\" blocks=%d warps=%d regs=%d smem=%d blk=%d bar=%d regalloc=%d smemalloc=%lld flags=%x gc=%d\n",
+                        o.blockLimitBarriers, o.blockLimitVirtual, o.allocatedRegistersPerBlock, o.allocatedSharedMemPerBlock,
+                        o.limitingFactors, int(o.partitionedGCConfig));
+            std::printf("  occ:    error=\"%s\" blocks=%d warps=%d regs=%d smem=%d blk=%d bar=%d virt=%d regalloc=%d smemalloc=%lld flags=%x gc=%d\n",
                         r.error.c_str(), r.blocks_per_sm, r.limit_warps, r.limit_registers, r.limit_shared_memory, r.limit_blocks, r.limit_barriers,
-                        r.regs_per_block_allocated, static_cast<long long>(r.smem_per_block_allocated), r.limiters, int(r.partitioned_gc_active));
+                        r.limit_virtual_resources, r.regs_per_block_allocated, static_cast<long long>(r.smem_per_block_allocated),
+                        r.limiters, int(r.partitioned_gc_active));
         }
     }
 }
@@ -180,6 +188,8 @@ int main(int argc, char** argv) {
             s.max_dyn = pick(0, 5) == 0 ? pick(0, std::max<long long>(0, a.smem_per_block_optin - s.smem_static)) : -1;
             s.barriers = static_cast<int>(pick(0, 3) == 0 ? pick(0, 16) : 1);
             s.pgc = static_cast<occ::PartitionedGC>(pick(0, 2));
+            // Virtual resources: mostly none, sometimes any count up to past the SM's (128 on 10.x+).
+            s.virt = pick(0, 3) == 0 ? static_cast<int>(pick(0, 160)) : 0;
             return s;
         };
         // 1. Exhaustive block size × registers, each with sampled other inputs.
@@ -203,6 +213,16 @@ int main(int argc, char** argv) {
             for (int cache = 0; cache < 4; ++cache)
                 for (long long dyn = 0; dyn <= a.smem_per_block_optin; dyn += 4096) {
                     Sample s{128, 40, 512, dyn, carve, static_cast<occ::CacheConfig>(cache), true, -1, 2, occ::PartitionedGC::off};
+                    compare(dev, prop, s, c, pc);
+                }
+        // 4. Every virtual-resource count 0..200 at a few shapes, with and without a competing limit.
+        for (int v = 0; v <= 200; ++v)
+            for (int threads : {32, 64, 256, 1024})
+                for (int regs : {0, 32, 128}) {
+                    Sample s{threads, regs, 0, 0, -1, occ::CacheConfig::none, false, -1, 1, occ::PartitionedGC::off, v};
+                    compare(dev, prop, s, c, pc);
+                    s.barriers = 4;
+                    s.smem_dynamic = 8192;
                     compare(dev, prop, s, c, pc);
                 }
         std::printf("cc %2d.%d  %10lld configurations compared\n", a.cc_major, a.cc_minor, c.compared - before);

@@ -112,6 +112,8 @@ TEST_CASE("behaviours are fields of the rules table, each on the compute capabil
         CHECK(a.sectors_model == (cc >= 60));
         CHECK(a.compat_subpartitions == (cc == 60 ? 4 : 0));
         CHECK(a.partitioned_gc_supported == (cc == 52 || cc == 53 || cc == 61 || cc == 62));
+        // cuda_occupancy.h: 128 virtual resources per SM on 10.x, 11.x and 12.x, none before.
+        CHECK(a.virtual_resources_per_sm == (a.cc_major >= 10 ? 128 : 0));
     }
 }
 

@@ -7,7 +7,9 @@
 #include <random>
 
 #include "occ/device.hpp"
+#include "occ/io/api.hpp"
 #include "occ/occupancy.hpp"
+#include "occ/prepared.hpp"
 
 using namespace occ;
 
@@ -242,4 +244,75 @@ TEST_CASE("properties: more registers or shared memory never raise occupancy; wa
                                      LaunchConfig{threads, dyn, -1, CacheConfig::none, 0}) == base.blocks_per_sm);
         }
     }
+}
+
+// cuda_occupancy.h (CUDA 13): 128 virtual resources per SM on 10.x-12.x; a kernel declaring v per
+// block fits floor(128 / v) blocks (tests/diff checks every count against the header).
+TEST_CASE("virtual resources limit blocks from 10.0 on, only when the kernel declares a count") {
+    auto virt = [](const Device& d, int threads, int v) {
+        KernelResources k;
+        k.regs_per_thread = 16;
+        k.virtual_resources = v;
+        LaunchConfig l;
+        l.threads = threads;
+        return compute_occupancy(d, k, l);
+    };
+    const Device b200 = gpu("B200");
+    const OccupancyResult none = virt(b200, 32, 0);
+    CHECK(none.limit_virtual_resources == kUnlimited);
+    CHECK(none.blocks_per_sm == 32);                 // block slots
+    const OccupancyResult v8 = virt(b200, 32, 8);    // 128 / 8 = 16
+    CHECK(v8.ok());
+    CHECK(v8.limit_virtual_resources == 16);
+    CHECK(v8.blocks_per_sm == 16);
+    CHECK(v8.limiters == kLimitVirtualResources);
+    CHECK(virt(b200, 32, 5).blocks_per_sm == 25);    // floor(128 / 5)
+    CHECK(virt(b200, 32, 4).limiters == (kLimitBlocks | kLimitVirtualResources));   // 32 = 32
+    CHECK(virt(b200, 1024, 8).blocks_per_sm == 2);   // warps limit first
+    CHECK(virt(gpu("RTX-5090"), 32, 64).blocks_per_sm == 2);
+    // Before 10.0 the header has no such limit.
+    const OccupancyResult h = virt(gpu("H100"), 32, 8);
+    CHECK(h.ok());
+    CHECK(h.limit_virtual_resources == kUnlimited);
+    CHECK(h.blocks_per_sm == 32);
+    // More than the SM has: no block fits; a negative count is an input error.
+    const OccupancyResult many = virt(b200, 32, 129);
+    CHECK(many.blocks_per_sm == 0);
+    CHECK(many.limit_virtual_resources == 0);
+    CHECK(many.error == "virtual_resources: 129 per block is more than the 128 an SM has on compute capability 10.0: no block fits");
+    const OccupancyResult neg = virt(b200, 32, -1);
+    CHECK(neg.error == "virtual_resources must be >= 0 (virtual resources per block, 0 = none), got -1");
+    KernelResources k;
+    k.virtual_resources = -1;
+    CHECK(blocks_per_sm_fast(b200.arch, k, LaunchConfig{}) == -1);
+    // The table path agrees.
+    const PreparedDevice p(b200.arch);
+    for (int v : {0, 1, 3, 8, 64, 128, 129, 1000}) {
+        CAPTURE(v);
+        CHECK(p.blocks_per_sm(64, 16, 0, 0, false, 1, v) == virt(b200, 64, v).blocks_per_sm);
+    }
+    CHECK(p.blocks_per_sm(64, 16, 0, 0, false, 1, -1) == -1);
+    CHECK(PreparedDevice(gpu("A100").arch).blocks_per_sm(64, 16, 0, 0, false, 1, 1000) == virt(gpu("A100"), 64, 1000).blocks_per_sm);
+}
+
+TEST_CASE("virtual_resources in requests: read, echoed and reported only when given") {
+    using occ::io::json;
+    const json plain = occ::io::handle("occupancy", json{{"gpu", "B200"}, {"threads", 32}});
+    CHECK_FALSE(plain["input"].contains("virtual_resources"));
+    CHECK_FALSE(plain["limits"].contains("virtual_resources"));
+    const json r = occ::io::handle("occupancy", json{{"gpu", "B200"}, {"threads", 32}, {"virtual_resources", 8}});
+    REQUIRE(r["error"].is_null());
+    CHECK(r["input"]["virtual_resources"] == 8);
+    CHECK(r["limits"]["virtual_resources"] == 16);
+    CHECK(r["blocks_per_sm"] == 16);
+    CHECK(r["limiters"] == json::array({"virtual_resources"}));
+    const json h = occ::io::handle("occupancy", json{{"gpu", "H100"}, {"virtual_resources", 8}});
+    CHECK(h["limits"]["virtual_resources"].is_null());
+    CHECK(occ::io::handle("occupancy", json{{"virtual_resources", "many"}})["error"] ==
+          "virtual_resources: must be an integer >= 0 (virtual resources per block, 0 = none), got \"many\"");
+    // The kinds that share the launch fields take it too.
+    CHECK(occ::io::handle("waves", json{{"gpu", "B200"}, {"threads", 32}, {"virtual_resources", 8}, {"grid", 1000}})["error"].is_null());
+    const json c = occ::io::handle("clusters", json{{"gpu", "B200"}, {"threads", 32}, {"virtual_resources", 64}, {"cluster_size", 2}});
+    REQUIRE(c["error"].is_null());
+    CHECK(c["blocks_per_sm"] == 2);
 }

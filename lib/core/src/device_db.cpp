@@ -5,11 +5,18 @@
 //         (threads, warps, blocks, registers, shared memory per SM and per block).
 //   [VTG] Volta Tuning Guide §1.4.3.1 "Unified Shared Memory/L1/Texture Cache": carveouts 0/8/16/32/64/96 KB.
 //   [TTG] Turing Tuning Guide §1.4.3.1: shared memory 32 or 64 KB per SM.
-//   [ATG] NVIDIA Ampere GPU Architecture Tuning Guide §1.4.2.1: A100 carveouts 0..164 KB, GA10x 0..100 KB,
-//         1 KB of shared memory reserved per block by the system.
+//   [ATG] NVIDIA Ampere GPU Architecture Tuning Guide §1.4.2.3 "Unified Shared Memory/L1/Texture Cache":
+//         A100 carveouts 0..164 KB, GA10x 0..100 KB, 1 KB of shared memory reserved per block by the system.
 //   [AdaTG] Ada Tuning Guide §1.4.2.1: same carveouts as GA10x (up to 100 KB), 99 KB max per block.
 //   [HTG] Hopper Tuning Guide §1.4.2.1: carveouts 0/8/16/32/64/100/132/164/196/228 KB, 227 KB per block.
-//   [BTG] Blackwell Tuning Guide §1.4.2.1: 10.x same carveouts as Hopper; 12.x up to 100 KB (99 KB/block).
+//   [BTG] Blackwell Tuning Guide §1.4.2.3 "Unified Shared Memory/L1/Texture Cache": 10.x same carveouts as
+//         Hopper; 12.x up to 100 KB (99 KB/block). Its §1.4.1.1 "Occupancy" says 128 KB per SM and 32 blocks
+//         per SM for 12.0; the Programming Guide's table and cuda_occupancy.h say 100 KB and 24 blocks, and
+//         deviceQuery on an RTX 5090 prints "Total shared memory per multiprocessor: 102400 bytes": occ
+//         follows those (128 KB is the whole unified L1/shared array, of which at most 100 KB is shared).
+//   [OCCH] cuda_occupancy.h (CUDA 13): a per-SM virtual-resource count, 128 on compute capability 10.x,
+//         11.x and 12.x and none before; a kernel declaring virtualResourceCount = v > 0 fits
+//         floor(128 / v) blocks per SM (the header's own rule; tests/diff checks it on every input).
 //   [NCU] Nsight Compute Profiling Guide, occupancy section (register allocation per warp, 256-register unit).
 //   [BPG] CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory".
 //   Allocation granularities and block/barrier slot counts agree with the CUDA toolkit's own
@@ -37,11 +44,12 @@ constexpr std::array<std::int64_t, kMaxCarveoutSteps> kHopperCarveouts{0, 8 * Ki
 //                   64 KB); dedicated 5.x-6.x ([PG] 5.x/6.x: shared memory is its own array); carveout
 //                   7.0+ ([VTG]/[TTG]/[ATG]/[HTG]/[BTG] §"Unified Shared Memory/L1").
 //   smem_optin      7.0+ ([PG] 7.x "Shared Memory": above 48 KB per block needs an explicit opt-in).
-//   smem_reserve_in_block_limit  8.0+ ([ATG] §1.4.2.1: 1 KB reserved per block, on top of the 163 KB a
+//   smem_reserve_in_block_limit  8.0+ ([ATG] §1.4.2.3: 1 KB reserved per block, on top of the 163 KB a
 //                   block may use out of 164 KB; cuda_occupancy.h agrees, tests/diff).
 //   compat_subpartitions  6.0: GP100 also checks GP10x's 4 sub-partitions (cuda_occupancy.h, "GP10x").
 //   barriers_limit_blocks 9.0+ (CUDA 12 Hopper Tuning Guide, "Named barriers"; cuda_occupancy.h).
 //   clusters        9.0+ ([PG] "Thread Block Clusters").
+//   virtual_resources_per_sm  128 on 10.x-12.x ([OCCH]); 0 (no such limit) before.
 //   banks_model     5.0+ ([PG] 5.x "Shared Memory": 32 banks of 4 bytes; 3.x has a 4- or 8-byte bank mode).
 //   sectors_model   6.0+ ([BPG] "Coalesced Access to Global Memory": 32-byte sectors from 6.0).
 constexpr ArchRules kArchs[] = {
@@ -165,7 +173,7 @@ constexpr ArchRules kArchs[] = {
      .smem_config = SmemConfig::carveout,
      .carveout_steps = kHopperCarveouts, .carveout_step_count = 10,
      .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 2,
-     .clusters = true, .banks_model = true, .sectors_model = true,
+     .clusters = true, .virtual_resources_per_sm = 128, .banks_model = true, .sectors_model = true,
      .driver_smem_floor = 32 * KiB,
      .source = "[PG] cc 10.0; [BTG] carveouts"},
     {.cc_major = 10, .cc_minor = 3, .family = "Blackwell",
@@ -175,7 +183,7 @@ constexpr ArchRules kArchs[] = {
      .smem_config = SmemConfig::carveout,
      .carveout_steps = kHopperCarveouts, .carveout_step_count = 10,
      .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 2,
-     .clusters = true, .banks_model = true, .sectors_model = true,
+     .clusters = true, .virtual_resources_per_sm = 128, .banks_model = true, .sectors_model = true,
      .driver_smem_floor = 32 * KiB,
      .source = "[PG] cc 10.3; [BTG] carveouts"},
     {.cc_major = 11, .cc_minor = 0, .family = "Blackwell",
@@ -185,7 +193,7 @@ constexpr ArchRules kArchs[] = {
      .smem_config = SmemConfig::carveout,
      .carveout_steps = kHopperCarveouts, .carveout_step_count = 10,
      .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 1,
-     .clusters = true, .banks_model = true, .sectors_model = true,
+     .clusters = true, .virtual_resources_per_sm = 128, .banks_model = true, .sectors_model = true,
      .source = "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts"},
     {.cc_major = 12, .cc_minor = 0, .family = "Blackwell",
      .max_threads_per_sm = 1536, .max_blocks_per_sm = 24, .regs_per_sm = 65536, .regs_per_block = 65536,
@@ -194,7 +202,7 @@ constexpr ArchRules kArchs[] = {
      .smem_config = SmemConfig::carveout,
      .carveout_steps = kGA10xCarveouts, .carveout_step_count = 6,
      .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 1,
-     .clusters = true, .banks_model = true, .sectors_model = true,
+     .clusters = true, .virtual_resources_per_sm = 128, .banks_model = true, .sectors_model = true,
      .driver_smem_headroom = true,
      .source = "[PG] cc 12.0; [BTG] carveouts up to 100 KB"},
     {.cc_major = 12, .cc_minor = 1, .family = "Blackwell",
@@ -204,7 +212,7 @@ constexpr ArchRules kArchs[] = {
      .smem_config = SmemConfig::carveout,
      .carveout_steps = kGA10xCarveouts, .carveout_step_count = 6,
      .smem_optin = true, .smem_reserve_in_block_limit = true, .barriers_limit_blocks = true, .barriers_per_block_slot = 1,
-     .clusters = true, .banks_model = true, .sectors_model = true,
+     .clusters = true, .virtual_resources_per_sm = 128, .banks_model = true, .sectors_model = true,
      .source = "[PG] cc 12.1 (GB10); [BTG] carveouts up to 100 KB"},
 };
 }  // namespace

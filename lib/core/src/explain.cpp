@@ -72,6 +72,8 @@ std::string summarize(const OccupancyResult& r) {
         for (char& c : name) if (c == '_') c = ' ';
         s += (n++ ? " and " : "") + name;
     }
+    // Not a Limiter (occupancy.hpp): only kernels that declare a virtual-resource count have it.
+    if (r.limiters & kLimitVirtualResources) s += (n++ ? " and " : "") + std::string("virtual resources");
     return n ? s : std::string("no limit");
 }
 

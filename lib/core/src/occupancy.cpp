@@ -30,10 +30,12 @@ enum class Fail : std::uint8_t {
     carveout_range,
     barriers_range,
     no_carveout_fits,    // custom device: no carveout step holds one block
+    virtual_range,       // virtual_resources < 0 (invalid input)
+    virtual_too_many,    // more virtual resources per block than the SM has (launch fails)
 };
 
 struct Limits {
-    int warps = 0, regs = 0, smem = 0, blocks = 0, barriers = kUnlimited;
+    int warps = 0, regs = 0, smem = 0, blocks = 0, barriers = kUnlimited, virt = kUnlimited;
     int warps_per_block = 0;
     int regs_per_warp_alloc = 0;
     int regs_per_block_alloc = 0;
@@ -89,7 +91,7 @@ std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfi
     const std::int64_t pref = preferred_smem(a, carveout, cache);
     if (pref >= alloc) return pref;
     // The preference is only a hint: when one block needs more, Volta+ picks the smallest
-    // carveout that holds it ([ATG] §1.4.2.1); older parts always have the full amount.
+    // carveout that holds it ([ATG] §1.4.2.3); older parts always have the full amount.
     if (a.smem_config == SmemConfig::carveout) {
         for (std::int64_t step : a.carveouts())
             if (step >= alloc) return step;
@@ -109,6 +111,7 @@ void compute_limits(const ArchRules& a, const KernelResources& k, const LaunchCo
     if (l.carveout < -1 || l.carveout > 100) { o.fail = Fail::carveout_range; return; }
     // 16 named barriers per block (PTX ISA, "bar/barrier": barrier ids 0..15).
     if (k.barriers < 0 || k.barriers > 16) { o.fail = Fail::barriers_range; return; }
+    if (k.virtual_resources < 0) { o.fail = Fail::virtual_range; return; }
     // Cap sizes at 1 GiB so every product below stays far inside 64-bit range.
     constexpr std::int64_t kSizeCap = std::int64_t{1} << 30;
     const std::int64_t smem_static = std::min(k.smem_static, kSizeCap);
@@ -175,7 +178,7 @@ void compute_limits(const ArchRules& a, const KernelResources& k, const LaunchCo
     o.blocks = a.max_blocks_per_sm;
 
     // --- shared memory --------------------------------------------------------------------------
-    // Per block: static + dynamic + the driver's reserve (1 KB from 8.0, [ATG] §1.4.2.1), rounded up
+    // Per block: static + dynamic + the driver's reserve (1 KB from 8.0, [ATG] §1.4.2.3), rounded up
     // to the allocation unit (256 B before 8.0, 128 B from 8.0).
     const std::int64_t base = smem_static + a.smem_reserved_per_block;
     o.smem_alloc = round_up64(base + smem_dynamic, a.smem_alloc_unit);
@@ -205,10 +208,24 @@ void compute_limits(const ArchRules& a, const KernelResources& k, const LaunchCo
     // kernel using b named barriers fits (slots × per-slot) / b times (cuda_occupancy.h; CUDA 12
     // Hopper Tuning Guide, "Named barriers").
     if (a.barriers_limit_blocks && k.barriers > 0) o.barriers = o.blocks * a.barriers_per_block_slot / k.barriers;
+
+    // --- virtual resources (10.x+) ----------------------------------------------------------------
+    // cuda_occupancy.h (CUDA 13): an SM has a fixed count of virtual resources (ArchRules::
+    // virtual_resources_per_sm, 128 on 10.x-12.x); a kernel declaring v > 0 of them per block fits
+    // floor(count / v) blocks. Kernels that declare none, and earlier parts, are not limited.
+    if (a.virtual_resources_per_sm > 0 && k.virtual_resources > 0) {
+        o.virt = a.virtual_resources_per_sm / k.virtual_resources;
+        if (o.virt == 0 && o.fail == Fail::none) o.fail = Fail::virtual_too_many;
+    }
 }
 
 int final_blocks(const Limits& o) {
-    return std::min({o.warps, o.regs, o.smem, o.blocks, o.barriers});
+    return std::min({o.warps, o.regs, o.smem, o.blocks, o.barriers, o.virt});
+}
+
+bool is_input_error(Fail f) {
+    return f == Fail::threads_range || f == Fail::regs_range || f == Fail::smem_negative || f == Fail::carveout_range ||
+           f == Fail::barriers_range || f == Fail::virtual_range;
 }
 
 std::string fmt_cc(const ArchRules& a) { return std::to_string(a.cc_major) + "." + std::to_string(a.cc_minor); }
@@ -268,6 +285,15 @@ std::string message_for(const Limits& o, const ArchRules& a, const KernelResourc
         case Fail::no_carveout_fits:
             std::snprintf(buf, sizeof buf, "no shared-memory carveout of this device holds one block of %s", format_bytes(o.smem_alloc).c_str());
             break;
+        case Fail::virtual_range:
+            std::snprintf(buf, sizeof buf, "virtual_resources must be >= 0 (virtual resources per block, 0 = none), got %d",
+                          k.virtual_resources);
+            break;
+        case Fail::virtual_too_many:
+            std::snprintf(buf, sizeof buf,
+                          "virtual_resources: %d per block is more than the %d an SM has on compute capability %s: no block fits",
+                          k.virtual_resources, a.virtual_resources_per_sm, fmt_cc(a).c_str());
+            break;
     }
     return buf;
 }
@@ -279,9 +305,7 @@ std::string message_for(const Limits& o, const ArchRules& a, const KernelResourc
 int blocks_per_sm_fast(const ArchRules& a, const KernelResources& k, const LaunchConfig& l) {
     Limits o;
     compute_limits(a, k, l, o);
-    if (o.fail == Fail::threads_range || o.fail == Fail::regs_range || o.fail == Fail::smem_negative ||
-        o.fail == Fail::carveout_range || o.fail == Fail::barriers_range)
-        return -1;
+    if (is_input_error(o.fail)) return -1;
     return final_blocks(o);
 }
 
@@ -292,9 +316,7 @@ OccupancyResult compute_occupancy(const Device& dev, const KernelResources& k, c
     OccupancyResult r;
     r.max_warps_per_sm = a.max_warps_per_sm();
     r.error = message_for(o, a, k, l);
-    const bool input_error = o.fail == Fail::threads_range || o.fail == Fail::regs_range || o.fail == Fail::smem_negative ||
-                             o.fail == Fail::carveout_range || o.fail == Fail::barriers_range;
-    if (input_error) {
+    if (is_input_error(o.fail)) {
         r.limit_warps = r.limit_registers = r.limit_shared_memory = r.limit_blocks = 0;
         r.limit_barriers = kUnlimited;
         return r;
@@ -304,12 +326,14 @@ OccupancyResult compute_occupancy(const Device& dev, const KernelResources& k, c
     r.limit_shared_memory = o.smem;
     r.limit_blocks = o.blocks;
     r.limit_barriers = o.barriers;
+    r.limit_virtual_resources = o.virt;
     r.blocks_per_sm = final_blocks(o);
     if (o.warps == r.blocks_per_sm) r.limiters |= kLimitWarps;
     if (o.regs == r.blocks_per_sm) r.limiters |= kLimitRegisters;
     if (o.smem == r.blocks_per_sm) r.limiters |= kLimitSharedMemory;
     if (o.blocks == r.blocks_per_sm) r.limiters |= kLimitBlocks;
     if (o.barriers == r.blocks_per_sm) r.limiters |= kLimitBarriers;
+    if (o.virt == r.blocks_per_sm) r.limiters |= kLimitVirtualResources;
     r.warps_per_block = o.warps_per_block;
     r.warps_per_sm = r.blocks_per_sm * o.warps_per_block;
     r.threads_per_sm = r.blocks_per_sm * l.threads;

@@ -43,6 +43,13 @@ PreparedDevice::PreparedDevice(const ArchRules& a, int carveout, CacheConfig cac
         barriers_[static_cast<std::size_t>(b)] = (a.barriers_limit_blocks && b > 0)
                                                      ? static_cast<std::uint8_t>(std::min(255, a.max_blocks_per_sm * a.barriers_per_block_slot / b))
                                                      : 255;
+    // Virtual resources (where the SM has them: 10.x+): the SM's count / the kernel's; 0 = none declared.
+    virtual_per_sm_ = std::max(0, a.virtual_resources_per_sm);
+    if (virtual_per_sm_ > 0) {
+        virtual_.assign(static_cast<std::size_t>(virtual_per_sm_) + 1, 255);
+        for (int v = 1; v <= virtual_per_sm_; ++v)
+            virtual_[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(std::min(255, virtual_per_sm_ / v));
+    }
 }
 
 }  // namespace occ

@@ -66,6 +66,7 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
     const std::string pgc = f.choice(F::partitioned_gc);
     r.kernel.partitioned_gc = pgc == "on" ? PartitionedGC::on : pgc == "strict" ? PartitionedGC::strict : PartitionedGC::off;
     r.launch.grid_blocks = f.integer(F::grid);
+    r.kernel.virtual_resources = static_cast<int>(f.integer(F::virtual_resources));
     return r;
 }
 
@@ -93,6 +94,8 @@ json occupancy_request_to_json(const OccupancyRequest& r) {
     j["barriers"] = r.kernel.barriers;
     j["partitioned_gc"] = pgc_name(r.kernel.partitioned_gc);
     if (r.launch.grid_blocks > 0) j["grid"] = r.launch.grid_blocks;
+    // Echoed only when a kernel declares one, so answers without it keep their exact bytes.
+    if (r.kernel.virtual_resources != fields::virtual_resources.int_default) j["virtual_resources"] = r.kernel.virtual_resources;
     return j;
 }
 
@@ -107,7 +110,8 @@ json occupancy_to_json(const OccupancyResult& r, const Device& d, const KernelRe
     json limiters = json::array();
     for (Limiter l : kAllLimiters)
         if (r.limiters & l) limiters.push_back(limiter_name(l));
-    return json{
+    if (r.limiters & kLimitVirtualResources) limiters.push_back("virtual_resources");
+    json out = json{
         {"blocks_per_sm", r.blocks_per_sm},
         {"warps_per_sm", r.warps_per_sm},
         {"threads_per_sm", r.threads_per_sm},
@@ -131,6 +135,9 @@ json occupancy_to_json(const OccupancyResult& r, const Device& d, const KernelRe
         {"error", r.ok() ? json(nullptr) : json(r.error)},
         {"device", device_to_json(d)},
     };
+    // The virtual-resource limit only where the kernel declares a count (answers without one keep their bytes).
+    if (k.virtual_resources > 0) out["limits"]["virtual_resources"] = limit_json(r.limit_virtual_resources);
+    return out;
 }
 
 json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input) {
@@ -142,6 +149,7 @@ json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input)
         json lim = json::array();
         for (Limiter l : kAllLimiters)
             if (pts[i].limiters & l) lim.push_back(limiter_name(l));
+        if (pts[i].limiters & kLimitVirtualResources) lim.push_back("virtual_resources");
         points.push_back(json{{"x", pts[i].x}, {"blocks_per_sm", pts[i].blocks_per_sm}, {"occupancy", pts[i].occupancy}, {"limiters", lim}});
     }
     return json{{"input", input}, {"points", points}};

@@ -70,6 +70,11 @@ const FieldSpec max_dynamic_smem{.key = "max_dynamic_smem", .type = T::size, .lo
 const FieldSpec barriers{.key = "barriers", .type = T::integer, .lo = -kI, .hi = kI, .expect = "an integer 0..16 (named barriers per block)",
                          .int_default = 1, .def = "1", .doc_type = "integer", .doc_range = "0..16", .unit = "named barriers per block",
                          .help = "Named barriers per block (counted from cc 9.0)"};
+const FieldSpec virtual_resources{.key = "virtual_resources", .type = T::integer, .lo = -kI, .hi = kI,
+                                  .expect = "an integer >= 0 (virtual resources per block, 0 = none)", .int_default = 0, .def = "0",
+                                  .doc_type = "integer", .doc_range = ">= 0 (0 = none; counted from cc 10.0: 128 per SM)",
+                                  .unit = "virtual resources per block",
+                                  .help = "Virtual resources per block (cuda_occupancy.h virtualResourceCount; 128 per SM from cc 10.0)"};
 const FieldSpec partitioned_gc{.key = "partitioned_gc", .type = T::choice, .choices = "off,on,strict", .def = "off", .doc_type = "string",
                                .doc_range = "off, on, strict", .unit = "-",
                                .help = "Partitioned global caching on 5.2/5.3/6.1/6.2: off, on, strict"};
@@ -223,7 +228,7 @@ using namespace fields;
 
 #define OCC_DEVICE &gpu, &cc, &device
 #define OCC_LAUNCH &threads, &block, &regs, &smem_static, &smem_dynamic, &carveout, &cache_config, &optin, &max_dynamic_smem, &barriers, \
-                   &partitioned_gc, &grid
+                   &partitioned_gc, &grid, &virtual_resources
 const FieldSpec* const kOccupancy[] = {OCC_DEVICE, OCC_LAUNCH, &sweep, &id};
 const FieldSpec* const kAdvise[] = {OCC_DEVICE, OCC_LAUNCH, &smem_per_thread, &smem_fixed, &block_size_limit, &target_blocks,
                                     &cluster_size, &non_portable, &gpc_sms, &id};
@@ -231,7 +236,7 @@ const FieldSpec* const kWaves[] = {OCC_DEVICE, OCC_LAUNCH, &id};
 const FieldSpec* const kClusters[] = {OCC_DEVICE, OCC_LAUNCH, &cluster_size_required, &non_portable, &gpc_sms, &id};
 // regs, smem_static and barriers come from the log.
 const FieldSpec* const kPtxas[] = {&log, OCC_DEVICE, &threads, &block, &smem_dynamic, &carveout, &cache_config, &optin, &max_dynamic_smem,
-                                   &partitioned_gc, &grid, &id};
+                                   &partitioned_gc, &grid, &virtual_resources, &id};
 const FieldSpec* const kNcu[] = {&ncu_text, OCC_DEVICE, &id};
 const FieldSpec* const kMemory[] = {OCC_DEVICE, &access_bytes, &elem_bytes, &mem_op, &pattern, &active_lanes, &addresses, &base, &offset,
                                     &stride, &mem_threads, &mem_block, &pitch, &pad, &swizzle, &order, &seed, &range, &id};

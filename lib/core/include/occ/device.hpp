@@ -66,6 +66,9 @@ struct ArchRules {
     bool barriers_limit_blocks = false;
     int barriers_per_block_slot = 2;
     bool clusters = false;               // thread block clusters (9.0+)
+    // Virtual resources per SM that a kernel's virtual-resource count draws from (0 = the part has
+    // none): blocks <= virtual_resources_per_sm / count when the kernel declares a count > 0.
+    int virtual_resources_per_sm = 0;
     // The memory models occ has: 32 banks of 4 bytes (5.0+); 32-byte sectors for global loads and
     // stores (6.0+).
     bool banks_model = false;

@@ -6,6 +6,7 @@
 //   shared     static + dynamic + reserved, rounded to the unit; carveout chosen by the driver
 //   blocks     max resident blocks per SM
 //   barriers   (9.0+) named barriers per SM / barriers per block
+//   virtual    (10.x+) virtual resources per SM / the kernel's virtual-resource count (cuda_occupancy.h)
 #pragma once
 #include <cstdint>
 #include <string>
@@ -28,6 +29,9 @@ struct KernelResources {
     bool optin = false;                  // dynamic smem limit raised to the device's opt-in maximum
     std::int64_t max_dynamic_smem = -1;  // cudaFuncAttributeMaxDynamicSharedMemorySize; -1 = from optin
     PartitionedGC partitioned_gc = PartitionedGC::off;
+    // cuda_occupancy.h's cudaOccFuncAttributes::virtualResourceCount (CUDA 13): virtual resources one
+    // block uses; 0 = none declared (the default, no limit).
+    int virtual_resources = 0;
 };
 
 // How it is launched.
@@ -49,6 +53,10 @@ enum Limiter : unsigned {
     kLimitBlocks = 1u << 3,
     kLimitBarriers = 1u << 4,
 };
+// The virtual-resource limit's bit in OccupancyResult::limiters (cuda_occupancy.h's
+// OCC_LIMIT_VIRTUAL_RESOURCES). Not a Limiter: it limits only kernels that declare a count, so the
+// lists that show every limiter (kAllLimiters) leave it out; answers name it where it applies.
+inline constexpr unsigned kLimitVirtualResources = 1u << 5;
 
 struct OccupancyResult {
     // Blocks each resource alone allows (kUnlimited when that resource places no bound).
@@ -57,7 +65,8 @@ struct OccupancyResult {
     int limit_shared_memory = 0;
     int limit_blocks = 0;
     int limit_barriers = kUnlimited;
-    unsigned limiters = 0;               // Limiter bits equal to the final block count
+    int limit_virtual_resources = kUnlimited;   // kUnlimited unless the kernel declares a count (10.x+)
+    unsigned limiters = 0;               // Limiter bits (and kLimitVirtualResources) equal to the final block count
 
     int blocks_per_sm = 0;
     int warps_per_block = 0;

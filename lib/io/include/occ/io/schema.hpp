@@ -64,7 +64,7 @@ namespace fields {
 extern const FieldSpec gpu, cc, device;
 // Launch and kernel resources (occupancy, advise, waves, clusters, ptxas).
 extern const FieldSpec threads, block, regs, smem_static, smem_dynamic, carveout, cache_config, optin, max_dynamic_smem, barriers,
-    partitioned_gc, grid;
+    partitioned_gc, grid, virtual_resources;
 extern const FieldSpec sweep;   // occupancy only
 // Advisor and clusters.
 extern const FieldSpec smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, cluster_size_required, non_portable,
