@@ -35,7 +35,7 @@ TEST_CASE("the result panel and the export are occ::io::occupancy_table's rows, 
     occ::ui::App app;
     Headless::upload_fonts();
     auto& s = app.state();
-    s.req.kernel.regs_per_thread = 64;   // A100, 256 threads: registers limit to 4 blocks, 50 %
+    s.req.kernel.regs_per_thread = 64;  // A100, 256 threads: registers limit to 4 blocks, 50 %
     s.req.launch.grid_blocks = 1000;
     occ::ui::mark_changed(s);
     occ::ui::refresh(s);
@@ -88,7 +88,7 @@ TEST_CASE("a pasted Nsight Compute report: kernels, differences, and Use makes a
     auto& s = app.state();
     s.ncu_text = fixture("ncu/default_two_kernels.txt");
     occ::ui::mark_changed(s);
-    occ::ui::refresh(s);   // no frame drawn: the answer is there already
+    occ::ui::refresh(s);  // no frame drawn: the answer is there already
     const occ::io::NcuAnswer& a = s.derived.ncu.answer;
     CHECK(s.derived.ncu.error.empty());
     REQUIRE(a.kernels.size() == 2);
@@ -101,11 +101,11 @@ TEST_CASE("a pasted Nsight Compute report: kernels, differences, and Use makes a
     CHECK(differ == std::set<std::string>{"shared_memory_configuration_size", "block_limit_shared_mem"});
     CHECK(k.predicted.size() == std::size(occ::io::kNcuKeys));
     CHECK(app.ncu_json() == occ::io::to_json(a).dump());
-    CHECK(app.scenario_json().find("tile_transpose") == std::string::npos);   // the report stays out of the link
+    CHECK(app.scenario_json().find("tile_transpose") == std::string::npos);  // the report stays out of the link
 
     // Drawn open in the Advisor tab (what a drop or paste does), for a few frames.
     s.tab = occ::ui::Tab::advisor;
-    s.open_imports = true;
+    s.reveal = occ::ui::AppState::Reveal::ncu;
     for (int f = 0; f < 4; ++f) run_frame(app);
     CHECK(ImGui::GetDrawData()->TotalVtxCount > 1000);
 
@@ -140,12 +140,14 @@ TEST_CASE("dropped text: a report goes to the ncu import, anything else to the c
     app.take_dropped_text(fixture("ncu/raw_page.csv"));
     CHECK(!s.ncu_text.empty());
     CHECK(s.tab == occ::ui::Tab::advisor);
+    CHECK(s.reveal == occ::ui::AppState::Reveal::ncu);
     for (int f = 0; f < 3; ++f) run_frame(app);
+    CHECK(s.reveal == occ::ui::AppState::Reveal::none);  // shown once, then the user scrolls
     CHECK(!s.derived.ncu.answer.kernels.empty());
     app.take_dropped_text("ptxas info    : Used 40 registers, 1024 bytes smem, 360 bytes cmem[0]\n");
     CHECK(s.ptxas_log.find("40 registers") != std::string::npos);
     app.take_dropped_text("not a report");
     occ::ui::refresh(s);
     CHECK(s.ptxas_log == "not a report");
-    CHECK(!s.derived.ncu.answer.kernels.empty());   // the report stays
+    CHECK(!s.derived.ncu.answer.kernels.empty());  // the report stays
 }

@@ -33,6 +33,11 @@ describe("ncu", () => {
         const web = await page.evaluate((t) => occ.ncu(t), texts[i]);
         assert.deepEqual(web, cli[i], reports[i]);
       }
+      // With request fields (the device given), as a request object and as text + fields.
+      const req = { text: texts[0], gpu: "RTX-3090" };
+      const [withGpu] = cliBatch("ncu", [JSON.stringify(req)]);
+      assert.deepEqual(await page.evaluate((r) => occ.ncu(r), req), withGpu);
+      assert.deepEqual(await page.evaluate((t) => occ.ncu(t, { gpu: "RTX-3090" }), texts[0]), withGpu);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();

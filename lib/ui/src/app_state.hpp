@@ -180,7 +180,8 @@ struct AppState {
     RooflineInputs roofline;
     std::string ptxas_log;   // compiler output pasted into the Advisor tab (too large for the link)
     std::string ncu_text;    // an Nsight Compute report pasted or dropped (too large for the link)
-    bool open_imports = false;   // a report or log was dropped/pasted: show the Advisor tab's import sections open
+    // Text just dropped or pasted: the Advisor tab opens that import section and scrolls to it.
+    enum class Reveal : int { none, ptxas, ncu } reveal = Reveal::none;
 
     ViewFlags views;
     Tab tab = Tab::occupancy;

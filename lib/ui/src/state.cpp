@@ -237,10 +237,10 @@ void sync_block(AppState& s) {
 }
 
 void take_dropped_text(AppState& s, std::string text) {
-    if (!io::parse_ncu(text).kernels.empty()) s.ncu_text = std::move(text);
-    else s.ptxas_log = std::move(text);
+    const bool report = !io::parse_ncu(text).kernels.empty();
+    (report ? s.ncu_text : s.ptxas_log) = std::move(text);
+    s.reveal = report ? AppState::Reveal::ncu : AppState::Reveal::ptxas;
     s.tab = Tab::advisor;
-    s.open_imports = true;
     mark_changed(s);
 }
 

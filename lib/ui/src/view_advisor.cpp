@@ -125,8 +125,10 @@ void gpc_picture(const ClusterResult& c) {
 // Compiler output pasted into the view: AppState::ptxas_log, answered in the refresh step through
 // the "ptxas" request kind (the JSON `occ occupancy --ptxas` prints) with the scenario's launch.
 void ptxas_section(AppState& s) {
-    if (s.open_imports && !s.ptxas_log.empty()) ImGui::SetNextItemOpen(true);
+    const bool reveal = s.reveal == AppState::Reveal::ptxas;
+    if (reveal) ImGui::SetNextItemOpen(true);
     if (!ImGui::CollapsingHeader("Import compiler output (nvcc -Xptxas -v, cuobjdump --dump-resource-usage)")) return;
+    if (reveal) ImGui::SetScrollHereY(0.0f);
     ImGui::TextDisabled("Paste the log; every kernel gets its occupancy with this device and launch. \"Use\" copies a kernel's resources into the inputs.");
     if (input_text_multiline("##ptxas_log", s.ptxas_log, ImVec2(-1, em(7)))) mark_changed(s);
     const io::json& r = s.derived.advisor.ptxas;
@@ -280,7 +282,7 @@ void draw_advisor(AppState& s) {
 
     ptxas_section(s);
     draw_ncu(s);
-    s.open_imports = false;
+    s.reveal = AppState::Reveal::none;
 
     section("Thread block clusters");
     if (!a.has_clusters) {

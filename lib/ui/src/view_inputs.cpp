@@ -32,12 +32,18 @@ void draw_inputs(AppState& s) {
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, em(9.5f));
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
 
-    input_row("Block", "Threads per block (blockDim.x * y * z). Warps per block = ceil(threads / 32). Tick 3-D to enter x, y, z.");
+    // The 3-D tick sits in the label column, so a narrow panel leaves the number its room.
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Block");
+    item_tooltip("Threads per block (blockDim.x * y * z). Warps per block = ceil(threads / 32). Tick 3-D to enter x, y, z.");
+    ImGui::SameLine();
     if (ImGui::Checkbox("3-D", &s.block_3d)) {
         sync_block(s);
         changed = true;
     }
-    ImGui::SameLine();
+    ImGui::TableSetColumnIndex(1);
     if (s.block_3d) {
         ImGui::SetNextItemWidth(-FLT_MIN);
         if (ImGui::InputInt3("##block3", s.req.block)) {

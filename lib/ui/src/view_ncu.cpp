@@ -26,7 +26,7 @@ std::string predicted(const std::string& key, const std::optional<double>& v) {
 void kernel_table(const io::NcuKernelAnswer& k) {
     const ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("ncu_rows", 4, tf)) return;
-    ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed, em(15));
+    ImGui::TableSetupColumn("field", ImGuiTableColumnFlags_WidthFixed, em(17));
     ImGui::TableSetupColumn("ncu printed", ImGuiTableColumnFlags_WidthFixed, em(10));
     ImGui::TableSetupColumn("occ predicts", ImGuiTableColumnFlags_WidthFixed, em(7));
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
@@ -36,7 +36,7 @@ void kernel_table(const io::NcuKernelAnswer& k) {
         const io::NcuDifference* diff = nullptr;
         for (const io::NcuDifference& d : k.differences)
             if (d.field == key) diff = &d;
-        const bool bound = key.rfind("achieved_", 0) == 0;   // occ gives the most it can be, not a value
+        const bool bound = key.rfind("achieved_", 0) == 0;  // occ gives the most it can be, not a value
         ImGui::TableNextRow();
         if (diff) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, limiter_color(kLimitRegisters, 0.25f));
         ImGui::TableNextColumn();
@@ -59,11 +59,16 @@ void kernel_table(const io::NcuKernelAnswer& k) {
 }  // namespace
 
 void draw_ncu(AppState& s) {
-    if (s.open_imports && !s.ncu_text.empty()) ImGui::SetNextItemOpen(true);
+    // A report just dropped or pasted: open the section and scroll it to the top of the tab.
+    const bool reveal = s.reveal == AppState::Reveal::ncu;
+    if (reveal) ImGui::SetNextItemOpen(true);
     if (!ImGui::CollapsingHeader("Import an Nsight Compute report (ncu --section LaunchStats --section Occupancy, --csv)")) return;
-    ImGui::TextDisabled("Paste the report (or drop its file on the window): each kernel's values next to occ's prediction for the same launch. "
-                        "\"Use\" makes a kernel's launch the scenario.");
-    if (input_text_multiline("##ncu_text", s.ncu_text, ImVec2(-1, em(7)))) mark_changed(s);
+    if (reveal) ImGui::SetScrollHereY(0.0f);
+    ImGui::TextDisabled(
+        "Paste the report (or drop its file on the window): each kernel's values next to occ's prediction for the same launch. "
+        "\"Use\" makes a kernel's launch the scenario.");
+    // Smaller once a report is in: the kernels' tables are what matters then.
+    if (input_text_multiline("##ncu_text", s.ncu_text, ImVec2(-1, em(s.ncu_text.empty() ? 7.0f : 4.0f)))) mark_changed(s);
     const NcuDerived& n = s.derived.ncu;
     if (s.ncu_text.empty() || n.text != s.ncu_text) return;
     const ImVec4 err = ImGui::ColorConvertU32ToFloat4(error_color());
@@ -88,7 +93,8 @@ void draw_ncu(AppState& s) {
             if (!use_request(s, *k.launch, &error)) s.notice = "This kernel's launch could not be used: " + error;
         }
         ImGui::EndDisabled();
-        item_tooltip("Make this kernel's launch (device, block, registers, shared memory, grid) the scenario, to try changes on the other tabs.");
+        item_tooltip(
+            "Make this kernel's launch (device, block, registers, shared memory, grid) the scenario, to try changes on the other tabs.");
         if (!k.predicted.empty()) kernel_table(k);
         for (const std::string& d : k.diagnostics) ImGui::TextDisabled("note: %s", d.c_str());
         ImGui::PopID();
