@@ -42,7 +42,10 @@ TEST_CASE("GPC layouts add up and follow the stated assumption") {
         CAPTURE(g.name);
         const GpcLayout l = gpc_layout(*find_gpu(g.name));
         CHECK(std::accumulate(l.sms_per_gpc.begin(), l.sms_per_gpc.end(), 0) == g.sm_count);
-        for (int s : l.sms_per_gpc) CHECK(s <= 18);
+        // A full GPC: the entry's own figure (Blackwell Ultra: 20 SMs), else the Hopper whitepaper's 18.
+        const int full = g.gpc.gpcs > 0 ? g.gpc.max_sms_per_gpc : 18;
+        for (int s : l.sms_per_gpc) CHECK(s <= full);
+        if (!g.gpc.sms.empty()) CHECK(l.gpc_count() == g.gpc.gpcs);
     }
     const GpcLayout even = even_gpc_layout(148);   // B200: 9 GPCs of up to 18 SMs
     CHECK(even.gpc_count() == 9);
@@ -99,4 +102,43 @@ TEST_CASE("clusters request, with a GPC layout override") {
           std::string::npos);
     CHECK(occ::io::handle("clusters", json{{"gpu", "H100"}})["error"].get<std::string>().find("cluster_size") == 0);
     CHECK(occ::io::handle("clusters", json{{"gpu", "H100"}, {"cluster_size", 2}, {"gpc_sms", {1, 2}}})["error"].get<std::string>().find("gpc_sms") == 0);
+}
+
+// Public cudaOccupancyMaxActiveClusters results at one block per SM (sources in gpu_db.cpp).
+TEST_CASE("measured cluster counts: B200 and B300 ([BWCL]), RTX 5090 (issue 11)") {
+    const std::pair<int, int> bw[] = {{2, 74}, {3, 45}, {4, 33}, {5, 26},  {6, 22}, {7, 15},
+                                      {8, 15}, {9, 15}, {10, 11}, {12, 7}, {14, 7}, {16, 7}};
+    for (const char* name : {"B200", "B300"}) {
+        CAPTURE(name);
+        const Device d = gpu(name);
+        const GpcLayout l = gpc_layout(d);
+        CHECK_FALSE(l.assumed);   // derived from the measured counts
+        CHECK(l.sms_per_gpc == std::vector<int>{20, 20, 20, 18, 18, 18, 18, 10, 2, 2, 2});
+        for (auto [size, clusters] : bw) {
+            CAPTURE(size);
+            const ClusterResult c = compute_clusters(d, regs(64), threads(1024), size, /*non_portable=*/size > 8);
+            REQUIRE(c.blocks_per_sm == 1);
+            CHECK(c.max_active_clusters == clusters);
+        }
+    }
+    // RTX 5090 (170 SMs, 11 GPCs assumed even): 170, 85, 41 and 19 clusters of 1, 2, 4 and 8.
+    const Device r = gpu("RTX-5090");
+    const std::pair<int, int> rtx[] = {{1, 170}, {2, 85}, {4, 41}, {8, 19}};
+    for (auto [size, clusters] : rtx) {
+        CAPTURE(size);
+        const ClusterResult c = compute_clusters(r, regs(64), threads(1024), size);
+        REQUIRE(c.blocks_per_sm == 1);
+        CHECK(c.max_active_clusters == clusters);
+    }
+    // GB300 (152 SMs) keeps the generic assumption: it gives the public 36 clusters of 4 (and 18 of 8
+    // where 14 were measured: docs/ADVANCED.md).
+    const ClusterResult gb = compute_clusters(gpu("GB300"), regs(64), threads(1024), 4);
+    CHECK(gpc_layout(gpu("GB300")).assumed);
+    CHECK(gb.max_active_clusters == 36);
+    // Another SM count than the catalogue's (a custom override) falls back to an even split.
+    Device b = gpu("B300");
+    b.sm_count = 140;
+    const GpcLayout other = gpc_layout(b);
+    CHECK(std::accumulate(other.sms_per_gpc.begin(), other.sms_per_gpc.end(), 0) == 140);
+    CHECK(other.assumed);
 }

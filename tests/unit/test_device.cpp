@@ -194,3 +194,58 @@ TEST_CASE("every GPU name and alias finds its own entry (no two entries share on
         }
     }
 }
+
+TEST_CASE("database corrections (issue 11 item 7): GB200/GB300, H20, H800, A800") {
+    // GB200 and GB300: their own 152-SM entries, not aliases of B200 / B300 (148).
+    CHECK(find_gpu("GB200")->sm_count == 152);
+    CHECK(find_gpu("NVIDIA GB200")->arch.cc_major == 10);
+    CHECK(find_gpu("gb200")->arch.cc_minor == 0);
+    CHECK(find_gpu("GB300")->sm_count == 152);
+    CHECK(find_gpu("gb300")->arch.cc_minor == 3);
+    CHECK(find_gpu("B200")->sm_count == 148);
+    CHECK(find_gpu("B300")->sm_count == 148);
+    CHECK(find_gpu("b300")->arch.cc_minor == 3);
+    // H20: cc 9.0, 78 SMs; "h20" is not H200.
+    CHECK(find_gpu("h20")->name == "H20");
+    CHECK(find_gpu("NVIDIA H20")->sm_count == 78);
+    CHECK(find_gpu("h20")->arch.cc_major == 9);
+    CHECK(find_gpu("h200")->name == "H200");
+    CHECK(find_gpu("H800")->sm_count == 132);
+    CHECK(find_gpu("NVIDIA H800")->arch.cc_major == 9);
+    CHECK(find_gpu("A800")->sm_count == 108);
+    CHECK(find_gpu("NVIDIA A800-SXM4-80GB")->arch.cc_major == 8);
+}
+
+TEST_CASE("Orin and Xavier name several modules: refused with the choices") {
+    CHECK_FALSE(find_gpu("Orin").has_value());
+    CHECK_FALSE(find_gpu("jetson orin").has_value());
+    CHECK_FALSE(find_gpu("Xavier").has_value());
+    const auto orin = ambiguous_gpu("Orin");
+    REQUIRE(orin.size() == 5);
+    std::set<int> sms;
+    for (const GpuEntry* g : orin) {
+        CHECK(g->cc_major == 8);
+        CHECK(g->cc_minor == 7);
+        sms.insert(g->sm_count);
+    }
+    CHECK(sms == std::set<int>{4, 8, 14, 16});
+    const auto xavier = ambiguous_gpu("NVIDIA Xavier");
+    REQUIRE(xavier.size() == 2);
+    CHECK(xavier[0]->sm_count == 8);
+    CHECK(xavier[1]->sm_count == 6);
+    const std::string msg = ambiguous_gpu_message("Orin");
+    for (const char* part : {"\"Orin\"", "Jetson-AGX-Orin (16 SMs)", "Jetson-AGX-Orin-32GB (14 SMs)", "Jetson-Orin-Nano-4GB (4 SMs)",
+                             "multiProcessorCount"}) {
+        CAPTURE(part);
+        CHECK(msg.find(part) != std::string::npos);
+    }
+    CHECK(ambiguous_gpu("A100").empty());
+    CHECK(ambiguous_gpu_message("A100").empty());
+    // Each module by its own name.
+    CHECK(find_gpu("Jetson-AGX-Orin")->sm_count == 16);
+    CHECK(find_gpu("Jetson AGX Orin 32GB")->sm_count == 14);
+    CHECK(find_gpu("orin nx")->sm_count == 8);
+    CHECK(find_gpu("Jetson Orin Nano 4GB")->sm_count == 4);
+    CHECK(find_gpu("agx xavier")->sm_count == 8);
+    CHECK(find_gpu("Xavier NX")->sm_count == 6);
+}

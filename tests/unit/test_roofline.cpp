@@ -46,7 +46,7 @@ TEST_CASE("decode-time attention intensity: 2 / bytes per element (0.5 FP32, 1 F
         for (Precision p : {Precision::fp32, Precision::fp16}) {
             RooflineQuery q{d, decode(p), std::nullopt, MemoryLevel::dram, 0};
             const RooflinePoint r = compute_roofline(q);
-            if (!r.ok()) continue;   // e.g. B200 publishes no FP32 peak
+            if (!r.ok()) continue;   // a device without a figure for that precision
             CAPTURE(d.name);
             CHECK(r.memory_bound);
         }
@@ -132,6 +132,13 @@ TEST_CASE("device table: sources, dense figures, lookups") {
     CHECK(dev("H100").at(Precision::fp16).tflops == doctest::Approx(989.4));   // dense, not the 1,979 sparse figure
     CHECK(dev("H100").at(Precision::fp8).tflops == doctest::Approx(1978.9));
     CHECK(dev("H200").dram_gbps == 4800);
+    // Issue 11 item 7: B200 FP32 75 TFLOP/s and 7.7 TB/s (NVIDIA's per-GPU Blackwell table), L40S dense FP16/BF16.
+    CHECK(dev("B200").at(Precision::fp32).tflops == doctest::Approx(75));
+    CHECK_FALSE(dev("B200").at(Precision::fp32).tensor);
+    CHECK(dev("B200").dram_gbps == 7700);
+    CHECK(dev("L40S").at(Precision::fp16).tflops == doctest::Approx(362.05));
+    CHECK(dev("L40S").at(Precision::bf16).tflops == doctest::Approx(362.05));
+    CHECK(dev("L40S").at(Precision::fp8).tflops == doctest::Approx(733));
     CHECK(dev("MI300X").vendor == "AMD");
     CHECK(dev("M2 Ultra").dram_gbps == 800);
     CHECK_FALSE(find_roofline_device("nonsense"));

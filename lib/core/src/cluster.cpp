@@ -35,13 +35,20 @@ GpcLayout even_gpc_layout(int sm_count, int max_sms_per_gpc) {
 }
 
 GpcLayout gpc_layout(const Device& dev) {
-    // The GPC count of the GPU's catalogue entry (gpu_db.cpp, with its source); the per-GPC split is
-    // never published per chip, so the enabled TPCs are spread evenly over those GPCs.
+    // The GPU's catalogue entry (gpu_db.cpp, with its source): the per-GPC split where measurements
+    // of cudaOccupancyMaxActiveClusters determine it; otherwise its GPC count, with the enabled TPCs
+    // spread evenly over those GPCs (the split is never published per chip).
     const GpuEntry* entry = find_gpu_entry(dev.name);
     if (!entry || entry->gpc.gpcs == 0) return even_gpc_layout(dev.sm_count);
     GpcLayout g;
-    g.sms_per_gpc = spread(dev.sm_count, entry->gpc.gpcs);
     g.source = entry->gpc.source;
+    const std::span<const int> sms = entry->gpc.sms;
+    if (!sms.empty() && std::accumulate(sms.begin(), sms.end(), 0) == dev.sm_count) {
+        g.sms_per_gpc.assign(sms.begin(), sms.end());
+        g.assumed = !entry->gpc.measured;
+        return g;
+    }
+    g.sms_per_gpc = spread(dev.sm_count, entry->gpc.gpcs);  // also a catalogue GPU given another SM count
     g.assumed = true;
     return g;
 }

@@ -13,7 +13,8 @@
 //   [A30DS]   NVIDIA A30 datasheet: FP64 5.2, FP64 TC 10.3, FP32 10.3, TF32 82, FP16/BF16 165, INT8 330, 933 GB/s.
 //   [A40DS]   NVIDIA A40 datasheet: FP32 37.4, TF32 74.8, FP16/BF16 149.7, INT8 299.3, 696 GB/s.
 //   [L4DS]    NVIDIA L4 datasheet: FP32 30.3, TF32 120*, FP16/BF16 242*, FP8 485*, INT8 485* (* sparse), 300 GB/s.
-//   [L40SDS]  NVIDIA L40S datasheet: FP32 91.6, TF32 366*, FP16/BF16 733*, FP8 1,466*, INT8 1,466* (* sparse), 864 GB/s.
+//   [L40SDS]  NVIDIA L40S datasheet: FP32 91.6, TF32 183 | 366*, FP16/BF16 362.05 | 733*, FP8 733 | 1,466*,
+//             INT8 733 | 1,466* (dense | * sparse: the sparse figures are not exactly twice the dense ones), 864 GB/s.
 //   [AdaWP]   NVIDIA Ada GPU Architecture whitepaper, appendix (RTX 4090): FP32 82.6, TF32 82.6,
 //             FP16/BF16 tensor with FP32 accumulate 165.2, FP8 330.3, INT8 660.6, FP64 1.3, 1,008 GB/s.
 //   [HWP]     NVIDIA H100 Tensor Core GPU Architecture whitepaper: table 3 (dense): H100 SXM5 FP64 33.5,
@@ -25,6 +26,35 @@
 //   [H200DS]  NVIDIA H200 datasheet: compute as H100 SXM, 4.8 TB/s.
 //   [B200DS]  NVIDIA HGX B200 datasheet (8 GPUs): FP64/FP64 TC 296, TF32 18 P*, FP16/BF16 36 P*, FP8 72 P*,
 //             INT8 72 P* (* sparse), 64 TB/s; divided by 8 and sparse figures halved. FP32 not published there.
+//   [BWT]     NVIDIA's current per-GPU Blackwell table (GB300 / GB200 / B300 / B200 columns; reproduced e.g. in
+//             Verda's "GB300 NVL72 architecture" post): B200 FP32 75 TFLOP/s (also HGX B200: 600 / 8 GPUs) and
+//             memory bandwidth 7.7 TB/s. The earlier [B200DS] figure is 8 TB/s (64 TB/s / 8); deviceQuery on a
+//             B200 gives 7,680-bit x 3,996 MHz x 2 = 7.67 TB/s (pytorch/ao PR #4002). occ uses 7.7 TB/s.
+//   [BUBLOG]  NVIDIA Technical Blog, "Inside NVIDIA Blackwell Ultra" (2025): the full Blackwell Ultra GPU has
+//             160 SMs in 8 GPCs on two dies.
+//   [BWCL]    Public cuOccupancyMaxActiveClusters results at one block per SM, identical on B200 and B300
+//             (cluster size: clusters) 2: 74, 3: 45, 4: 33, 5: 26, 6: 22, 7: 15, 8: 15, 9: 15, 10: 11, 12: 7,
+//             14: 7, 16: 7 (a decode-kernel planner's DECODE_MAX_ACTIVE_CLUSTERS table, "measured on B200 /
+//             B300"; issue 11 quotes 74 and 33 for B300).
+//             Under occ's cluster model (a GPC of S SMs holds floor(S / size) clusters) exactly one split of
+//             148 SMs into whole TPCs gives all twelve: 20, 20, 20, 18, 18, 18, 18, 10, 2, 2, 2 (found by
+//             exhaustive search). The 8-GPC die of [BUBLOG] fits only if the 16 enabled SMs of one GPC
+//             schedule clusters as four groups (10 + 2 + 2 + 2): that reading is assumed; the numbers are not.
+//   [GBSM]    GB200 and GB300 report 152 SMs (torch.cuda.get_device_properties on GB200 NVL72 nodes:
+//             name='NVIDIA GB200', major=10, minor=0, multi_processor_count=152; public GB300 benchmark notes
+//             "GB300 (152 SMs)"), B200 and B300 148 ([AO4002]: "Number of SMs: 148" on a B200).
+//   [AO4002]  pytorch/ao PR #4002 (2026): a CUDA device query on "NVIDIA B200": cc 10.0, 148 SMs, 7,680-bit bus.
+//   [H20]     deviceQuery / torch on "NVIDIA H20": major=9, minor=0, multi_processor_count=78 (e.g. RightNow-AI/
+//             AutoMegaKernel PR #3: "Compute capability 9.0, SMs: 78", H20 96GB).
+//   [DSV3]    DeepSeek-V3 Technical Report (arXiv 2412.19437) §3.5.1: "20 out of the 132 SMs available in the
+//             H800 GPU". H800 = GH100 as H100 SXM5 with NVLink cut to 400 GB/s.
+//   [A800]    NVIDIA A800 datasheets: 6,912 CUDA cores (64 per SM: Ampere whitepaper) = 108 SMs; the A100 die with
+//             NVLink cut to 400 GB/s for the China market.
+//   [JETSON]  deviceQuery on Jetson modules prints the same device name for a whole family: "Orin" with 16
+//             (AGX Orin 64GB), 8 (Orin NX 16GB, Orin Nano 8GB) or 4 (Orin Nano 4GB) multiprocessors, "Xavier"
+//             with 8 (AGX Xavier) or 6 (Xavier NX). Module datasheets: AGX Orin 64GB 2048 cores, AGX Orin 32GB
+//             1792, Orin NX 16GB / 8GB 1024, Orin Nano 8GB 1024, Orin Nano 4GB 512 (128 per SM); AGX Xavier
+//             512, Xavier NX 384 (64 per SM). So "Orin" and "Xavier" name no single SM count: refused.
 //   [RBWP]    NVIDIA RTX Blackwell GPU Architecture whitepaper: RTX 5090 FP32 104.8, TF32 104.8,
 //             FP16/BF16 tensor with FP32 accumulate 209.5, FP8 419, INT8 838, 1,792 GB/s; GB202 = 12 GPCs
 //             x 8 TPCs x 2 SMs (192 SMs); GB203 = 7 GPCs x 6 TPCs x 2 SMs (84 SMs).
@@ -39,7 +69,8 @@
 //   L2 bandwidth: none of these datasheets publishes it, so the model refuses memory level "l2"
 //   unless the request supplies a bandwidth.
 //   GPC layouts: which TPCs are fused off on a given chip is not published (it varies from chip to
-//   chip), so every split spreads the enabled TPCs as evenly as possible over `gpcs` GPCs; the
+//   chip), so every split spreads the enabled TPCs as evenly as possible over `gpcs` GPCs, except
+//   where public cudaOccupancyMaxActiveClusters results determine the split ([BWCL]); the
 //   cuda_validation check against cudaOccupancyMaxActiveClusters should confirm it.
 // [SECTION] Catalogue
 // [SECTION] Lookup
@@ -50,6 +81,9 @@ namespace occ {
 namespace {
 
 // [SECTION] Catalogue
+// B200 and B300 SMs per GPC, from the measured cluster counts ([BWCL]).
+constexpr int kBlackwellDcGpcSms[] = {20, 20, 20, 18, 18, 18, 18, 10, 2, 2, 2};
+
 constexpr GpuEntry kGpus[] = {
     // Kepler
     {.name = "Tesla-K40", .cc_major = 3, .cc_minor = 5, .sm_count = 15, .segment = Segment::datacenter, .aliases = "k40,teslak40",
@@ -92,7 +126,9 @@ constexpr GpuEntry kGpus[] = {
     {.name = "Titan-V", .cc_major = 7, .cc_minor = 0, .sm_count = 80, .segment = Segment::workstation, .aliases = "titanv",
      .source = "Titan V: 5120 cores = 80 SMs"},
     {.name = "Jetson-AGX-Xavier", .cc_major = 7, .cc_minor = 2, .sm_count = 8, .segment = Segment::embedded,
-     .aliases = "xavier,agxxavier,jetsonxavier", .source = "Jetson AGX Xavier: 512 cores = 8 SMs"},
+     .aliases = "agxxavier,jetsonagxxavier", .source = "[JETSON] Jetson AGX Xavier: 512 cores = 8 SMs"},
+    {.name = "Jetson-Xavier-NX", .cc_major = 7, .cc_minor = 2, .sm_count = 6, .segment = Segment::embedded,
+     .aliases = "xaviernx,jetsonxaviernx", .source = "[JETSON] Jetson Xavier NX: 384 cores = 6 SMs"},
     // Turing
     {.name = "Tesla-T4", .cc_major = 7, .cc_minor = 5, .sm_count = 40, .segment = Segment::datacenter, .aliases = "t4",
      .source = "Turing whitepaper / T4 datasheet: 2560 cores = 40 SMs",
@@ -124,6 +160,8 @@ constexpr GpuEntry kGpus[] = {
      .source = "A30 datasheet: 3584 cores = 56 SMs",
      .peaks = {.fp64 = 5.2, .fp64_tensor = 10.3, .fp32 = 10.3, .tf32 = 82, .fp16 = 165, .bf16 = 165, .int8 = 330, .dram_gbps = 933,
       .list_position = 8, .source = "[A30DS]"}},
+    {.name = "A800-SXM4-80GB", .cc_major = 8, .cc_minor = 0, .sm_count = 108, .segment = Segment::datacenter,
+     .aliases = "a800,a800sxm,a800sxm4,a80080gb,a800pcie,a800pcie80gb,a80040gb", .source = "[A800] 6,912 cores = 108 SMs (SXM4 and PCIe)"},
     {.name = "A10", .cc_major = 8, .cc_minor = 6, .sm_count = 72, .segment = Segment::datacenter, .aliases = "a10",
      .source = "A10 datasheet: 9216 cores = 72 SMs",
      .peaks = {.fp32 = 31.2, .tf32 = 62.5, .fp16 = 125, .bf16 = 125, .int8 = 250, .dram_gbps = 600, .list_position = 9,
@@ -141,8 +179,16 @@ constexpr GpuEntry kGpus[] = {
     {.name = "RTX-3060", .cc_major = 8, .cc_minor = 6, .sm_count = 28, .segment = Segment::consumer, .aliases = "3060,rtx3060",
      .source = "GA106: 3584 cores = 28 SMs"},
     {.name = "Jetson-AGX-Orin", .cc_major = 8, .cc_minor = 7, .sm_count = 16, .segment = Segment::embedded,
-     .aliases = "orin,agxorin,jetsonorin", .source = "Jetson AGX Orin 64GB: 2048 cores = 16 SMs",
+     .aliases = "agxorin,jetsonagxorin,agxorin64gb,jetsonagxorin64gb", .source = "[JETSON] Jetson AGX Orin 64GB: 2048 cores = 16 SMs",
      .peaks = {.fp32 = 5.3, .int8 = 85, .dram_gbps = 204.8, .list_position = 11, .source = "[ORINDS] (INT8 170 sparse TOPS halved)"}},
+    {.name = "Jetson-AGX-Orin-32GB", .cc_major = 8, .cc_minor = 7, .sm_count = 14, .segment = Segment::embedded,
+     .aliases = "agxorin32gb,jetsonagxorin32gb", .source = "[JETSON] Jetson AGX Orin 32GB: 1792 cores = 14 SMs"},
+    {.name = "Jetson-Orin-NX", .cc_major = 8, .cc_minor = 7, .sm_count = 8, .segment = Segment::embedded,
+     .aliases = "orinnx,jetsonorinnx,orinnx16gb,orinnx8gb", .source = "[JETSON] Jetson Orin NX 16GB / 8GB: 1024 cores = 8 SMs"},
+    {.name = "Jetson-Orin-Nano", .cc_major = 8, .cc_minor = 7, .sm_count = 8, .segment = Segment::embedded,
+     .aliases = "orinnano,jetsonorinnano,orinnano8gb,jetsonorinnano8gb", .source = "[JETSON] Jetson Orin Nano 8GB: 1024 cores = 8 SMs"},
+    {.name = "Jetson-Orin-Nano-4GB", .cc_major = 8, .cc_minor = 7, .sm_count = 4, .segment = Segment::embedded,
+     .aliases = "orinnano4gb,jetsonorinnano4gb", .source = "[JETSON] Jetson Orin Nano 4GB: 512 cores = 4 SMs"},
     // Ada
     {.name = "RTX-4090", .cc_major = 8, .cc_minor = 9, .sm_count = 128, .segment = Segment::consumer, .aliases = "4090,rtx4090",
      .source = "Ada whitepaper: RTX 4090 128 SMs",
@@ -158,8 +204,8 @@ constexpr GpuEntry kGpus[] = {
      .source = "L40 datasheet: 18176 cores = 142 SMs"},
     {.name = "L40S", .cc_major = 8, .cc_minor = 9, .sm_count = 142, .segment = Segment::datacenter, .aliases = "l40s",
      .source = "L40S datasheet: 18176 cores = 142 SMs",
-     .peaks = {.fp32 = 91.6, .tf32 = 183, .fp16 = 366.5, .bf16 = 366.5, .fp8 = 733, .int8 = 733, .dram_gbps = 864, .list_position = 14,
-      .source = "[L40SDS] (sparse figures halved)"}},
+     .peaks = {.fp32 = 91.6, .tf32 = 183, .fp16 = 362.05, .bf16 = 362.05, .fp8 = 733, .int8 = 733, .dram_gbps = 864, .list_position = 14,
+      .source = "[L40SDS] (dense figures)"}},
     {.name = "RTX-6000-Ada", .cc_major = 8, .cc_minor = 9, .sm_count = 142, .segment = Segment::workstation,
      .aliases = "rtx6000ada,6000ada", .source = "RTX 6000 Ada datasheet: 18176 cores = 142 SMs"},
     // Hopper
@@ -190,13 +236,30 @@ constexpr GpuEntry kGpus[] = {
      .source = "GH200 datasheet: H100 GPU with 132 SMs",
      .gpc = {.gpcs = 8, .max_sms_per_gpc = 18,
       .source = "[HWP] GH100 with 132 SMs as H100 SXM5: 2 GPCs of 18 SMs + 6 of 16 (assumed even)"}},
+    {.name = "H800", .cc_major = 9, .cc_minor = 0, .sm_count = 132, .segment = Segment::datacenter,
+     .aliases = "h800,h800sxm,h800sxm5,h80080gb", .source = "[DSV3] H800 (SXM5): 132 SMs",
+     .gpc = {.gpcs = 8, .max_sms_per_gpc = 18,
+      .source = "[HWP] GH100 with 132 SMs as H100 SXM5: 2 GPCs of 18 SMs + 6 of 16 (assumed even)"}},
+    {.name = "H20", .cc_major = 9, .cc_minor = 0, .sm_count = 78, .segment = Segment::datacenter, .aliases = "h20,h2096gb",
+     .source = "[H20] NVIDIA H20: GH100 with 78 SMs"},
     // Blackwell
-    {.name = "B200", .cc_major = 10, .cc_minor = 0, .sm_count = 148, .segment = Segment::datacenter, .aliases = "b200,gb200",
-     .source = "Blackwell B200: 148 SMs (cudaDeviceProp on B200)",
-     .peaks = {.fp64 = 37, .fp64_tensor = 37, .tf32 = 1125, .fp16 = 2250, .bf16 = 2250, .fp8 = 4500, .int8 = 4500, .dram_gbps = 8000,
-      .list_position = 19, .source = "[B200DS] per GPU (8-GPU figures / 8, sparse halved)"}},
-    {.name = "B300", .cc_major = 10, .cc_minor = 3, .sm_count = 148, .segment = Segment::datacenter, .aliases = "b300,gb300",
-     .source = "Blackwell Ultra B300: 148 SMs enabled (assumption, see docs/MODEL.md)"},
+    {.name = "B200", .cc_major = 10, .cc_minor = 0, .sm_count = 148, .segment = Segment::datacenter, .aliases = "b200,hgxb200,dgxb200",
+     .source = "[AO4002] Blackwell B200: 148 SMs (cudaDeviceProp on B200)",
+     .peaks = {.fp64 = 37, .fp64_tensor = 37, .fp32 = 75, .tf32 = 1125, .fp16 = 2250, .bf16 = 2250, .fp8 = 4500, .int8 = 4500,
+      .dram_gbps = 7700, .list_position = 19, .source = "[B200DS] per GPU (8-GPU figures / 8, sparse halved); [BWT] FP32 75, 7.7 TB/s (8 TB/s in [B200DS])"},
+     .gpc = {.gpcs = 11, .max_sms_per_gpc = 20,
+      .source = "[BWCL] measured cluster counts fit only 20,20,20,18,18,18,18 SMs + 16 SMs acting as 10,2,2,2 (8 GPCs of 20 SMs: [BUBLOG])",
+      .sms = kBlackwellDcGpcSms, .measured = true}},
+    {.name = "GB200", .cc_major = 10, .cc_minor = 0, .sm_count = 152, .segment = Segment::datacenter,
+     .aliases = "gb200,gb200nvl72,gb200nvl4",
+     .source = "[GBSM] Grace Blackwell GB200: each Blackwell GPU reports 152 SMs"},
+    {.name = "B300", .cc_major = 10, .cc_minor = 3, .sm_count = 148, .segment = Segment::datacenter, .aliases = "b300,hgxb300,dgxb300",
+     .source = "Blackwell Ultra B300: 148 of the 160 SMs of [BUBLOG] enabled (public B300 cluster counts [BWCL] use all 148)",
+     .gpc = {.gpcs = 11, .max_sms_per_gpc = 20,
+      .source = "[BWCL] measured cluster counts fit only 20,20,20,18,18,18,18 SMs + 16 SMs acting as 10,2,2,2 (8 GPCs of 20 SMs: [BUBLOG])",
+      .sms = kBlackwellDcGpcSms, .measured = true}},
+    {.name = "GB300", .cc_major = 10, .cc_minor = 3, .sm_count = 152, .segment = Segment::datacenter, .aliases = "gb300,gb300nvl72",
+     .source = "[GBSM] Grace Blackwell Ultra GB300: each GPU reports 152 SMs"},
     {.name = "Jetson-AGX-Thor", .cc_major = 11, .cc_minor = 0, .sm_count = 20, .segment = Segment::embedded,
      .aliases = "thor,agxthor,jetsonthor", .source = "Jetson AGX Thor: 2560 cores = 20 SMs"},
     {.name = "RTX-5090", .cc_major = 12, .cc_minor = 0, .sm_count = 170, .segment = Segment::consumer, .aliases = "5090,rtx5090",
@@ -225,6 +288,19 @@ constexpr GpuEntry kReferenceDevices[] = {
     {.name = "Phone-SoC-LPDDR5X", .vendor = "reference", .aliases = "phone,phonesoc,soc,mobile,snapdragon8gen3,lpddr5x",
      .peaks = {.fp32 = 4.6, .dram_gbps = 76.8, .matrix_units = false, .list_position = 23,
       .source = "[LP5X] 76.8 GB/s; FP32 is an estimate"}},
+};
+
+// Device names that several entries of different SM counts share ([JETSON]: what deviceQuery prints
+// on every module of the family), with those entries (canonical names, comma-separated). Refused by
+// find_gpu; no entry has them as an alias.
+struct SharedName {
+    const char* name;      // normalised
+    const char* members;
+};
+constexpr const char* kOrinModules = "Jetson-AGX-Orin,Jetson-AGX-Orin-32GB,Jetson-Orin-NX,Jetson-Orin-Nano,Jetson-Orin-Nano-4GB";
+constexpr const char* kXavierModules = "Jetson-AGX-Xavier,Jetson-Xavier-NX";
+constexpr SharedName kSharedNames[] = {
+    {"orin", kOrinModules}, {"jetsonorin", kOrinModules}, {"xavier", kXavierModules}, {"jetsonxavier", kXavierModules},
 };
 
 // [SECTION] Lookup
@@ -275,6 +351,34 @@ std::optional<Device> find_gpu(std::string_view name) {
     d.segment = g->segment;
     d.arch = *find_arch(g->cc_major, g->cc_minor);
     return d;
+}
+
+std::vector<const GpuEntry*> ambiguous_gpu(std::string_view name) {
+    std::vector<const GpuEntry*> out;
+    const std::string key = normalise(name);
+    for (const SharedName& shared : kSharedNames) {
+        if (key != shared.name) continue;
+        std::string_view rest(shared.members);
+        while (!rest.empty()) {
+            const auto comma = rest.find(',');
+            if (const GpuEntry* g = find_gpu_entry(rest.substr(0, comma))) out.push_back(g);
+            if (comma == std::string_view::npos) break;
+            rest.remove_prefix(comma + 1);
+        }
+    }
+    return out;
+}
+
+std::string ambiguous_gpu_message(std::string_view name) {
+    const std::vector<const GpuEntry*> choices = ambiguous_gpu(name);
+    if (choices.empty()) return {};
+    std::string msg = "\"" + std::string(name.substr(0, 40)) + "\" is the device name of several GPUs with different SM counts: ";
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        msg += (i ? ", " : "") + std::string(choices[i]->name) + " (" + std::to_string(choices[i]->sm_count) + " SMs)";
+    const GpuEntry& g = *choices.front();
+    msg += "; give one of these, or the SM count as a custom device, e.g. {\"major\":" + std::to_string(g.cc_major) +
+           ",\"minor\":" + std::to_string(g.cc_minor) + ",\"multiProcessorCount\":" + std::to_string(g.sm_count) + "}";
+    return msg;
 }
 
 std::string suggest_gpu(std::string_view name) {

@@ -167,6 +167,8 @@ Device read_device(FieldReader& f, std::string_view fallback_gpu) {
         cache.push_back({name, *d});
     }
     if (!d) {
+        // A name several GPUs of different SM counts share ("Orin", "Xavier"): ask which one.
+        if (std::string shared = ambiguous_gpu_message(name); !shared.empty()) f.fail("gpu", shared);
         std::string msg = "unknown GPU \"" + name.substr(0, 40) + "\"";
         const std::string s = suggest_gpu(name);
         if (!s.empty()) msg += "; did you mean \"" + s + "\"?";

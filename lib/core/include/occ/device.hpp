@@ -118,6 +118,10 @@ struct GpcSplit {
     int gpcs = 0;                // GPCs with at least one enabled TPC; 0 = unknown (an even split is assumed)
     int max_sms_per_gpc = 0;     // SMs in a full GPC of this die
     const char* source = nullptr;
+    // SMs of each GPC (gpcs entries, adding up to the SM count) where public measurements of
+    // cudaOccupancyMaxActiveClusters pin the split down; empty = the TPCs are spread evenly.
+    std::span<const int> sms{};
+    bool measured = false;  // sms was derived from measurements (not assumed)
 };
 
 // One GPU: everything occ knows about it. Adding a GPU = adding one entry in gpu_db.cpp.
@@ -150,6 +154,13 @@ std::optional<Device> find_gpu(std::string_view name);
 
 // The closest known name when find_gpu fails (empty when nothing is reasonably close).
 std::string suggest_gpu(std::string_view name);
+
+// A name that several GPUs of different SM counts share (e.g. "Orin", "Xavier": the device name
+// every Jetson module of that family reports), so find_gpu refuses it: the entries it may mean,
+// in catalogue order; empty when the name is not one of those.
+std::vector<const GpuEntry*> ambiguous_gpu(std::string_view name);
+// The refusal for such a name, listing each choice with its SM count ("" when not ambiguous).
+std::string ambiguous_gpu_message(std::string_view name);
 
 // A generic device for a compute capability ("8.0"), SM count 1, named "cc 8.0".
 std::optional<Device> device_for_cc(int cc_major, int cc_minor);
