@@ -21,6 +21,26 @@ std::string fixture(const std::string& name) {
     return ss.str();
 }
 
+// A public report's launch rebuilt on a device of its compute capability.
+struct ReportLaunch {
+    occ::Device dev;
+    occ::KernelResources k;
+    occ::LaunchConfig l;
+};
+ReportLaunch launch_of(const json& r) {
+    int major = 0, minor = 0;
+    REQUIRE(occ::parse_cc(r["cc"].get<std::string>(), major, minor));
+    auto dev = occ::device_for_cc(major, minor);
+    REQUIRE(dev.has_value());
+    ReportLaunch x{*dev, {}, {}};
+    x.l.threads = r["block_size"].get<int>();
+    x.k.regs_per_thread = r["registers_per_thread"].get<int>();
+    x.k.smem_static = r["static_shared_memory_per_block"].is_number() ? r["static_shared_memory_per_block"].get<std::int64_t>() : 0;
+    x.l.smem_dynamic = r["dynamic_shared_memory_per_block"].is_number() ? r["dynamic_shared_memory_per_block"].get<std::int64_t>() : 0;
+    x.k.optin = x.k.smem_static + x.l.smem_dynamic > x.dev.arch.smem_per_block;
+    return x;
+}
+
 json expected() {
     return json::parse(fixture("expected.json"));
 }
@@ -126,18 +146,8 @@ TEST_CASE("ncu: on every gathered public report occ's register, warp and block-s
     for (const json& r : reports) {
         if (!r["cc"].is_string() || !r["block_size"].is_number() || !r["registers_per_thread"].is_number()) continue;
         INFO(r["source"].get<std::string>());
-        int major = 0, minor = 0;
-        REQUIRE(occ::parse_cc(r["cc"].get<std::string>(), major, minor));
-        auto dev = occ::device_for_cc(major, minor);
-        REQUIRE(dev.has_value());
-        occ::KernelResources k;
-        occ::LaunchConfig l;
-        l.threads = r["block_size"].get<int>();
-        k.regs_per_thread = r["registers_per_thread"].get<int>();
-        k.smem_static = r.value("static_shared_memory_per_block", json(0)).is_number() ? r["static_shared_memory_per_block"].get<std::int64_t>() : 0;
-        l.smem_dynamic = r.value("dynamic_shared_memory_per_block", json(0)).is_number() ? r["dynamic_shared_memory_per_block"].get<std::int64_t>() : 0;
-        k.optin = k.smem_static + l.smem_dynamic > dev->arch.smem_per_block;
-        const occ::OccupancyResult res = occ::compute_occupancy(*dev, k, l);
+        const ReportLaunch x = launch_of(r);
+        const occ::OccupancyResult res = occ::compute_occupancy(x.dev, x.k, x.l);
         REQUIRE(res.ok());
         if (r["block_limit_registers"].is_number()) CHECK(res.limit_registers == r["block_limit_registers"].get<int>());
         if (r["block_limit_warps"].is_number()) CHECK(res.limit_warps == r["block_limit_warps"].get<int>());
@@ -159,19 +169,9 @@ TEST_CASE("ncu: the driver's carveout choice matches at least 90 % of the gather
             !r["shared_memory_configuration_size"].is_number() || !r["block_limit_shared_mem"].is_number())
             continue;
         if (r["source"].get<std::string>().find("occ_sweep.csv") != std::string::npos) continue;   // the sweep rows are counted apart
-        int major = 0, minor = 0;
-        REQUIRE(occ::parse_cc(r["cc"].get<std::string>(), major, minor));
-        auto dev = occ::device_for_cc(major, minor);
-        REQUIRE(dev.has_value());
-        occ::KernelResources k;
-        occ::LaunchConfig l;
-        l.threads = r["block_size"].get<int>();
-        k.regs_per_thread = r["registers_per_thread"].get<int>();
-        k.smem_static = r["static_shared_memory_per_block"].is_number() ? r["static_shared_memory_per_block"].get<std::int64_t>() : 0;
-        l.smem_dynamic = r["dynamic_shared_memory_per_block"].is_number() ? r["dynamic_shared_memory_per_block"].get<std::int64_t>() : 0;
-        k.optin = k.smem_static + l.smem_dynamic > dev->arch.smem_per_block;
-        const occ::OccupancyResult res = occ::compute_occupancy(*dev, k, l);
-        const occ::DriverSmemConfig d = occ::driver_smem_config(dev->arch, k, res);
+        const ReportLaunch x = launch_of(r);
+        const occ::OccupancyResult res = occ::compute_occupancy(x.dev, x.k, x.l);
+        const occ::DriverSmemConfig d = occ::driver_smem_config(x.dev.arch, x.k, res);
         ++compared;
         const bool ok = d.bytes == r["shared_memory_configuration_size"].get<std::int64_t>() &&
                         d.block_limit == r["block_limit_shared_mem"].get<int>();
