@@ -160,13 +160,9 @@ std::string_view named_function(std::string_view message) {
 }
 
 void merge(Resources& into, const Resources& from) {
-    if (from.registers) into.registers = from.registers;
-    if (from.barriers) into.barriers = from.barriers;
-    if (from.textures) into.textures = from.textures;
-    if (from.smem) into.smem = from.smem;
-    if (from.local) into.local = from.local;
-    if (from.cumulative_stack) into.cumulative_stack = from.cumulative_stack;
-    if (from.stack) into.stack = from.stack;
+    for_each_figure([&](auto figure, auto) {
+        if (from.*figure) into.*figure = from.*figure;
+    });
     if (from.gmem) into.gmem = from.gmem;
     into.cmem.insert(into.cmem.end(), from.cmem.begin(), from.cmem.end());
     into.unread.insert(into.unread.end(), from.unread.begin(), from.unread.end());

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "occ/io/ptxas.hpp"
+
 namespace occ::io::ptxas_detail {
 
 std::string_view trim(std::string_view s);
@@ -54,6 +56,18 @@ struct Resources {
 };
 // Adds what `from` read to `into` (the second half of a wrapped line).
 void merge(Resources& into, const Resources& from);
+// Each figure a resource line gives, as its Resources member and the PtxasKernel member it sets:
+// fn(&Resources::x, &PtxasKernel::y) for every pair (gmem and cmem are not per-figure).
+template <typename Fn>
+void for_each_figure(Fn&& fn) {
+    fn(&Resources::registers, &PtxasKernel::registers);
+    fn(&Resources::barriers, &PtxasKernel::barriers);
+    fn(&Resources::textures, &PtxasKernel::textures);
+    fn(&Resources::smem, &PtxasKernel::smem_static);
+    fn(&Resources::local, &PtxasKernel::local);
+    fn(&Resources::cumulative_stack, &PtxasKernel::cumulative_stack);
+    fn(&Resources::stack, &PtxasKernel::stack_frame);
+}
 // One comma-separated item of a "Used" line; false when it is not one.
 bool read_used_item(std::string_view item, Resources& r);
 // The items of a "Used ..." text. Returns the last item when it was not understood and could be the

@@ -186,16 +186,12 @@ struct Parser {
 
     // [SECTION] resource lines
     void apply(PtxasKernel& k, const Resources& r, bool from_used_line) {
-        if (r.registers) k.registers = r.registers;
-        if (r.barriers) k.barriers = r.barriers;
-        if (r.textures) k.textures = r.textures;
-        if (r.local) k.local = r.local;
-        if (r.cumulative_stack) k.cumulative_stack = r.cumulative_stack;
-        if (r.stack) k.stack_frame = r.stack;
-        if (r.smem) k.smem_static = r.smem;
+        for_each_figure([&](auto from, auto to) {
+            if (r.*from) k.*to = r.*from;
+        });
         // ptxas lists shared memory only when a kernel has some: a Used line read in full without it
         // says 0. A line with items not read may have lost it.
-        else if (from_used_line && r.unread.empty()) k.smem_static = 0;
+        if (!r.smem && from_used_line && r.unread.empty()) k.smem_static = 0;
         for (const auto& c : r.cmem) k.cmem.push_back(c);
         for (const std::string& u : r.unread) kernel_note(k, "not read: \"" + u + "\"");
     }
