@@ -33,6 +33,9 @@ constexpr const char* kBuiltins[] = {"threadIdx", "blockIdx", "blockDim", "gridD
 constexpr int kMaxDepth = 200;
 constexpr std::size_t kMaxText = 4096;
 
+// Messages quote what was typed; a 4096-character name is cut so a message stays readable.
+std::string cut(std::string s, std::size_t n) { return s.size() > n ? s.substr(0, n - 3) + "..." : s; }
+
 bool is_signed(ExprType t) { return t == ExprType::i32 || t == ExprType::i64; }
 int width(ExprType t) { return t == ExprType::i32 || t == ExprType::u32 ? 32 : 64; }
 
@@ -127,7 +130,7 @@ struct ExprParser {
     // "did you mean" hints follow the column.
     int fail(int c, const std::string& what, const std::string& hint = {}) {
         if (e.error_.empty())
-            e.error_ = std::string(kSrc[src]) + ": " + what + " at column " + std::to_string(c) + (hint.empty() ? "" : "; did you mean " + hint + "?");
+            e.error_ = std::string(kSrc[src]) + ": " + cut(what, 300) + " at column " + std::to_string(c) + (hint.empty() ? "" : "; did you mean " + cut(hint, 60) + "?");
         return -1;
     }
     int fail(const std::string& what) { return fail(col(), what); }
@@ -374,7 +377,7 @@ struct ExprEval {
     std::string err;
 
     bool fail(const Node& n, const std::string& what) {
-        if (err.empty()) err = std::string(kSrc[n.src]) + ": " + what + " at column " + std::to_string(n.col);
+        if (err.empty()) err = std::string(kSrc[n.src]) + ": " + cut(what, 300) + " at column " + std::to_string(n.col);
         return false;
     }
     bool overflow(const Node& n, ExprValue x, ExprValue y, ExprType ty) {
