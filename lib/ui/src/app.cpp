@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "app_state.hpp"
+#include "imgui_internal.h"
 #include "scenario.hpp"
 #include "views.hpp"
 
@@ -35,28 +36,27 @@ void apply_theme(bool dark, float scale) {
     st.ScrollbarSize = 12;
     st.WindowBorderSize = 0;
     st.ChildBorderSize = 1;
-    ImVec4* c = st.Colors;
-    if (dark) {
-        c[ImGuiCol_WindowBg] = ImVec4(0.075f, 0.082f, 0.098f, 1);
-        c[ImGuiCol_ChildBg] = ImVec4(0.110f, 0.120f, 0.140f, 1);
-        c[ImGuiCol_MenuBarBg] = ImVec4(0.095f, 0.105f, 0.125f, 1);
-        c[ImGuiCol_Border] = ImVec4(0.22f, 0.24f, 0.28f, 1);
-        c[ImGuiCol_FrameBg] = ImVec4(0.165f, 0.178f, 0.207f, 1);
-        c[ImGuiCol_FrameBgHovered] = ImVec4(0.21f, 0.23f, 0.27f, 1);
-        c[ImGuiCol_FrameBgActive] = ImVec4(0.25f, 0.28f, 0.33f, 1);
-        c[ImGuiCol_TableRowBgAlt] = ImVec4(1, 1, 1, 0.03f);
-        c[ImGuiCol_Text] = ImVec4(0.90f, 0.91f, 0.93f, 1);
-        c[ImGuiCol_TextDisabled] = ImVec4(0.55f, 0.58f, 0.63f, 1);
-        c[ImGuiCol_PlotHistogram] = ImVec4(0.36f, 0.80f, 0.95f, 1);   // accent: current point
-    } else {
-        c[ImGuiCol_WindowBg] = ImVec4(0.925f, 0.933f, 0.945f, 1);
-        c[ImGuiCol_ChildBg] = ImVec4(0.99f, 0.99f, 1.0f, 1);
-        c[ImGuiCol_MenuBarBg] = ImVec4(0.89f, 0.90f, 0.92f, 1);
-        c[ImGuiCol_Border] = ImVec4(0.78f, 0.80f, 0.84f, 1);
-        c[ImGuiCol_FrameBg] = ImVec4(0.925f, 0.935f, 0.95f, 1);
-        c[ImGuiCol_TableRowBgAlt] = ImVec4(0, 0, 0, 0.03f);
-        c[ImGuiCol_TextDisabled] = ImVec4(0.42f, 0.45f, 0.50f, 1);
-        c[ImGuiCol_PlotHistogram] = ImVec4(0.05f, 0.45f, 0.80f, 1);
+    // The theme's own colours: {slot, dark, light}; a light value with alpha 0 keeps ImGui's light one.
+    struct Themed {
+        ImGuiCol slot;
+        ImVec4 dark, light;
+    };
+    static const Themed colours[] = {
+        {ImGuiCol_WindowBg, {0.075f, 0.082f, 0.098f, 1}, {0.925f, 0.933f, 0.945f, 1}},
+        {ImGuiCol_ChildBg, {0.110f, 0.120f, 0.140f, 1}, {0.99f, 0.99f, 1.0f, 1}},
+        {ImGuiCol_MenuBarBg, {0.095f, 0.105f, 0.125f, 1}, {0.89f, 0.90f, 0.92f, 1}},
+        {ImGuiCol_Border, {0.22f, 0.24f, 0.28f, 1}, {0.78f, 0.80f, 0.84f, 1}},
+        {ImGuiCol_FrameBg, {0.165f, 0.178f, 0.207f, 1}, {0.925f, 0.935f, 0.95f, 1}},
+        {ImGuiCol_FrameBgHovered, {0.21f, 0.23f, 0.27f, 1}, {}},
+        {ImGuiCol_FrameBgActive, {0.25f, 0.28f, 0.33f, 1}, {}},
+        {ImGuiCol_TableRowBgAlt, {1, 1, 1, 0.03f}, {0, 0, 0, 0.03f}},
+        {ImGuiCol_Text, {0.90f, 0.91f, 0.93f, 1}, {}},
+        {ImGuiCol_TextDisabled, {0.55f, 0.58f, 0.63f, 1}, {0.42f, 0.45f, 0.50f, 1}},
+        {ImGuiCol_PlotHistogram, {0.36f, 0.80f, 0.95f, 1}, {0.05f, 0.45f, 0.80f, 1}},   // accent: current point
+    };
+    for (const Themed& t : colours) {
+        const ImVec4& v = dark ? t.dark : t.light;
+        if (v.w > 0) st.Colors[t.slot] = v;
     }
     st.ScaleAllSizes(scale);
     ImGui::GetStyle() = st;
@@ -85,10 +85,14 @@ void build_fonts(AppState& s) {
 }
 
 // [SECTION] Layout
+// The menu bar drops what does not fit, least useful first: the subtitle, then the recompute time.
+// The page's Copy link / export bar (index.html) sits in the middle of it on wide screens and at its
+// right end below 900 CSS pixels, so the bar's middle and (when narrow) its right end stay free.
 void menu_bar(App& app, AppState& s) {
     if (!ImGui::BeginMenuBar()) return;
+    const float w = ImGui::GetWindowWidth();
     ImGui::TextUnformatted("occ");
-    ImGui::TextDisabled("CUDA occupancy calculator");
+    if (w >= em(80)) ImGui::TextDisabled("CUDA occupancy calculator");
     if (ImGui::BeginMenu("View")) {
         bool changed = false;
         changed |= ImGui::MenuItem("SM picture", nullptr, &s.views.sm);
@@ -108,39 +112,57 @@ void menu_bar(App& app, AppState& s) {
     }
     char status[96];
     std::snprintf(status, sizeof status, "recomputed in %.2f ms", s.derived.recompute_ms);
-    ImGui::SameLine(ImGui::GetWindowWidth() - ImGui::CalcTextSize(status).x - em(1.5f));
-    ImGui::TextDisabled("%s", status);
+    const float status_x = w - ImGui::CalcTextSize(status).x - em(1.5f);
+    if (w >= em(60) && status_x > ImGui::GetCursorPosX() + em(1)) {
+        ImGui::SameLine(status_x);
+        ImGui::TextDisabled("%s", status);
+    }
     ImGui::EndMenuBar();
 }
 
 void notice_bar(AppState& s) {
     if (s.notice.empty()) return;
+    const float button_w = ImGui::CalcTextSize("Dismiss").x + ImGui::GetStyle().FramePadding.x * 2;
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.85f, 0.55f, 0.10f, 0.25f));
-    ImGui::BeginChild("notice", ImVec2(0, ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().WindowPadding.y), true,
-                      ImGuiWindowFlags_NavFlattened);
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(s.notice.c_str());
-    ImGui::SameLine(ImGui::GetWindowWidth() - em(6));
-    if (ImGui::Button("Dismiss")) s.notice.clear();
-    ImGui::EndChild();
+    panel("notice", ImVec2(0, 0), [&] {
+        ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - button_w - ImGui::GetStyle().ItemSpacing.x);
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(s.notice.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::SameLine(ImGui::GetContentRegionMax().x - button_w);
+        if (ImGui::Button("Dismiss")) s.notice.clear();
+    });
     ImGui::PopStyleColor();
 }
 
-// A bordered panel ("card") of the given size; the body draws inside it.
-template <typename F>
-void panel(const char* id, ImVec2 size, F&& body) {
-    // NavFlattened: keyboard navigation and Tab move across panels as if they were one window.
-    if (ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NavFlattened)) body();
-    ImGui::EndChild();
-}
-
+// The occupancy tab. Wide screens: the inputs on the left; on the right the result and the SM
+// picture (side by side when there is room) at the height the result needs, so both show without
+// scrolling, then the graphs and the heatmap, which the right column scrolls to when the window is
+// short. Narrow screens (phones, tablets upright): one column under a summary that stays in view.
 void occupancy_tab(AppState& s) {
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float left_w = std::clamp(avail.x * 0.27f, em(25), em(30));
-    const float right_w = avail.x - left_w - st.ItemSpacing.x;
-
-    // Left column: what the user sets, and what to change next.
+    if (avail.x < em(60)) {
+        panel("summary", ImVec2(avail.x, 0), [&] { draw_result_headline(s); });
+        scroll_region("page", ImVec2(avail.x, ImGui::GetContentRegionAvail().y), [&] {
+            const float w = ImGui::GetContentRegionAvail().x;
+            panel("inputs_panel", ImVec2(w, 0), [&] {
+                draw_device_picker(s);
+                ImGui::Spacing();
+                draw_inputs(s);
+                if (s.views.hints) {
+                    ImGui::Spacing();
+                    draw_hints(s);
+                }
+            });
+            panel("result_panel", ImVec2(w, 0), [&] { draw_result(s, /*headline=*/false); });
+            if (s.views.sm) panel("sm_panel", ImVec2(w, em(21)), [&] { draw_sm(s); });
+            if (s.views.plots) panel("plots_panel", ImVec2(w, 0), [&] { draw_plots(s); });
+            if (s.views.heatmap) panel("heatmap_panel", ImVec2(w, em(24)), [&] { draw_heatmap(s); });
+        });
+        return;
+    }
+    const float left_w = std::clamp(avail.x * 0.27f, em(24), em(30));
     panel("inputs_panel", ImVec2(left_w, avail.y), [&] {
         draw_device_picker(s);
         ImGui::Spacing();
@@ -149,24 +171,35 @@ void occupancy_tab(AppState& s) {
             ImGui::Spacing();
             draw_hints(s);
         }
-    });
+    }, /*scroll=*/true);
     ImGui::SameLine();
-
-    // Right: result + SM on top, the graphs, then the heatmap.
-    ImGui::BeginGroup();
-    const float top_h = std::max(em(22), avail.y * (s.views.plots || s.views.heatmap ? 0.45f : 1.0f));
-    const float rest = avail.y - top_h - st.ItemSpacing.y;
-    const float plots_h = s.views.heatmap ? std::max(em(11), (rest - st.ItemSpacing.y) * 0.5f) : rest;
-    const float heat_h = s.views.plots ? rest - plots_h - st.ItemSpacing.y : rest;
-    const float result_w = s.views.sm ? std::max(em(30), right_w * 0.48f) : right_w;
-    panel("result_panel", ImVec2(result_w, top_h), [&] { draw_result(s); });
-    if (s.views.sm) {
-        ImGui::SameLine();
-        panel("sm_panel", ImVec2(right_w - result_w - st.ItemSpacing.x, top_h), [&] { draw_sm(s); });
-    }
-    if (s.views.plots) panel("plots_panel", ImVec2(right_w, plots_h), [&] { draw_plots(s); });
-    if (s.views.heatmap) panel("heatmap_panel", ImVec2(right_w, heat_h), [&] { draw_heatmap(s); });
-    ImGui::EndGroup();
+    scroll_region("right", ImVec2(avail.x - left_w - st.ItemSpacing.x, avail.y), [&] {
+        const ImVec2 r = ImGui::GetContentRegionAvail();
+        const bool side = s.views.sm && r.x >= em(54);
+        const float result_w = side ? std::clamp(r.x * 0.5f, em(28), r.x - em(26)) : r.x;
+        const float top_h = std::max(panel_height("result_panel"), side ? em(21) : 0.0f);
+        panel("result_panel", ImVec2(result_w, top_h), [&] { draw_result(s, /*headline=*/true); });
+        float used = top_h + st.ItemSpacing.y;
+        if (s.views.sm) {
+            if (side) ImGui::SameLine();
+            else used += em(21) + st.ItemSpacing.y;
+            panel("sm_panel", ImVec2(side ? r.x - result_w - st.ItemSpacing.x : r.x, side ? top_h : em(21)), [&] { draw_sm(s); });
+        }
+        // What is left goes to the graphs and the heatmap, each at least tall enough to read.
+        const float plots_min = em(15), heat_min = em(18), rest = r.y - used;
+        float plots_h = plots_min, heat_h = heat_min;
+        if (s.views.plots && s.views.heatmap) {
+            if (rest >= plots_min + heat_min + st.ItemSpacing.y) {
+                plots_h = std::max(plots_min, (rest - st.ItemSpacing.y) * 0.45f);
+                heat_h = rest - plots_h - st.ItemSpacing.y;
+            }
+        } else {
+            plots_h = std::max(plots_min, rest);
+            heat_h = std::max(heat_min, rest);
+        }
+        if (s.views.plots) panel("plots_panel", ImVec2(r.x, plots_h), [&] { draw_plots(s); });
+        if (s.views.heatmap) panel("heatmap_panel", ImVec2(r.x, heat_h), [&] { draw_heatmap(s); });
+    });
 }
 
 }  // namespace
@@ -259,6 +292,29 @@ std::string App::ncu_json() {
     const NcuDerived& n = state_->derived.ncu;
     if (n.text.empty()) return "null";
     return (n.error.empty() ? io::to_json(n.answer) : io::json{{"error", n.error}}).dump();
+}
+
+std::string App::layout_json() const { return check_layout().dump(); }
+
+void App::scroll_at(float x, float y, float dx, float dy) {
+    if (!ImGui::GetCurrentContext()) return;
+    const ImGuiContext& g = *GImGui;
+    // The front-most window under the point (children come after their parents in g.Windows).
+    ImGuiWindow* hit = nullptr;
+    for (int i = g.Windows.Size - 1; i >= 0 && !hit; --i) {
+        ImGuiWindow* w = g.Windows[i];
+        if (w->WasActive && !w->Hidden && w->OuterRectClipped.Contains(ImVec2(x, y))) hit = w;
+    }
+    for (ImGuiWindow* w = hit; w; w = w->ParentWindow) {
+        if (w->ScrollMax.y > 0 && dy != 0 && !(w->Flags & ImGuiWindowFlags_NoScrollWithMouse)) {
+            ImGui::SetScrollY(w, std::clamp(w->Scroll.y - dy, 0.0f, w->ScrollMax.y));
+            dy = 0;
+        }
+        if (w->ScrollMax.x > 0 && dx != 0) {
+            ImGui::SetScrollX(w, std::clamp(w->Scroll.x - dx, 0.0f, w->ScrollMax.x));
+            dx = 0;
+        }
+    }
 }
 
 void App::set_notice(std::string text) { state_->notice = std::move(text); }

@@ -1,6 +1,10 @@
 // common.cpp — colours and small widgets every view shares.
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
+#include "imgui_internal.h"
 #include "views.hpp"
 
 namespace occ::ui {
@@ -63,6 +67,35 @@ void section(const char* title) {
     ImGui::TextUnformatted(title);
     ImGui::PopStyleColor();
     ImGui::Separator();
+}
+
+namespace {
+std::vector<ImGuiID> g_panels;   // the open panels' keys in their parent's state storage
+}  // namespace
+
+bool begin_panel(const char* id, ImVec2 size, bool scroll) {
+    const ImGuiID key = ImGui::GetID(id);
+    g_panels.push_back(key);
+    if (size.y <= 0) size.y = std::max(em(2), ImGui::GetStateStorage()->GetFloat(key, em(10)));
+    ImGuiWindowFlags f = ImGuiWindowFlags_NavFlattened;   // Tab and arrows move across panels
+    if (!scroll) f |= ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+    return ImGui::BeginChild(id, size, true, f);
+}
+
+void end_panel() {
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    const float need = w->DC.CursorMaxPos.y - w->Pos.y + w->Scroll.y + w->WindowPadding.y;
+    const bool drawn = !w->SkipItems;   // a panel scrolled out of view draws nothing to measure
+    ImGui::EndChild();
+    if (drawn) ImGui::GetStateStorage()->SetFloat(g_panels.back(), std::ceil(need));
+    g_panels.pop_back();
+}
+
+float panel_height(const char* id) { return ImGui::GetStateStorage()->GetFloat(ImGui::GetID(id), 0); }
+
+void same_line_if_fits(float width) {
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 
 namespace {

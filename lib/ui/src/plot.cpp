@@ -74,19 +74,28 @@ void draw_axes() {
     ImDrawList* dl = g.dl;
     const ImU32 grid = with_alpha(ImGui::GetColorU32(ImGuiCol_Border), 0.55f);
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    // A tick label that would touch the one before it is left out (its grid line stays).
+    float last_x = -FLT_MAX;
     for_each_tick(g.x, x_tick_target(), [&](double v) {
         const float px = to_screen(v, g.y.min).x;
         dl->AddLine(ImVec2(px, g.area.Min.y), ImVec2(px, g.area.Max.y), grid);
         const std::string s = tick_label(g.x, v);
         const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-        dl->AddText(ImVec2(std::clamp(px - ts.x * 0.5f, g.frame.Min.x, g.frame.Max.x - ts.x), g.area.Max.y + 2), text, s.c_str());
+        const float x = std::clamp(px - ts.x * 0.5f, g.frame.Min.x, g.frame.Max.x - ts.x);
+        if (x < last_x) return;
+        dl->AddText(ImVec2(x, g.area.Max.y + 2), text, s.c_str());
+        last_x = x + ts.x + ImGui::GetFontSize() * 0.5f;
     });
+    float last_y = FLT_MAX;   // y ticks go upward
     for_each_tick(g.y, y_tick_target(), [&](double v) {
         const float py = to_screen(g.x.min, v).y;
         dl->AddLine(ImVec2(g.area.Min.x, py), ImVec2(g.area.Max.x, py), grid);
         const std::string s = tick_label(g.y, v);
         const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-        dl->AddText(ImVec2(g.area.Min.x - ts.x - 4, std::clamp(py - ts.y * 0.5f, g.frame.Min.y, g.area.Max.y - ts.y)), text, s.c_str());
+        const float y = std::clamp(py - ts.y * 0.5f, g.frame.Min.y, g.area.Max.y - ts.y);
+        if (y + ts.y > last_y) return;
+        dl->AddText(ImVec2(g.area.Min.x - ts.x - 4, y), text, s.c_str());
+        last_y = y;
     });
     if (g.x.label && *g.x.label) {
         const ImVec2 ts = ImGui::CalcTextSize(g.x.label);
@@ -232,7 +241,13 @@ ImDrawList* draw_list() { return g.dl; }
 void legend(std::span<const LegendItem> items) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float h = ImGui::GetTextLineHeight();
+    const ImGuiWindow* win = ImGui::GetCurrentWindow();
     for (const LegendItem& it : items) {
+        // An item that does not fit on this line starts the next one.
+        const float item_w = (it.key == Key::colormap ? h * 8 + ImGui::CalcTextSize(it.low).x + ImGui::GetStyle().ItemSpacing.x : h) +
+                             ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(it.label).x;
+        const bool line_start = ImGui::GetCursorScreenPos().x <= win->DC.CursorStartPos.x + win->DC.Indent.x + 1;
+        if (!line_start && ImGui::GetContentRegionAvail().x < item_w) ImGui::NewLine();
         if (it.key == Key::colormap) {
             ImGui::TextDisabled("%s", it.low);
             ImGui::SameLine();

@@ -42,6 +42,7 @@ void before_after(const char* id, std::initializer_list<Column> cols) {
     ImGui::TableSetupColumn("");
     for (const Column& c : cols) ImGui::TableSetupColumn(c.title);
     ImGui::TableHeadersRow();
+    ImGui::PushTextWrapPos(0);   // a narrow column wraps its cells instead of cutting them
     const char* rows[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
     for (int r = 0; r < 6; ++r) {
         ImGui::TableNextRow();
@@ -63,6 +64,7 @@ void before_after(const char* id, std::initializer_list<Column> cols) {
             }
         }
     }
+    ImGui::PopTextWrapPos();
     ImGui::EndTable();
 }
 
@@ -198,6 +200,7 @@ void draw_advisor(AppState& s) {
         return;
     }
 
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s, %d threads x %d registers, %s dynamic shared memory: %d blocks/SM, %s occupancy", s.req.device.name.c_str(), l.threads,
                         k.regs_per_thread, format_bytes(l.smem_dynamic).c_str(), now.blocks_per_sm, format_percent(now.occupancy).c_str());
     // Ranges of the advise request's fields (occ/io/schema.hpp); target 0 = the current blocks per SM.
@@ -206,10 +209,11 @@ void draw_advisor(AppState& s) {
     ImGui::PushItemWidth(em(6));
     ImGui::InputScalar("smem bytes / thread", ImGuiDataType_S64, &in.smem_per_thread);
     item_tooltip("Dynamic shared memory that grows with the block (on top of the scenario's dynamic shared memory), for the block-size search.");
-    ImGui::SameLine(0, em(1));
+    const float field = em(7) + ImGui::GetStyle().ItemInnerSpacing.x;
+    same_line_if_fits(field + ImGui::CalcTextSize("block size limit").x);
     ImGui::InputInt("block size limit", &in.block_size_limit, 0);
     item_tooltip("The largest block the kernel supports (0 = the device maximum).");
-    ImGui::SameLine(0, em(1));
+    same_line_if_fits(field + ImGui::CalcTextSize("target blocks / SM").x);
     ImGui::InputInt("target blocks / SM", &in.target_blocks, 0);
     item_tooltip("For the dynamic shared memory available per block (0 = the current blocks per SM).");
     ImGui::PopItemWidth();
@@ -220,7 +224,9 @@ void draw_advisor(AppState& s) {
         mark_changed(s);
 
     // The three before/after tables side by side.
-    const bool cols = ImGui::BeginTable("advisor_cols", 3, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_PadOuterX);
+    // The three before/after tables side by side, or one under another on a narrow screen.
+    const bool cols = ImGui::BeginTable("advisor_cols", ImGui::GetContentRegionAvail().x >= em(60) ? 3 : 1,
+                                        ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_PadOuterX);
     if (cols) ImGui::TableNextColumn();
     section("Best block size");
     if (a.block.ok()) {
@@ -287,13 +293,14 @@ void draw_advisor(AppState& s) {
     section("Thread block clusters");
     if (!a.has_clusters) {
         ImGui::TextDisabled("Clusters need compute capability 9.0 or later.");
+        ImGui::PopTextWrapPos();
         ImGui::EndChild();
         return;
     }
     ImGui::PushItemWidth(em(6));
     bool cluster_changed = ImGui::SliderInt("cluster size", &in.cluster_size, 1, in.non_portable ? kMaxNonPortableClusterSize : kMaxPortableClusterSize);
     ImGui::PopItemWidth();
-    ImGui::SameLine(0, em(1));
+    same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("non-portable (up to 16)").x + ImGui::GetStyle().ItemInnerSpacing.x);
     cluster_changed |= ImGui::Checkbox("non-portable (up to 16)", &in.non_portable);
     if (!in.non_portable) in.cluster_size = std::min(in.cluster_size, kMaxPortableClusterSize);
     if (cluster_changed) mark_changed(s);
@@ -306,6 +313,7 @@ void draw_advisor(AppState& s) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", c.error.c_str());
     ImGui::TextDisabled("GPC layout%s: %s", c.layout.assumed ? " (assumed)" : "", c.layout.source.c_str());
     if (!c.layout.sms_per_gpc.empty()) gpc_picture(c);
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
 }
 

@@ -136,10 +136,11 @@ void draw_device_picker(AppState& s) {
     const int before = kind;
     ImGui::RadioButton("Named", &kind, 0);
     item_tooltip("A GPU from the database (search by name, alias, compute capability or family).");
-    ImGui::SameLine();
+    const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x;
+    same_line_if_fits(radio + ImGui::CalcTextSize("Compute capability").x);
     ImGui::RadioButton("Compute capability", &kind, 1);
     item_tooltip("A bare architecture: its per-SM limits, one SM.");
-    ImGui::SameLine();
+    same_line_if_fits(radio + ImGui::CalcTextSize("Custom").x);
     ImGui::RadioButton("Custom", &kind, 2);
     item_tooltip("Start from an architecture and edit its limits (cudaDeviceProp fields).");
     if (kind != before) {

@@ -15,8 +15,9 @@ void draw_heatmap(AppState& s) {
     const Derived& d = s.derived;
     const ArchRules& a = s.req.device.arch;
     ImGui::TextUnformatted("Block size x registers");
-    ImGui::SameLine();
-    ImGui::TextDisabled("(occupancy; hover to read, click to use)");
+    const char* how = "(occupancy; hover to read, click to use)";
+    same_line_if_fits(ImGui::CalcTextSize(how).x);
+    ImGui::TextDisabled("%s", how);
     ImGui::SameLine(0, em(1));
     const plot::LegendItem colour_bar[] = {{"100%", 0, plot::Key::colormap, "0%"}};
     plot::legend(colour_bar);

@@ -9,10 +9,16 @@ namespace occ::ui {
 namespace {
 
 
+// The - and + buttons, when the value column has room for them and a whole value (a phone's keyboard
+// edits the number directly).
+bool roomy() { return ImGui::GetContentRegionAvail().x >= em(12); }
+int step(int v) { return roomy() ? v : 0; }
+
 bool bytes_input(const char* id, std::int64_t& v, std::int64_t hi) {
     const ImS64 step = 1024, fast = 16 * 1024;
+    const bool buttons = roomy();
     ImGui::SetNextItemWidth(-em(5.5f));
-    bool changed = ImGui::InputScalar(id, ImGuiDataType_S64, &v, &step, &fast, "%lld B");
+    bool changed = ImGui::InputScalar(id, ImGuiDataType_S64, &v, buttons ? &step : nullptr, buttons ? &fast : nullptr, "%lld B");
     if (changed) v = std::clamp<std::int64_t>(v, 0, hi);
     ImGui::SameLine();
     if (v >= 1024) ImGui::TextDisabled("%s", format_bytes(v).c_str());
@@ -55,7 +61,7 @@ void draw_inputs(AppState& s) {
         }
     } else {
         ImGui::SetNextItemWidth(-em(5.5f));
-        if (ImGui::InputInt("##threads", &l.threads, 32, 128)) {
+        if (ImGui::InputInt("##threads", &l.threads, step(32), step(128))) {
             l.threads = std::clamp(l.threads, 1, 1024);
             sync_block(s);
             changed = true;
@@ -71,7 +77,7 @@ void draw_inputs(AppState& s) {
 
     input_row("Registers", "Registers per thread, from ptxas -v or cudaFuncGetAttributes (numRegs). Allocated per warp in units of 256.");
     ImGui::SetNextItemWidth(-em(5.5f));
-    if (ImGui::InputInt("##regs", &k.regs_per_thread, 1, 8)) {
+    if (ImGui::InputInt("##regs", &k.regs_per_thread, step(1), step(8))) {
         k.regs_per_thread = std::clamp(k.regs_per_thread, 0, a.max_regs_per_thread);
         changed = true;
     }
@@ -106,7 +112,7 @@ void draw_inputs(AppState& s) {
 
     input_row("Barriers", "Named barriers the kernel uses (barrier 0 is __syncthreads). Counted against the SM from 9.0 on.");
     ImGui::SetNextItemWidth(-em(5.5f));
-    if (ImGui::InputInt("##barriers", &k.barriers, 1, 4)) {
+    if (ImGui::InputInt("##barriers", &k.barriers, step(1), step(4))) {
         k.barriers = std::clamp(k.barriers, 0, 16);
         changed = true;
     }
@@ -126,9 +132,10 @@ void draw_inputs(AppState& s) {
 
     input_row("Grid", "Blocks in the grid (optional, 0 = not given).");
     {
-        const ImS64 step = 1, fast = 1024;
+        const ImS64 one = 1, fast = 1024;
+        const bool buttons = roomy();
         ImGui::SetNextItemWidth(-em(5.5f));
-        if (ImGui::InputScalar("##grid", ImGuiDataType_S64, &l.grid_blocks, &step, &fast, "%lld")) {
+        if (ImGui::InputScalar("##grid", ImGuiDataType_S64, &l.grid_blocks, buttons ? &one : nullptr, buttons ? &fast : nullptr, "%lld")) {
             l.grid_blocks = std::clamp<std::int64_t>(l.grid_blocks, 0, std::int64_t{1} << 40);
             changed = true;
         }

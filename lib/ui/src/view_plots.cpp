@@ -76,12 +76,19 @@ const SweepPoint* graph(const Series& s, float height, double current_occ, bool 
 void draw_plots(AppState& s) {
     const Derived& d = s.derived;
     const ArchRules& a = s.req.device.arch;
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("Occupancy against one input at a time; line colour = what limits it.");
+    ImGui::PopTextWrapPos();
     ImGui::SameLine(0, em(1));
     plot::LegendItem keys[std::size(kAllLimiters)];
     for (std::size_t i = 0; i < std::size(kAllLimiters); ++i) keys[i] = {limiter_title(kAllLimiters[i]), limiter_color(kAllLimiters[i])};
     plot::legend(keys);
-    const float h = std::max(em(8), ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
+    // Three graphs side by side filling the panel; on a narrow panel one under another, each of a
+    // fixed height (the panel then grows to fit them).
+    const int cols = ImGui::GetContentRegionAvail().x >= em(48) ? 3 : 1;
+    const float h = cols == 1 ? em(11)
+                              : std::max(em(8), ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() -
+                                                    ImGui::GetStyle().ItemSpacing.y);
     const double smem_max_kib = d.smem_x.empty() ? 48.0 : std::max(1.0f, d.smem_x.back());
     const Series series[] = {
         {"by_threads", "Block size", plot::Axis{0, static_cast<double>(a.max_threads_per_block), "threads per block"}, d.threads_x, d.threads_y,
@@ -91,7 +98,7 @@ void draw_plots(AppState& s) {
         {"by_smem", "Dynamic shared memory", plot::Axis{0, smem_max_kib, "dynamic shared memory per block (KiB)"}, d.smem_x, d.smem_y, d.smem_lim,
          d.by_smem, static_cast<double>(s.req.launch.smem_dynamic) / 1024.0, "dynamic shared memory", 1.0 / 1024.0},
     };
-    if (!ImGui::BeginTable("plots", 3, ImGuiTableFlags_SizingStretchSame)) return;
+    if (!ImGui::BeginTable("plots", cols, ImGuiTableFlags_SizingStretchSame)) return;
     for (int i = 0; i < 3; ++i) {
         ImGui::TableNextColumn();
         const SweepPoint* p = graph(series[i], h, d.result.occupancy, d.result.ok());

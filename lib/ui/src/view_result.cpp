@@ -25,11 +25,9 @@ void kv(const char* key, const std::string& value, const char* tip) {
 
 }  // namespace
 
-void draw_result(AppState& s) {
+void draw_result_headline(AppState& s) {
     const OccupancyResult& r = s.derived.result;
-    section("Result");
-
-    // Headline: the occupancy, large, in the limiter's colour.
+    // The occupancy, large, in the limiter's colour; the counts and the limiter wrap beside it.
     ImGui::PushStyleColor(ImGuiCol_Text, r.ok() ? limiter_color(r.limiters) : error_color());
     push_big_font();
     ImGui::TextUnformatted(r.ok() ? format_percent(r.occupancy).c_str() : "n/a");
@@ -38,11 +36,19 @@ void draw_result(AppState& s) {
     item_tooltip("Theoretical occupancy = resident warps per SM / maximum warps per SM.");
     ImGui::SameLine();
     ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(0);
     ImGui::Text("%d blocks · %d of %d warps · %s threads per SM", r.blocks_per_sm, r.warps_per_sm, r.max_warps_per_sm,
                 format_count(r.threads_per_sm).c_str());
     if (r.ok()) ImGui::TextDisabled("%s", summarize(r).c_str());
     else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", summarize(r).c_str());
+    ImGui::PopTextWrapPos();
     ImGui::EndGroup();
+}
+
+void draw_result(AppState& s, bool headline) {
+    const OccupancyResult& r = s.derived.result;
+    section("Result");
+    if (headline) draw_result_headline(s);
     if (!r.ok()) {
         ImGui::PushTextWrapPos(0);
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r.error.c_str());

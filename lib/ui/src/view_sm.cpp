@@ -23,12 +23,18 @@ struct Ctx {
     ImU32 empty = 0, border = 0, text = 0, dim = 0;
 };
 
+bool title_wraps(float w, const char* name, const std::string& figure) {
+    return 8 + ImGui::CalcTextSize(name).x + ImGui::GetFontSize() + ImGui::CalcTextSize(figure.c_str()).x > w;
+}
+
 // A section title; a coloured bar on the left when this resource limits the block count.
 void title(Ctx& c, const char* name, const std::string& figure, bool limiting, unsigned limiter) {
     const float h = ImGui::GetTextLineHeight();
     if (limiting) plot::rect(0, c.y + 1, 4, c.y + h - 1, limiter_color(limiter));
     plot::text(limiting ? 8 : 0, c.y, name, c.text);
     const std::string f = figure + (limiting ? "   limiting" : "");
+    // The figure goes under the name when both do not fit on one line.
+    if (title_wraps(c.w, name, f)) c.y += h + 3;
     plot::text(c.w, c.y, f.c_str(), limiting ? limiter_color(limiter) : c.dim, ImVec2(1, 0));
     c.y += h + 3;
 }
@@ -54,26 +60,38 @@ void draw_sm(AppState& s) {
     const float fh = ImGui::GetTextLineHeight();
     const int subs = std::max(1, a.subpartitions);
     const int slots_per_sub = (a.max_warps_per_sm() + subs - 1) / subs;
-    const float cell_h = std::clamp((avail.y - 4 * (fh + 3) - 3 * em(1.2f) - em(1.4f) - em(1.6f)) / (2.0f * subs), em(0.55f), em(1.0f));
-    const float height = 4 * (fh + 3) + subs * (cell_h + 2) * 2 + em(1.4f) + em(1.6f) + 3 * em(0.7f);
+    const int blocks = r.ok() ? r.blocks_per_sm : 0;
+    const float w = std::max(avail.x, 200.0f);
+    // The four titles and their figures, first, so the height counts the titles that wrap.
+    const std::string figs[4] = {
+        std::to_string(r.warps_per_sm) + " of " + std::to_string(r.max_warps_per_sm) + " warps",
+        format_count(static_cast<std::int64_t>(r.regs_per_warp_allocated) * r.warps_per_sm) + " of " + format_count(a.regs_per_sm) + " regs",
+        format_bytes(r.smem_per_block_allocated * blocks) + " of " + format_bytes(r.smem_per_sm_configured) + " carveout (array " +
+            format_bytes(a.smem_per_sm) + ")",
+        std::to_string(blocks) + " of " + std::to_string(a.max_blocks_per_sm) + " blocks"};
+    static const char* const names[4] = {"Warp slots (per sub-partition)", "Register file (per sub-partition)", "Shared memory", "Block slots"};
+    static const unsigned bits[4] = {kLimitWarps, kLimitRegisters, kLimitSharedMemory, kLimitBlocks};
+    int title_lines = 4;
+    for (int i = 0; i < 4; ++i)
+        title_lines += title_wraps(w, names[i], figs[i] + ((r.limiters & bits[i]) ? "   limiting" : "")) ? 1 : 0;
+    const float titles_h = title_lines * (fh + 3);
+    const float cell_h = std::clamp((avail.y - titles_h - 3 * em(1.2f) - em(1.4f) - em(1.6f)) / (2.0f * subs), em(0.55f), em(1.0f));
+    const float height = titles_h + subs * (cell_h + 2) * 2 + em(1.4f) + em(1.6f) + 3 * em(0.7f);
 
     Ctx c;
-    c.w = std::max(avail.x, 200.0f);
+    c.w = w;
     c.empty = ImGui::GetColorU32(ImGuiCol_FrameBg);
     c.border = ImGui::GetColorU32(ImGuiCol_Border, 0.6f);
     c.text = ImGui::GetColorU32(ImGuiCol_Text);
     c.dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     plot::begin("sm", ImVec2(c.w, height), plot::Axis{0, c.w}, plot::Axis{height, 0}, plot::kNoAxes | plot::kNoBackground);
 
-    const int blocks = r.ok() ? r.blocks_per_sm : 0;
     const int wpb = std::max(1, r.warps_per_block);
     const bool partitioned = r.partitioned_gc_active;
 
     // Warp slots. Warps of the SM are dealt round-robin to the sub-partitions (warp i -> scheduler
     // i mod 4), which is why the register file is checked per sub-partition.
-    char fig[128];
-    std::snprintf(fig, sizeof fig, "%d of %d warps", r.warps_per_sm, r.max_warps_per_sm);
-    title(c, "Warp slots (per sub-partition)", fig, (r.limiters & kLimitWarps) != 0, kLimitWarps);
+    title(c, names[0], figs[0], (r.limiters & kLimitWarps) != 0, kLimitWarps);
     const float sub_label = ImGui::CalcTextSize("SMSP 0 ").x;
     const float gap = 2;
     const float slot_w = (c.w - sub_label) / slots_per_sub;
@@ -93,9 +111,7 @@ void draw_sm(AppState& s) {
 
     // Register file, one bar per sub-partition, each warp's allocation in its block's colour.
     const int regs_sub = a.regs_per_sm / subs;
-    std::snprintf(fig, sizeof fig, "%s of %s regs", format_count(static_cast<std::int64_t>(r.regs_per_warp_allocated) * r.warps_per_sm).c_str(),
-                  format_count(a.regs_per_sm).c_str());
-    title(c, "Register file (per sub-partition)", fig, (r.limiters & kLimitRegisters) != 0, kLimitRegisters);
+    title(c, names[1], figs[1], (r.limiters & kLimitRegisters) != 0, kLimitRegisters);
     for (int sp = 0; sp < subs; ++sp) {
         char lab[16];
         std::snprintf(lab, sizeof lab, "SMSP %d", sp);
@@ -114,9 +130,7 @@ void draw_sm(AppState& s) {
 
     // Shared memory: the full unified array, the carveout the driver picked, and each block's share
     // (its reserved 1 KiB drawn darker).
-    std::snprintf(fig, sizeof fig, "%s of %s carveout (array %s)", format_bytes(r.smem_per_block_allocated * blocks).c_str(),
-                  format_bytes(r.smem_per_sm_configured).c_str(), format_bytes(a.smem_per_sm).c_str());
-    title(c, "Shared memory", fig, (r.limiters & kLimitSharedMemory) != 0, kLimitSharedMemory);
+    title(c, names[2], figs[2], (r.limiters & kLimitSharedMemory) != 0, kLimitSharedMemory);
     {
         const float bar_h = em(1.4f);
         const double total = static_cast<double>(std::max<std::int64_t>(1, std::max(a.smem_per_sm, r.smem_per_sm_configured)));
@@ -137,8 +151,7 @@ void draw_sm(AppState& s) {
     }
 
     // Block slots.
-    std::snprintf(fig, sizeof fig, "%d of %d blocks", blocks, a.max_blocks_per_sm);
-    title(c, "Block slots", fig, (r.limiters & kLimitBlocks) != 0, kLimitBlocks);
+    title(c, names[3], figs[3], (r.limiters & kLimitBlocks) != 0, kLimitBlocks);
     {
         const float sw = c.w / static_cast<float>(std::max(1, a.max_blocks_per_sm));
         const float sh = std::min(em(1.2f), sw);

@@ -11,7 +11,8 @@ namespace occ::ui {
 // [SECTION] Views (draw only; numbers come from AppState::derived or occ::core)
 void draw_device_picker(AppState& s);   // view_device.cpp
 void draw_inputs(AppState& s);          // view_inputs.cpp
-void draw_result(AppState& s);          // view_result.cpp
+void draw_result(AppState& s, bool headline = true);   // view_result.cpp
+void draw_result_headline(AppState& s);   // the big figure and its line: the narrow layout's summary
 void draw_sm(AppState& s);              // view_sm.cpp
 void draw_plots(AppState& s);           // view_plots.cpp: the three occupancy graphs
 void draw_heatmap(AppState& s);         // view_heatmap.cpp
@@ -35,6 +36,27 @@ void item_tooltip(const char* text);
 void input_row(const char* label, const char* tip);
 // A multiline text box over a std::string that grows as the user types or pastes.
 bool input_text_multiline(const char* id, std::string& text, ImVec2 size);
+// [SECTION] Layout (common.cpp): every panel goes through these, so the layout check's rules hold.
+// A bordered panel ("card"). size.x == 0: the available width. size.y == 0: as tall as its content,
+// measured the frame before (it settles one frame after the content changes), never scrolling; the
+// region around it scrolls. With a height, the content scrolls when `scroll` is set.
+bool begin_panel(const char* id, ImVec2 size, bool scroll = false);
+void end_panel();
+template <typename F>
+void panel(const char* id, ImVec2 size, F&& body, bool scroll = false) {
+    if (begin_panel(id, size, scroll)) body();
+    end_panel();
+}
+// The height a panel's content needed last frame (0 before its first frame).
+float panel_height(const char* id);
+// A borderless region that scrolls vertically (the narrow layout's page, the wide one's right column).
+template <typename F>
+void scroll_region(const char* id, ImVec2 size, F&& body) {
+    if (ImGui::BeginChild(id, size, false, ImGuiWindowFlags_NavFlattened)) body();
+    ImGui::EndChild();
+}
+// Continues the line when `width` more fits on it, else starts a new line.
+void same_line_if_fits(float width);
 // A section title with a thin rule under it.
 void section(const char* title);
 // Colour for good/bad figures (theme aware).
@@ -44,6 +66,9 @@ ImU32 error_color();
 }  // namespace occ::ui
 
 namespace occ::ui {
+// The layout self-check of the frame just drawn (layout_check.cpp): {"clipped": [{"id", "text",
+// "rect"}], "overlaps": [{"a", "b"}]}, rects as [x, y, w, h] in ImGui's pixels.
+io::json check_layout();
 // The large font for headline figures (font 1 of the atlas; falls back to the default font).
 void push_big_font();
 }  // namespace occ::ui

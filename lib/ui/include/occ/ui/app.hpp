@@ -40,6 +40,15 @@ public:
     // The pasted report's answer as `occ ncu --json` prints it ("null" when none is pasted).
     std::string ncu_json();
 
+    // The layout self-check of the frame just drawn, as JSON text: every text cut by its box
+    // ("clipped": [{"id", "text", "rect"}]) and every pair of texts drawn over each other
+    // ("overlaps": [{"a", "b"}]); rects are [x, y, w, h] in ImGui's pixels. Call after ImGui::Render().
+    std::string layout_json() const;
+
+    // Touch scrolling: moves the content of the panel under (x, y) (or of the first one around it
+    // that scrolls) by (dx, dy) pixels, as a finger dragging it would. Call between frames.
+    void scroll_at(float x, float y, float dx, float dy);
+
     // A notice shown at the top of the window until dismissed (e.g. "the link was malformed").
     void set_notice(std::string text);
 
