@@ -250,7 +250,8 @@ void App::frame() {
         tab("Occupancy", Tab::occupancy, occupancy_tab);
         tab("Memory", Tab::memory, draw_memory);
         tab("Advisor", Tab::advisor, draw_advisor);
-        tab("Roofline", Tab::roofline, draw_roofline);
+        // The Roofline tab scrolls as a whole when the window is short or narrow.
+        tab("Roofline", Tab::roofline, [](AppState& st) { scroll_region("roofline_page", ImGui::GetContentRegionAvail(), [&] { draw_roofline(st); }); });
         ImGui::EndTabBar();
         if (drawn >= 0 && (!force || static_cast<Tab>(drawn) == s.tab)) {
             if (s.tab != static_cast<Tab>(drawn)) s.scenario_changed = true;

@@ -99,7 +99,8 @@ void draw_axes() {
     });
     if (g.x.label && *g.x.label) {
         const ImVec2 ts = ImGui::CalcTextSize(g.x.label);
-        dl->AddText(ImVec2(g.area.GetCenter().x - ts.x * 0.5f, g.frame.Max.y - ts.y), text, g.x.label);
+        dl->AddText(ImVec2(std::max(g.frame.Min.x, std::min(g.area.GetCenter().x - ts.x * 0.5f, g.frame.Max.x - ts.x)), g.frame.Max.y - ts.y), text,
+                    g.x.label);
     }
     dl->AddRect(g.area.Min, g.area.Max, with_alpha(ImGui::GetColorU32(ImGuiCol_Border), 0.9f));
 }

@@ -168,6 +168,7 @@ void global_picture(AppState& s) {
     }
     const int wi = std::clamp(s.memory.warp, 0, static_cast<int>(g.warps.size()) - 1);
     const GlobalAccessResult& r = g.warps[static_cast<std::size_t>(wi)];
+    ImGui::PushTextWrapPos(0);   // a narrow panel wraps the figures instead of cutting them
     ImGui::Text("Warp %d: %d request, %d sectors (ideal %d), %s of moved bytes used", wi, r.requests, r.sectors, r.ideal_sectors,
                 format_percent(r.efficiency).c_str());
     item_tooltip("A sector is 32 bytes; a warp's request moves every sector any active lane touches (Best Practices Guide, "
@@ -175,7 +176,6 @@ void global_picture(AppState& s) {
     ImGui::TextDisabled("Block: %s sectors for %s requests (ideal %s), %s efficiency; consecutive elements would need %s.",
                         format_count(g.sectors).c_str(), format_count(g.requests).c_str(), format_count(g.ideal_sectors).c_str(),
                         format_percent(g.efficiency).c_str(), format_count(g.contiguous_sectors).c_str());
-    ImGui::PushTextWrapPos(0);
     ImGui::Text("%s: %s", global_verdict_name(g.verdict), g.reason.c_str());
     if (!g.fix.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(accent_color()), "Fix: %s", g.fix.c_str());
     ImGui::PopTextWrapPos();
@@ -217,6 +217,7 @@ void global_picture(AppState& s) {
     }
     char label[96];
     std::snprintf(label, sizeof label, "%d sectors of 32 B, filled by the bytes the lanes use (ideal %d)", r.sectors, r.ideal_sectors);
+    if (ImGui::CalcTextSize(label).x > w) std::snprintf(label, sizeof label, "%d sectors of 32 B (ideal %d)", r.sectors, r.ideal_sectors);
     plot::text(0, h - fh, label, dim);
     plot::end();
 }
@@ -236,6 +237,7 @@ void bank_picture(AppState& s) {
     }
     const int wi = std::clamp(s.memory.warp, 0, static_cast<int>(b.warps.size()) - 1);
     const BankResult& r = b.warps[static_cast<std::size_t>(wi)];
+    ImGui::PushTextWrapPos(0);
     ImGui::Text("Warp %d: %d wavefronts (ideal %d), %d conflicts, worst bank %d-way", wi, r.wavefronts, r.ideal_wavefronts, r.conflicts, r.max_way);
     item_tooltip("bank = (byte address / 4) mod 32. Lanes asking for different words in one bank are served one after another "
                  "(one wavefront each); lanes reading the same word share it (broadcast).");
@@ -244,7 +246,6 @@ void bank_picture(AppState& s) {
     if (b.conflicts_swizzled >= 0) fixes += "  swizzled: " + format_count(b.conflicts_swizzled) + " conflicts";
     ImGui::TextDisabled("Block: %s wavefronts (ideal %s), %s conflicts.%s", format_count(b.wavefronts).c_str(), format_count(b.ideal_wavefronts).c_str(),
                         format_count(b.conflicts).c_str(), fixes.c_str());
-    ImGui::PushTextWrapPos(0);
     if (!b.reason.empty()) ImGui::TextUnformatted(b.reason.c_str());
     if (!b.fix.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(accent_color()), "Fix: %s", b.fix.c_str());
     ImGui::PopTextWrapPos();
@@ -282,11 +283,28 @@ void bank_picture(AppState& s) {
         const int way = r.bank_way[static_cast<std::size_t>(bank)];
         if (way > 1) {
             std::snprintf(num, sizeof num, "%dx", way);
-            plot::text(bank * bw + bw * 0.5, h - fh, num, bad, ImVec2(0.5f, 0));
+            const float tw = ImGui::CalcTextSize(num).x;   // kept inside the picture at the edges
+            plot::text(std::clamp(bank * bw + (bw - tw) * 0.5f, 0.0f, w - tw), h - fh, num, bad);
         }
     }
     plot::end();
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("Cells: the lanes that hit each bank (red = waits for another wavefront). Below: distinct words per bank.");
+    ImGui::PopTextWrapPos();
+}
+
+// The inputs column: the pattern, its error, the device.
+void memory_inputs_panel(AppState& s) {
+    memory_inputs(s);
+    const MemoryDerived& m = s.derived.memory;
+    if (!m.error.empty()) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", m.error.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::Spacing();
+    ImGui::TextDisabled("Device: %s (cc %d.%d)", s.req.device.name.c_str(), s.req.device.arch.cc_major, s.req.device.arch.cc_minor);
 }
 
 }  // namespace
@@ -294,20 +312,17 @@ void bank_picture(AppState& s) {
 void draw_memory(AppState& s) {
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float left_w = std::clamp(avail.x * 0.27f, em(22), em(28));
-    if (ImGui::BeginChild("mem_inputs_panel", ImVec2(left_w, avail.y), true, ImGuiWindowFlags_NavFlattened)) {
-        memory_inputs(s);
-        const MemoryDerived& m = s.derived.memory;
-        if (!m.error.empty()) {
-            ImGui::Spacing();
-            ImGui::PushTextWrapPos(0);
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", m.error.c_str());
-            ImGui::PopTextWrapPos();
-        }
-        ImGui::Spacing();
-        ImGui::TextDisabled("Device: %s (cc %d.%d)", s.req.device.name.c_str(), s.req.device.arch.cc_major, s.req.device.arch.cc_minor);
+    if (avail.x < em(60)) {   // phones, tablets upright: one scrolling column
+        scroll_region("mem_page", avail, [&] {
+            const float w = ImGui::GetContentRegionAvail().x;
+            panel("mem_inputs_panel", ImVec2(w, 0), [&] { memory_inputs_panel(s); });
+            panel("global_panel", ImVec2(w, em(26)), [&] { global_picture(s); });
+            panel("banks_panel", ImVec2(w, em(26)), [&] { bank_picture(s); });
+        });
+        return;
     }
-    ImGui::EndChild();
+    const float left_w = std::clamp(avail.x * 0.27f, em(22), em(28));
+    panel("mem_inputs_panel", ImVec2(left_w, avail.y), [&] { memory_inputs_panel(s); }, /*scroll=*/true);
     ImGui::SameLine();
     ImGui::BeginGroup();
     const float right_w = avail.x - left_w - st.ItemSpacing.x;

@@ -16,6 +16,7 @@
 #include "occ/format.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/roofline.hpp"
+#include "imgui_internal.h"
 #include "plot.hpp"
 #include "views.hpp"
 
@@ -70,10 +71,14 @@ void roofline_inputs(AppState& s) {
     ImGui::SetNextItemWidth(em(16));
     changed |= combo_device("device", &in.gpu, r.follows_scenario ? follow.c_str() : in.gpu.c_str(), "the scenario's GPU");
     item_tooltip("The roofline follows the scenario's GPU until you pick another device.");
-    ImGui::SameLine(0, em(1));
+    // The next field (em wide, then its label) on this line when it fits, else on the next.
+    auto next = [](const char* label, float width) {
+        same_line_if_fits(em(width) + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x);
+    };
+    next("compare with", 14);
     ImGui::SetNextItemWidth(em(14));
     changed |= combo_device("compare with", &in.compare, in.compare.empty() ? "none" : in.compare.c_str(), "none");
-    ImGui::SameLine(0, em(1));
+    next("dtype", 6);
     ImGui::SetNextItemWidth(em(6));
     if (ImGui::BeginCombo("dtype", precision_name(in.dtype))) {
         for (Precision p : kAllPrecisions)
@@ -91,36 +96,47 @@ void roofline_inputs(AppState& s) {
         }
     };
     size("M", F::m, &in.m, 5);
-    ImGui::SameLine();
+    next("N", 5);
     size("N", F::n, &in.n, 5);
-    ImGui::SameLine();
+    next("K", 5);
     size("K", F::k, &in.k, 5);
-    ImGui::SameLine();
+    next("matmul ms", 5);
     ImGui::SetNextItemWidth(em(5));
     if (ImGui::InputDouble("matmul ms", &in.measured_ms, 0, 0, "%.3f")) {
         in.measured_ms = std::clamp(in.measured_ms, 0.0, F::measured_ms.dhi);
         changed = true;
     }
     item_tooltip("A measured time for the matmul: the table then shows the fraction of the roofline reached.");
-    ImGui::SameLine(0, em(1));
+    next("seq len", 5);
     size("seq len", F::seq_len, &in.seq_len, 5);
-    ImGui::SameLine();
+    next("head dim", 5);
     size("head dim", F::head_dim, &in.head_dim, 5);
-    ImGui::SameLine(0, em(1));
+    next("elements", 6);
     size("elements", F::elements, &in.elements, 6);
     item_tooltip("Elements of the elementwise op.");
-    ImGui::SameLine(0, em(1));
+    next("rows", 5);
     size("rows", F::rows, &in.rows, 5);
-    ImGui::SameLine();
+    next("cols", 5);
     size("cols", F::cols, &in.cols, 5);
+    ImGui::PushTextWrapPos(0);
     if (!r.note.empty()) ImGui::TextDisabled("%s", r.note.c_str());
+    ImGui::PopTextWrapPos();
     if (changed) mark_changed(s);
 }
 
 // [SECTION] Plot
 // Log-log axes in data units (FLOP/byte, FLOP/s): the plot helper does the log transform and
 // puts the ticks on whole decades.
-void roofs(const RooflineDevice& d, Precision main, double x0, double x1, ImU32 color, bool dashed_others) {
+// Each roof's label sits at the right end, above it; a label that would touch one already drawn
+// (roofs close together on a short plot) or reach past the left edge is left out, the main
+// precision's first.
+void roofs(const RooflineDevice& d, Precision main, double x0, double x1, ImU32 color, bool dashed_others, std::vector<ImRect>& labels) {
+    struct Label {
+        std::string text;
+        double peak;
+        ImU32 color;
+    };
+    std::vector<Label> pending;
     const double bw = d.dram_gbps * 1e9;
     for (Precision p : kAllPrecisions) {
         const PeakFigure& f = d.at(p);
@@ -151,7 +167,19 @@ void roofs(const RooflineDevice& d, Precision main, double x0, double x1, ImU32 
         plot::line(xs, ys, c, is_main ? 2.5f : 1.0f);
         char buf[96];
         std::snprintf(buf, sizeof buf, "%s%s %s", names.c_str(), all_tensor ? " (tensor)" : "", format_si(peak, "FLOP/s").c_str());
-        plot::text(x1, peak, buf, is_main ? color : ImGui::GetColorU32(ImGuiCol_TextDisabled), ImVec2(1.02f, 1.05f));
+        const Label l{buf, peak, is_main ? color : ImGui::GetColorU32(ImGuiCol_TextDisabled)};
+        if (is_main) pending.insert(pending.begin(), l);
+        else pending.push_back(l);
+    }
+    const float left = plot::to_screen(x0, 1).x;
+    for (const Label& l : pending) {
+        const ImVec2 p = plot::to_screen(x1, l.peak), ts = ImGui::CalcTextSize(l.text.c_str());
+        const ImRect box(ImVec2(p.x - ts.x * 1.02f, p.y - ts.y * 1.05f), ImVec2(p.x - ts.x * 0.02f, p.y - ts.y * 0.05f));
+        bool free = box.Min.x >= left;
+        for (const ImRect& o : labels) free = free && !o.Overlaps(box);
+        if (!free) continue;
+        labels.push_back(box);
+        plot::text(x1, l.peak, l.text.c_str(), l.color, ImVec2(1.02f, 1.05f));
     }
 }
 
@@ -186,14 +214,17 @@ void draw_roofline(AppState& s) {
     for (const OpPoint& o : pts) keys.push_back({o.label, o.color, plot::Key::marker});
     plot::legend(keys);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 size(std::max(avail.x, em(24)), std::max(avail.y - table_h, em(15)));
+    const ImVec2 size(avail.x, std::max(avail.y - table_h, em(15)));
     const plot::TickFormat intensity_tick = [](double v) { return format_number(v, 2); };
     const plot::TickFormat flops_tick = [](double v) { return format_si(v, "FLOP/s", 1); };
-    plot::begin("roofline", size, plot::Axis{x0, x1, "arithmetic intensity (FLOP/byte, log scale)", "", true, intensity_tick},
+    const char* x_title = "arithmetic intensity (FLOP/byte, log scale)";
+    if (ImGui::CalcTextSize(x_title).x > size.x * 0.7f) x_title = "intensity (FLOP/byte, log)";
+    plot::begin("roofline", size, plot::Axis{x0, x1, x_title, "", true, intensity_tick},
                 plot::Axis{y0, y1, "", "", true, flops_tick});
     const Precision main = pts.front().p.ok() ? pts.front().p.compute : Precision::fp32;
-    if (compare) roofs(*compare, main, x0, x1, compare_color, false);
-    roofs(dev, main, x0, x1, accent_color(), true);
+    std::vector<ImRect> labels;
+    roofs(dev, main, x0, x1, accent_color(), true, labels);
+    if (compare) roofs(*compare, main, x0, x1, compare_color, false, labels);
     // The ops' own compute roofs differ (matmul in dtype, the rest fp32): mark each point on its roof.
     for (const OpPoint& o : cmp)
         if (o.p.ok()) plot::marker(o.p.intensity, o.p.attainable, (o.color & 0x00ffffffu) | (0x60u << 24), 3.5f);
@@ -238,7 +269,11 @@ void draw_roofline(AppState& s) {
     plot::end();
 
     // Table of the points
-    if (ImGui::BeginTable("roofline_points", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    // On a narrow screen the columns keep their width and the table scrolls sideways.
+    const bool narrow = ImGui::GetContentRegionAvail().x < em(48);
+    const ImGuiTableFlags tf = ImGuiTableFlags_RowBg | (narrow ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchProp);
+    const ImVec2 table_size(0, narrow ? table_h + ImGui::GetStyle().ScrollbarSize : 0);
+    if (ImGui::BeginTable("roofline_points", 7, tf, table_size)) {
         for (const char* h : {"op", "intensity", "attainable", "bound", "fastest", compare ? "vs compare" : "peak used", "source"})
             ImGui::TableSetupColumn(h);
         ImGui::TableHeadersRow();
