@@ -166,3 +166,28 @@ TEST_CASE("roofline request: errors, L2 without a published figure, custom devic
     CHECK(m["points"][1]["bound"] == "memory");
     CHECK(occ::io::handle("roofline_devices", json::object())["devices"].size() >= 20);
 }
+
+TEST_CASE("a GPU of the catalogue without roofline figures is refused with that reason, not as an unknown device") {
+    using occ::io::json;
+    // RTX 4080: in the catalogue (Ada whitepaper: 76 SMs), no peaks cited in gpu_db.cpp.
+    CHECK(roofline_refusal("RTX 4080") == "RTX-4080 is in the GPU catalogue but has no published roofline figures (peak TFLOP/s and memory bandwidth)");
+    // "Orin" is what deviceQuery prints on every Orin module ([JETSON] in gpu_db.cpp); only the AGX Orin 64GB has figures.
+    CHECK(roofline_refusal("orin") ==
+          "\"orin\" is the device name of several GPUs (Jetson-AGX-Orin, Jetson-AGX-Orin-32GB, Jetson-Orin-NX, Jetson-Orin-Nano, "
+          "Jetson-Orin-Nano-4GB), of which Jetson-AGX-Orin alone has published roofline figures");
+    CHECK(roofline_refusal("xavier").find("of which none has published roofline figures") != std::string::npos);
+    CHECK(roofline_refusal("A100") == "");      // a roofline device
+    CHECK(roofline_refusal("nonsense") == "");  // no GPU at all
+
+    const std::string orin = occ::io::handle("roofline", json{{"gpu", "orin"}})["error"];
+    CHECK(orin.find("gpu: \"orin\" is the device name of several GPUs") == 0);
+    CHECK(orin.find("; name a roofline device (V100-SXM2-32GB, ") != std::string::npos);
+    CHECK(orin.find("unknown device") == std::string::npos);
+    const std::string l40 = occ::io::handle("roofline", json{{"gpu", "A100"}, {"compare", {"L40"}}})["error"];
+    CHECK(l40 == "compare: L40 is in the GPU catalogue but has no published roofline figures (peak TFLOP/s and memory bandwidth)");
+    CHECK(occ::io::handle("roofline", json{{"gpu", "nope"}})["error"].get<std::string>().find("gpu: unknown device \"nope\"") == 0);
+    // With both figures given, the name is a custom device's.
+    const json own = occ::io::handle("roofline", json{{"gpu", "RTX 4080"}, {"peak_tflops", 48.7}, {"bandwidth_gbps", 716.8}});
+    CHECK(own["error"].is_null());
+    CHECK(own["device"]["vendor"] == "custom");
+}

@@ -16,23 +16,67 @@
 namespace occ {
 namespace {
 
-// [SECTION] Devices
-// Precisions that run on tensor cores / matrix units when a device has them (GpuPeaks::matrix_units).
-constexpr bool kMatrixPrecision[kPrecisionCount] = {false, true, false, true, true, true, true, true};
-
-double peak_of(const GpuPeaks& p, Precision x) {
-    switch (x) {
-        case Precision::fp64: return p.fp64;
-        case Precision::fp64_tensor: return p.fp64_tensor;
-        case Precision::fp32: return p.fp32;
-        case Precision::tf32: return p.tf32;
-        case Precision::fp16: return p.fp16;
-        case Precision::bf16: return p.bf16;
-        case Precision::fp8: return p.fp8;
-        case Precision::int8: return p.int8;
+// [SECTION] Names
+// Whether `key` is one of the comma-separated words of `list`, each compared after `fold`.
+template <typename Fold>
+bool in_list(std::string_view list, std::string_view key, Fold fold) {
+    while (!list.empty()) {
+        const auto c = list.find(',');
+        if (fold(list.substr(0, c)) == key) return true;
+        if (c == std::string_view::npos) break;
+        list.remove_prefix(c + 1);
     }
-    return 0;
+    return false;
 }
+
+std::string lower(std::string_view s) {
+    std::string o(s);
+    for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return o;
+}
+
+// The entry of `table` (in enum order) whose name or alias `s` is, in any case.
+template <typename Enum, typename Row, std::size_t N>
+std::optional<Enum> parse_named(const Row (&table)[N], std::string_view s) {
+    const std::string k = lower(s);
+    for (std::size_t i = 0; i < N; ++i)
+        if (k == table[i].name || in_list(table[i].aliases, k, [](std::string_view w) { return w; })) return static_cast<Enum>(i);
+    return std::nullopt;
+}
+
+// One row per Precision, in enum order: its name, the other spellings parse_precision accepts, its
+// figure in the catalogue, whether it runs on tensor cores / matrix units when a device has them
+// (GpuPeaks::matrix_units), and the bytes of one element in memory.
+struct PrecisionRow {
+    const char* name;
+    const char* aliases;
+    double GpuPeaks::*peak;
+    bool matrix;
+    int bytes;
+};
+constexpr PrecisionRow kPrecisions[kPrecisionCount] = {
+    {"fp64", "double,f64", &GpuPeaks::fp64, false, 8},
+    {"fp64_tensor", "", &GpuPeaks::fp64_tensor, true, 8},
+    {"fp32", "float,single,f32", &GpuPeaks::fp32, false, 4},
+    {"tf32", "", &GpuPeaks::tf32, true, 4},   // TF32 operands live in memory as FP32 (Ampere whitepaper, "TF32")
+    {"fp16", "half,f16", &GpuPeaks::fp16, true, 2},
+    {"bf16", "bfloat16", &GpuPeaks::bf16, true, 2},
+    {"fp8", "e4m3,e5m2,f8", &GpuPeaks::fp8, true, 1},
+    {"int8", "i8", &GpuPeaks::int8, true, 1},
+};
+const PrecisionRow& row(Precision p) { return kPrecisions[static_cast<std::size_t>(p)]; }
+
+// One row per OpKind, in enum order: its name and the other spellings parse_op accepts.
+struct OpRow {
+    const char* name;
+    const char* aliases;
+};
+constexpr OpRow kOps[] = {
+    {"matmul", "gemm,mm"}, {"attention_decode", "attention,decode,attn"}, {"elementwise", "add,eltwise,axpy"},
+    {"softmax", ""},       {"layernorm", "ln,norm"},                      {"custom", ""},
+};
+
+// [SECTION] Devices
 
 struct Listed {
     RooflineDevice device;
@@ -53,8 +97,8 @@ const std::vector<Listed>& listed() {
                 d.aliases = cuda ? "" : g.aliases;
                 for (Precision p : kAllPrecisions) {
                     const auto i = static_cast<std::size_t>(p);
-                    d.peak[i].tflops = peak_of(g.peaks, p);
-                    d.peak[i].tensor = d.peak[i].tflops > 0 && g.peaks.matrix_units && kMatrixPrecision[i];
+                    d.peak[i].tflops = g.peaks.*row(p).peak;
+                    d.peak[i].tensor = d.peak[i].tflops > 0 && g.peaks.matrix_units && row(p).matrix;
                 }
                 d.dram_gbps = g.peaks.dram_gbps;
                 d.source = g.peaks.source;
@@ -81,56 +125,13 @@ const std::vector<RooflineDevice>& table() {
 // Vendor words a roofline device name may start with ("AMD Instinct MI300X", "Apple M2 Ultra").
 std::string normalise(std::string_view s) { return normalise_name(s, {"nvidia", "geforce", "amd", "apple", "instinct"}); }
 
-std::string lower(std::string_view s) {
-    std::string o(s);
-    for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return o;
-}
-
 }  // namespace
 
 // [SECTION] Precisions
 
-const char* precision_name(Precision p) {
-    switch (p) {
-        case Precision::fp64: return "fp64";
-        case Precision::fp64_tensor: return "fp64_tensor";
-        case Precision::fp32: return "fp32";
-        case Precision::tf32: return "tf32";
-        case Precision::fp16: return "fp16";
-        case Precision::bf16: return "bf16";
-        case Precision::fp8: return "fp8";
-        case Precision::int8: return "int8";
-    }
-    return "?";
-}
-
-std::optional<Precision> parse_precision(std::string_view s) {
-    const std::string k = lower(s);
-    for (Precision p : kAllPrecisions)
-        if (k == precision_name(p)) return p;
-    if (k == "double" || k == "f64") return Precision::fp64;
-    if (k == "float" || k == "single" || k == "f32") return Precision::fp32;
-    if (k == "half" || k == "f16") return Precision::fp16;
-    if (k == "bfloat16") return Precision::bf16;
-    if (k == "e4m3" || k == "e5m2" || k == "f8") return Precision::fp8;
-    if (k == "i8") return Precision::int8;
-    return std::nullopt;
-}
-
-int bytes_per_element(Precision p) {
-    switch (p) {
-        case Precision::fp64:
-        case Precision::fp64_tensor: return 8;
-        case Precision::fp32:
-        case Precision::tf32: return 4;   // TF32 operands live in memory as FP32 (Ampere whitepaper, "TF32")
-        case Precision::fp16:
-        case Precision::bf16: return 2;
-        case Precision::fp8:
-        case Precision::int8: return 1;
-    }
-    return 4;
-}
+const char* precision_name(Precision p) { return row(p).name; }
+std::optional<Precision> parse_precision(std::string_view s) { return parse_named<Precision>(kPrecisions, s); }
+int bytes_per_element(Precision p) { return row(p).bytes; }
 
 // [SECTION] Devices
 
@@ -140,14 +141,7 @@ std::optional<RooflineDevice> find_roofline_device(std::string_view name) {
     const std::string key = normalise(name);
     if (key.empty()) return std::nullopt;
     for (const RooflineDevice& d : table()) {
-        if (normalise(d.name) == key) return d;
-        std::string_view rest(d.aliases);
-        while (!rest.empty()) {
-            const auto c = rest.find(',');
-            if (normalise(rest.substr(0, c)) == key) return d;
-            if (c == std::string_view::npos) break;
-            rest.remove_prefix(c + 1);
-        }
+        if (normalise(d.name) == key || in_list(d.aliases, key, normalise)) return d;
     }
     // NVIDIA GPUs also by every name the catalogue accepts for them ("a100" -> A100-SXM4-80GB).
     if (const GpuEntry* g = lookup_gpu(name)) {
@@ -157,30 +151,26 @@ std::optional<RooflineDevice> find_roofline_device(std::string_view name) {
     return std::nullopt;
 }
 
+std::string roofline_refusal(std::string_view name) {
+    const std::vector<const GpuEntry*> shared = ambiguous_gpu(name);
+    if (!shared.empty()) {
+        std::string all, with_figures;
+        for (const GpuEntry* g : shared) {
+            all += (all.empty() ? "" : ", ") + std::string(g->name);
+            if (g->peaks.source) with_figures += (with_figures.empty() ? "" : ", ") + std::string(g->name);
+        }
+        return "\"" + std::string(name.substr(0, 40)) + "\" is the device name of several GPUs (" + all + "), of which " +
+               (with_figures.empty() ? std::string("none has") : with_figures + " alone has") + " published roofline figures";
+    }
+    if (const GpuEntry* g = lookup_gpu(name); g && !g->peaks.source)
+        return std::string(g->name) + " is in the GPU catalogue but has no published roofline figures (peak TFLOP/s and memory bandwidth)";
+    return {};
+}
+
 // [SECTION] Operations
 
-const char* op_name(OpKind k) {
-    switch (k) {
-        case OpKind::matmul: return "matmul";
-        case OpKind::attention_decode: return "attention_decode";
-        case OpKind::elementwise: return "elementwise";
-        case OpKind::softmax: return "softmax";
-        case OpKind::layernorm: return "layernorm";
-        case OpKind::custom: return "custom";
-    }
-    return "?";
-}
-
-std::optional<OpKind> parse_op(std::string_view s) {
-    const std::string k = lower(s);
-    for (OpKind o : {OpKind::matmul, OpKind::attention_decode, OpKind::elementwise, OpKind::softmax, OpKind::layernorm, OpKind::custom})
-        if (k == op_name(o)) return o;
-    if (k == "gemm" || k == "mm") return OpKind::matmul;
-    if (k == "attention" || k == "decode" || k == "attn") return OpKind::attention_decode;
-    if (k == "add" || k == "eltwise" || k == "axpy") return OpKind::elementwise;
-    if (k == "ln" || k == "norm") return OpKind::layernorm;
-    return std::nullopt;
-}
+const char* op_name(OpKind k) { return kOps[static_cast<std::size_t>(k)].name; }
+std::optional<OpKind> parse_op(std::string_view s) { return parse_named<OpKind>(kOps, s); }
 
 OpCost operation_cost(const Operation& op) {
     OpCost c;
@@ -227,29 +217,27 @@ OpCost operation_cost(const Operation& op) {
                           format_number(op.flops_per_element).c_str(), op.inputs, static_cast<int>(s));
             break;
         }
-        case OpKind::softmax: {
-            positive(op.rows, "rows");
-            positive(op.cols, "cols");
-            const double e = static_cast<double>(op.rows) * static_cast<double>(op.cols);
-            // Per element: max, subtract, exp, sum, divide = 5 FLOPs (exp counted as one); a fused
-            // (online) softmax reads the input once and writes the output once.
-            c.flops = 5.0 * e;
-            c.bytes = 2.0 * e * s;
-            std::snprintf(buf, sizeof buf, "flops = 5*rows*cols (max, sub, exp, sum, div); bytes = 2*rows*cols * %d B (read + write)",
-                          static_cast<int>(s));
-            break;
-        }
+        case OpKind::softmax:
         case OpKind::layernorm: {
             positive(op.rows, "rows");
             positive(op.cols, "cols");
             const double e = static_cast<double>(op.rows) * static_cast<double>(op.cols);
-            // Per element: mean (1), variance (sub, square, sum = 3), normalise (sub, mul by rstd = 2),
-            // affine (mul gamma, add beta = 2) = 8 FLOPs; x read once, y written once, gamma and beta
-            // (cols each) read once.
-            c.flops = 8.0 * e;
-            c.bytes = (2.0 * e + 2.0 * static_cast<double>(op.cols)) * s;
-            std::snprintf(buf, sizeof buf, "flops = 8*rows*cols; bytes = (2*rows*cols + 2*cols) * %d B (x, y, gamma, beta)",
-                          static_cast<int>(s));
+            if (op.kind == OpKind::softmax) {
+                // Per element: max, subtract, exp, sum, divide = 5 FLOPs (exp counted as one); a fused
+                // (online) softmax reads the input once and writes the output once.
+                c.flops = 5.0 * e;
+                c.bytes = 2.0 * e * s;
+                std::snprintf(buf, sizeof buf, "flops = 5*rows*cols (max, sub, exp, sum, div); bytes = 2*rows*cols * %d B (read + write)",
+                              static_cast<int>(s));
+            } else {
+                // Per element: mean (1), variance (sub, square, sum = 3), normalise (sub, mul by rstd = 2),
+                // affine (mul gamma, add beta = 2) = 8 FLOPs; x read once, y written once, gamma and beta
+                // (cols each) read once.
+                c.flops = 8.0 * e;
+                c.bytes = (2.0 * e + 2.0 * static_cast<double>(op.cols)) * s;
+                std::snprintf(buf, sizeof buf, "flops = 8*rows*cols; bytes = (2*rows*cols + 2*cols) * %d B (x, y, gamma, beta)",
+                              static_cast<int>(s));
+            }
             break;
         }
         case OpKind::custom:

@@ -134,6 +134,8 @@ RooflineDevice read_roofline_device(FieldReader& f) {
         if (!(custom_peak && custom_bw)) {
             std::string names;
             for (const RooflineDevice& r : roofline_devices()) names += (names.empty() ? "" : ", ") + r.name;
+            if (const std::string why = roofline_refusal(name); !why.empty())
+                f.fail("gpu", why + "; name a roofline device (" + names + ") or give peak_tflops and bandwidth_gbps for a custom device");
             f.fail("gpu", "unknown device \"" + name.substr(0, 40) + "\" (known: " + names +
                               "); or give peak_tflops and bandwidth_gbps for a custom device");
         }
@@ -179,7 +181,7 @@ Result<RooflineAnswer> answer_roofline(const json& request) {
             a.many = true;
             a.device = dev;
             for (std::size_t i = 0; i < ops->size(); ++i) {
-                FieldReader of((*ops)[i], "ops[" + std::to_string(i) + "]");
+                FieldReader of((*ops)[i], "ops[" + std::to_string(i) + "]", find_kind("roofline"));
                 RooflineRow row;
                 if (const json* label = of.raw("label")) row.label = *label;
                 row.op = read_operation(of);
@@ -200,7 +202,10 @@ Result<RooflineAnswer> answer_roofline(const json& request) {
             for (const json& c : *compare) {
                 if (!c.is_string()) f.fail("compare", "each entry must be a device name, got " + c.dump().substr(0, 30));
                 auto other = find_roofline_device(c.get<std::string>());
-                if (!other) f.fail("compare", "unknown device \"" + c.get<std::string>().substr(0, 40) + "\"");
+                if (!other) {
+                    const std::string why = roofline_refusal(c.get<std::string>());
+                    f.fail("compare", why.empty() ? "unknown device \"" + c.get<std::string>().substr(0, 40) + "\"" : why);
+                }
                 RooflineQuery qc = qa;
                 qc.device = *other;
                 qc.measured_s = 0;

@@ -34,8 +34,11 @@ std::string closest(std::string_view word, std::initializer_list<std::string_vie
     return best.best();
 }
 
-FieldReader::FieldReader(const json& obj, std::string context) : obj_(obj), ctx_(std::move(context)) {
+FieldReader::FieldReader(const json& obj, std::string context, const KindSpec* kind) : obj_(obj), ctx_(std::move(context)), kind_(kind) {
     if (!obj_.is_object()) throw RequestError(ctx_ + " must be a JSON object, got " + shown(obj_));
+    constexpr std::string_view suffix = " request";
+    if (!kind_ && ctx_.size() > suffix.size() && std::string_view(ctx_).substr(ctx_.size() - suffix.size()) == suffix)
+        kind_ = find_kind(std::string_view(ctx_).substr(0, ctx_.size() - suffix.size()));
 }
 
 bool FieldReader::has(std::string_view key) const {
@@ -176,6 +179,9 @@ std::string FieldReader::choice(std::string_view key, std::initializer_list<std:
 void FieldReader::finish() const {
     for (auto it = obj_.begin(); it != obj_.end(); ++it) {
         if (seen_.count(it.key())) continue;
+        // null = not given (docs/INPUTS.md), also for a field this request does not read (block
+        // when threads is given, a custom op's flops in a matmul).
+        if (it->is_null() && kind_ && find_field(*kind_, it.key())) continue;
         Closest closest_seen(it.key(), /*swaps=*/false);
         for (const auto& s : seen_) closest_seen.offer(s);
         const std::string best = closest_seen.best();

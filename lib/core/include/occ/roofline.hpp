@@ -55,6 +55,10 @@ std::span<const RooflineDevice> roofline_devices();
 // By canonical name or alias (case, spaces, dashes and vendor words ignored); NVIDIA GPUs also by
 // any name the occupancy device database accepts ("a100" -> A100-SXM4-80GB).
 std::optional<RooflineDevice> find_roofline_device(std::string_view name);
+// Why find_roofline_device refuses a name that does name a GPU of the catalogue: the GPU has no
+// published roofline figures, or the name is shared by several GPUs (ambiguous_gpu; those with
+// figures are named). "" when the name is no GPU occ knows.
+std::string roofline_refusal(std::string_view name);
 
 // [SECTION] Operations
 enum class OpKind : std::uint8_t { matmul, attention_decode, elementwise, softmax, layernorm, custom };

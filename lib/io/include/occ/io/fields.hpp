@@ -25,7 +25,9 @@ struct RequestError : std::runtime_error {
 
 class FieldReader {
 public:
-    explicit FieldReader(const json& obj, std::string context = "request");
+    // `kind`: the request kind whose fields the object may hold; by default the kind the context
+    // names ("occupancy request" -> occupancy). A null value of one of its fields counts as absent.
+    explicit FieldReader(const json& obj, std::string context = "request", const KindSpec* kind = nullptr);
 
     bool has(std::string_view key) const;
     // Integers: accept JSON numbers that are whole, and numeric strings.
@@ -60,7 +62,8 @@ public:
     bool has(const FieldSpec& s) const { return has(s.key); }
     const json* raw(const FieldSpec& s) { return raw(s.key); }
 
-    // Throws if the object has keys nobody read (with a "did you mean" hint).
+    // Throws if the object has keys nobody read (with a "did you mean" hint); a null value of a
+    // field the kind describes is absent, read or not.
     void finish() const;
 
     [[noreturn]] void fail(std::string_view key, const std::string& why) const;
@@ -68,6 +71,7 @@ public:
 private:
     const json& obj_;
     std::string ctx_;
+    const KindSpec* kind_ = nullptr;
     mutable std::set<std::string, std::less<>> seen_;
 };
 
