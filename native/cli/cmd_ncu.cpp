@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "occ/format.hpp"
 #include "occ/io/ncu.hpp"
 
 namespace occ::cli {
@@ -18,16 +17,6 @@ struct Options {
     bool as_json = false, batch = false;
 };
 
-std::string shown(const io::NcuValue* v) { return v ? v->printed + (v->unit.empty() ? "" : " " + v->unit) : "-"; }
-
-std::string shown_predicted(const std::string& key, const std::optional<double>& v) {
-    if (!v) return "-";
-    if (key.find("shared_memory") != std::string::npos) return format_bytes(static_cast<std::int64_t>(*v));
-    if (key.find("occupancy") != std::string::npos) return format_number(*v, 4) + " %";
-    if (key == "waves_per_sm" || key == "achieved_active_warps_per_sm") return format_number(*v, 3);
-    return format_count(static_cast<std::int64_t>(std::llround(*v)));
-}
-
 void print_human(const io::NcuAnswer& a) {
     if (a.kernels.empty())
         for (const std::string& d : a.report.diagnostics) std::printf("note: %s\n", d.c_str());
@@ -36,14 +25,8 @@ void print_human(const io::NcuAnswer& a) {
                                                                                std::to_string(k.measured.cc_minor) + ")").c_str() : "");
         if (k.device) std::printf("  device: %s, %d SMs (%s)\n", k.device->name.c_str(), k.device->sm_count, k.device_how.c_str());
         std::printf("\n  %-34s %18s %18s\n", "", "ncu printed", "occ predicts");
-        for (const auto& [key, p] : k.predicted) {
-            const io::NcuValue* m = k.measured.get(key);
-            bool differs = false;
-            for (const io::NcuDifference& d : k.differences) differs |= d.field == key;
-            const bool bound = key.rfind("achieved_", 0) == 0;   // a bound, not a prediction
-            std::printf("  %-34s %18s %18s %s\n", key.c_str(), shown(m).c_str(), ((bound && p ? "<= " : "") + shown_predicted(key, p)).c_str(),
-                        differs ? "<" : (m && p ? (bound ? "ok" : "=") : ""));
-        }
+        for (const io::NcuRow& r : io::ncu_rows(k))
+            std::printf("  %-34s %18s %18s %s\n", r.key.c_str(), r.printed.c_str(), r.predicted.c_str(), r.mark());
         if (!k.predicted.empty() && k.achieved.occupancy >= 0) std::printf("\n  achieved at most: %s\n", k.achieved.why.c_str());
         for (const io::NcuDifference& d : k.differences) std::printf("  < %s: %s\n", d.field.c_str(), d.why.c_str());
         for (const std::string& d : k.diagnostics) std::printf("  note: %s\n", d.c_str());

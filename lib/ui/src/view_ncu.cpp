@@ -2,26 +2,13 @@
 // every value ncu printed, what occ predicts for the same launch on the same device, and "=" or the
 // reason they differ. The answer is occ::io::answer_ncu's (AppState::derived.ncu, computed in the
 // refresh step); "Use" makes a kernel's launch the scenario, for what-if changes.
-#include <cmath>
 #include <string>
 
-#include "occ/format.hpp"
 #include "scenario.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
 namespace {
-
-std::string printed(const io::NcuValue* v) { return v ? v->printed + (v->unit.empty() ? "" : " " + v->unit) : "-"; }
-
-// occ's value in the unit the key has (sizes in bytes, occupancy in %), worded like `occ ncu`.
-std::string predicted(const std::string& key, const std::optional<double>& v) {
-    if (!v) return "-";
-    if (key.find("shared_memory") != std::string::npos) return format_bytes(static_cast<std::int64_t>(*v));
-    if (key.find("occupancy") != std::string::npos) return format_number(*v, 4) + " %";
-    if (key == "waves_per_sm" || key == "achieved_active_warps_per_sm") return format_number(*v, 3);
-    return format_count(static_cast<std::int64_t>(std::llround(*v)));
-}
 
 void kernel_table(const io::NcuKernelAnswer& k) {
     const ImGuiTableFlags tf = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit;
@@ -31,27 +18,22 @@ void kernel_table(const io::NcuKernelAnswer& k) {
     ImGui::TableSetupColumn("occ predicts", ImGuiTableColumnFlags_WidthFixed, em(7));
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
-    for (const auto& [key, p] : k.predicted) {
-        const io::NcuValue* m = k.measured.get(key);
-        const io::NcuDifference* diff = nullptr;
-        for (const io::NcuDifference& d : k.differences)
-            if (d.field == key) diff = &d;
-        const bool bound = key.rfind("achieved_", 0) == 0;  // occ gives the most it can be, not a value
+    for (const io::NcuRow& r : io::ncu_rows(k)) {
         ImGui::TableNextRow();
-        if (diff) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, limiter_color(kLimitRegisters, 0.25f));
+        if (r.difference) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, limiter_color(kLimitRegisters, 0.25f));
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(key.c_str());
+        ImGui::TextUnformatted(r.key.c_str());
         ImGui::TableNextColumn();
-        if (m) ImGui::TextUnformatted(printed(m).c_str());
+        if (r.measured) ImGui::TextUnformatted(r.printed.c_str());
         else ImGui::TextDisabled("-");
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(((bound && p ? "<= " : "") + predicted(key, p)).c_str());
+        ImGui::TextUnformatted(r.predicted.c_str());
         ImGui::TableNextColumn();
         ImGui::PushTextWrapPos(0);
-        if (diff) ImGui::TextUnformatted(diff->why.c_str());
-        else if (m && p) ImGui::TextDisabled("%s", bound ? "ok" : "=");
+        if (r.difference) ImGui::TextUnformatted(r.difference->why.c_str());
+        else if (*r.mark()) ImGui::TextDisabled("%s", r.mark());
         ImGui::PopTextWrapPos();
-        if (!diff && bound && m && p) item_tooltip(k.achieved.why.c_str());
+        if (!r.difference && r.bound && r.measured && r.predicts) item_tooltip(k.achieved.why.c_str());
     }
     ImGui::EndTable();
 }

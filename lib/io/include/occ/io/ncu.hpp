@@ -107,6 +107,21 @@ Result<NcuAnswer> answer_ncu(const json& request);
 json to_json(const NcuAnswer& a);
 json api_ncu(const json& request);
 
+// One line of a kernel's comparison, worded as every face shows it (occ ncu, the app's table).
+struct NcuRow {
+    std::string key;                 // a kNcuKeys name
+    std::string printed;             // what ncu printed, with its unit; "-" when it printed nothing
+    std::string predicted;           // occ's value in the key's unit ("4 KiB", "50 %"), "<= x" for an achieved
+                                     // bound; "-" when occ has none
+    bool measured = false;           // ncu printed the key
+    bool predicts = false;           // occ has a value for it
+    bool bound = false;              // an achieved_* key: occ gives the most it can be, not a value
+    const NcuDifference* difference = nullptr;   // why they differ (into the answer), when they do
+    // "<" when they differ, "=" (a bound: "ok") when both are known and agree, "" otherwise.
+    const char* mark() const;
+};
+std::vector<NcuRow> ncu_rows(const NcuKernelAnswer& k);
+
 // "32.77" "Kbyte" -> bytes 32768 in [32765, 32775); "2,048" "" -> 2048. nullopt when not a number.
 std::optional<NcuValue> ncu_value(std::string_view printed, std::string_view unit);
 
