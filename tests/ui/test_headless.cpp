@@ -419,9 +419,13 @@ TEST_CASE("advisor numbers and the pasted log are computed in the refresh step; 
     CHECK(a.at_target.target_blocks == 2);
     CHECK(a.has_clusters);
     CHECK(a.clusters.cluster_size == 2);
-    REQUIRE(a.ptxas.is_object());
-    REQUIRE(a.ptxas["kernels"].size() == 1);
-    CHECK(a.ptxas["kernels"][0]["registers"] == 40);
+    REQUIRE(a.ptxas);
+    REQUIRE(a.ptxas->rows.size() == 1);
+    const occ::io::PtxasKernel& k = a.ptxas->log.kernels[a.ptxas->rows[0].kernel];
+    CHECK(k.registers == 40);
+    CHECK(k.smem_static == 1024);
+    CHECK_FALSE(k.barriers);   // this log prints no "used N barriers": not read, not 0
+    CHECK(a.ptxas->rows[0].result);
     CHECK(app.scenario_json().find("Compiling") == std::string::npos);   // the log stays out of the link
     for (int f = 0; f < 3; ++f) run_frame_all_views(app);
     set_tab_inputs(s);

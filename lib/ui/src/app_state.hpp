@@ -14,6 +14,7 @@
 #include "occ/coalescing.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/ncu.hpp"
+#include "occ/io/ptxas.hpp"
 #include "occ/io/table.hpp"
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
@@ -112,9 +113,9 @@ struct AdvisorDerived {
     WaveResult waves;
     bool has_clusters = false;   // the device has thread block clusters
     ClusterResult clusters;
-    // The pasted compiler log through the "ptxas" request kind (the JSON `occ occupancy --ptxas`
-    // prints), with the scenario's device and launch; null when nothing is pasted.
-    io::json ptxas;
+    // The pasted compiler log through io::answer_ptxas (what `occ occupancy --ptxas` shows), with
+    // the scenario's device and launch; neither a value nor an error when nothing is pasted.
+    Result<io::PtxasAnswer> ptxas;
 };
 
 // One preset operation on the roofline.

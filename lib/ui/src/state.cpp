@@ -125,13 +125,13 @@ void refresh_advisor(AppState& s) {
     a.waves = s.derived.waves;
     a.has_clusters = dev.arch.clusters;
     a.clusters = a.has_clusters ? compute_clusters(dev, k, l, in.cluster_size, in.non_portable) : ClusterResult{};
-    a.ptxas = nullptr;
+    a.ptxas = {};
     if (!s.ptxas_log.empty()) {
         // The log supplies each kernel's registers, static shared memory and barriers.
         io::json req = io::occupancy_request_to_json(s.req);
         for (const char* key : {"regs", "smem_static", "barriers"}) req.erase(key);
         req["log"] = s.ptxas_log;
-        a.ptxas = io::handle("ptxas", req);
+        a.ptxas = io::answer_ptxas(req);
     }
 }
 

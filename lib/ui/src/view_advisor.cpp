@@ -124,8 +124,15 @@ void gpc_picture(const ClusterResult& c) {
 }
 
 
-// Compiler output pasted into the view: AppState::ptxas_log, answered in the refresh step through
-// the "ptxas" request kind (the JSON `occ occupancy --ptxas` prints) with the scenario's launch.
+// A figure as the log gave it; "not read" when the log did not print it (never shown as 0).
+template <typename T, typename Text>
+void log_figure(const std::optional<T>& v, Text text) {
+    if (v) ImGui::TextUnformatted(text(*v).c_str());
+    else ImGui::TextDisabled("not read");
+}
+
+// Compiler output pasted into the view: AppState::ptxas_log, answered in the refresh step by
+// io::answer_ptxas (what `occ occupancy --ptxas` shows) with the scenario's launch.
 void ptxas_section(AppState& s) {
     const bool reveal = s.reveal == AppState::Reveal::ptxas;
     if (reveal) ImGui::SetNextItemOpen(true);
@@ -133,57 +140,69 @@ void ptxas_section(AppState& s) {
     if (reveal) ImGui::SetScrollHereY(0.0f);
     ImGui::TextDisabled("Paste the log; every kernel gets its occupancy with this device and launch. \"Use\" copies a kernel's resources into the inputs.");
     if (input_text_multiline("##ptxas_log", s.ptxas_log, ImVec2(-1, em(7)))) mark_changed(s);
-    const io::json& r = s.derived.advisor.ptxas;
-    if (s.ptxas_log.empty() || !r.is_object()) return;
-    if (!r.contains("kernels")) {
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r.value("error", std::string("?")).c_str());
+    const Result<io::PtxasAnswer>& r = s.derived.advisor.ptxas;
+    if (s.ptxas_log.empty() || (!r && r.error.empty())) return;
+    const ImVec4 err = ImGui::ColorConvertU32ToFloat4(error_color());
+    if (!r) {
+        ImGui::TextColored(err, "%s", r.error.c_str());
         return;
     }
-    if (!r["error"].is_null()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r["error"].get<std::string>().c_str());
+    const io::PtxasAnswer& a = *r;
+    if (!a.error.empty()) ImGui::TextColored(err, "%s", a.error.c_str());
     if (!ImGui::BeginTable("ptxas_rows", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
     for (const char* h : {"kernel", "arch", "regs", "smem", "spills st/ld", "barriers", "blocks/SM", "occupancy", ""}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
-    int row = 0;
-    for (const io::json& k : r["kernels"]) {
-        ImGui::PushID(row++);
+    const auto count = [](auto v) { return std::to_string(v); };
+    int id = 0;
+    for (const io::PtxasRow& row : a.rows) {
+        const io::PtxasKernel& k = a.log.kernels[row.kernel];
+        ImGui::PushID(id++);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(k["name"].get<std::string>().c_str());
-        item_tooltip(k["mangled"].get<std::string>().c_str());
+        ImGui::TextUnformatted(k.name.c_str());
+        item_tooltip(k.mangled.c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(k["arch"].get<std::string>().c_str());
+        if (k.arch.empty()) ImGui::TextDisabled("not read");
+        else ImGui::TextUnformatted(k.arch.c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%s", k["registers"].is_null() ? "?" : k["registers"].dump().c_str());
+        log_figure(k.registers, count);
         ImGui::TableNextColumn();
-        ImGui::Text("%s", format_bytes(k["smem_static"].get<std::int64_t>()).c_str());
+        log_figure(k.smem_static, [](std::int64_t v) { return format_bytes(v); });
         ImGui::TableNextColumn();
-        ImGui::Text("%lld/%lld", static_cast<long long>(k["spill_stores"].get<std::int64_t>()), static_cast<long long>(k["spill_loads"].get<std::int64_t>()));
+        if (k.spill_stores || k.spill_loads)
+            ImGui::Text("%s/%s", k.spill_stores ? count(*k.spill_stores).c_str() : "?", k.spill_loads ? count(*k.spill_loads).c_str() : "?");
+        else ImGui::TextDisabled("not read");
         ImGui::TableNextColumn();
-        ImGui::Text("%d", k["barriers"].get<int>());
+        log_figure(k.barriers, count);
         ImGui::TableNextColumn();
-        if (k["occupancy"].is_null()) {
+        if (!row.result) {
             ImGui::TableNextColumn();
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", k["error"].get<std::string>().c_str());
+            ImGui::TextColored(err, "%s", row.error.c_str());
             ImGui::PopID();
             continue;
         }
-        const io::json& o = k["occupancy"];
-        ImGui::Text("%d", o["blocks_per_sm"].get<int>());
+        const OccupancyResult& o = *row.result;
+        ImGui::Text("%d", o.blocks_per_sm);
         ImGui::TableNextColumn();
         std::string lim;
-        for (const auto& l : o["limiters"]) lim += (lim.empty() ? "" : ", ") + l.get<std::string>();
-        ImGui::Text("%s (%s)", format_percent(o["occupancy"].get<double>()).c_str(), lim.c_str());
+        for (Limiter l : kAllLimiters)
+            if (o.limiters & l) lim += (lim.empty() ? "" : ", ") + std::string(limiter_name(l));
+        ImGui::Text("%s (%s)", format_percent(o.occupancy).c_str(), lim.c_str());
+        std::string notes;
+        for (const std::string& n : row.notes) notes += (notes.empty() ? "" : "\n") + n;
+        if (!notes.empty()) item_tooltip(notes.c_str());
         ImGui::TableNextColumn();
-        if (ImGui::SmallButton("Use") && !k["registers"].is_null()) {
-            s.req.kernel.regs_per_thread = k["registers"].get<int>();
-            s.req.kernel.smem_static = k["smem_static"].get<std::int64_t>();
-            s.req.kernel.barriers = std::clamp(k["barriers"].get<int>(), 0, 16);
+        // What the row was evaluated with (a result needs registers and static shared memory).
+        if (ImGui::SmallButton("Use")) {
+            s.req.kernel.regs_per_thread = *k.registers;
+            s.req.kernel.smem_static = *k.smem_static;
+            s.req.kernel.barriers = std::clamp(k.barriers.value_or(0), 0, 16);
             mark_changed(s);
         }
         ImGui::PopID();
     }
     ImGui::EndTable();
-    if (!r["skipped"].empty()) ImGui::TextDisabled("%zu builds skipped (other architectures or older builds).", r["skipped"].size());
+    if (!a.skipped.empty()) ImGui::TextDisabled("%zu builds skipped (other architectures or older builds).", a.skipped.size());
 }
 
 }  // namespace
