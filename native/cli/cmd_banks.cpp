@@ -18,18 +18,23 @@ char index_char(int i);
 void print_lane_ruler(const char* label);
 std::string describe_input(const AccessPattern& p, int warps);
 std::string device_line(const char* what, const Device& d);
+// Defined in tile_print.cpp.
+std::string describe_tile(const io::TileRequest& t);
+void print_tile_banks(const io::BanksAnswer& a);
 
 namespace {
 
 void print_banks(const io::BanksAnswer& a, int wi) {
     const BankBlockResult& r = a.result;
     std::printf("%s\n", device_line("banks", a.input.device).c_str());
-    print_wrapped("  access  ", describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
+    print_wrapped("  access  ", a.input.tile ? describe_tile(*a.input.tile)
+                                             : describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
     std::printf("\n  wavefronts %lld (ideal %lld)   conflicts %lld   worst %d-way\n", static_cast<long long>(r.wavefronts),
                 static_cast<long long>(r.ideal_wavefronts), static_cast<long long>(r.conflicts), r.max_way);
     std::printf("\n");
     print_wrapped("  why  ", r.reason);
     if (!r.fix.empty()) print_wrapped("  fix  ", r.fix);
+    if (a.tile) print_tile_banks(a);
 
     const BankResult& w = r.warps[static_cast<std::size_t>(wi)];
     const int phases = w.phases;
@@ -91,6 +96,10 @@ void add_banks(CLI::App& app, Outcome& out) {
         "  occ banks --block 32,32 --order column            # tile[32][32]: 32-way\n"
         "  occ banks --block 32,32 --order column --pad 1    # tile[32][33]: none\n"
         "  occ banks --block 32,32 --order column --swizzle  # XOR swizzle: none\n"
+        "  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4          # 8-way\n"
+        "  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4 --cute-swizzle 3,3,3\n"
+        "  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4 --tma-swizzle 128B\n"
+        "  occ banks --tile 32x32 --tile-access row,column   # the swizzle solver\n"
         "  occ banks --addresses 0,128,256,- --json\n"
         "  echo '{\"stride\":2}' | occ banks --batch\n\n"
         "--batch lines carry the same fields as `occ coalesce --batch` (see its --help\n"

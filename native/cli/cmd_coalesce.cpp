@@ -107,6 +107,10 @@ Result<int> pick_warp(int warps, int worst, const std::string& flag) {
     return Result<int>::ok(static_cast<int>(v));
 }
 
+// Defined in tile_print.cpp.
+std::string describe_tile(const io::TileRequest& t);
+void print_tile_coalesce(const io::CoalesceAnswer& a);
+
 namespace {
 
 // [SECTION] The human picture
@@ -114,7 +118,8 @@ namespace {
 void print_coalesce(const io::CoalesceAnswer& a, int wi) {
     const GlobalBlockResult& r = a.result;
     std::printf("%s\n", device_line("coalesce", a.input.device).c_str());
-    print_wrapped("  access  ", describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
+    print_wrapped("  access  ", a.input.tile ? describe_tile(*a.input.tile)
+                                             : describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
     std::printf("\n  requests %-6lld sectors %lld (ideal %lld, excess %lld)   lines %lld\n", static_cast<long long>(r.requests),
                 static_cast<long long>(r.sectors), static_cast<long long>(r.ideal_sectors), static_cast<long long>(r.excess_sectors),
                 static_cast<long long>(r.lines));
@@ -123,6 +128,7 @@ void print_coalesce(const io::CoalesceAnswer& a, int wi) {
     std::printf("\n");
     print_wrapped("  why  ", r.reason);
     if (!r.fix.empty()) print_wrapped("  fix  ", r.fix);
+    if (a.tile) print_tile_coalesce(a);
 
     const GlobalAccessResult& w = r.warps[static_cast<std::size_t>(wi)];
     std::printf("\n  warp %d: lanes -> sectors (%d sectors; '.' = inactive lane)\n", wi, w.sectors);
@@ -168,6 +174,7 @@ void add_coalesce(CLI::App& app, Outcome& out) {
         "  occ coalesce --block 16,16 --pitch 1000   # 2-D block: 2 rows per warp\n"
         "  occ coalesce --block 32,32 --order column # A[threadIdx.x*pitch + threadIdx.y]\n"
         "  occ coalesce --range 1000000 --seed 7     # random gather\n"
+        "  occ coalesce --tile 64x64 --elem-bytes 2 --access-bytes 16 --tile-access cp_async\n"
         "  occ coalesce --addresses 0,4,8,-,16 --json\n"
         "  echo '{\"stride\":2}' | occ coalesce --batch\n\n"
         "--batch lines carry the fields --json echoes under \"input\": gpu|cc,\n"

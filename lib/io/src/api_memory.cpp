@@ -3,11 +3,13 @@
 // [SECTION] Reading a request into an occ::AccessPattern (shared by both kinds)
 // [SECTION] The canonical echo ("input"), used by the CLI picture and the web URL
 // [SECTION] Responses
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
 #include "occ/banks.hpp"
 #include "occ/coalescing.hpp"
+#include "api_memory_tile.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
@@ -84,6 +86,7 @@ MemoryRequest read_memory_request(FieldReader& f) {
 
     const bool has_addresses = f.has("addresses");
     const char* def_kind = has_addresses ? "addresses"
+                         : has_any(f, {"tile", "tile_access", "ldmatrix", "cute_swizzle", "tma_swizzle", "global_pitch"}) ? "tile"
                          : has_any(f, {"pitch", "pad", "swizzle", "order"}) ? "2d"
                          : has_any(f, {"seed", "range"}) ? "gather" : "affine";
     const std::string kind = f.choice(F::pattern, def_kind);
@@ -91,6 +94,12 @@ MemoryRequest read_memory_request(FieldReader& f) {
     if (has_addresses != (p.kind == PatternKind::addresses))
         f.fail(has_addresses ? "addresses" : "pattern", has_addresses ? "give addresses or a pattern (affine, 2d, gather), not both"
                                                                       : "pattern \"addresses\" needs an addresses array (32 entries, null = inactive lane)");
+    if (kind == "tile") {
+        read_tile_request(f, r, read_u64(f, F::base.key, static_cast<std::uint64_t>(F::base.hi), 0, "a byte address 0..2^48 (number or \"0x...\" string)"));
+        return r;
+    }
+    for (auto k : {"tile", "tile_access", "ldmatrix", "cute_swizzle", "tma_swizzle", "global_pitch"})
+        if (f.has(k)) f.fail(k, "applies to pattern \"tile\" only (pattern is \"" + kind + "\")");
 
     p.active_lanes = static_cast<std::uint32_t>(read_u64(f, F::active_lanes.key, static_cast<std::uint64_t>(F::active_lanes.hi), static_cast<std::uint64_t>(F::active_lanes.int_default), "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
     if (has_addresses) {
@@ -159,10 +168,14 @@ json memory_request_to_json(const MemoryRequest& r) {
     const AccessPattern& p = r.pattern;
     json j;
     j.update(device_echo(r.device));
-    j["pattern"] = pattern_kind_name(p.kind);
+    j["pattern"] = r.tile ? "tile" : pattern_kind_name(p.kind);
     j["access_bytes"] = p.access_bytes;
     j["elem_bytes"] = p.element_bytes();
     j["op"] = access_op_name(p.op);
+    if (r.tile) {
+        j.update(tile_request_to_json(r));
+        return j;
+    }
     j["active_lanes"] = p.active_lanes;
     if (p.kind == PatternKind::addresses) {
         json a = json::array();
@@ -267,16 +280,17 @@ Result<Answer> answer_memory(const json& request, const char* context, Analyze a
     return answer_with<Answer>(request, context, [&](FieldReader& f, Answer& a) {
         a.input = read_memory_request(f);
         f.finish();
-        a.result = analyze(a.input.pattern, a.input.device.arch);
+        a.result = analyze(a.input, a);
         if (!a.result.ok()) throw RequestError(a.result.error);
     });
 }
 
 template <typename Block, typename WarpJson>
-json per_warps(const MemoryRequest& req, const Block& b, WarpJson warp_json) {
+json per_warps(const MemoryRequest& req, const Block& b, WarpJson warp_json, bool global_side) {
     json out = json::array();
-    for (std::size_t wi = 0; wi < b.warps.size(); ++wi)
-        out.push_back(warp_json(static_cast<int>(wi), make_warp_access(req.pattern, static_cast<int>(wi)), b.warps[wi]));
+    const std::size_t n = req.tile ? std::min<std::size_t>(b.warps.size(), kTilePerWarpMax) : b.warps.size();
+    for (std::size_t wi = 0; wi < n; ++wi)
+        out.push_back(warp_json(static_cast<int>(wi), memory_warp_access(req, static_cast<int>(wi), global_side), b.warps[wi]));
     return out;
 }
 
@@ -291,9 +305,15 @@ json finish_memory_json(json out, const MemoryRequest& req, const std::optional<
 }  // namespace
 
 Result<CoalesceAnswer> answer_coalesce(const json& request) {
-    return answer_memory<CoalesceAnswer>(request, "coalesce request", analyze_global_block);
+    return answer_memory<CoalesceAnswer>(request, "coalesce request", [](const MemoryRequest& in, CoalesceAnswer& a) {
+        return in.tile ? analyze_tile_global(in, a.tile.emplace()) : analyze_global_block(in.pattern, in.device.arch);
+    });
 }
-Result<BanksAnswer> answer_banks(const json& request) { return answer_memory<BanksAnswer>(request, "banks request", analyze_banks_block); }
+Result<BanksAnswer> answer_banks(const json& request) {
+    return answer_memory<BanksAnswer>(request, "banks request", [](const MemoryRequest& in, BanksAnswer& a) {
+        return in.tile ? analyze_tile_banks(in, a.tile.emplace()) : analyze_banks_block(in.pattern, in.device.arch);
+    });
+}
 
 json to_json(const CoalesceAnswer& a) {
     const MemoryRequest& req = a.input;
@@ -314,7 +334,8 @@ json to_json(const CoalesceAnswer& a) {
              {"fix", text_or_null(b.fix)},
              {"contiguous_sectors", b.contiguous_sectors},
              {"contiguous_efficiency", b.contiguous_efficiency},
-             {"per_warp", per_warps(req, b, global_warp_json)}};
+             {"per_warp", per_warps(req, b, global_warp_json, true)}};
+    if (a.tile) out["tile"] = tile_answer_json(req, *a.tile, false);
     return finish_memory_json(std::move(out), req, a.id);
 }
 
@@ -332,7 +353,8 @@ json to_json(const BanksAnswer& a) {
              {"fix", text_or_null(b.fix)},
              {"conflicts_padded", opt(b.conflicts_padded)},
              {"conflicts_swizzled", opt(b.conflicts_swizzled)},
-             {"per_warp", per_warps(req, b, bank_warp_json)}};
+             {"per_warp", per_warps(req, b, bank_warp_json, false)}};
+    if (a.tile) out["tile"] = tile_answer_json(req, *a.tile, true);
     return finish_memory_json(std::move(out), req, a.id);
 }
 

@@ -126,9 +126,9 @@ const FieldSpec elem_bytes{.key = "elem_bytes", .type = T::integer, .lo = 1, .hi
                            .doc_range = "1, 2, 4, 8 or 16", .unit = "bytes", .help = "Element size for indexing [= --access-bytes]"};
 const FieldSpec mem_op{.key = "op", .type = T::choice, .choices = "load,store", .def = "load", .doc_type = "string", .doc_range = "load, store",
                        .unit = "-", .help = "load or store"};
-const FieldSpec pattern{.key = "pattern", .type = T::choice, .choices = "affine,2d,gather,addresses", .def = "affine", .doc_type = "string",
-                        .doc_range = "affine, 2d, gather, addresses", .unit = "-",
-                        .help = "affine, 2d, gather or addresses [from the fields given]", .short_flag = 'p'};
+const FieldSpec pattern{.key = "pattern", .type = T::choice, .choices = "affine,2d,gather,addresses,tile", .def = "affine", .doc_type = "string",
+                        .doc_range = "affine, 2d, gather, addresses, tile", .unit = "-",
+                        .help = "affine, 2d, gather, addresses or tile [from the fields given]", .short_flag = 'p'};
 const FieldSpec active_lanes{.key = "active_lanes", .type = T::mask, .lo = 0, .hi = 0xffffffffll, .int_default = 0xffffffffll,
                              .def = "0xffffffff", .doc_type = "integer or \"0x..\" string", .doc_range = "0..0xffffffff", .unit = "lane mask",
                              .help = "Lane mask 0xffff or lane ranges 0-15,20 [all]"};
@@ -149,10 +149,10 @@ const FieldSpec mem_block{.key = "block", .type = T::dims, .lo = 1, .hi = 1024, 
                           .doc_range = "each 1..1024", .unit = "threads", .help = "Block shape, x fastest: 32,8 or 16x16"};
 const FieldSpec pitch{.key = "pitch", .type = T::integer, .lo = 0, .hi = 1 << 24, .def = "0", .doc_type = "integer",
                       .doc_range = "0..2^24 (2d only; 0 = block extent)", .unit = "elements", .help = "2d: elements per row [block extent]"};
-const FieldSpec pad{.key = "pad", .type = T::integer, .lo = 0, .hi = 1024, .def = "0", .doc_type = "integer", .doc_range = "0..1024 (2d only)",
-                    .unit = "elements", .help = "2d: padding elements per row, tile[32][32+pad]"};
-const FieldSpec swizzle{.key = "swizzle", .type = T::boolean, .def = "false", .doc_type = "boolean", .doc_range = "true/false (2d only)",
-                        .unit = "-", .help = "2d: XOR-swizzle the column: col ^ row"};
+const FieldSpec pad{.key = "pad", .type = T::integer, .lo = 0, .hi = 1024, .def = "0", .doc_type = "integer", .doc_range = "0..1024 (2d and tile)",
+                    .unit = "elements", .help = "2d, tile: padding elements per row, tile[32][32+pad]"};
+const FieldSpec swizzle{.key = "swizzle", .type = T::boolean, .def = "false", .doc_type = "boolean", .doc_range = "true/false (2d and tile)",
+                        .unit = "-", .help = "2d, tile: XOR-swizzle the column: col ^ row"};
 const FieldSpec order{.key = "order", .type = T::choice, .choices = "row,column", .def = "row", .doc_type = "string",
                       .doc_range = "row, column (2d only)", .unit = "-", .help = "2d: row = A[ty*pitch+tx], column = A[tx*pitch+ty]"};
 const FieldSpec seed{.key = "seed", .type = T::u64, .lo = 0, .hi = -1, .int_default = 1, .def = "1", .doc_type = "integer",
@@ -160,6 +160,24 @@ const FieldSpec seed{.key = "seed", .type = T::u64, .lo = 0, .hi = -1, .int_defa
 const FieldSpec range{.key = "range", .type = T::integer, .lo = 0, .hi = std::int64_t{1} << 32, .def = "0", .doc_type = "integer",
                       .doc_range = "0..2^32 (gather only; 0 = permutation)", .unit = "elements",
                       .help = "gather: random index < range; 0 = a permutation"};
+const FieldSpec tile{.key = "tile", .type = T::dims, .lo = 1, .hi = 1024, .def = "-", .doc_type = "array of 2 integers",
+                     .doc_range = "rows, columns: each 1..1024 (pattern tile)", .unit = "elements",
+                     .help = "A shared-memory tile of ROWSxCOLS elements, e.g. 64x64 (pattern tile)"};
+const FieldSpec tile_access{.key = "tile_access", .type = T::list, .def = "row", .doc_type = "array of strings",
+                            .doc_range = "row, column, cp_async, ldmatrix.x1/x2/x4, stmatrix.x1/x2/x4, each matrix one with optional .trans (tile only)",
+                            .unit = "-", .help = "tile: the accesses made to it, e.g. row,column or ldmatrix.x4.trans"};
+const FieldSpec ldmatrix{.key = "ldmatrix", .type = T::choice, .choices = "x1,x2,x4,x1.trans,x2.trans,x4.trans", .def = "-",
+                         .doc_type = "string", .doc_range = "x1, x2, x4, x1.trans, x2.trans, x4.trans (tile only)", .unit = "-",
+                         .help = "tile: add an ldmatrix of 1, 2 or 4 8x8 matrices (stmatrix with --op store)"};
+const FieldSpec cute_swizzle{.key = "cute_swizzle", .type = T::text, .def = "-", .doc_type = "string",
+                             .doc_range = "Swizzle<B,M,S> or B,M,S: B 0..8, M 0..16, abs(S) >= B (tile only)", .unit = "-",
+                             .help = "tile: CuTe Swizzle<B,M,S> on the element offset, e.g. Swizzle<3,3,3>"};
+const FieldSpec tma_swizzle{.key = "tma_swizzle", .type = T::choice, .choices = "none,32b,64b,128b", .def = "none", .doc_type = "string",
+                            .doc_range = "none, 32B, 64B, 128B, any case (tile only)", .unit = "-",
+                            .help = "tile: the TMA swizzle mode that wrote the tile"};
+const FieldSpec global_pitch{.key = "global_pitch", .type = T::integer, .lo = 0, .hi = 1 << 24, .def = "0", .doc_type = "integer",
+                             .doc_range = "0..2^24 (tile only; 0 = the tile's columns)", .unit = "elements",
+                             .help = "tile: elements between rows of the global matrix it is copied from"};
 
 // [SECTION] Roofline
 const FieldSpec roof_gpu{.key = "gpu", .type = T::text, .def = "A100-SXM4-80GB", .doc_type = "string",
@@ -239,7 +257,8 @@ const FieldSpec* const kPtxas[] = {&log, OCC_DEVICE, &threads, &block, &smem_dyn
                                    &partitioned_gc, &grid, &virtual_resources, &id};
 const FieldSpec* const kNcu[] = {&ncu_text, OCC_DEVICE, &id};
 const FieldSpec* const kMemory[] = {OCC_DEVICE, &access_bytes, &elem_bytes, &mem_op, &pattern, &active_lanes, &addresses, &base, &offset,
-                                    &stride, &mem_threads, &mem_block, &pitch, &pad, &swizzle, &order, &seed, &range, &id};
+                                    &stride, &mem_threads, &mem_block, &pitch, &pad, &swizzle, &order, &seed, &range, &tile, &tile_access,
+                                    &ldmatrix, &cute_swizzle, &tma_swizzle, &global_pitch, &id};
 const FieldSpec* const kRoofline[] = {&roof_gpu, &op, &dtype, &m, &n, &k, &seq_len, &head_dim, &heads, &batch, &elements, &inputs,
                                       &flops_per_element, &rows, &cols, &flops, &bytes, &precision, &memory, &measured_ms, &peak_tflops,
                                       &bandwidth_gbps, &compare, &ops, &id};

@@ -22,6 +22,7 @@
 #include "occ/occupancy.hpp"
 #include "occ/result.hpp"
 #include "occ/roofline.hpp"
+#include "occ/smem_shapes.hpp"
 #include "occ/sweep.hpp"
 
 namespace occ::io {
@@ -79,24 +80,51 @@ json api_occupancy(const json& request);
 // Request: gpu|cc|device, access_bytes, elem_bytes, op, active_lanes, and addresses (32 entries,
 // null = inactive) or a pattern ("affine": base, offset, stride; "2d": block, order, pitch, pad,
 // swizzle; "gather": seed, range). See docs/MEMORY.md.
+// Pattern "tile" (api_memory_tile.cpp): a whole shared-memory tile, its layout and the accesses made
+// to it; `pattern` is unused then.
+struct TileRequest {
+    TileLayout layout;
+    std::vector<TileAccess> accesses;   // all are counted; the first is drawn (per_warp)
+    std::int64_t global_pitch = 0;      // coalesce: elements between rows of the global matrix (0 = tile columns)
+    std::uint64_t global_base = 0;      // coalesce: byte address of the global matrix (the request's base)
+};
 struct MemoryRequest {
     Device device;
     AccessPattern pattern;
+    std::optional<TileRequest> tile;
 };
 Result<MemoryRequest> read_memory_request(const json& request, std::string_view context = "coalesce request");
 MemoryRequest read_memory_request(FieldReader& f);   // io-internal; throws RequestError
 json memory_request_to_json(const MemoryRequest& r);  // canonical echo (also the scenario's memory part)
 
+// Pattern "tile": each access's totals, and (banks) the swizzle solver's answer and the padding alternative.
+struct TileAccessCount {
+    TileAccess access;
+    int instructions = 0;
+    std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;   // banks
+    int max_way = 0;
+    std::int64_t sectors = 0, ideal_sectors = 0, lines = 0, bytes_requested = 0;   // coalesce
+};
+struct TileAnswer {
+    std::vector<TileAccessCount> accesses;
+    SwizzleSolution solution;         // banks only
+    int pad_fix = 0;                  // banks: elements of padding tried as the alternative (0 = none applies)
+    std::int64_t pad_fix_conflicts = -1;
+};
 struct CoalesceAnswer {
     MemoryRequest input;
     GlobalBlockResult result;
+    std::optional<TileAnswer> tile;
     std::optional<json> id;
 };
 struct BanksAnswer {
     MemoryRequest input;
     BankBlockResult result;
+    std::optional<TileAnswer> tile;
     std::optional<json> id;
 };
+// The lanes of warp (or tile instruction) `warp` of a request: shared side for banks, global side for coalesce.
+WarpAccess memory_warp_access(const MemoryRequest& r, int warp, bool global_side);
 Result<CoalesceAnswer> answer_coalesce(const json& request);
 Result<BanksAnswer> answer_banks(const json& request);
 json to_json(const CoalesceAnswer& a);
