@@ -35,7 +35,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "occupancy", "advise", "waves", "clusters", "ptxas", "coalesce", "banks", "roofline", "gpus",
-    "roofline_devices", "ncu", "call", "fields", "kinds", "sweep", "grid", "blocks_per_sm",
+    "roofline_devices", "ncu", "solve_swizzle", "call", "fields", "kinds", "sweep", "grid", "blocks_per_sm",
     "device_from_properties", "LIMITERS", "Record", "Answer", "Occupancy", "Advice", "Waves",
     "Clusters", "PtxasReport", "NcuReport", "Coalesce", "Banks", "Roofline", "Gpus", "RooflineDevices", "Sweep",
     "Grid",
@@ -315,6 +315,18 @@ def coalesce(**fields) -> Coalesce:
 def banks(**fields) -> Banks:
     """Shared-memory bank conflicts of one access (``occ banks``)."""
     return _answer("banks", fields)
+
+
+def solve_swizzle(rows: int, cols: int, elem_bytes: int, accesses=("row", "column"), access_bytes=None, **fields) -> Record:
+    """The smallest CuTe ``Swizzle<B,M,S>`` with zero bank conflicts on every access made to a
+    rows x cols tile of elem_bytes elements (``occ banks --tile RxC --tile-access ...``), as the
+    banks answer's ``tile.solver`` record: ``zero_conflicts``, ``cute_swizzle``, ``expression``,
+    ``tma_swizzle`` (None when no TMA mode matches), ``conflicts``, ``conflicts_plain``,
+    ``per_access``. ``accesses``: row, column, cp_async, ldmatrix.x1/x2/x4, stmatrix.x1/x2/x4 (with
+    .trans); ``access_bytes`` is the width of row and cp_async accesses (default elem_bytes)."""
+    request = {"tile": [rows, cols], "elem_bytes": elem_bytes, "access_bytes": access_bytes or elem_bytes,
+               "tile_access": list(accesses), **fields}
+    return banks(**request).tile.solver
 
 
 def roofline(**fields) -> Roofline:

@@ -21,6 +21,24 @@ except ImportError:
     np = None
 
 
+class Tiles(unittest.TestCase):
+    def test_ldmatrix_tile_and_solver(self):
+        b = occ.banks(tile=[64, 64], elem_bytes=2, ldmatrix="x4")
+        self.assertEqual((b.wavefronts, b.ideal_wavefronts, b.conflicts, b.max_way), (512, 64, 448, 8))
+        self.assertEqual(b.tile.solver.cute_swizzle, "cute::Swizzle<3,3,3>")
+        self.assertEqual(occ.banks(tile=[64, 64], elem_bytes=2, ldmatrix="x4", cute_swizzle="Swizzle<3,3,3>").conflicts, 0)
+        self.assertEqual(occ.banks(tile=[64, 64], elem_bytes=2, ldmatrix="x4.trans", tma_swizzle="128B").conflicts, 0)
+        s = occ.solve_swizzle(32, 32, 4)
+        self.assertTrue(s.zero_conflicts)
+        self.assertEqual((s.cute_swizzle, s.expression), ("cute::Swizzle<5,0,5>", "i ^ ((i >> 5) & 0x1f)"))
+        s = occ.solve_swizzle(64, 64, 2, accesses=("row", "ldmatrix.x4"), access_bytes=16)
+        self.assertEqual((s.cute_swizzle, s.tma_swizzle, s.conflicts_plain), ("cute::Swizzle<3,3,3>", "128B", 448))
+        with self.assertRaisesRegex(ValueError, "tile_access: each entry"):
+            occ.solve_swizzle(64, 64, 2, accesses=("diagonal",))
+        c = occ.coalesce(tile=[64, 64], elem_bytes=2, access_bytes=16, tile_access="cp_async", global_pitch=4096)
+        self.assertEqual((c.sectors, c.ideal_sectors, c.excess_sectors), (256, 256, 0))
+
+
 class Answers(unittest.TestCase):
     def test_done_when(self):
         self.assertEqual(occ.occupancy(gpu="A100", threads=256, regs=64).occupancy, 0.5)
