@@ -105,7 +105,7 @@ void add_occupancy(CLI::App& app, Outcome& out) {
         out.code = emit(a, o->as_json, [](const io::OccupancyAnswer& x) { return io::to_json(x); }, print_human);
         // A launch the model refuses still has an answer (every limit, and why): shown, then the error.
         if (a && !a->result.ok()) {
-            if (!o->as_json) std::cerr << "error: " << a->result.error << '\n';
+            if (!o->as_json) std::cerr << "error: " << a->result.error_message() << '\n';
             out.code = kExitUsage;
         }
     });

@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "occ/io/api.hpp"
+#include "occ/io/batch.hpp"
 
 namespace occ::cli {
 
@@ -14,20 +15,28 @@ bool stdout_is_tty() { return ::isatty(STDOUT_FILENO) != 0; }
 int run_batch(const std::string& kind, std::istream& in, std::ostream& out) {
     std::ios::sync_with_stdio(false);
     std::string line;
+    std::string text;                   // answers waiting to be written; flushed every 64 KB
+    text.reserve(1 << 17);
+    io::BatchAnswerer answerer;
     bool any_error = false;
     std::size_t n = 0;
     while (std::getline(in, line)) {
         ++n;
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        json res;
         if (line.find_first_not_of(" \t") == std::string::npos) {
-            res = json{{"error", "line " + std::to_string(n) + ": empty line (expected one JSON object)"}};
+            const json res = json{{"error", "line " + std::to_string(n) + ": empty line (expected one JSON object)"}};
+            text += res.dump(-1, ' ', false, json::error_handler_t::replace);
+            any_error = true;
         } else {
-            res = io::handle_text(kind, line);
+            any_error |= answerer.answer(kind, line, text);
         }
-        if (res.contains("error") && !res["error"].is_null()) any_error = true;
-        out << res.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+        text += '\n';
+        if (text.size() >= (1 << 16)) {
+            out.write(text.data(), static_cast<std::streamsize>(text.size()));
+            text.clear();
+        }
     }
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.flush();
     return any_error ? kExitBatchErrors : kExitOk;
 }

@@ -187,7 +187,7 @@ occ::io::OccupancyRequest launch_request(const py::dict& request) {
     const auto a = occ::io::answer_occupancy(req);
     if (!a) throw py::value_error(a.error);
     const occ::io::OccupancyRequest& r = a->input;
-    if (!a->result.ok() && occ::blocks_per_sm_fast(r.device.arch, r.kernel, r.launch) < 0) throw py::value_error(a->result.error);
+    if (!a->result.ok() && occ::blocks_per_sm_fast(r.device.arch, r.kernel, r.launch) < 0) throw py::value_error(a->result.error_message());
     return r;
 }
 
@@ -296,7 +296,7 @@ py::bytearray blocks_per_sm_many(const py::dict& options, const py::buffer& thre
         l.smem_dynamic = sd[bad];
         const occ::OccupancyResult res = occ::compute_occupancy(r.device, k, l);
         throw py::value_error("configuration " + std::to_string(bad) + ": " +
-                              (res.ok() ? std::string("outside the model's ranges") : res.error));
+                              (res.ok() ? std::string("outside the model's ranges") : res.error_message()));
     }
     return bytes_of(out);
 }

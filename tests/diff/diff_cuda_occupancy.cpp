@@ -143,7 +143,7 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
                         o.blockLimitBarriers, o.blockLimitVirtual, o.allocatedRegistersPerBlock, o.allocatedSharedMemPerBlock,
                         o.limitingFactors, int(o.partitionedGCConfig));
             std::printf("  occ:    error=\"%s\" blocks=%d warps=%d regs=%d smem=%d blk=%d bar=%d virt=%d regalloc=%d smemalloc=%lld flags=%x gc=%d\n",
-                        r.error.c_str(), r.blocks_per_sm, r.limit_warps, r.limit_registers, r.limit_shared_memory, r.limit_blocks, r.limit_barriers,
+                        r.error_message().c_str(), r.blocks_per_sm, r.limit_warps, r.limit_registers, r.limit_shared_memory, r.limit_blocks, r.limit_barriers,
                         r.limit_virtual_resources, r.regs_per_block_allocated, static_cast<long long>(r.smem_per_block_allocated),
                         r.limiters, int(r.partitioned_gc_active));
         }

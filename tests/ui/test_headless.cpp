@@ -119,7 +119,7 @@ TEST_CASE("every view, many frames, with the mouse roaming and clicking") {
         REQUIRE(s.req.kernel.regs_per_thread >= 0);
         REQUIRE(s.req.kernel.regs_per_thread <= 255);
         REQUIRE(s.derived_generation == s.input_generation);
-        const bool consistent = s.derived.result.ok() || !s.derived.result.error.empty();
+        const bool consistent = s.derived.result.ok() || !s.derived.result.error_message().empty();
         REQUIRE(consistent);
     }
     CHECK(!app.dark_theme());

@@ -94,7 +94,7 @@ TEST_CASE("per-block register checks, including the sub-partition rounding of th
     const auto over = run(gpu("A100"), 1024, 65);
     CHECK(over.blocks_per_sm == 0);
     CHECK(over.limit_registers == 0);
-    CHECK(over.error.find("regs:") == 0);
+    CHECK(over.error_message().find("regs:") == 0);
     // 288 threads = 9 warps x 224 regs (7168 per warp): 64512 registers fit the limit, but the
     // hardware check counts 12 warps (9 rounded up to 4 sub-partitions) = 86016 > 65536.
     const auto hw = run(gpu("A100"), 288, 224);
@@ -139,11 +139,11 @@ TEST_CASE("opt-in maximum: H100 227 KB per block, rounded in 128-byte units") {
     CHECK(r.blocks_per_sm == 1);
     const auto over = run(gpu("H100"), 256, 32, 227 * 1024 + 1, true);
     CHECK(over.blocks_per_sm == 0);
-    CHECK(over.error.find("max_dynamic_smem") != std::string::npos);
+    CHECK(over.error_message().find("max_dynamic_smem") != std::string::npos);
     // Without opt-in, 64 KB is over the 48 KB (+1 KB) limit; the message says how to fix it.
     const auto no = run(gpu("H100"), 256, 32, 64 * 1024, false);
     CHECK(no.blocks_per_sm == 0);
-    CHECK(no.error.find("opt in") != std::string::npos);
+    CHECK(no.error_message().find("opt in") != std::string::npos);
     // Allocation unit: 100 B dynamic + 1 KB reserve = 1124 -> 1152 (128 B unit, 8.0+); 256 B before 8.0.
     CHECK(run(gpu("H100"), 64, 32, 100).smem_per_block_allocated == 1152);
     CHECK(run(gpu("V100"), 64, 32, 100).smem_per_block_allocated == 256);
@@ -205,19 +205,19 @@ TEST_CASE("invalid inputs give 0 blocks and a reason naming the field and range"
     const Device a100 = gpu("A100");
     auto t0 = run(a100, 0, 32);
     CHECK(t0.blocks_per_sm == 0);
-    CHECK(t0.error == "threads must be 1..1024 (threads per block), got 0");
+    CHECK(t0.error_message() == "threads must be 1..1024 (threads per block), got 0");
     auto t2 = run(a100, 2000, 32);
     CHECK(t2.blocks_per_sm == 0);
-    CHECK(t2.error.find("threads must be 1..1024") == 0);
+    CHECK(t2.error_message().find("threads must be 1..1024") == 0);
     auto r = run(a100, 256, 256);
     CHECK(r.blocks_per_sm == 0);
-    CHECK(r.error == "regs must be 0..255 (registers per thread), got 256");
+    CHECK(r.error_message() == "regs must be 0..255 (registers per thread), got 256");
     auto neg = run(a100, 256, 32, -1);
-    CHECK(neg.error == "smem_dynamic must be >= 0 bytes, got -1");
+    CHECK(neg.error_message() == "smem_dynamic must be >= 0 bytes, got -1");
     auto c = run(a100, 256, 32, 0, false, 0, 101);
-    CHECK(c.error == "carveout must be -1 (default) or 0..100 percent, got 101");
+    CHECK(c.error_message() == "carveout must be -1 (default) or 0..100 percent, got 101");
     auto b = run(a100, 256, 32, 0, false, 0, -1, 17);
-    CHECK(b.error == "barriers must be 0..16 (named barriers per block), got 17");
+    CHECK(b.error_message() == "barriers must be 0..16 (named barriers per block), got 17");
     // Huge sizes do not overflow.
     auto huge = run(a100, 256, 32, std::int64_t{1} << 50);
     CHECK(huge.blocks_per_sm == 0);
@@ -279,9 +279,9 @@ TEST_CASE("virtual resources limit blocks from 10.0 on, only when the kernel dec
     const OccupancyResult many = virt(b200, 32, 129);
     CHECK(many.blocks_per_sm == 0);
     CHECK(many.limit_virtual_resources == 0);
-    CHECK(many.error == "virtual_resources: 129 per block is more than the 128 an SM has on compute capability 10.0: no block fits");
+    CHECK(many.error_message() == "virtual_resources: 129 per block is more than the 128 an SM has on compute capability 10.0: no block fits");
     const OccupancyResult neg = virt(b200, 32, -1);
-    CHECK(neg.error == "virtual_resources must be >= 0 (virtual resources per block, 0 = none), got -1");
+    CHECK(neg.error_message() == "virtual_resources must be >= 0 (virtual resources per block, 0 = none), got -1");
     KernelResources k;
     k.virtual_resources = -1;
     CHECK(blocks_per_sm_fast(b200.arch, k, LaunchConfig{}) == -1);

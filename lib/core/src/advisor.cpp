@@ -93,7 +93,7 @@ BlockSizeAdvice advise_block_size(const Device& dev, const KernelResources& k, c
         }
     }
     if (best_score == 0) {
-        a.error = "no block size fits on an SM" + (smallest_failure.error.empty() ? std::string() : ": " + smallest_failure.error);
+        a.error = "no block size fits on an SM" + (smallest_failure.ok() ? std::string() : ": " + smallest_failure.error_message());
         return a;
     }
     a.blocks_per_sm = a.after.blocks_per_sm;
@@ -110,7 +110,7 @@ ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, con
     a.now = k.regs_per_thread;
     a.before = compute_occupancy(dev, k, l);
     if (k.regs_per_thread < 0 || k.regs_per_thread > dev.arch.max_regs_per_thread) {
-        a.error = a.before.error;
+        a.error = a.before.error_message();
         return a;
     }
     a.blocks_per_sm = a.before.blocks_per_sm;
@@ -153,7 +153,7 @@ ResourceAdvice advise_shared_memory(const Device& dev, const KernelResources& k,
     a.now = l.smem_dynamic;
     a.before = compute_occupancy(dev, k, l);
     if (l.smem_dynamic < 0 || k.smem_static < 0) {
-        a.error = a.before.error;
+        a.error = a.before.error_message();
         return a;
     }
     a.blocks_per_sm = a.before.blocks_per_sm;
@@ -197,7 +197,7 @@ DynamicSmemAdvice available_dynamic_smem(const Device& dev, const KernelResource
         z.smem_dynamic = 0;
         const OccupancyResult zero = compute_occupancy(dev, k, z);
         a.at_available = zero;
-        a.error = !zero.ok() ? zero.error
+        a.error = !zero.ok() ? zero.error_message()
                              : "at most " + std::to_string(zero.blocks_per_sm) + " blocks per SM fit even with no dynamic shared memory (limited by " +
                                    limiter_list(zero.limiters) + ")";
         return a;
@@ -272,7 +272,7 @@ std::string clusters_suggestion(const ClusterResult& c) {
 }
 
 std::string no_change_suggestion(const OccupancyResult& now) {
-    return "no change improves occupancy: " + std::string(now.ok() ? "already at the best this kernel allows" : now.error);
+    return "no change improves occupancy: " + std::string(now.ok() ? std::string("already at the best this kernel allows") : now.error_message());
 }
 
 }  // namespace occ

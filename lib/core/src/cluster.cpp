@@ -84,7 +84,7 @@ ClusterResult compute_clusters(const Device& dev, const KernelResources& k, cons
     c.per_sm = compute_occupancy(dev, k, l);
     c.blocks_per_sm = c.per_sm.blocks_per_sm;
     if (!c.per_sm.ok() && c.blocks_per_sm == 0) {
-        c.error = c.per_sm.error;
+        c.error = c.per_sm.error_message();
         return c;
     }
     for (int s : layout.sms_per_gpc) {

@@ -63,7 +63,7 @@ std::string explain_limit(Limiter which, const Device& dev, const KernelResource
 }
 
 std::string summarize(const OccupancyResult& r) {
-    if (!r.ok() && r.blocks_per_sm == 0) return "launch fails: " + r.error;
+    if (!r.ok() && r.blocks_per_sm == 0) return "launch fails: " + r.error_message();
     std::string s = "limited by ";
     int n = 0;
     for (Limiter l : kAllLimiters) {

@@ -62,7 +62,7 @@ json snap(const OccupancyResult& r, int threads, int regs, std::int64_t smem_dyn
                 {"warps_per_sm", r.warps_per_sm},
                 {"occupancy", r.occupancy},
                 {"limiters", limiters_json(r.limiters)},
-                {"error", r.ok() ? json(nullptr) : json(r.error)}};
+                {"error", r.ok() ? json(nullptr) : json(r.error_message())}};
 }
 
 json waves_json(const WaveResult& w) {
@@ -262,7 +262,7 @@ json api_advise(const json& request) {
     if (sugg.empty()) say(no_change_suggestion(now));
     out["suggestions"] = sugg;
     out["input"] = occupancy_request_to_json(req);
-    out["error"] = now.ok() ? json(nullptr) : json(now.error);
+    out["error"] = now.ok() ? json(nullptr) : json(now.error_message());
     if (id) out["id"] = *id;
     return out;
 }

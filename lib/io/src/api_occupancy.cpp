@@ -132,7 +132,7 @@ json occupancy_to_json(const OccupancyResult& r, const Device& d, const KernelRe
         {"smem_per_sm_configured", r.smem_per_sm_configured},
         {"driver_smem", driver_json(d.arch, k, r)},
         {"partitioned_gc_active", r.partitioned_gc_active},
-        {"error", r.ok() ? json(nullptr) : json(r.error)},
+        {"error", r.ok() ? json(nullptr) : json(r.error_message())},
         {"device", device_to_json(d)},
     };
     // The virtual-resource limit only where the kernel declares a count (answers without one keep their bytes).

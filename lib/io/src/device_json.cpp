@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "occ/gpu_cache.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 
@@ -155,17 +156,9 @@ Device read_device(FieldReader& f, std::string_view fallback_gpu) {
         return *d;
     }
     const std::string name = f.string("gpu", fallback_gpu);
-    // --batch answers a line per request, mostly naming the same few GPUs: remember the last few
-    // lookups (find_gpu normalises every name in the database; ~20% of a batch line's time).
-    struct Cached { std::string name; Device device; };
-    thread_local std::vector<Cached> cache;
-    for (const Cached& c : cache)
-        if (c.name == name) return c.device;
-    auto d = find_gpu(name);
-    if (d) {
-        if (cache.size() >= 16) cache.erase(cache.begin());
-        cache.push_back({name, *d});
-    }
+    // --batch answers a line per request, mostly naming the same few GPUs: core resolves each
+    // spelling once (occ/gpu_cache.hpp).
+    const Device* d = find_gpu_cached(name);
     if (!d) {
         // A name several GPUs of different SM counts share ("Orin", "Xavier"): ask which one.
         if (std::string shared = ambiguous_gpu_message(name); !shared.empty()) f.fail("gpu", shared);

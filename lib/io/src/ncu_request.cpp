@@ -298,7 +298,7 @@ json to_json(const NcuAnswer& a) {
                                {"achieved_bound", k.achieved.occupancy >= 0 ? json(k.achieved.why) : json(nullptr)},
                                {"differences", diffs},
                                {"input", launch},
-                               {"error", k.launch && !k.result.ok() ? json(k.result.error) : json(nullptr)},
+                               {"error", k.launch && !k.result.ok() ? json(k.result.error_message()) : json(nullptr)},
                                {"diagnostics", k.diagnostics}});
     }
     json out{{"format", a.report.format.empty() ? json(nullptr) : json(a.report.format)},

@@ -95,7 +95,7 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
     const OccupancyResult r = compute_occupancy(dev, kr, a.input.launch);
     row.device = dev;
     if (r.ok()) row.result = r;
-    else row.error = r.error;
+    else row.error = r.error_message();
 }
 
 std::string no_rows_error(const PtxasAnswer& a) {

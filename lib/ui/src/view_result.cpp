@@ -51,7 +51,7 @@ void draw_result(AppState& s, bool headline) {
     if (headline) draw_result_headline(s);
     if (!r.ok()) {
         ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r.error.c_str());
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r.error_message().c_str());
         ImGui::PopTextWrapPos();
     }
     ImGui::Spacing();

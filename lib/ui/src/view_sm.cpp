@@ -168,7 +168,7 @@ void draw_sm(AppState& s) {
         ImGui::EndTooltip();
     }
     if (partitioned) ImGui::TextDisabled("Partitioned global caching: each block is confined to half the SM.");
-    if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No block fits: %s", r.error.c_str());
+    if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No block fits: %s", r.error_message().c_str());
 }
 
 }  // namespace occ::ui

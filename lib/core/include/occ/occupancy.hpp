@@ -9,6 +9,7 @@
 //   virtual    (10.x+) virtual resources per SM / the kernel's virtual-resource count (cuda_occupancy.h)
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "occ/device.hpp"
@@ -58,6 +59,24 @@ enum Limiter : unsigned {
 // lists that show every limiter (kAllLimiters) leave it out; answers name it where it applies.
 inline constexpr unsigned kLimitVirtualResources = 1u << 5;
 
+// Why compute_occupancy refuses: an input outside its range, or a launch that would fail.
+enum class OccupancyError : std::uint8_t {
+    none,
+    threads_range,        // threads < 1 (invalid input)
+    threads_too_many,     // threads > max per block (launch fails)
+    regs_range,           // regs < 0 or > max per thread
+    regs_per_block,       // block's register total over the per-block limit
+    smem_negative,
+    smem_over_block,      // static + dynamic + reserved over what one block may use
+    smem_over_kernel_max, // dynamic above the kernel's max_dynamic_smem attribute
+    max_dyn_range,        // max_dynamic_smem above what the device allows
+    carveout_range,
+    barriers_range,
+    no_carveout_fits,     // custom device: no carveout step holds one block
+    virtual_range,        // virtual_resources < 0 (invalid input)
+    virtual_too_many,     // more virtual resources per block than the SM has (launch fails)
+};
+
 struct OccupancyResult {
     // Blocks each resource alone allows (kUnlimited when that resource places no bound).
     int limit_warps = 0;
@@ -82,9 +101,27 @@ struct OccupancyResult {
     std::int64_t smem_per_block_limit = 0;       // what one block may use (incl. reserve)
     bool partitioned_gc_active = false;
 
-    std::string error;                   // empty when the inputs are valid
-    bool ok() const { return error.empty(); }
+    // Why the launch is refused or an input is out of range: a code and the numbers its message
+    // quotes (which ones depends on the code), worded only when read (error_message()), so the
+    // query path neither formats nor allocates.
+    OccupancyError error_code = OccupancyError::none;
+    bool ok() const { return error_code == OccupancyError::none; }
+    std::string error_message() const;   // "" when ok()
+
+    // The numbers the message quotes, stored with the code (their count and meaning depend on
+    // it); raw bytes, left unset when ok(), so a result is built without clearing them.
+    static constexpr int kErrorArgs = 9;
+    std::int64_t error_arg(int i) const;
+    void set_error_arg(int i, std::int64_t v);
+    alignas(8) unsigned char error_args_[kErrorArgs * sizeof(std::int64_t)];
 };
+
+inline std::int64_t OccupancyResult::error_arg(int i) const {
+    std::int64_t v;
+    std::memcpy(&v, error_args_ + i * sizeof v, sizeof v);
+    return v;
+}
+inline void OccupancyResult::set_error_arg(int i, std::int64_t v) { std::memcpy(error_args_ + i * sizeof v, &v, sizeof v); }
 
 // The full calculation, with a readable reason when the launch is impossible.
 OccupancyResult compute_occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l);

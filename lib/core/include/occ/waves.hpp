@@ -40,7 +40,7 @@ WaveResult compute_waves(int blocks_per_sm, int sm_count, std::int64_t grid_bloc
 // Same, taking blocks per SM from a full occupancy result.
 inline WaveResult compute_waves(const OccupancyResult& r, int sm_count, std::int64_t grid_blocks) {
     WaveResult w = compute_waves(r.blocks_per_sm, sm_count, grid_blocks);
-    if (!r.ok() && w.error.empty()) w.error = r.error;
+    if (!r.ok() && w.error.empty()) w.error = r.error_message();
     return w;
 }
 
