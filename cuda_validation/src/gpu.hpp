@@ -70,4 +70,24 @@ std::vector<MemKernel> memory_kernels();
 // Copies up to 64 byte offsets into the constant table. Returns a cudaError_t value.
 int upload_offsets(const int* offsets, int n);
 
+// --- Tile kernels (kernels_tiles.cu) ---------------------------------------------------------------
+// occv_ldmatrix_x{1,2,4}[_trans], occv_stmatrix_x{1,2,4}[_trans] (sm_90+), occv_cp_async_{4,8,16}
+// (sm_80+): block 0, one warp, ONE warp-level instruction at the per-lane byte offsets of the tile
+// tables (occ::tile_warp_access for the shared side, occ::tile_global_access for cp.async's source).
+struct TileArgs {
+    char* gbase;                   // cp.async source buffer (256-byte aligned)
+    int* out;                      // 32 ints: keeps results observable
+    unsigned mask;                 // cp.async: active lanes
+    int flag;                      // 0 at run time
+};
+struct TileKernel {
+    std::string name;              // extern "C" name
+    const void* func;
+    std::string access;            // occ's tile_access spelling: "ldmatrix.x4.trans", "cp_async", ...
+    int min_cc;                    // 75 (ldmatrix), 80 (cp.async), 90 (stmatrix); earlier parts run an empty body
+};
+std::vector<TileKernel> tile_kernels();
+// Copies 32 shared-memory and (when not null) 32 global byte offsets into the tables. Returns a cudaError_t value.
+int upload_tile_offsets(const int* smem_offsets, const int* gmem_offsets);
+
 }  // namespace occv
