@@ -1,5 +1,5 @@
 // bench_memory.cpp — warp accesses analysed per second by the coalescing and bank models.
-// Target: >= 20 M warp accesses per second on one core, for global and for shared.
+// Target: >= 20 M warp accesses per second on one core, for global and for shared, every shape.
 // Each case prepares a ring of 256 warp accesses up front, so the loop times only the analysis.
 #include <array>
 #include <cstdint>
@@ -56,27 +56,37 @@ void run(benchmark::State& state, const std::array<WarpAccess, kRing>& ring, Fn 
     state.SetItemsProcessed(state.iterations());   // items = warp accesses
 }
 
-void BM_Global_Contiguous4(benchmark::State& s) { run(s, make_ring(affine(4, 1), false), occ::analyze_global); }
-void BM_Global_Misaligned4(benchmark::State& s) { run(s, make_ring(affine(4, 1, 4), false), occ::analyze_global); }
-void BM_Global_Stride32(benchmark::State& s) { run(s, make_ring(affine(4, 32), false), occ::analyze_global); }
-void BM_Global_Vector16(benchmark::State& s) { run(s, make_ring(affine(16, 1), false), occ::analyze_global); }
-void BM_Global_RandomGather(benchmark::State& s) { run(s, make_ring(gather(4), true), occ::analyze_global); }
+// The shapes of docs/PERFORMANCE.md's memory table, the same warps for both models: 4-byte contiguous,
+// strides of 33 and 32 elements, 8- and 16-byte vectors, a random gather over 4 MiB (unordered lanes),
+// plus a misaligned start (global), stride 2 (banks) and a half-active shuffled warp (both).
+AccessPattern half_gather() {
+    AccessPattern p = gather(4);
+    p.range = 0;   // a permutation of the block's threads: 32 distinct, unordered elements
+    p.active_lanes = 0x0000ffffu;
+    return p;
+}
 
-void BM_Banks_Stride1(benchmark::State& s) { run(s, make_ring(affine(4, 1), false), occ::analyze_banks); }
+#define OCC_MEMORY_SHAPES(X)                                              \
+    X(Contiguous4, make_ring(affine(4, 1), false))                         \
+    X(Stride33, make_ring(affine(4, 33), false))                           \
+    X(Stride32, make_ring(affine(4, 32), false))                           \
+    X(Vector8, make_ring(affine(8, 1), false))                             \
+    X(Vector16, make_ring(affine(16, 1), false))                           \
+    X(RandomGather, make_ring(gather(4), true))                            \
+    X(HalfWarpShuffled, make_ring(half_gather(), true))
+
+#define OCC_DEFINE(name, ring)                                                                                    \
+    void BM_Global_##name(benchmark::State& s) { run(s, ring, occ::analyze_global); }                          \
+    void BM_Banks_##name(benchmark::State& s) { run(s, ring, occ::analyze_banks); }
+OCC_MEMORY_SHAPES(OCC_DEFINE)
+#undef OCC_DEFINE
+
+void BM_Global_Misaligned4(benchmark::State& s) { run(s, make_ring(affine(4, 1, 4), false), occ::analyze_global); }
 void BM_Banks_Stride2(benchmark::State& s) { run(s, make_ring(affine(4, 2), false), occ::analyze_banks); }
-void BM_Banks_Stride32(benchmark::State& s) { run(s, make_ring(affine(4, 32), false), occ::analyze_banks); }
-void BM_Banks_Vector8(benchmark::State& s) { run(s, make_ring(affine(8, 1), false), occ::analyze_banks); }
-void BM_Banks_RandomGather(benchmark::State& s) { run(s, make_ring(gather(4), true), occ::analyze_banks); }
 
 }  // namespace
 
-BENCHMARK(BM_Global_Contiguous4);
+#define OCC_REGISTER(name, ring) BENCHMARK(BM_Global_##name); BENCHMARK(BM_Banks_##name);
+OCC_MEMORY_SHAPES(OCC_REGISTER)
 BENCHMARK(BM_Global_Misaligned4);
-BENCHMARK(BM_Global_Stride32);
-BENCHMARK(BM_Global_Vector16);
-BENCHMARK(BM_Global_RandomGather);
-BENCHMARK(BM_Banks_Stride1);
 BENCHMARK(BM_Banks_Stride2);
-BENCHMARK(BM_Banks_Stride32);
-BENCHMARK(BM_Banks_Vector8);
-BENCHMARK(BM_Banks_RandomGather);

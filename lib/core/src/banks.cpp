@@ -8,7 +8,10 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
+
+#include "lane_rank.hpp"
 
 namespace occ {
 
@@ -72,7 +75,7 @@ bool analyze_banks_affine(const WarpAccess& w, int ab, BankResult& r) {
 
 }  // namespace
 
-BankResult analyze_banks(const WarpAccess& w) {
+OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
     BankResult r;
     r.lane_bank.fill(-1);
     const int ab = valid_access_bytes(w.access_bytes) ? w.access_bytes : 4;
@@ -83,22 +86,21 @@ BankResult analyze_banks(const WarpAccess& w) {
     const std::uint32_t lane_banks = (1u << words_per_lane) - 1u;   // the banks one lane covers, from its first
     const std::uint32_t phase_mask = lanes_per_phase == kWarpLanes ? 0xffffffffu : (1u << lanes_per_phase) - 1u;
     const std::uint32_t align = ~static_cast<std::uint32_t>(ab - 1);
-    std::array<std::uint32_t, kWarpLanes> lane_word;   // first word of each active lane
+    // First word of each lane. Programming Guide, "Shared Memory" (5.x+): successive 32-bit words map to
+    // successive banks. Words are kept modulo 2^30 (addresses modulo 4 GiB): shared memory is at most 228 KiB.
+    std::array<std::uint32_t, kWarpLanes> lane_word;
+    for (std::size_t i = 0; i < kWarpLanes; ++i) lane_word[i] = (static_cast<std::uint32_t>(w.addr[i]) & align) / kBankBytes;
     std::uint32_t one_word_banks = 0;                    // banks used by a conflict-free phase
     for (int ph = 0; ph < r.phases; ++ph) {
         const int first = ph * lanes_per_phase;
         const std::uint32_t lanes = w.active & (phase_mask << first);
         if (lanes == 0) continue;   // a phase with no active lane costs nothing
-        r.active_lanes += std::popcount(lanes);
+        r.active_lanes += detail::pop32(lanes);
         std::uint32_t banks_seen = 0;
         bool collide = false;
         for (std::uint32_t m = lanes; m; m &= m - 1) {
             const int lane = std::countr_zero(m);
-            // Programming Guide, "Shared Memory" (5.x+): successive 32-bit words map to successive banks.
-            // Words are kept modulo 2^30 (addresses modulo 4 GiB): shared memory is at most 228 KiB.
-            const std::uint32_t w0 = (static_cast<std::uint32_t>(w.addr[static_cast<std::size_t>(lane)]) & align) / kBankBytes;
-            const std::uint32_t b0 = w0 % kBanks;   // aligned accesses never wrap past bank 31
-            lane_word[static_cast<std::size_t>(lane)] = w0;
+            const std::uint32_t b0 = lane_word[static_cast<std::size_t>(lane)] % kBanks;   // aligned accesses never wrap past bank 31
             r.lane_bank[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(b0);
             const std::uint32_t bits = lane_banks << b0;
             collide |= (banks_seen & bits) != 0;
@@ -111,32 +113,32 @@ BankResult analyze_banks(const WarpAccess& w) {
             // Fast path: every bank is asked for at most one word (bank_way is raised to 1 at the end).
             one_word_banks |= banks_seen;
         } else {
-            // Distinct words per bank with a 64-slot open-addressing set (a phase has at most 32 words);
-            // the same word asked for by several lanes is counted once (broadcast).
-            constexpr std::uint32_t kEmpty = 0xffffffffu;
-            std::array<std::uint32_t, 64> set;
-            set.fill(kEmpty);
-            std::array<std::uint8_t, kBanks> count{};
+            // Distinct words per bank: lanes asking for the same word get the same dense id (lane_rank.hpp),
+            // so a bank's distinct words are the distinct ids of its lanes (a broadcast counts once).
+            // Aligned accesses of one width cover whole groups of words_per_lane banks: lanes with the
+            // same first bank share all their words or none, so each group is counted at its first bank.
+            std::array<std::int32_t, kWarpLanes> key;
+            for (std::size_t i = 0; i < kWarpLanes; ++i)
+                key[i] = (lanes >> i) & 1u ? static_cast<std::int32_t>(lane_word[i]) : std::numeric_limits<std::int32_t>::max();
+            std::array<std::uint8_t, kWarpLanes> id;
+            detail::dense_rank32(key, id);
+            std::array<std::uint32_t, kBanks> ids_of{};   // bit d: a lane of this phase asks this bank for word id d
             for (std::uint32_t m = lanes; m; m &= m - 1) {
-                const std::uint32_t w0 = lane_word[static_cast<std::size_t>(std::countr_zero(m))];
-                for (std::uint32_t k = 0; k < words_per_lane; ++k) {
-                    const std::uint32_t wd = w0 + k;
-                    std::uint32_t h = (wd * 0x9e3779b1u) >> 26;
-                    while (set[h] != kEmpty && set[h] != wd) h = (h + 1) & 63u;
-                    if (set[h] == kEmpty) {
-                        set[h] = wd;
-                        ++count[wd % kBanks];
-                    }
-                }
+                const std::size_t lane = static_cast<std::size_t>(std::countr_zero(m));
+                const std::size_t b0 = lane_word[lane] % kBanks;
+                for (std::size_t k = 0; k < words_per_lane; ++k) ids_of[b0 + k] |= 1u << id[lane];
             }
-            wf = 0;
-            for (int bank = 0; bank < kBanks; ++bank) {
-                const int c = count[static_cast<std::size_t>(bank)];
-                wf = std::max(wf, c);
-                auto& way = r.bank_way[static_cast<std::size_t>(bank)];
-                if (c > way) way = static_cast<std::uint8_t>(c);
-                if (c > 1) r.conflict_lanes |= r.bank_lanes[static_cast<std::size_t>(bank)] & lanes;
+            std::array<std::uint8_t, kBanks> count;
+            for (std::size_t bank = 0; bank < kBanks; ++bank) count[bank] = static_cast<std::uint8_t>(detail::pop32(ids_of[bank]));
+            std::uint8_t most = 0;
+            std::uint32_t conflicted = 0;
+            for (std::size_t bank = 0; bank < kBanks; ++bank) {
+                most = std::max(most, count[bank]);
+                r.bank_way[bank] = std::max(r.bank_way[bank], count[bank]);
+                conflicted |= count[bank] > 1 ? r.bank_lanes[bank] : 0u;
             }
+            wf = most;
+            r.conflict_lanes |= conflicted & lanes;
         }
         // A phase needs as many wavefronts as its busiest bank has distinct words.
         r.phase_wavefronts[static_cast<std::size_t>(ph)] = static_cast<std::uint8_t>(wf);

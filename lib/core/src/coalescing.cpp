@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "occ/format.hpp"
+#include "lane_rank.hpp"
 
 namespace occ {
 namespace {
@@ -86,6 +87,55 @@ const char* elem_noun(int bytes) {
         case 16: return "16-byte vectors";
     }
     return "elements";
+}
+
+// Any order of lanes (gathers, partial warps) whose sectors span less than 2^31 sectors (64 GiB): a
+// lane's sector index = the distinct sectors below it (lane_rank.hpp), no sort and no branch on the
+// data. Used bytes come from a 32-bit byte mask per sector: aligned accesses of one width either
+// coincide or are disjoint, so the mask counts each requested byte once. Fills lane_sector,
+// sector_addr and sector_used_bytes; false (nothing written) for wider spans.
+[[gnu::always_inline]] inline bool ranked_sectors(const WarpAccess& w, std::uint64_t ab, std::uint64_t amask, GlobalAccessResult& r, int& sectors, int& distinct) {
+    const std::uint32_t active = w.active;
+    std::array<std::uint64_t, kWarpLanes> sec;
+    std::uint64_t lo = ~0ull, hi = 0;
+    for (std::size_t i = 0; i < kWarpLanes; ++i) {
+        const std::uint64_t s = (w.addr[i] & amask) / kSectorBytes;
+        const std::uint64_t on = 0 - static_cast<std::uint64_t>((active >> i) & 1u);   // all ones when active
+        sec[i] = s;
+        lo = std::min(lo, s | ~on);
+        hi = std::max(hi, s & on);
+    }
+    if (hi - lo >= 0x7fffffffull) return false;
+    // Inactive lanes get the largest key, which no active lane reaches.
+    std::array<std::int32_t, kWarpLanes> key;
+    std::array<std::uint32_t, kWarpLanes> mask;   // the bytes of its sector a lane asks for
+    const std::uint32_t width = (1u << ab) - 1u;
+    for (std::size_t i = 0; i < kWarpLanes; ++i) {
+        const std::uint32_t on = 0u - ((active >> i) & 1u);
+        key[i] = static_cast<std::int32_t>((static_cast<std::uint32_t>(sec[i] - lo) | ~on) & 0x7fffffffu);
+        mask[i] = (width << (w.addr[i] & amask & (kSectorBytes - 1))) & on;
+    }
+    std::array<std::uint8_t, kWarpLanes> k;
+    sectors = detail::dense_rank32(key, k) - (active != 0xffffffffu);
+    // Scatter by sector index. Inactive lanes all get index `sectors` (one past the active ones) and no
+    // bytes; that slot is cleared again below. (used[] is cleared by the same scatter, not a memset.)
+    std::array<std::uint32_t, kWarpLanes> used;
+    for (std::size_t i = 0; i < kWarpLanes; ++i) used[k[i]] = 0;
+    for (std::size_t i = 0; i < kWarpLanes; ++i) {
+        r.sector_addr[k[i]] = sec[i] * kSectorBytes;
+        used[k[i]] |= mask[i];
+    }
+    if (sectors < kWarpLanes) r.sector_addr[static_cast<std::size_t>(sectors)] = 0;
+    const std::uint8_t n_sec = static_cast<std::uint8_t>(sectors);
+    for (std::size_t i = 0; i < kWarpLanes; ++i) r.lane_sector[i] = k[i] < n_sec ? static_cast<std::int8_t>(k[i]) : kNoSector;
+    int bytes = 0;
+    for (int i = 0; i < sectors; ++i) {
+        const int n = detail::pop32(used[static_cast<std::size_t>(i)]);
+        r.sector_used_bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(n);
+        bytes += n;
+    }
+    distinct = bytes >> std::countr_zero(ab);
+    return true;
 }
 
 }  // namespace
@@ -203,7 +253,7 @@ WarpAccess make_warp_access(const AccessPattern& p, int warp) {
 
 // [SECTION] analyze_global
 
-GlobalAccessResult analyze_global(const WarpAccess& w) {
+OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     GlobalAccessResult r;
     r.lane_sector.fill(kNoSector);
     const std::uint32_t active = w.active;
@@ -292,7 +342,9 @@ GlobalAccessResult analyze_global(const WarpAccess& w) {
         last = a;
         step(a, lane);
     }
-    if (!ordered) {
+    if (!ordered && ranked_sectors(w, ab, amask, r, sectors, distinct)) {
+        done = true;
+    } else if (!ordered) {
         // Start over in sorted order: keys hold the address in the high bits and the lane in the low 5.
         r.lane_sector.fill(kNoSector);
         prev_a = prev_s = ~0ull;
@@ -315,10 +367,10 @@ GlobalAccessResult analyze_global(const WarpAccess& w) {
     }
     // Lines: 128-byte lines among the (ascending) sectors.
     int lines = 1;
-    for (int i = 1; i < sectors; ++i)
-        lines += r.sector_addr[static_cast<std::size_t>(i)] / kLineBytes != r.sector_addr[static_cast<std::size_t>(i - 1)] / kLineBytes;
+    for (int i = 1; i < kWarpLanes; ++i)
+        lines += (i < sectors) & (r.sector_addr[static_cast<std::size_t>(i)] / kLineBytes != r.sector_addr[static_cast<std::size_t>(i - 1)] / kLineBytes);
     r.requests = 1;
-    r.active_lanes = std::popcount(active);
+    r.active_lanes = detail::pop32(active);
     r.sectors = sectors;
     r.lines = lines;
     r.bytes_requested = static_cast<std::int64_t>(distinct) * static_cast<std::int64_t>(ab);

@@ -1,0 +1,68 @@
+// lane_rank.cpp — see lane_rank.hpp.
+#include "lane_rank.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__EMSCRIPTEN__)
+#define OCC_RANK_AVX2 1
+#include <immintrin.h>
+#endif
+
+namespace occ::detail {
+namespace {
+
+int dense_rank32_plain(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below) {
+    std::array<std::uint32_t, 32> rank{};   // keys strictly smaller, duplicates counted
+    for (std::size_t j = 0; j < 32; ++j)
+        for (std::size_t i = 0; i < 32; ++i) rank[i] += key[j] < key[i];
+    std::uint32_t firsts = 0;   // bit r: some key has rank r (the first of its equals in sorted order)
+    for (std::size_t i = 0; i < 32; ++i) firsts |= 1u << rank[i];
+    for (std::size_t i = 0; i < 32; ++i) below[i] = static_cast<std::uint8_t>(pop32(firsts & ((1u << rank[i]) - 1u)));
+    return pop32(firsts);
+}
+
+#ifdef OCC_RANK_AVX2
+// The same three steps, 8 lanes at a time.
+__attribute__((target("avx2,popcnt"))) int dense_rank32_avx2(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below) {
+    const __m256i* kp = reinterpret_cast<const __m256i*>(key.data());
+    const __m256i k0 = _mm256_loadu_si256(kp), k1 = _mm256_loadu_si256(kp + 1), k2 = _mm256_loadu_si256(kp + 2), k3 = _mm256_loadu_si256(kp + 3);
+    __m256i r0 = _mm256_setzero_si256(), r1 = r0, r2 = r0, r3 = r0;
+    for (std::size_t j = 0; j < 32; ++j) {
+        const __m256i kj = _mm256_set1_epi32(key[j]);
+        r0 = _mm256_sub_epi32(r0, _mm256_cmpgt_epi32(k0, kj));   // compare gives -1 where key[j] < key[i]
+        r1 = _mm256_sub_epi32(r1, _mm256_cmpgt_epi32(k1, kj));
+        r2 = _mm256_sub_epi32(r2, _mm256_cmpgt_epi32(k2, kj));
+        r3 = _mm256_sub_epi32(r3, _mm256_cmpgt_epi32(k3, kj));
+    }
+    const __m256i one = _mm256_set1_epi32(1);
+    __m256i c[4] = {_mm256_sllv_epi32(one, r0), _mm256_sllv_epi32(one, r1), _mm256_sllv_epi32(one, r2), _mm256_sllv_epi32(one, r3)};
+    __m256i f = _mm256_or_si256(_mm256_or_si256(c[0], c[1]), _mm256_or_si256(c[2], c[3]));
+    f = _mm256_or_si256(f, _mm256_permute2x128_si256(f, f, 1));
+    f = _mm256_or_si256(f, _mm256_shuffle_epi32(f, 0x4e));
+    f = _mm256_or_si256(f, _mm256_shuffle_epi32(f, 0xb1));   // firsts, in every lane
+    // popcount(firsts & (2^rank - 1)): a nibble table per byte, then the four bytes of each lane summed.
+    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i lo4 = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+    for (auto& v : c) {
+        const __m256i x = _mm256_and_si256(f, _mm256_sub_epi32(v, one));
+        const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, lo4)), _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4)));
+        v = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16);
+    }
+    // 32 counts (0..31) -> bytes, in lane order.
+    const __m256i w01 = _mm256_packs_epi32(c[0], c[1]), w23 = _mm256_packs_epi32(c[2], c[3]);
+    const __m256i b = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(w01, w23), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), b);
+    return _mm_popcnt_u32(static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(f))));
+}
+
+#endif
+
+}  // namespace
+
+int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below) {
+#ifdef OCC_RANK_AVX2
+    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    if (avx2) return dense_rank32_avx2(key, below);
+#endif
+    return dense_rank32_plain(key, below);
+}
+
+}  // namespace occ::detail

@@ -1,0 +1,33 @@
+// lane_rank.hpp — (private) the one dedupe primitive of the memory models, for a warp's 32 keys.
+//
+// dense_rank32: below[i] = how many distinct keys are smaller than key[i] (signed compare); returns
+// how many distinct keys there are. Equal keys get the same number, so it both sorts and
+// deduplicates: below[] is each lane's index into the ascending list of distinct keys. No branches on
+// the data: 32 x 32 compares, with AVX2 when the CPU has it (checked once), else plain loops.
+// (An AVX-512 version, two registers of 16 lanes, measured no faster on the development machine.)
+#pragma once
+#include <array>
+#include <cstdint>
+
+// The warp-level hot paths (analyze_global, analyze_banks) are compiled twice on x86-64 ELF targets:
+// for the baseline ISA and for x86-64-v3 (AVX2, BMI2, POPCNT), picked once at load time by the
+// dynamic loader (GCC/clang target_clones). Their loops are written so both versions vectorise.
+#if defined(__x86_64__) && defined(__ELF__) && !defined(__EMSCRIPTEN__) && (defined(__GNUC__) || defined(__clang__))
+#define OCC_HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define OCC_HOT_CLONES
+#endif
+
+namespace occ::detail {
+
+// Bits set in x, inline and branch-free (std::popcount is a library call on baseline x86-64, which
+// has no popcnt instruction); loops over arrays of these vectorise.
+constexpr int pop32(std::uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return static_cast<int>((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
+int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below);
+
+}  // namespace occ::detail
