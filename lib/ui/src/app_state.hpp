@@ -54,6 +54,19 @@ struct MemoryInputs {
     int warp = 0;   // which warp of the block the pictures show (a ui field, not part of the request)
 };
 
+// The Memory tab's shared-memory tile (view_memory_tile.cpp, pattern tile of occ banks): the tile,
+// its layout and the accesses made to it. Default: a 64 x 64 half tile read by ldmatrix.x4, 8-way.
+struct MemoryTileInputs {
+    int rows = 64, cols = 64, elem_bytes = 2, access_bytes = 16;
+    bool ldmatrix = true, trans = false, row = true, cp_async = false, column = false;
+    int matrices = 2;                 // 0: .x1, 1: .x2, 2: .x4
+    int layout = 0;                   // 0 row-major, 1 padded, 2 CuTe Swizzle<B,M,S>, 3 TMA mode
+    int pad = 8;
+    int cute[3] = {3, 3, 3};
+    int tma = 3;                      // 1: 32B, 2: 64B, 3: 128B
+    bool operator==(const MemoryTileInputs&) const = default;
+};
+
 // The Advisor tab's inputs: the advise request's own fields (occ::io::fields), on top of the
 // scenario's device and launch.
 struct AdvisorInputs {
@@ -177,6 +190,7 @@ struct AppState {
     char gpu_search[64] = {};
 
     MemoryInputs memory;
+    MemoryTileInputs memory_tile;
     AdvisorInputs advisor;
     RooflineInputs roofline;
     std::string ptxas_log;   // compiler output pasted into the Advisor tab (too large for the link)

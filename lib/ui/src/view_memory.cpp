@@ -16,6 +16,9 @@
 #include "views.hpp"
 
 namespace occ::ui {
+
+void memory_tile_panel(AppState& s);    // view_memory_tile.cpp
+
 namespace {
 
 // [SECTION] Inputs
@@ -305,6 +308,8 @@ void memory_inputs_panel(AppState& s) {
     }
     ImGui::Spacing();
     ImGui::TextDisabled("Device: %s (cc %d.%d)", s.req.device.name.c_str(), s.req.device.arch.cc_major, s.req.device.arch.cc_minor);
+    ImGui::Spacing();
+    memory_tile_panel(s);
 }
 
 }  // namespace
