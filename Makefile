@@ -72,6 +72,7 @@ bench: bootstrap
 	@cmake -S . -B build/bench -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=OFF -DOCC_BUILD_BENCH=ON >/dev/null
 	@cmake --build build/bench -j$(JOBS)
 	@build/bench/bin/occ-bench --benchmark_min_time=0.2
+	@python3 bench/batch_bench.py build/bench/bin/occ
 
 clean:
 	rm -rf build

@@ -65,6 +65,15 @@ struct Limits {
 // prefer-shared = 100 %, equal = 50 % (CUDA Runtime API, cudaFuncSetCacheConfig notes).
 // Kepler: 16/32/48 KB L1 out of 64 KB ([PG] "Compute Capability 3.x: Shared Memory").
 // Maxwell/Pascal: dedicated shared memory, no preference ([PG] 5.x/6.x).
+// The smallest carveout step >= want, or -1. The steps ascend (tests/unit/test_occupancy.cpp checks
+// every architecture), so the scan starts at the top: the default (the largest) is found at once.
+std::int64_t step_at_least(const ArchRules& a, std::int64_t want) {
+    std::int64_t found = -1;
+    for (int i = a.carveout_step_count - 1; i >= 0 && a.carveout_steps[static_cast<std::size_t>(i)] >= want; --i)
+        found = a.carveout_steps[static_cast<std::size_t>(i)];
+    return found;
+}
+
 std::int64_t preferred_smem(const ArchRules& a, int carveout, CacheConfig cache) {
     const std::int64_t max = a.smem_per_sm;
     if (a.smem_config == SmemConfig::carveout) {
@@ -77,10 +86,7 @@ std::int64_t preferred_smem(const ArchRules& a, int carveout, CacheConfig cache)
                 case CacheConfig::none: pct = -1; break;
             }
         }
-        const std::int64_t want = pct < 0 ? max : (static_cast<std::int64_t>(pct) * max) / 100;
-        for (std::int64_t step : a.carveouts())
-            if (step >= want) return step;
-        return -1;
+        return step_at_least(a, pct < 0 ? max : (static_cast<std::int64_t>(pct) * max) / 100);
     }
     if (a.smem_config == SmemConfig::l1_split) {
         const std::int64_t low = max + 16 * 1024 - 48 * 1024;  // 48 KB L1
@@ -100,11 +106,7 @@ std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfi
     if (pref >= alloc) return pref;
     // The preference is only a hint: when one block needs more, Volta+ picks the smallest
     // carveout that holds it ([ATG] §1.4.2.3); older parts always have the full amount.
-    if (a.smem_config == SmemConfig::carveout) {
-        for (std::int64_t step : a.carveouts())
-            if (step >= alloc) return step;
-        return -1;
-    }
+    if (a.smem_config == SmemConfig::carveout) return step_at_least(a, alloc);
     return a.smem_per_sm;
 }
 
