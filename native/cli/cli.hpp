@@ -91,10 +91,13 @@ Result<int> pick_warp(int warps, int worst, const std::string& flag);
 template <typename Answer, typename AnswerFn, typename Print>
 int run_memory(const MemoryFlags& o, const char* kind, AnswerFn answer, Print print) {
     if (o.batch) return run_batch(kind, std::cin, std::cout);
-    const Result<json> req = request_from(o.request);
+    Result<json> req = request_from(o.request);
+    // With --expr, --warp picks the one warp the expression is evaluated for (the request's "warp").
+    const bool expr = req && req->contains("expr");
+    if (expr && !o.warp.empty()) (*req)["warp"] = o.warp;
     Result<Answer> a = req ? answer(*req) : Result<Answer>::fail(req.error);
     int warp = 0;
-    if (a) {
+    if (a && !expr) {
         const auto w = pick_warp(static_cast<int>(a->result.warps.size()), a->result.worst_warp, o.warp);
         if (!w) a = Result<Answer>::fail(w.error);
         else warp = *w;

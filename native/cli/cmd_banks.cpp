@@ -17,6 +17,7 @@ void print_wrapped(const char* label, const std::string& text);
 char index_char(int i);
 void print_lane_ruler(const char* label);
 std::string describe_input(const AccessPattern& p, int warps);
+std::string describe_expr(const io::MemoryRequest& r);
 std::string device_line(const char* what, const Device& d);
 // Defined in tile_print.cpp.
 std::string describe_tile(const io::TileRequest& t);
@@ -27,8 +28,9 @@ namespace {
 void print_banks(const io::BanksAnswer& a, int wi) {
     const BankBlockResult& r = a.result;
     std::printf("%s\n", device_line("banks", a.input.device).c_str());
-    print_wrapped("  access  ", a.input.tile ? describe_tile(*a.input.tile)
-                                             : describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
+    print_wrapped("  access  ", a.input.expr ? describe_expr(a.input)
+                                : a.input.tile ? describe_tile(*a.input.tile)
+                                               : describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
     std::printf("\n  wavefronts %lld (ideal %lld)   conflicts %lld   worst %d-way\n", static_cast<long long>(r.wavefronts),
                 static_cast<long long>(r.ideal_wavefronts), static_cast<long long>(r.conflicts), r.max_way);
     std::printf("\n");
@@ -38,7 +40,7 @@ void print_banks(const io::BanksAnswer& a, int wi) {
 
     const BankResult& w = r.warps[static_cast<std::size_t>(wi)];
     const int phases = w.phases;
-    std::printf("\n  warp %d: lanes -> banks (%d wavefront%s, ideal %d", wi, w.wavefronts, w.wavefronts == 1 ? "" : "s", w.ideal_wavefronts);
+    std::printf("\n  warp %d: lanes -> banks (%d wavefront%s, ideal %d", a.input.expr ? a.input.expr->launch.warp : wi, w.wavefronts, w.wavefronts == 1 ? "" : "s", w.ideal_wavefronts);
     if (phases > 1) std::printf("; %d phases of %d lanes", phases, 32 / phases);
     std::printf(")\n");
     // Two rows of 16 lanes, 3 columns each: fits 80 columns.
@@ -96,6 +98,7 @@ void add_banks(CLI::App& app, Outcome& out) {
         "  occ banks --block 32,32 --order column            # tile[32][32]: 32-way\n"
         "  occ banks --block 32,32 --order column --pad 1    # tile[32][33]: none\n"
         "  occ banks --block 32,32 --order column --swizzle  # XOR swizzle: none\n"
+        "  occ banks --block 32,32 --expr 'tile[threadIdx.x][threadIdx.y]' --array 'float tile[32][33]'\n"
         "  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4          # 8-way\n"
         "  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4 --cute-swizzle 3,3,3\n"
         "  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4 --tma-swizzle 128B\n"

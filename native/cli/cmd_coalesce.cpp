@@ -22,7 +22,7 @@ namespace occ::cli {
 // Both memory commands take the coalesce request's fields (the same description) plus --warp.
 void add_memory_flags(CLI::App* cmd, MemoryFlags& o) {
     add_request_flags(cmd, *io::find_kind("coalesce"), o.request);
-    cmd->add_option("--warp,-w", o.warp, "Warp to draw [the worst one]");
+    cmd->add_option("--warp,-w", o.warp, "Warp to draw [the worst one]; with --expr, the warp to evaluate [0]");
     add_mode_flags(cmd, o.as_json, o.batch);
 }
 
@@ -94,6 +94,18 @@ std::string describe_input(const AccessPattern& p, int warps) {
     return s;
 }
 
+// Pattern expr: the access as typed, the declaration and where it was evaluated.
+std::string describe_expr(const io::MemoryRequest& r) {
+    const io::ExprRequest& x = *r.expr;
+    const auto dims = [](const std::array<int, 3>& d) { return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]); };
+    const auto idx = [](const std::array<int, 3>& d) { return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")"; };
+    std::string s = std::to_string(r.pattern.access_bytes) + "-byte " + access_op_name(r.pattern.op) + "s, " + x.expr;
+    if (!x.array.empty()) s += " on " + x.array;
+    if (!x.consts.empty()) s += " with " + x.consts;
+    if (x.launch.offset != 0) s += ", offset " + std::to_string(x.launch.offset) + " B";
+    return s + ", warp " + std::to_string(x.launch.warp) + " of block " + idx(x.launch.block_idx) + " of " + dims(x.launch.block) + " threads";
+}
+
 std::string device_line(const char* what, const Device& d) {
     return std::string(what) + "  " + d.name + " (cc " + std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor) + ")";
 }
@@ -118,8 +130,9 @@ namespace {
 void print_coalesce(const io::CoalesceAnswer& a, int wi) {
     const GlobalBlockResult& r = a.result;
     std::printf("%s\n", device_line("coalesce", a.input.device).c_str());
-    print_wrapped("  access  ", a.input.tile ? describe_tile(*a.input.tile)
-                                             : describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
+    print_wrapped("  access  ", a.input.expr ? describe_expr(a.input)
+                                : a.input.tile ? describe_tile(*a.input.tile)
+                                               : describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
     std::printf("\n  requests %-6lld sectors %lld (ideal %lld, excess %lld)   lines %lld\n", static_cast<long long>(r.requests),
                 static_cast<long long>(r.sectors), static_cast<long long>(r.ideal_sectors), static_cast<long long>(r.excess_sectors),
                 static_cast<long long>(r.lines));
@@ -131,7 +144,7 @@ void print_coalesce(const io::CoalesceAnswer& a, int wi) {
     if (a.tile) print_tile_coalesce(a);
 
     const GlobalAccessResult& w = r.warps[static_cast<std::size_t>(wi)];
-    std::printf("\n  warp %d: lanes -> sectors (%d sectors; '.' = inactive lane)\n", wi, w.sectors);
+    std::printf("\n  warp %d: lanes -> sectors (%d sectors; '.' = inactive lane)\n", a.input.expr ? a.input.expr->launch.warp : wi, w.sectors);
     print_lane_ruler("lane");
     std::string row;
     for (int lane = 0; lane < kWarpLanes; ++lane) {
@@ -173,6 +186,7 @@ void add_coalesce(CLI::App& app, Outcome& out) {
         "  occ coalesce --access-bytes 16         # float4 per lane: 16 sectors, 1 request\n"
         "  occ coalesce --block 16,16 --pitch 1000   # 2-D block: 2 rows per warp\n"
         "  occ coalesce --block 32,32 --order column # A[threadIdx.x*pitch + threadIdx.y]\n"
+        "  occ coalesce --threads 256 --expr 'A[(blockIdx.x * blockDim.x + threadIdx.x) * 2]' --warp 3\n"
         "  occ coalesce --range 1000000 --seed 7     # random gather\n"
         "  occ coalesce --tile 64x64 --elem-bytes 2 --access-bytes 16 --tile-access cp_async\n"
         "  occ coalesce --addresses 0,4,8,-,16 --json\n"

@@ -242,6 +242,41 @@ TEST_CASE("memory view: the transpose tile conflicts, padding and swizzle fix it
     CHECK(!s.derived.memory.error.empty());
 }
 
+TEST_CASE("memory view: the expression box counts the typed access for the chosen warp") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    s.tab = occ::ui::Tab::memory;
+    s.memory.use_expr = true;   // defaults: tile[threadIdx.x][threadIdx.y] on float tile[32][32], block 32x32
+    s.memory.warp = 5;
+    occ::ui::mark_changed(s);
+    for (int i = 0; i < 3; ++i) run_frame_all_views(app);
+    const auto& m = s.derived.memory;
+    REQUIRE(m.error.empty());
+    REQUIRE(m.banks.warps.size() == 1);
+    CHECK(m.banks.warps[0].conflicts == 31);
+    CHECK(m.warp_access.addr[1] == (1 * 32 + 5) * 4);   // lane 1 = threadIdx (1, 5): tile[1][5]
+    s.memory.array = "float tile[32][33]";
+    occ::ui::mark_changed(s);
+    run_frame(app);
+    CHECK(s.derived.memory.banks.warps[0].conflicts == 0);
+    // The scenario keeps the expression, even a half-typed one, and the view shows why it fails.
+    s.memory.expr = "tile[threadIdx.x][threadIdy";
+    occ::ui::mark_changed(s);
+    for (int i = 0; i < 3; ++i) run_frame_all_views(app);
+    CHECK(s.derived.memory.error.find("expr: unknown name 'threadIdy' at column 19; did you mean threadIdx?") == 0);
+    const std::string j = app.scenario_json();
+    occ::ui::App other;
+    std::string err;
+    REQUIRE_MESSAGE(other.load_scenario_json(j, &err), err);
+    CHECK(other.state().memory.use_expr);
+    CHECK(other.state().memory.expr == s.memory.expr);
+    CHECK(other.state().memory.array == "float tile[32][33]");
+    CHECK(other.state().memory.warp == 5);
+    CHECK(other.scenario_json() == j);
+}
+
 // A scenario whose Advisor, Roofline and Memory inputs all differ from the defaults.
 void set_tab_inputs(occ::ui::AppState& s) {
     s.advisor.smem_per_thread = 16;
@@ -343,7 +378,9 @@ TEST_CASE("scenarios: a malformed tab input is a clear error and changes nothing
         {R"({"ui":{"roofline":{"measured_ms":-1}}})", "ui.roofline.measured_ms: must be a number"},
         {R"({"ui":{"memory":{"stride":99999999}}})", "ui.memory.stride:"},
         {R"({"ui":{"memory":{"gpu":"A100"}}})", "ui.memory.gpu: the memory view uses the scenario's device"},
-        {R"({"ui":{"memory":{"warp":1},"memory_warp":1}})", "ui.memory.warp: unknown field"},
+        {R"({"ui":{"memory":{"warp":1},"memory_warp":1}})", "ui.memory.warp: applies to pattern \"expr\" only (pattern is \"affine\")"},
+        {R"({"ui":{"memory":{"expr":"A[0]","block_idx":[-1]}}})", "ui.memory.block_idx: each dimension must be an integer 0.."},
+        {R"({"ui":{"memory":{"expr":7}}})", "ui.memory.expr: must be a string, got 7"},
         {R"({"ui":{"memory_warp":32}})", "ui.memory_warp: must be an integer 0..31, got 32"},
         {R"({"ui":{"tab":"sm"}})", "ui.tab: must be one of occupancy, memory, advisor, roofline"},
     };

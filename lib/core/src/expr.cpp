@@ -165,28 +165,19 @@ struct ExprParser {
     }
     bool is(std::string_view p) const { return tk == punct && text == p; }
     bool expect(std::string_view p) {
-        if (!is(p)) {
-            fail("expected '" + std::string(p) + "', got " + shown());
-            return false;
-        }
+        if (!is(p)) return fail("expected '" + std::string(p) + "', got " + shown()) == 0;
         next();
         return true;
     }
     char peek_char() const {
         std::size_t i = pos;
-        while (i < s.size() && s[i] == ' ') ++i;
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
         return i < s.size() ? s[i] : '\0';
     }
 
     int make(Op op, int c, int a = -1, int b = -1, ExprValue v = {}) {
         if (failed()) return -1;
-        Node n;
-        n.op = op;
-        n.src = src;
-        n.col = c;
-        n.a = a;
-        n.b = b;
-        n.lit = v;
+        Node n{op, src, c, a, b, -1, v};
         auto ty = [&](int i) { return e.nodes_[static_cast<std::size_t>(i)].lit.type; };
         if (op >= add && op <= bxor && op != shl && op != shr) n.lit.type = common(ty(a), ty(b));
         else if (op == shl || op == shr || op == neg || op == uplus || op == bnot) n.lit.type = ty(a);
@@ -458,21 +449,11 @@ struct ExprEval {
         const ExprValue a = convert(x, ty), b = convert(y, ty);
         const auto ua = static_cast<std::uint64_t>(a.v), ub = static_cast<std::uint64_t>(b.v);
         std::int64_t r = 0;
+        if ((n.op == div_ || n.op == mod) && b.v == 0) return fail(n, std::string(n.op == div_ ? "division" : "remainder") + " by zero");
         if (!is_signed(ty)) {
             std::uint64_t u = 0;
-            switch (n.op) {
-                case add: u = ua + ub; break;
-                case sub: u = ua - ub; break;
-                case mul: u = ua * ub; break;
-                case div_:
-                case mod:
-                    if (ub == 0) return fail(n, std::string(n.op == div_ ? "division" : "remainder") + " by zero");
-                    u = n.op == div_ ? ua / ub : ua % ub;
-                    break;
-                case band: u = ua & ub; break;
-                case bor: u = ua | ub; break;
-                default: u = ua ^ ub; break;
-            }
+            u = n.op == add ? ua + ub : n.op == sub ? ua - ub : n.op == mul ? ua * ub : n.op == div_ ? ua / ub : n.op == mod ? ua % ub
+              : n.op == band ? ua & ub : n.op == bor ? ua | ub : ua ^ ub;
             out = convert({static_cast<std::int64_t>(u), ty}, ty);
             return true;
         }
@@ -484,7 +465,6 @@ struct ExprEval {
             case div_:
             case mod:
                 // [expr.mul]/4: the quotient is truncated toward zero; (a/b)*b + a%b == a.
-                if (b.v == 0) return fail(n, std::string(n.op == div_ ? "division" : "remainder") + " by zero");
                 if (b.v == -1 && a.v == (ty == ExprType::i32 ? INT32_MIN : INT64_MIN)) return overflow(n, x, y, ty);
                 r = n.op == div_ ? a.v / b.v : a.v % b.v;
                 break;

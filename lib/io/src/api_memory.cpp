@@ -9,6 +9,7 @@
 
 #include "occ/banks.hpp"
 #include "occ/coalescing.hpp"
+#include "api_memory_expr.hpp"
 #include "api_memory_tile.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
@@ -86,6 +87,7 @@ MemoryRequest read_memory_request(FieldReader& f) {
 
     const bool has_addresses = f.has("addresses");
     const char* def_kind = has_addresses ? "addresses"
+                         : f.has("expr") ? "expr"
                          : has_any(f, {"tile", "tile_access", "ldmatrix", "cute_swizzle", "tma_swizzle", "global_pitch"}) ? "tile"
                          : has_any(f, {"pitch", "pad", "swizzle", "order"}) ? "2d"
                          : has_any(f, {"seed", "range"}) ? "gather" : "affine";
@@ -94,6 +96,12 @@ MemoryRequest read_memory_request(FieldReader& f) {
     if (has_addresses != (p.kind == PatternKind::addresses))
         f.fail(has_addresses ? "addresses" : "pattern", has_addresses ? "give addresses or a pattern (affine, 2d, gather), not both"
                                                                       : "pattern \"addresses\" needs an addresses array (32 entries, null = inactive lane)");
+    if (kind == "expr") {
+        read_expr_request(f, r);
+        return r;
+    }
+    for (auto k : kExprKeys)
+        if (f.has(k)) f.fail(k, "applies to pattern \"expr\" only (pattern is \"" + kind + "\")");
     if (kind == "tile") {
         read_tile_request(f, r, read_u64(f, F::base.key, static_cast<std::uint64_t>(F::base.hi), 0, "a byte address 0..2^48 (number or \"0x...\" string)"));
         return r;
@@ -172,6 +180,10 @@ json memory_request_to_json(const MemoryRequest& r) {
     j["access_bytes"] = p.access_bytes;
     j["elem_bytes"] = p.element_bytes();
     j["op"] = access_op_name(p.op);
+    if (r.expr) {
+        j.update(expr_request_to_json(r));
+        return j;
+    }
     if (r.tile) {
         j.update(tile_request_to_json(r));
         return j;
@@ -296,6 +308,10 @@ json per_warps(const MemoryRequest& req, const Block& b, WarpJson warp_json, boo
 
 json finish_memory_json(json out, const MemoryRequest& req, const std::optional<json>& id) {
     out["error"] = nullptr;
+    if (req.expr) {   // the one warp evaluated is warp `warp` of the block
+        out["worst_warp"] = req.expr->launch.warp;
+        for (json& w : out["per_warp"]) w["warp"] = req.expr->launch.warp;
+    }
     out["input"] = memory_request_to_json(req);
     out["device"] = device_brief(req.device);
     if (id) out["id"] = *id;

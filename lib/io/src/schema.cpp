@@ -126,9 +126,9 @@ const FieldSpec elem_bytes{.key = "elem_bytes", .type = T::integer, .lo = 1, .hi
                            .doc_range = "1, 2, 4, 8 or 16", .unit = "bytes", .help = "Element size for indexing [= --access-bytes]"};
 const FieldSpec mem_op{.key = "op", .type = T::choice, .choices = "load,store", .def = "load", .doc_type = "string", .doc_range = "load, store",
                        .unit = "-", .help = "load or store"};
-const FieldSpec pattern{.key = "pattern", .type = T::choice, .choices = "affine,2d,gather,addresses,tile", .def = "affine", .doc_type = "string",
-                        .doc_range = "affine, 2d, gather, addresses, tile", .unit = "-",
-                        .help = "affine, 2d, gather, addresses or tile [from the fields given]", .short_flag = 'p'};
+const FieldSpec pattern{.key = "pattern", .type = T::choice, .choices = "affine,2d,gather,addresses,tile,expr", .def = "affine", .doc_type = "string",
+                        .doc_range = "affine, 2d, gather, addresses, tile, expr", .unit = "-",
+                        .help = "affine, 2d, gather, addresses, tile or expr [from the fields given]", .short_flag = 'p'};
 const FieldSpec active_lanes{.key = "active_lanes", .type = T::mask, .lo = 0, .hi = 0xffffffffll, .int_default = 0xffffffffll,
                              .def = "0xffffffff", .doc_type = "integer or \"0x..\" string", .doc_range = "0..0xffffffff", .unit = "lane mask",
                              .help = "Lane mask 0xffff or lane ranges 0-15,20 [all]"};
@@ -178,6 +178,22 @@ const FieldSpec tma_swizzle{.key = "tma_swizzle", .type = T::choice, .choices = 
 const FieldSpec global_pitch{.key = "global_pitch", .type = T::integer, .lo = 0, .hi = 1 << 24, .def = "0", .doc_type = "integer",
                              .doc_range = "0..2^24 (tile only; 0 = the tile's columns)", .unit = "elements",
                              .help = "tile: elements between rows of the global matrix it is copied from"};
+const FieldSpec expr{.key = "expr", .type = T::text, .def = "-", .doc_type = "string",
+                     .doc_range = "a C++ access: A[...], tile[...][...] or an element index (pattern expr)", .unit = "-",
+                     .help = "expr: the access as the kernel writes it, e.g. 'tile[threadIdx.y][threadIdx.x]'"};
+const FieldSpec array{.key = "array", .type = T::text, .def = "1-D, elem_bytes", .doc_type = "string",
+                      .doc_range = "a declaration: float tile[32][33], __shared__ double s[N][LD], const float* A (expr only)", .unit = "-",
+                      .help = "expr: the array's declaration, e.g. 'float tile[32][33]' [1-D of --elem-bytes]"};
+const FieldSpec consts{.key = "consts", .type = T::text, .def = "-", .doc_type = "string or object",
+                       .doc_range = "NAME=EXPR, ... each may use the built-ins and earlier names (expr only)", .unit = "-",
+                       .help = "expr: named values, e.g. N=1024,LD=N+1"};
+const FieldSpec block_idx{.key = "block_idx", .type = T::dims, .lo = 0, .hi = INT_MAX - 1, .def = "[0,0,0]", .doc_type = "array of 1..3 integers",
+                          .doc_range = "each 0..grid_dim-1 (expr only)", .unit = "blocks", .help = "expr: blockIdx of the block, e.g. 3 or 3,1"};
+const FieldSpec grid_dim{.key = "grid_dim", .type = T::dims, .lo = 1, .hi = INT_MAX, .def = "block_idx + 1", .doc_type = "array of 1..3 integers",
+                         .doc_range = "x 1..2^31-1, y and z 1..65535 (expr only)", .unit = "blocks", .help = "expr: gridDim [block_idx + 1]"};
+const FieldSpec warp{.key = "warp", .type = T::integer, .lo = 0, .hi = 31, .def = "0", .doc_type = "integer",
+                     .doc_range = "0..31, below the block's warps (expr only)", .unit = "warp",
+                     .help = "expr: the warp of the block to evaluate (threads 32*warp ..); the CLI's --warp", .no_flag = true};
 
 // [SECTION] Roofline
 const FieldSpec roof_gpu{.key = "gpu", .type = T::text, .def = "A100-SXM4-80GB", .doc_type = "string",
@@ -258,7 +274,8 @@ const FieldSpec* const kPtxas[] = {&log, OCC_DEVICE, &threads, &block, &smem_dyn
 const FieldSpec* const kNcu[] = {&ncu_text, OCC_DEVICE, &id};
 const FieldSpec* const kMemory[] = {OCC_DEVICE, &access_bytes, &elem_bytes, &mem_op, &pattern, &active_lanes, &addresses, &base, &offset,
                                     &stride, &mem_threads, &mem_block, &pitch, &pad, &swizzle, &order, &seed, &range, &tile, &tile_access,
-                                    &ldmatrix, &cute_swizzle, &tma_swizzle, &global_pitch, &id};
+                                    &ldmatrix, &cute_swizzle, &tma_swizzle, &global_pitch, &expr, &array, &consts, &block_idx,
+                                    &grid_dim, &warp, &id};
 const FieldSpec* const kRoofline[] = {&roof_gpu, &op, &dtype, &m, &n, &k, &seq_len, &head_dim, &heads, &batch, &elements, &inputs,
                                       &flops_per_element, &rows, &cols, &flops, &bytes, &precision, &memory, &measured_ms, &peak_tflops,
                                       &bandwidth_gbps, &compare, &ops, &id};

@@ -6,6 +6,7 @@
 // [SECTION] Derived: what occ::core computed from the inputs (recomputed only when they change)
 // [SECTION] AppState + the few functions that change it outside widgets
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -52,6 +53,11 @@ struct MemoryInputs {
         return p;
     }();
     int warp = 0;   // which warp of the block the pictures show (a ui field, not part of the request)
+    // Expression mode (pattern expr, occ/expr.hpp): the kernel's own subscript, evaluated for `warp`
+    // of block `block_idx`, with pattern.block as blockDim and pattern's base, offset, lanes and op.
+    bool use_expr = false;
+    std::string expr = "tile[threadIdx.x][threadIdx.y]", array = "float tile[32][32]", consts;
+    std::array<int, 3> block_idx{0, 0, 0};
 };
 
 // The Memory tab's shared-memory tile (view_memory_tile.cpp, pattern tile of occ banks): the tile,

@@ -160,8 +160,12 @@ private:
 // [SECTION] Memory, Advisor, Roofline
 // The memory view's pattern as a coalesce request without the device (the scenario's own), so
 // ui.memory with the scenario's gpu is a line for `occ coalesce --batch`.
+json memory_expr_json(const MemoryInputs& m);
 json memory_json(const MemoryInputs& m) {
-    json j = io::memory_request_to_json(io::MemoryRequest{Device{}, m.pattern});
+    if (m.use_expr) return memory_expr_json(m);
+    io::MemoryRequest r;
+    r.pattern = m.pattern;
+    json j = io::memory_request_to_json(r);
     for (const char* k : {"gpu", "cc", "device"}) j.erase(k);
     // 0 = the block's extent, which follows the block (the echo would write today's extent).
     if (m.pattern.kind == PatternKind::index_2d) j["pitch"] = m.pattern.pitch;
@@ -192,6 +196,61 @@ std::optional<AccessPattern> read_memory(const json& obj, std::string* error) {
         return std::nullopt;
     }
     return r->pattern;
+}
+
+// Expression mode: the expr request's fields as typed (the warp is ui.memory_warp).
+json memory_expr_json(const MemoryInputs& m) {
+    const AccessPattern& p = m.pattern;
+    json j{{"pattern", "expr"}, {"expr", m.expr}, {"array", m.array}, {"consts", m.consts}};
+    if (m.array.empty()) j["access_bytes"] = p.access_bytes;   // else the declared type's size
+    j["block"] = {p.block[0], p.block[1], p.block[2]};
+    j["block_idx"] = {m.block_idx[0], m.block_idx[1], m.block_idx[2]};
+    j["active_lanes"] = p.active_lanes;
+    j["base"] = p.base;
+    j["offset"] = p.offset;
+    j["op"] = access_op_name(p.op);
+    return j;
+}
+
+// The expr request's reader checks every field but the expression, which is kept as typed even
+// when it does not evaluate (the view says why): a half-typed expression reloads.
+bool read_memory_expr(const json& obj, MemoryInputs& m, std::string* error) {
+    const io::KindSpec* kind = io::find_kind("coalesce");
+    json probe = obj;
+    for (auto it = obj.begin(); kind && it != obj.end(); ++it) {
+        const io::FieldSpec* f = io::find_field(*kind, it.key());
+        if (!f || f->key == F::id.key || f->key == F::gpu.key || f->key == F::cc.key || f->key == F::device.key) {
+            *error = "ui.memory." + it.key().substr(0, 40) + ": unknown field (the coalesce request's fields without the device)";
+            return false;
+        }
+    }
+    for (const char* k : {"expr", "array", "consts"}) {
+        if (obj.contains(k) && !obj[k].is_string()) {
+            *error = std::string("ui.memory.") + k + ": must be a string, got " + shown(obj[k]);
+            return false;
+        }
+        probe[k] = k[0] == 'e' ? "0" : "";
+    }
+    const Result<io::MemoryRequest> r = io::read_memory_request(probe, "ui.memory");
+    if (!r) {
+        *error = "ui.memory." + r.error;
+        return false;
+    }
+    const ExprLaunch& l = r->expr->launch;
+    m.use_expr = true;
+    m.expr = obj.value("expr", std::string());
+    m.array = obj.value("array", std::string());
+    m.consts = obj.value("consts", std::string());
+    m.block_idx = l.block_idx;
+    AccessPattern& p = m.pattern;
+    std::copy(l.block.begin(), l.block.end(), p.block);
+    p.access_bytes = r->pattern.access_bytes;
+    p.elem_bytes = 0;
+    p.active_lanes = l.active_lanes;
+    p.base = l.base;
+    p.offset = l.offset;
+    p.op = l.op;
+    return true;
 }
 
 json advisor_json(const AdvisorInputs& a) {
@@ -323,9 +382,13 @@ std::string read_ui(json ui, UiPart& u) {
     }
     if (const json* m = f.get("memory")) {
         std::string error;
-        const std::optional<AccessPattern> p = read_memory(*m, &error);
-        if (!p) return error;
-        u.memory.pattern = *p;
+        if (m->is_object() && m->contains("expr")) {
+            if (!read_memory_expr(*m, u.memory, &error)) return error;
+        } else {
+            const std::optional<AccessPattern> p = read_memory(*m, &error);
+            if (!p) return error;
+            u.memory.pattern = *p;
+        }
     }
     f.integer("memory_warp", 0, kWarpLanes - 1, u.memory.warp);
     if (const json* a = f.get("advisor")) {

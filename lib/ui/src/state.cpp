@@ -11,6 +11,7 @@
 #include "app_state.hpp"
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
+#include "occ/expr.hpp"
 #include "occ/waves.hpp"
 
 namespace occ::ui {
@@ -95,10 +96,42 @@ void refresh_heatmap(const AppState& s, Derived& d) {
 }
 
 // [SECTION] Memory, Advisor and Roofline tabs
+// Expression mode: the one warp the expression gives, counted as a pattern of explicit addresses.
+void refresh_memory_expr(AppState& s) {
+    MemoryDerived& m = s.derived.memory;
+    const AccessPattern& p = s.memory.pattern;
+    ExprLaunch l;
+    l.block = {p.block[0], p.block[1], p.block[2]};
+    l.block_idx = s.memory.block_idx;
+    for (std::size_t i = 0; i < 3; ++i) l.grid_dim[i] = l.block_idx[i] + 1;
+    s.memory.warp = l.warp = std::clamp(s.memory.warp, 0, p.warps() - 1);
+    l.active_lanes = p.active_lanes;
+    l.base = p.base;
+    l.offset = p.offset;
+    l.op = p.op;
+    WarpAccess w;
+    m.error = expr_warp_access(IndexExpr::parse(s.memory.expr, s.memory.array, s.memory.consts, p.element_bytes()), l, w);
+    if (!m.error.empty()) return;
+    AccessPattern one;
+    one.kind = PatternKind::addresses;
+    one.access_bytes = one.elem_bytes = w.access_bytes;
+    one.op = w.op;
+    one.active_lanes = w.active;
+    one.addresses = w.addr;
+    m.error = check_pattern(one);
+    if (!m.error.empty()) return;
+    m.global_unsupported = global_model_unsupported(s.req.device.arch);
+    m.banks_unsupported = banks_model_unsupported(s.req.device.arch);
+    m.global = analyze_global_block(one, s.req.device.arch);
+    m.banks = analyze_banks_block(one, s.req.device.arch);
+    m.warp_access = w;
+}
+
 void refresh_memory(AppState& s) {
     MemoryDerived& m = s.derived.memory;
     AccessPattern& p = s.memory.pattern;
     m = MemoryDerived{};
+    if (s.memory.use_expr) return refresh_memory_expr(s);
     m.error = check_pattern(p);
     if (!m.error.empty()) return;
     s.memory.warp = std::clamp(s.memory.warp, 0, p.warps() - 1);

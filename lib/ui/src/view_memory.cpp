@@ -17,6 +17,7 @@
 
 namespace occ::ui {
 
+void memory_expr_inputs(AppState& s);   // view_memory_expr.cpp
 void memory_tile_panel(AppState& s);    // view_memory_tile.cpp
 
 namespace {
@@ -39,7 +40,7 @@ void memory_inputs(AppState& s) {
     AccessPattern& p = s.memory.pattern;
     bool changed = false;
     section("Access pattern");
-    int kind = p.kind == PatternKind::index_2d ? 1 : p.kind == PatternKind::gather ? 2 : p.kind == PatternKind::addresses ? 3 : 0;
+    int kind = s.memory.use_expr ? 4 : p.kind == PatternKind::index_2d ? 1 : p.kind == PatternKind::gather ? 2 : p.kind == PatternKind::addresses ? 3 : 0;
     const int before = kind;
     ImGui::RadioButton("Strided", &kind, 0);
     item_tooltip("addr = base + offset + thread * stride * element size (thread = linear thread index)");
@@ -54,9 +55,18 @@ void memory_inputs(AppState& s) {
         ImGui::RadioButton("Addresses", &kind, 3);
         item_tooltip("32 explicit byte addresses, one per lane (from the scenario's ui.memory.addresses).");
     }
+    ImGui::RadioButton("Expression", &kind, 4);
+    item_tooltip("Type the kernel's own subscript, e.g. tile[threadIdx.y][threadIdx.x ^ threadIdx.y], with the array's declaration.");
     if (kind != before) {
-        p.kind = kind == 1 ? PatternKind::index_2d : kind == 2 ? PatternKind::gather : PatternKind::affine;
+        s.memory.use_expr = kind == 4;
+        if (kind == 3) s.memory.use_expr = false;
+        else if (kind != 4) p.kind = kind == 1 ? PatternKind::index_2d : kind == 2 ? PatternKind::gather : PatternKind::affine;
         changed = true;
+    }
+    if (s.memory.use_expr) {
+        if (changed) mark_changed(s);
+        memory_expr_inputs(s);
+        return;
     }
     if (!ImGui::BeginTable("mem_inputs", 2, ImGuiTableFlags_SizingStretchProp)) return;
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, em(8.5f));
@@ -172,13 +182,14 @@ void global_picture(AppState& s) {
     const int wi = std::clamp(s.memory.warp, 0, static_cast<int>(g.warps.size()) - 1);
     const GlobalAccessResult& r = g.warps[static_cast<std::size_t>(wi)];
     ImGui::PushTextWrapPos(0);   // a narrow panel wraps the figures instead of cutting them
-    ImGui::Text("Warp %d: %d request, %d sectors (ideal %d), %s of moved bytes used", wi, r.requests, r.sectors, r.ideal_sectors,
+    ImGui::Text("Warp %d: %d request, %d sectors (ideal %d), %s of moved bytes used", s.memory.use_expr ? s.memory.warp : wi, r.requests, r.sectors, r.ideal_sectors,
                 format_percent(r.efficiency).c_str());
     item_tooltip("A sector is 32 bytes; a warp's request moves every sector any active lane touches (Best Practices Guide, "
                  "\"Coalesced Access to Global Memory\").");
-    ImGui::TextDisabled("Block: %s sectors for %s requests (ideal %s), %s efficiency; consecutive elements would need %s.",
-                        format_count(g.sectors).c_str(), format_count(g.requests).c_str(), format_count(g.ideal_sectors).c_str(),
-                        format_percent(g.efficiency).c_str(), format_count(g.contiguous_sectors).c_str());
+    if (!s.memory.use_expr)   // an expression is evaluated for one warp: there is no block total
+        ImGui::TextDisabled("Block: %s sectors for %s requests (ideal %s), %s efficiency; consecutive elements would need %s.",
+                            format_count(g.sectors).c_str(), format_count(g.requests).c_str(), format_count(g.ideal_sectors).c_str(),
+                            format_percent(g.efficiency).c_str(), format_count(g.contiguous_sectors).c_str());
     ImGui::Text("%s: %s", global_verdict_name(g.verdict), g.reason.c_str());
     if (!g.fix.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(accent_color()), "Fix: %s", g.fix.c_str());
     ImGui::PopTextWrapPos();
@@ -241,14 +252,15 @@ void bank_picture(AppState& s) {
     const int wi = std::clamp(s.memory.warp, 0, static_cast<int>(b.warps.size()) - 1);
     const BankResult& r = b.warps[static_cast<std::size_t>(wi)];
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("Warp %d: %d wavefronts (ideal %d), %d conflicts, worst bank %d-way", wi, r.wavefronts, r.ideal_wavefronts, r.conflicts, r.max_way);
+    ImGui::Text("Warp %d: %d wavefronts (ideal %d), %d conflicts, worst bank %d-way", s.memory.use_expr ? s.memory.warp : wi, r.wavefronts, r.ideal_wavefronts, r.conflicts, r.max_way);
     item_tooltip("bank = (byte address / 4) mod 32. Lanes asking for different words in one bank are served one after another "
                  "(one wavefront each); lanes reading the same word share it (broadcast).");
     std::string fixes;
     if (b.conflicts_padded >= 0) fixes += "  padded: " + format_count(b.conflicts_padded) + " conflicts";
     if (b.conflicts_swizzled >= 0) fixes += "  swizzled: " + format_count(b.conflicts_swizzled) + " conflicts";
-    ImGui::TextDisabled("Block: %s wavefronts (ideal %s), %s conflicts.%s", format_count(b.wavefronts).c_str(), format_count(b.ideal_wavefronts).c_str(),
-                        format_count(b.conflicts).c_str(), fixes.c_str());
+    if (!s.memory.use_expr)
+        ImGui::TextDisabled("Block: %s wavefronts (ideal %s), %s conflicts.%s", format_count(b.wavefronts).c_str(), format_count(b.ideal_wavefronts).c_str(),
+                            format_count(b.conflicts).c_str(), fixes.c_str());
     if (!b.reason.empty()) ImGui::TextUnformatted(b.reason.c_str());
     if (!b.fix.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(accent_color()), "Fix: %s", b.fix.c_str());
     ImGui::PopTextWrapPos();
