@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,14 +16,23 @@ class Collect : public benchmark::ConsoleReporter {
 public:
     std::map<std::string, double> cpu_ns;   // benchmark name -> CPU ns per iteration
 
+    // One figure per case: the median of its repetitions when there are several, else its run.
     void ReportRuns(const std::vector<Run>& runs) override {
-        for (const Run& r : runs)
-            if (r.run_type == Run::RT_Iteration && r.iterations > 0)
-                cpu_ns[r.benchmark_name()] = r.GetAdjustedCPUTime() * to_ns(r.time_unit);
+        for (const Run& r : runs) {
+            const std::string name = r.run_name.str();
+            const double ns = r.GetAdjustedCPUTime() * to_ns(r.time_unit);
+            if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median") {
+                cpu_ns[name] = ns;
+                medians_.insert(name);
+            } else if (r.run_type == Run::RT_Iteration && r.iterations > 0 && !medians_.count(name)) {
+                cpu_ns[name] = ns;
+            }
+        }
         ConsoleReporter::ReportRuns(runs);
     }
 
 private:
+    std::set<std::string> medians_;
     static double to_ns(benchmark::TimeUnit u) {
         switch (u) {
             case benchmark::kNanosecond: return 1.0;
