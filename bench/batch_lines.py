@@ -4,8 +4,9 @@
     bench/batch_lines.py [N] [SEED] > lines.jsonl     (default 200000 lines, seed 1)
 
 Random A100/H100/RTX 4090/V100 launches: block size 32..1024, registers 16..255, dynamic shared
-memory 0..96 KiB, a third with optin; about a third are refused (too many registers or too much
-shared memory per block), as in a real sweep. Deterministic for a given seed.
+memory 0..96 KiB on 70 % of the lines, a third with optin; about 60 % are refused (too many
+registers or too much shared memory per block), as in a sweep over a design space. Deterministic for a
+given seed.
 """
 import json
 import random
