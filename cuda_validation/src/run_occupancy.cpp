@@ -28,7 +28,7 @@ std::string limiter_names(const occ::OccupancyResult& r) {
     std::string s;
     if (!r.ok()) {
         s = "error: ";
-        s += r.error;
+        s += r.error_message();
         return s;
     }
     for (occ::Limiter l : occ::kAllLimiters) {
