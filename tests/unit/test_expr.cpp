@@ -223,6 +223,8 @@ TEST_CASE("expr: one warp's addresses") {
           "offset: address 2 is not a multiple of the element size 4 (CUDA accesses are naturally aligned) (lane 0, threadIdx (0,0,0))");
     CHECK(check_expr_launch({.block = {32, 1, 1}, .block_idx = {1, 0, 0}}) == "block_idx: each 0..grid_dim-1 (grid_dim 1,1,1), got 1,0,0");
     CHECK(check_expr_launch({.block = {32, 2, 1}, .warp = 2}) == "warp: must be 0..1 (the block has 2 warps), got 2");
+    CHECK(check_expr_launch({.base = std::uint64_t{1} << 48}) == "base: must be a byte address 0..2^48-1, got 281474976710656");
+    CHECK(check_expr_launch({.offset = -(std::int64_t{1} << 41)}) == "offset: must be -2^40..2^40, got -2199023255552");
     CHECK(check_expr_launch({.block = {64, 32, 1}}) == "block: each dimension 1..1024 (z 1..64), at most 1024 threads, got 64,32,1");
 }
 

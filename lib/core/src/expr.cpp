@@ -42,12 +42,8 @@ int width(ExprType t) { return t == ExprType::i32 || t == ExprType::u32 ? 32 : 6
 // [conv.integral]/2-3: to unsigned modulo 2^N; to signed out of range is implementation-defined,
 // and every CUDA compiler (like C++20) takes it modulo 2^N too.
 ExprValue convert(ExprValue x, ExprType t) {
-    const auto bits = static_cast<std::uint64_t>(x.v);
-    switch (t) {
-        case ExprType::i32: return {static_cast<std::int32_t>(static_cast<std::uint32_t>(bits)), t};
-        case ExprType::u32: return {static_cast<std::int64_t>(static_cast<std::uint32_t>(bits)), t};
-        default: return {static_cast<std::int64_t>(bits), t};
-    }
+    const auto low = static_cast<std::uint32_t>(x.v);
+    return {t == ExprType::i32 ? static_cast<std::int32_t>(low) : t == ExprType::u32 ? static_cast<std::int64_t>(low) : x.v, t};
 }
 
 // [expr]/11, the usual arithmetic conversions (all our types are already promoted; long = long long
@@ -60,13 +56,9 @@ ExprType common(ExprType a, ExprType b) {
     return s;   // long long holds every unsigned int
 }
 
-std::string show(ExprValue x) {
-    return x.type == ExprType::u64 ? std::to_string(static_cast<std::uint64_t>(x.v)) : std::to_string(x.v);
-}
+std::string show(ExprValue x) { return x.type == ExprType::u64 ? std::to_string(static_cast<std::uint64_t>(x.v)) : std::to_string(x.v); }
 
-bool fits(std::int64_t v, ExprType t) {
-    return t == ExprType::i32 ? v >= INT32_MIN && v <= INT32_MAX : true;
-}
+bool fits(std::int64_t v, ExprType t) { return t != ExprType::i32 || (v >= INT32_MIN && v <= INT32_MAX); }
 
 struct TypeName {
     const char* name;
@@ -104,12 +96,8 @@ constexpr std::string_view kQualifiers[] = {"__shared__", "extern", "static", "c
 }  // namespace
 
 const char* expr_type_name(ExprType t) {
-    switch (t) {
-        case ExprType::i32: return "int";
-        case ExprType::u32: return "unsigned int";
-        case ExprType::i64: return "long long";
-        default: return "unsigned long long";
-    }
+    static constexpr const char* kNames[] = {"int", "unsigned int", "long long", "unsigned long long"};
+    return kNames[static_cast<int>(t)];
 }
 
 // [SECTION] Parser
@@ -662,9 +650,7 @@ std::string IndexExpr::element_index(const ExprThread& t, std::int64_t& flat) co
 // [SECTION] expr_warp_access
 
 std::string check_expr_launch(const ExprLaunch& l) {
-    auto dims = [](const std::array<int, 3>& d) {
-        return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
-    };
+    auto dims = [](const std::array<int, 3>& d) { return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]); };
     const auto& b = l.block;
     if (b[0] < 1 || b[0] > 1024 || b[1] < 1 || b[1] > 1024 || b[2] < 1 || b[2] > 64 || b[0] * b[1] * b[2] > 1024)
         return "block: each dimension 1..1024 (z 1..64), at most 1024 threads, got " + dims(b);
@@ -674,6 +660,8 @@ std::string check_expr_launch(const ExprLaunch& l) {
     for (int i = 0; i < 3; ++i)
         if (l.block_idx[static_cast<std::size_t>(i)] < 0 || l.block_idx[static_cast<std::size_t>(i)] >= g[static_cast<std::size_t>(i)])
             return "block_idx: each 0..grid_dim-1 (grid_dim " + dims(g) + "), got " + dims(l.block_idx);
+    if (l.base >= (std::uint64_t{1} << 48)) return "base: must be a byte address 0..2^48-1, got " + std::to_string(l.base);
+    if (l.offset < -(std::int64_t{1} << 40) || l.offset > (std::int64_t{1} << 40)) return "offset: must be -2^40..2^40, got " + std::to_string(l.offset);
     const int warps = (b[0] * b[1] * b[2] + kWarpLanes - 1) / kWarpLanes;
     if (l.warp < 0 || l.warp >= warps)
         return "warp: must be 0.." + std::to_string(warps - 1) + " (the block has " + std::to_string(warps) + " warp" + (warps == 1 ? "" : "s") +
