@@ -16,22 +16,33 @@ struct Options {
     bool as_json = false, batch = false;
 };
 
-std::string cell(const json& snap, const char* what) {
-    if (snap.is_null()) return "-";
-    const json& v = snap[what];
-    if (std::string(what) == "occupancy") return format_percent(v.get<double>());
-    if (std::string(what) == "smem_dynamic") return format_bytes(v.get<long long>());
-    if (std::string(what) == "limiters") {
-        std::string s;
-        for (const auto& l : v) s += (s.empty() ? "" : ", ") + l.get<std::string>();
-        for (char& c : s) if (c == '_') c = ' ';
-        return s.empty() ? "-" : s;
-    }
-    return v.dump();
+// One column of a before/after table: a launch (threads, registers, dynamic shared memory) and its
+// occupancy; without a result every row shows "-".
+struct Snap {
+    const OccupancyResult* r = nullptr;
+    std::int64_t threads = 0, regs = 0, smem_dynamic = 0;
+};
+
+std::string limiters(unsigned mask) {
+    std::string s;
+    for (Limiter l : kAllLimiters)
+        if (mask & l) s += (s.empty() ? "" : ", ") + std::string(limiter_name(l));
+    for (char& c : s) if (c == '_') c = ' ';
+    return s.empty() ? "-" : s;
+}
+
+std::string cell(const Snap& s, std::string_view row) {
+    if (!s.r) return "-";
+    if (row == "threads") return std::to_string(s.threads);
+    if (row == "regs") return std::to_string(s.regs);
+    if (row == "smem_dynamic") return format_bytes(s.smem_dynamic);
+    if (row == "blocks_per_sm") return std::to_string(s.r->blocks_per_sm);
+    if (row == "occupancy") return format_percent(s.r->occupancy);
+    return limiters(s.r->limiters);
 }
 
 // A before/after table: one column per snapshot.
-void table(const char* title, std::initializer_list<std::pair<const char*, const json*>> cols) {
+void table(const char* title, std::initializer_list<std::pair<const char*, Snap>> cols) {
     std::printf("\n%s\n  %-16s", title, "");
     for (const auto& c : cols) std::printf(" %-22s", c.first);
     std::printf("\n");
@@ -39,88 +50,95 @@ void table(const char* title, std::initializer_list<std::pair<const char*, const
         std::string label = row;
         for (char& ch : label) if (ch == '_') ch = ' ';
         std::printf("  %-16s", label.c_str());
-        for (const auto& c : cols) std::printf(" %-22s", cell(*c.second, row).c_str());
+        for (const auto& c : cols) std::printf(" %-22s", cell(c.second, row).c_str());
         std::printf("\n");
     }
 }
 
-void print_human(const json& r) {
-    const json& d = r["device"];
-    const json& now = r["occupancy"];
+// Registers or dynamic shared memory: now, the most that keeps the blocks, the cut that gains one.
+void advice_table(const char* title, const ResourceAdvice& a, Snap now, std::int64_t Snap::*resource, std::string (*amount)(std::int64_t),
+                  const char* unit) {
+    if (!a.ok()) return;
+    const bool gain = a.to_gain_block >= 0;
+    Snap most = now, cut = now;
+    now.r = &a.before;
+    most.r = &a.at_headroom;
+    most.*resource = a.max_same_blocks;
+    cut.r = gain ? &a.after_cut : nullptr;
+    cut.*resource = a.to_gain_block;
+    table(title, {{"now", now}, {"most, same blocks", most}, {"cut to gain a block", cut}});
+    std::printf("  headroom: +%s%s per %s before losing a block", amount(a.headroom).c_str(), unit, a.resource == Resource::registers ? "thread" : "block");
+    if (gain) std::printf("; cut %s to gain one", amount(a.cut_to_gain).c_str());
+    std::printf("\n");
+    if (!a.note.empty()) std::printf("  %s\n", a.note.c_str());
+}
+
+std::string whole(std::int64_t v) { return std::to_string(v); }
+std::string bytes(std::int64_t v) { return format_bytes(v); }
+
+void print_waves(const WaveResult& w, bool grid_given) {
+    std::printf("\nWaves%s\n", grid_given ? "" : " (no --grid: one full wave shown)");
+    if (!w.ok()) {
+        std::printf("  %s\n", w.error.c_str());
+        return;
+    }
+    std::printf("  blocks per wave   %lld (%d blocks/SM x %d SMs)\n", static_cast<long long>(w.blocks_per_wave), w.blocks_per_sm, w.sm_count);
+    if (!grid_given) {
+        std::printf("  suggested grid    %lld blocks (one full wave, e.g. for a grid-stride loop)\n", static_cast<long long>(w.blocks_per_wave));
+        return;
+    }
+    std::printf("  grid              %lld blocks = %s waves (Nsight Compute \"Waves Per SM\")\n", static_cast<long long>(w.grid_blocks),
+                format_number(w.waves, 2).c_str());
+    std::printf("  last wave         %lld blocks, %s full; busy block slots over the run %s\n", static_cast<long long>(w.tail_blocks),
+                format_percent(w.last_wave_fill).c_str(), format_percent(w.efficiency).c_str());
+    std::printf("  whole waves at    %lld or %lld blocks\n", static_cast<long long>(w.suggested_grid_down), static_cast<long long>(w.suggested_grid_up));
+}
+
+void print_clusters(const ClusterResult& c) {
+    std::printf("\nClusters of %d%s\n", c.cluster_size, c.non_portable ? " (non-portable)" : "");
+    std::string gpcs;
+    for (int x : c.layout.sms_per_gpc) gpcs += (gpcs.empty() ? "" : ",") + std::to_string(x);
+    std::printf("  GPC layout        %d GPCs: %s SMs%s\n                    %s\n", c.layout.gpc_count(), gpcs.c_str(), c.layout.assumed ? " (assumed)" : "",
+                c.layout.source.c_str());
+    if (c.ok())
+        std::printf("  max active        %d clusters (%lld blocks of %lld slots, %s; device occupancy %s)\n", c.max_active_clusters,
+                    static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots), format_percent(c.cluster_occupancy).c_str(),
+                    format_percent(c.device_occupancy).c_str());
+    else
+        std::printf("  %s\n", c.error.c_str());
+}
+
+void print_human(const io::AdviseAnswer& a) {
+    const Device& d = a.input.device;
+    const KernelResources& k = a.input.kernel;
+    const LaunchConfig& l = a.input.launch;
     const bool tty = stdout_is_tty();
-    std::printf("%s%s%s  cc %s, %d SMs\n", tty ? "\033[1m" : "", d["name"].get<std::string>().c_str(), tty ? "\033[0m" : "",
-                d["cc"].get<std::string>().c_str(), d["sm_count"].get<int>());
-    std::printf("now: %d threads x %d regs, %s dynamic smem -> %d blocks/SM, %s occupancy (limited by %s)\n", now["threads"].get<int>(),
-                now["regs"].get<int>(), format_bytes(now["smem_dynamic"].get<long long>()).c_str(), now["blocks_per_sm"].get<int>(),
-                format_percent(now["occupancy"].get<double>()).c_str(), cell(now, "limiters").c_str());
-    if (!now["error"].is_null()) std::printf("     %s\n", now["error"].get<std::string>().c_str());
+    std::printf("%s%s%s  cc %d.%d, %d SMs\n", tty ? "\033[1m" : "", d.name.c_str(), tty ? "\033[0m" : "", d.arch.cc_major, d.arch.cc_minor, d.sm_count);
+    std::printf("now: %d threads x %d regs, %s dynamic smem -> %d blocks/SM, %s occupancy (limited by %s)\n", l.threads, k.regs_per_thread,
+                format_bytes(l.smem_dynamic).c_str(), a.now.blocks_per_sm, format_percent(a.now.occupancy).c_str(), limiters(a.now.limiters).c_str());
 
     std::printf("\nSuggestions\n");
-    for (const auto& s : r["suggestions"]) std::printf("  * %s\n", s.get<std::string>().c_str());
+    for (const std::string& s : a.suggestions) std::printf("  * %s\n", s.c_str());
 
-    const json& b = r["block_size"];
-    if (b["error"].is_null()) {
+    const BlockSizeAdvice& b = a.block;
+    if (b.ok()) {
         table("Best block size (cudaOccupancyMaxPotentialBlockSize order: most active threads, ties -> larger block)",
-              {{"now", &b["before"]}, {"best", &b["after"]}});
-        std::printf("  min grid to fill the GPU: %lld blocks (%d blocks/SM x %d SMs)\n", b["min_grid_blocks"].get<long long>(),
-                    b["blocks_per_sm"].get<int>(), d["sm_count"].get<int>());
+              {{"now", Snap{&b.before, l.threads, k.regs_per_thread, a.growth.at(l.threads)}},
+               {"best", Snap{&b.after, b.threads, k.regs_per_thread, b.smem_dynamic}}});
+        std::printf("  min grid to fill the GPU: %lld blocks (%d blocks/SM x %d SMs)\n", static_cast<long long>(b.min_grid_blocks), b.blocks_per_sm,
+                    d.sm_count);
     } else {
-        std::printf("\nBest block size: %s\n", b["error"].get<std::string>().c_str());
+        std::printf("\nBest block size: %s\n", b.error.c_str());
     }
-    const json& g = r["registers"];
-    if (g["error"].is_null()) {
-        table("Registers", {{"now", &g["before"]}, {"most, same blocks", &g["at_headroom"]}, {"cut to gain a block", &g["after_cut"]}});
-        std::printf("  headroom: +%d registers per thread before losing a block", g["headroom"].get<int>());
-        if (!g["cut_to_gain"].is_null()) std::printf("; cut %d to gain one", g["cut_to_gain"].get<int>());
-        std::printf("\n");
-        if (!g["note"].is_null()) std::printf("  %s\n", g["note"].get<std::string>().c_str());
-    }
-    const json& s = r["shared_memory"];
-    if (s["error"].is_null()) {
-        table("Dynamic shared memory", {{"now", &s["before"]}, {"most, same blocks", &s["at_headroom"]}, {"cut to gain a block", &s["after_cut"]}});
-        std::printf("  headroom: +%s per block before losing a block", format_bytes(s["headroom"].get<long long>()).c_str());
-        if (!s["cut_to_gain"].is_null()) std::printf("; cut %s to gain one", format_bytes(s["cut_to_gain"].get<long long>()).c_str());
-        std::printf("\n");
-        if (!s["note"].is_null()) std::printf("  %s\n", s["note"].get<std::string>().c_str());
-    }
-    const json& t = r["dynamic_smem_at_target"];
-    std::printf("\nDynamic shared memory available per block at %d blocks/SM (cudaOccupancyAvailableDynamicSMemPerBlock): ", t["target_blocks"].get<int>());
-    if (t["error"].is_null()) std::printf("%s\n", format_bytes(t["available"].get<long long>()).c_str());
-    else std::printf("none: %s\n", t["error"].get<std::string>().c_str());
-
-    const json& w = r["waves"];
-    std::printf("\nWaves%s\n", r["input"].contains("grid") ? "" : " (no --grid: one full wave shown)");
-    if (w["error"].is_null()) {
-        std::printf("  blocks per wave   %lld (%d blocks/SM x %d SMs)\n", w["blocks_per_wave"].get<long long>(), w["blocks_per_sm"].get<int>(),
-                    w["sm_count"].get<int>());
-        if (r["input"].contains("grid")) {
-            std::printf("  grid              %lld blocks = %s waves (Nsight Compute \"Waves Per SM\")\n", w["grid"].get<long long>(),
-                        format_number(w["waves"].get<double>(), 2).c_str());
-            std::printf("  last wave         %lld blocks, %s full; busy block slots over the run %s\n", w["tail_blocks"].get<long long>(),
-                        format_percent(w["last_wave_fill"].get<double>()).c_str(), format_percent(w["efficiency"].get<double>()).c_str());
-            std::printf("  whole waves at    %lld or %lld blocks\n", w["suggested_grid_down"].get<long long>(), w["suggested_grid_up"].get<long long>());
-        } else {
-            std::printf("  suggested grid    %lld blocks (one full wave, e.g. for a grid-stride loop)\n", w["blocks_per_wave"].get<long long>());
-        }
-    } else {
-        std::printf("  %s\n", w["error"].get<std::string>().c_str());
-    }
-
-    const json& c = r["clusters"];
-    if (!c.is_null()) {
-        std::printf("\nClusters of %d%s\n", c["cluster_size"].get<int>(), c["non_portable"].get<bool>() ? " (non-portable)" : "");
-        std::string gpcs;
-        for (const auto& x : c["gpc"]["sms_per_gpc"]) gpcs += (gpcs.empty() ? "" : ",") + x.dump();
-        std::printf("  GPC layout        %d GPCs: %s SMs%s\n                    %s\n", c["gpc"]["count"].get<int>(), gpcs.c_str(),
-                    c["gpc"]["assumed"].get<bool>() ? " (assumed)" : "", c["gpc"]["source"].get<std::string>().c_str());
-        if (c["error"].is_null()) {
-            std::printf("  max active        %d clusters (%lld blocks of %lld slots, %s; device occupancy %s)\n", c["max_active_clusters"].get<int>(),
-                        c["active_blocks"].get<long long>(), c["block_slots"].get<long long>(), format_percent(c["cluster_occupancy"].get<double>()).c_str(),
-                        format_percent(c["device_occupancy"].get<double>()).c_str());
-        } else {
-            std::printf("  %s\n", c["error"].get<std::string>().c_str());
-        }
-    }
+    const Snap now{nullptr, l.threads, k.regs_per_thread, l.smem_dynamic};
+    advice_table("Registers", a.registers, now, &Snap::regs, whole, " registers");
+    advice_table("Dynamic shared memory", a.shared_memory, now, &Snap::smem_dynamic, bytes, "");
+    const DynamicSmemAdvice& t = a.at_target;
+    std::printf("\nDynamic shared memory available per block at %d blocks/SM (cudaOccupancyAvailableDynamicSMemPerBlock): ", t.target_blocks);
+    if (t.ok()) std::printf("%s\n", format_bytes(t.available).c_str());
+    else std::printf("none: %s\n", t.error.c_str());
+    print_waves(a.waves, l.grid_blocks > 0);
+    if (a.clusters) print_clusters(*a.clusters);
 }
 
 }  // namespace
@@ -139,7 +157,10 @@ void add_advise(CLI::App& app, Outcome& out) {
         "  occ advise --gpu H100 --threads 1024 --regs 64 --cluster-size 16 --non-portable");
     add_request_flags(cmd, *io::find_kind("advise"), o->request);
     add_mode_flags(cmd, o->as_json, o->batch);
-    cmd->callback([o, &out] { out.code = run_json_kind("advise", o->request, o->as_json, o->batch, print_human); });
+    cmd->callback([o, &out] {
+        if (o->batch) out.code = run_batch("advise", std::cin, std::cout);
+        else out.code = run_answer(o->request, o->as_json, io::answer_advise, print_human, [](const io::AdviseAnswer& a) { return a.now.error_message(); });
+    });
 }
 
 }  // namespace occ::cli

@@ -218,3 +218,32 @@ TEST_CASE("advise request: every section, with before/after numbers and suggesti
     const json w = occ::io::handle("waves", json{{"gpu", "A100"}, {"threads", 256}, {"regs", 64}, {"grid", 1000}});
     CHECK(w["waves"].get<double>() == doctest::Approx(1000.0 / 432));
 }
+
+TEST_CASE("answer_advise: the typed answer behind occ advise and its JSON") {
+    using occ::io::json;
+    // A100, 256 threads x 64 registers: 8 warps x 2,048 registers = 16,384 per block, 4 blocks in
+    // the 65,536-register file, 32 of 64 warps (MODEL.md's rules, by hand).
+    const json req{{"gpu", "A100"}, {"threads", 256}, {"regs", 64}, {"grid", 1000}, {"id", 7}};
+    const Result<io::AdviseAnswer> a = io::answer_advise(req);
+    REQUIRE(a);
+    CHECK(a->now.blocks_per_sm == 4);
+    CHECK(a->now.occupancy == doctest::Approx(0.5));
+    CHECK(a->registers.ok());
+    CHECK(a->registers.now == 64);
+    CHECK(a->waves.blocks_per_wave == 4 * 108);
+    CHECK_FALSE(a->clusters);
+    CHECK_FALSE(a->suggestions.empty());
+    CHECK(a->id == json(7));
+    CHECK(io::to_json(*a) == io::handle("advise", req));   // the JSON edge is the typed answer's
+    // Shared memory that grows with the block: the launch now uses fixed + per_thread x threads.
+    const Result<io::AdviseAnswer> g = io::answer_advise(json{{"gpu", "A100"}, {"threads", 128}, {"smem_fixed", 1024}, {"smem_per_thread", 64}});
+    REQUIRE(g);
+    CHECK(g->input.launch.smem_dynamic == 1024 + 64 * 128);
+    const Result<io::AdviseAnswer> c = io::answer_advise(json{{"gpu", "H100"}, {"threads", 128}, {"cluster_size", 4}});
+    REQUIRE(c);
+    REQUIRE(c->clusters);
+    CHECK(c->clusters->cluster_size == 4);
+    const Result<io::AdviseAnswer> bad = io::answer_advise(json{{"gpu", "A100"}, {"smem_dynamic", 1024}, {"smem_per_thread", 128}});
+    CHECK_FALSE(bad);
+    CHECK(bad.error.find("smem_dynamic: give smem_dynamic (a constant) or smem_fixed + smem_per_thread") == 0);
+}

@@ -170,101 +170,92 @@ json api_clusters(const json& request) {
     return out;
 }
 
-json api_advise(const json& request) {
-    FieldReader f(request, "advise request");
-    const json* id = f.raw("id");
-    OccupancyRequest req = read_occupancy_request(f);
-    const Device& dev = req.device;
-    // Dynamic shared memory is either a constant (smem_dynamic) or grows with the block
-    // (smem_fixed + smem_per_thread x threads); the launch as it is now uses the same rule.
-    const bool grows = f.has("smem_per_thread") || f.has("smem_fixed");
-    if (grows && f.has("smem_dynamic"))
-        f.fail("smem_dynamic", "give smem_dynamic (a constant) or smem_fixed + smem_per_thread (growing with the block), not both");
-    SmemGrowth growth;
-    growth.per_thread = f.size(fields::smem_per_thread);
-    growth.fixed = f.size(fields::smem_fixed, grows ? 0 : req.launch.smem_dynamic);
-    req.launch.smem_dynamic = growth.at(req.launch.threads);
-    const int limit = static_cast<int>(f.integer(fields::block_size_limit));
-    const bool has_target = f.has("target_blocks");
-    const int target_in = static_cast<int>(f.integer(fields::target_blocks));
-    const ClusterInput ci = read_cluster(f, dev, /*required=*/false);
-    f.finish();
+Result<AdviseAnswer> answer_advise(const json& request) {
+    return answer_with<AdviseAnswer>(request, "advise request", [](FieldReader& f, AdviseAnswer& a) {
+        OccupancyRequest& req = a.input;
+        req = read_occupancy_request(f);
+        const Device& dev = req.device;
+        // Dynamic shared memory is either a constant (smem_dynamic) or grows with the block
+        // (smem_fixed + smem_per_thread x threads); the launch as it is now uses the same rule.
+        const bool grows = f.has("smem_per_thread") || f.has("smem_fixed");
+        if (grows && f.has("smem_dynamic"))
+            f.fail("smem_dynamic", "give smem_dynamic (a constant) or smem_fixed + smem_per_thread (growing with the block), not both");
+        a.growth.per_thread = f.size(fields::smem_per_thread);
+        a.growth.fixed = f.size(fields::smem_fixed, grows ? 0 : req.launch.smem_dynamic);
+        req.launch.smem_dynamic = a.growth.at(req.launch.threads);
+        a.block_size_limit = static_cast<int>(f.integer(fields::block_size_limit));
+        const bool has_target = f.has("target_blocks");
+        const int target_in = static_cast<int>(f.integer(fields::target_blocks));
+        const ClusterInput ci = read_cluster(f, dev, /*required=*/false);
+        f.finish();
 
-    const KernelResources& k = req.kernel;
-    const LaunchConfig& l = req.launch;
-    const OccupancyResult now = compute_occupancy(dev, k, l);
-    json sugg = json::array();
-    // The suggestions are worded in core (advisor.hpp); an empty one has nothing to suggest.
-    auto say = [&](const std::string& s) { if (!s.empty()) sugg.push_back(s); };
+        const KernelResources& k = req.kernel;
+        const LaunchConfig& l = req.launch;
+        a.now = compute_occupancy(dev, k, l);
+        // The suggestions are worded in core (advisor.hpp); an empty one has nothing to suggest.
+        auto say = [&](const std::string& s) { if (!s.empty()) a.suggestions.push_back(s); };
+        a.block = advise_block_size(dev, k, l, a.growth, a.block_size_limit);
+        if (a.block.ok()) say(block_size_suggestion(a.block, l.threads));
+        a.registers = advise_registers(dev, k, l);
+        a.shared_memory = advise_shared_memory(dev, k, l);
+        for (const ResourceAdvice* adv : {&a.registers, &a.shared_memory})
+            if (adv->ok()) {
+                say(cut_suggestion(*adv));
+                say(headroom_suggestion(*adv));
+            }
+        a.at_target = available_dynamic_smem(dev, k, l, has_target ? target_in : std::max(1, a.now.blocks_per_sm));
+        if (has_target) say(target_suggestion(a.at_target));
+        a.waves = compute_waves(a.now, dev.sm_count, l.grid_blocks);
+        say(waves_suggestion(a.waves));
+        if (ci.size > 0) {
+            a.clusters = compute_clusters(dev, k, l, ci.size, ci.non_portable, ci.layout);
+            say(clusters_suggestion(*a.clusters));
+        }
+        if (a.suggestions.empty()) say(no_change_suggestion(a.now));
+    });
+}
 
-    // Block size
-    const BlockSizeAdvice b = advise_block_size(dev, k, l, growth, limit);
+json to_json(const AdviseAnswer& a) {
+    const KernelResources& k = a.input.kernel;
+    const LaunchConfig& l = a.input.launch;
+    const BlockSizeAdvice& b = a.block;
     json bj{{"rule", "largest active threads per SM (blocks x threads); ties go to the larger block (cudaOccupancyMaxPotentialBlockSize order)"},
-            {"smem_fixed", growth.fixed},
-            {"smem_per_thread", growth.per_thread},
-            {"block_size_limit", limit}};
+            {"smem_fixed", a.growth.fixed}, {"smem_per_thread", a.growth.per_thread}, {"block_size_limit", a.block_size_limit}};
     if (b.ok()) {
-        bj["threads"] = b.threads;
-        bj["smem_dynamic"] = b.smem_dynamic;
-        bj["blocks_per_sm"] = b.blocks_per_sm;
-        bj["occupancy"] = b.after.occupancy;
-        bj["min_grid_blocks"] = b.min_grid_blocks;
-        bj["candidates"] = b.candidates;
-        bj["before"] = snap(b.before, l.threads, k.regs_per_thread, growth.at(l.threads));
+        bj.update(json{{"threads", b.threads}, {"smem_dynamic", b.smem_dynamic}, {"blocks_per_sm", b.blocks_per_sm}});
+        bj.update(json{{"occupancy", b.after.occupancy}, {"min_grid_blocks", b.min_grid_blocks}, {"candidates", b.candidates}});
+        bj["before"] = snap(b.before, l.threads, k.regs_per_thread, a.growth.at(l.threads));
         bj["after"] = snap(b.after, b.threads, k.regs_per_thread, b.smem_dynamic);
         bj["error"] = nullptr;
-        say(block_size_suggestion(b, l.threads));
     } else {
         bj["error"] = b.error;
     }
-
     // Registers, then dynamic shared memory: one advice shape, each under its own key names.
-    const ResourceAdvice ra = advise_registers(dev, k, l);
-    const json rj = advice_json(ra, {"regs", "max_regs_same_blocks", "regs_to_gain_block"}, [&](const OccupancyResult& r, std::int64_t v) {
+    const json rj = advice_json(a.registers, {"regs", "max_regs_same_blocks", "regs_to_gain_block"}, [&](const OccupancyResult& r, std::int64_t v) {
         return snap(r, l.threads, static_cast<int>(v), l.smem_dynamic);
     });
-    const ResourceAdvice sa = advise_shared_memory(dev, k, l);
-    const json sj = advice_json(sa, {"smem_dynamic", "max_dynamic_same_blocks", "dynamic_to_gain_block"},
+    const json sj = advice_json(a.shared_memory, {"smem_dynamic", "max_dynamic_same_blocks", "dynamic_to_gain_block"},
                                 [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, k.regs_per_thread, v); });
-    for (const ResourceAdvice* adv : {&ra, &sa})
-        if (adv->ok()) {
-            say(cut_suggestion(*adv));
-            say(headroom_suggestion(*adv));
-        }
-
-    // Dynamic shared memory at a target occupancy
-    const int target = has_target ? target_in : std::max(1, now.blocks_per_sm);
-    const DynamicSmemAdvice da = available_dynamic_smem(dev, k, l, target);
-    json dj{{"target_blocks", target},
+    const DynamicSmemAdvice& da = a.at_target;
+    json dj{{"target_blocks", da.target_blocks},
             {"available", da.available >= 0 ? json(da.available) : json(nullptr)},
             {"at_available", snap(da.at_available, l.threads, k.regs_per_thread, da.available >= 0 ? da.available : 0)},
             {"error", da.ok() ? json(nullptr) : json(da.error)}};
-    if (has_target) say(target_suggestion(da));
-
-    // Waves
-    const WaveResult w = compute_waves(now, dev.sm_count, l.grid_blocks);
-    say(waves_suggestion(w));
-
-    json out{{"device", device_brief(dev)},
-             {"occupancy", snap(now, l.threads, k.regs_per_thread, l.smem_dynamic)},
+    json out{{"device", device_brief(a.input.device)},
+             {"occupancy", snap(a.now, l.threads, k.regs_per_thread, l.smem_dynamic)},
              {"block_size", bj},
              {"registers", rj},
              {"shared_memory", sj},
              {"dynamic_smem_at_target", dj},
-             {"waves", waves_json(w)}};
-    if (ci.size > 0) {
-        const ClusterResult c = compute_clusters(dev, k, l, ci.size, ci.non_portable, ci.layout);
-        out["clusters"] = clusters_json(c);
-        say(clusters_suggestion(c));
-    } else {
-        out["clusters"] = nullptr;
-    }
-    if (sugg.empty()) say(no_change_suggestion(now));
-    out["suggestions"] = sugg;
-    out["input"] = occupancy_request_to_json(req);
-    out["error"] = now.ok() ? json(nullptr) : json(now.error_message());
-    if (id) out["id"] = *id;
+             {"waves", waves_json(a.waves)},
+             {"clusters", a.clusters ? clusters_json(*a.clusters) : json(nullptr)},
+             {"suggestions", a.suggestions},
+             {"input", occupancy_request_to_json(a.input)},
+             {"error", a.now.ok() ? json(nullptr) : json(a.now.error_message())}};
+    if (a.id) out["id"] = *a.id;
     return out;
 }
+
+json api_advise(const json& request) { return json_or_throw(answer_advise(request)); }
 
 }  // namespace occ::io

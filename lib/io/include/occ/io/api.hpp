@@ -15,16 +15,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "occ/advisor.hpp"
 #include "occ/banks.hpp"
+#include "occ/cluster.hpp"
 #include "occ/coalescing.hpp"
 #include "occ/device.hpp"
-#include "occ/expr.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/result.hpp"
 #include "occ/roofline.hpp"
 #include "occ/smem_shapes.hpp"
 #include "occ/sweep.hpp"
+#include "occ/waves.hpp"
 
 namespace occ::io {
 
@@ -89,17 +91,10 @@ struct TileRequest {
     std::int64_t global_pitch = 0;      // coalesce: elements between rows of the global matrix (0 = tile columns)
     std::uint64_t global_base = 0;      // coalesce: byte address of the global matrix (the request's base)
 };
-// Pattern "expr" (api_memory_expr.cpp): an index expression evaluated for one warp of one block;
-// `pattern` then holds that warp's lanes (kind addresses).
-struct ExprRequest {
-    std::string expr, array, consts;   // as typed (occ/expr.hpp)
-    ExprLaunch launch;                 // launch.active_lanes is the mask asked for
-};
 struct MemoryRequest {
     Device device;
     AccessPattern pattern;
     std::optional<TileRequest> tile;
-    std::optional<ExprRequest> expr;
 };
 Result<MemoryRequest> read_memory_request(const json& request, std::string_view context = "coalesce request");
 MemoryRequest read_memory_request(FieldReader& f);   // io-internal; throws RequestError
@@ -141,7 +136,24 @@ json api_coalesce(const json& request);
 json api_banks(const json& request);
 
 // --- Beyond occupancy (api_advisor.cpp, api_roofline.cpp, ptxas.cpp): see docs/ADVANCED.md --------
-json api_advise(const json& request);     // advisor: block size, register / shared-memory headroom, waves, clusters
+// The launch advisor: best block size, register and shared-memory headroom, dynamic shared memory
+// at a target, waves, clusters (9.0+), and the suggestions worded in core (advisor.hpp).
+struct AdviseAnswer {
+    OccupancyRequest input;            // the launch (smem_dynamic = growth at its threads)
+    SmemGrowth growth;                 // dynamic shared memory: fixed + per_thread x threads
+    int block_size_limit = 0;          // 0 = the device's maximum
+    OccupancyResult now;               // the launch as it is
+    BlockSizeAdvice block;
+    ResourceAdvice registers, shared_memory;
+    DynamicSmemAdvice at_target;       // target_blocks given, else the blocks the launch has now
+    WaveResult waves;
+    std::optional<ClusterResult> clusters;   // when cluster_size was given
+    std::vector<std::string> suggestions;
+    std::optional<json> id;
+};
+Result<AdviseAnswer> answer_advise(const json& request);
+json to_json(const AdviseAnswer& a);
+json api_advise(const json& request);     // to_json(answer_advise(request))
 json api_waves(const json& request);      // blocks per wave, waves, tail
 json api_clusters(const json& request);   // thread block clusters (9.0+)
 struct RooflineRow {
