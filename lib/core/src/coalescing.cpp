@@ -463,6 +463,10 @@ GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& 
     const std::string sect = num(ww.sectors) + (ww.sectors == 1 ? " sector" : " sectors");
     const std::string eff_now = format_percent(b.efficiency);
     const std::string eff_fix = format_percent(b.contiguous_efficiency);
+    // The fix's common wording: "<how>: <lead><n> sectors per block, <eff> efficiency (now <eff>)".
+    const auto set_fix = [&](const std::string& how, const char* lead) {
+        b.fix = how + ": " + lead + num(b.contiguous_sectors) + " sectors per block, " + eff_fix + " efficiency (now " + eff_now + ")";
+    };
     char buf[320];
 
     if (b.requests == 0) {
@@ -500,10 +504,7 @@ GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& 
                       p.block[0], rows, p.block[0], elem_noun(p.element_bytes()), static_cast<long long>(p.row_pitch() * p.element_bytes()),
                       sect.c_str(), ww.ideal_sectors);
         b.reason = buf;
-        std::snprintf(buf, sizeof buf,
-                      "make blockDim.x a multiple of 32 (e.g. %dx%d) so each warp reads one row: %lld sectors per block, %s efficiency (now %s)",
-                      kWarpLanes, std::max(1, p.threads() / kWarpLanes), static_cast<long long>(b.contiguous_sectors), eff_fix.c_str(), eff_now.c_str());
-        b.fix = buf;
+        set_fix("make blockDim.x a multiple of 32 (e.g. " + num(kWarpLanes) + "x" + num(std::max(1, p.threads() / kWarpLanes)) + ") so each warp reads one row", "");
         return b;
     }
     if (ordered && step == ab && distinct == ww.active_lanes) {
@@ -513,10 +514,7 @@ GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& 
                       "contiguous %lld bytes start %lld bytes past a 32-byte boundary, so they straddle %s instead of %d",
                       static_cast<long long>(ww.bytes_requested), off, sect.c_str(), ww.ideal_sectors);
         b.reason = buf;
-        std::snprintf(buf, sizeof buf,
-                      "align the start to 32 bytes (cudaMalloc returns 256-byte-aligned memory; keep offsets a multiple of 32 bytes): %lld sectors per block, %s efficiency (now %s)",
-                      static_cast<long long>(b.contiguous_sectors), eff_fix.c_str(), eff_now.c_str());
-        b.fix = buf;
+        set_fix("align the start to 32 bytes (cudaMalloc returns 256-byte-aligned memory; keep offsets a multiple of 32 bytes)", "");
         return b;
     }
     if (step > 0 && distinct == ww.active_lanes) {
@@ -548,10 +546,7 @@ GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& 
     std::snprintf(buf, sizeof buf, "no constant stride between lanes: %d distinct addresses land in %s (ideal %d)", distinct, sect.c_str(),
                   ww.ideal_sectors);
     b.reason = buf;
-    std::snprintf(buf, sizeof buf,
-                  "sort or bin the indices so each warp's lanes read neighbouring elements: as few as %lld sectors per block, %s efficiency (now %s)",
-                  static_cast<long long>(b.contiguous_sectors), eff_fix.c_str(), eff_now.c_str());
-    b.fix = buf;
+    set_fix("sort or bin the indices so each warp's lanes read neighbouring elements", "as few as ");
     return b;
 }
 
