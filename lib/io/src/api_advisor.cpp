@@ -32,26 +32,26 @@ struct AdviceKeys {
     const char* to_gain;
 };
 
+// One part of an answer: `head`, then only the error when the part was refused, else `body`'s keys
+// in order and "error" (null when `error` is empty).
+json answer_part(json head, bool refused, const std::string& error, const json& body) {
+    if (!refused) head.update(body);
+    head["error"] = error.empty() ? json(nullptr) : json(error);
+    return head;
+}
+
 // A ResourceAdvice in JSON; snap_at(result, value) describes the launch with the resource at value.
 template <typename SnapAt>
 json advice_json(const ResourceAdvice& a, AdviceKeys keys, SnapAt snap_at) {
-    json j{{keys.now, a.now}};
-    if (!a.ok()) {
-        j["error"] = a.error;
-        return j;
-    }
+    if (!a.ok()) return answer_part(json{{keys.now, a.now}}, true, a.error, {});
     const bool gain = a.to_gain_block >= 0;
-    j["blocks_per_sm"] = a.blocks_per_sm;
-    j[keys.max_same] = a.max_same_blocks;
-    j["headroom"] = a.headroom;
-    j[keys.to_gain] = gain ? json(a.to_gain_block) : json(nullptr);
-    j["cut_to_gain"] = gain ? json(a.cut_to_gain) : json(nullptr);
-    j["before"] = snap_at(a.before, a.now);
-    j["at_headroom"] = snap_at(a.at_headroom, a.max_same_blocks);
-    j["after_cut"] = gain ? snap_at(a.after_cut, a.to_gain_block) : json(nullptr);
-    j["note"] = a.note.empty() ? json(nullptr) : json(a.note);
-    j["error"] = nullptr;
-    return j;
+    return answer_part(json{{keys.now, a.now}}, false, a.error,
+                       json{{"blocks_per_sm", a.blocks_per_sm}, {keys.max_same, a.max_same_blocks}, {"headroom", a.headroom},
+                            {keys.to_gain, gain ? json(a.to_gain_block) : json(nullptr)},
+                            {"cut_to_gain", gain ? json(a.cut_to_gain) : json(nullptr)},
+                            {"before", snap_at(a.before, a.now)}, {"at_headroom", snap_at(a.at_headroom, a.max_same_blocks)},
+                            {"after_cut", gain ? snap_at(a.after_cut, a.to_gain_block) : json(nullptr)},
+                            {"note", a.note.empty() ? json(nullptr) : json(a.note)}});
 }
 
 json snap(const OccupancyResult& r, int threads, int regs, std::int64_t smem_dynamic) {
@@ -66,42 +66,23 @@ json snap(const OccupancyResult& r, int threads, int regs, std::int64_t smem_dyn
 }
 
 json waves_json(const WaveResult& w) {
-    json j{{"blocks_per_sm", w.blocks_per_sm}, {"sm_count", w.sm_count}, {"grid", w.grid_blocks}};
-    if (!w.ok()) {
-        j["error"] = w.error;
-        return j;
-    }
-    j["blocks_per_wave"] = w.blocks_per_wave;
-    j["waves"] = w.waves;
-    j["full_waves"] = w.full_waves;
-    j["total_waves"] = w.total_waves;
-    j["tail_blocks"] = w.tail_blocks;
-    j["last_wave_fill"] = w.last_wave_fill;
-    j["efficiency"] = w.efficiency;
-    j["suggested_grid_down"] = w.suggested_grid_down;
-    j["suggested_grid_up"] = w.suggested_grid_up;
-    j["error"] = nullptr;
-    return j;
+    return answer_part(json{{"blocks_per_sm", w.blocks_per_sm}, {"sm_count", w.sm_count}, {"grid", w.grid_blocks}}, !w.ok(), w.error,
+                       json{{"blocks_per_wave", w.blocks_per_wave}, {"waves", w.waves}, {"full_waves", w.full_waves},
+                            {"total_waves", w.total_waves}, {"tail_blocks", w.tail_blocks}, {"last_wave_fill", w.last_wave_fill},
+                            {"efficiency", w.efficiency}, {"suggested_grid_down", w.suggested_grid_down},
+                            {"suggested_grid_up", w.suggested_grid_up}});
 }
 
 json clusters_json(const ClusterResult& c) {
-    json j{{"cluster_size", c.cluster_size},
-           {"non_portable", c.non_portable},
-           {"gpc", {{"sms_per_gpc", c.layout.sms_per_gpc}, {"count", c.layout.gpc_count()}, {"assumed", c.layout.assumed}, {"source", c.layout.source}}}};
-    if (!c.error.empty() && c.blocks_per_sm == 0 && c.max_active_clusters == 0 && c.clusters_per_gpc.empty()) {
-        j["error"] = c.error;
-        return j;
-    }
-    j["blocks_per_sm"] = c.blocks_per_sm;
-    j["max_active_clusters"] = c.max_active_clusters;
-    j["clusters_per_gpc"] = c.clusters_per_gpc;
-    j["active_blocks"] = c.active_blocks;
-    j["block_slots"] = c.block_slots;
-    j["idle_block_slots"] = c.idle_block_slots;
-    j["cluster_occupancy"] = c.cluster_occupancy;
-    j["device_occupancy"] = c.device_occupancy;
-    j["error"] = c.ok() ? json(nullptr) : json(c.error);
-    return j;
+    const json gpc{
+        {"sms_per_gpc", c.layout.sms_per_gpc}, {"count", c.layout.gpc_count()}, {"assumed", c.layout.assumed}, {"source", c.layout.source}};
+    // Refused outright (no figures at all), or figures with the reason the launch cannot run.
+    const bool refused = !c.error.empty() && c.blocks_per_sm == 0 && c.max_active_clusters == 0 && c.clusters_per_gpc.empty();
+    return answer_part(json{{"cluster_size", c.cluster_size}, {"non_portable", c.non_portable}, {"gpc", gpc}}, refused, c.error,
+                       json{{"blocks_per_sm", c.blocks_per_sm}, {"max_active_clusters", c.max_active_clusters},
+                            {"clusters_per_gpc", c.clusters_per_gpc},
+                            {"active_blocks", c.active_blocks}, {"block_slots", c.block_slots}, {"idle_block_slots", c.idle_block_slots},
+                            {"cluster_occupancy", c.cluster_occupancy}, {"device_occupancy", c.device_occupancy}});
 }
 
 struct ClusterInput {

@@ -107,6 +107,9 @@ Result<NcuAnswer> answer_ncu(const json& request);
 json to_json(const NcuAnswer& a);
 json api_ncu(const json& request);
 
+// "32.77" "Kbyte" -> bytes 32768 in [32765, 32775); "2,048" "" -> 2048. nullopt when not a number.
+std::optional<NcuValue> ncu_value(std::string_view printed, std::string_view unit);
+
 // One line of a kernel's comparison, worded as every face shows it (occ ncu, the app's table).
 struct NcuRow {
     std::string key;                 // a kNcuKeys name
@@ -121,8 +124,5 @@ struct NcuRow {
     const char* mark() const;
 };
 std::vector<NcuRow> ncu_rows(const NcuKernelAnswer& k);
-
-// "32.77" "Kbyte" -> bytes 32768 in [32765, 32775); "2,048" "" -> 2048. nullopt when not a number.
-std::optional<NcuValue> ncu_value(std::string_view printed, std::string_view unit);
 
 }  // namespace occ::io
