@@ -50,6 +50,16 @@ std::int64_t max_dynamic_for(const Device& dev, const KernelResources& k, const 
     return best;
 }
 
+// Where both resource advices start: the resource as the launch uses it now and its occupancy.
+ResourceAdvice advice_now(Resource r, std::int64_t now, const Device& dev, const KernelResources& k, const LaunchConfig& l) {
+    ResourceAdvice a;
+    a.resource = r;
+    a.now = now;
+    a.before = compute_occupancy(dev, k, l);
+    a.blocks_per_sm = a.before.blocks_per_sm;
+    return a;
+}
+
 }  // namespace
 
 // [SECTION] Block size
@@ -105,15 +115,11 @@ BlockSizeAdvice advise_block_size(const Device& dev, const KernelResources& k, c
 // [SECTION] Registers
 
 ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
-    ResourceAdvice a;
-    a.resource = Resource::registers;
-    a.now = k.regs_per_thread;
-    a.before = compute_occupancy(dev, k, l);
+    ResourceAdvice a = advice_now(Resource::registers, k.regs_per_thread, dev, k, l);
     if (k.regs_per_thread < 0 || k.regs_per_thread > dev.arch.max_regs_per_thread) {
         a.error = a.before.error_message();
         return a;
     }
-    a.blocks_per_sm = a.before.blocks_per_sm;
     const std::vector<SweepPoint> pts = sweep_registers(dev, k, l);   // index = registers per thread
     const int cur = k.regs_per_thread;
     KernelResources q = k;
@@ -148,15 +154,11 @@ ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, con
 // [SECTION] Shared memory
 
 ResourceAdvice advise_shared_memory(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
-    ResourceAdvice a;
-    a.resource = Resource::shared_memory;
-    a.now = l.smem_dynamic;
-    a.before = compute_occupancy(dev, k, l);
+    ResourceAdvice a = advice_now(Resource::shared_memory, l.smem_dynamic, dev, k, l);
     if (l.smem_dynamic < 0 || k.smem_static < 0) {
         a.error = a.before.error_message();
         return a;
     }
-    a.blocks_per_sm = a.before.blocks_per_sm;
     LaunchConfig q = l;
     if (a.blocks_per_sm > 0) {
         a.max_same_blocks = std::max(l.smem_dynamic, max_dynamic_for(dev, k, l, a.blocks_per_sm));
