@@ -274,7 +274,7 @@ std::string check_tile_access(const TileLayout& t, const TileAccess& a) {
     if (a.kind == TileAccessKind::cp_async && v != 4 && v != 8 && v != 16)
         return "access_bytes: cp.async copies 4, 8 or 16 bytes per lane (PTX ISA cp-size), got " + std::to_string(v);
     if (!valid_access_bytes(v)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + std::to_string(v);
-    if (v < e) return "access_bytes: " + name + " moves " + std::to_string(v) + " bytes per lane, less than one " + std::to_string(e) + "-byte element";
+    if (v < e) return "access_bytes: " + name + " moves " + std::to_string(v) + (v == 1 ? " byte" : " bytes") + " per lane, less than one " + std::to_string(e) + "-byte element";
     if (std::int64_t{t.cols} * e % (is_matrix(a) ? matrix_row_bytes(a) : v) != 0)
         return "tile: " + name + " needs rows of a multiple of " + std::to_string(is_matrix(a) ? matrix_row_bytes(a) : v) + " bytes, got " +
                std::to_string(t.cols) + " x " + std::to_string(e) + " bytes";
