@@ -20,6 +20,7 @@
 #include "occ/cluster.hpp"
 #include "occ/coalescing.hpp"
 #include "occ/device.hpp"
+#include "occ/expr.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/result.hpp"
@@ -91,10 +92,17 @@ struct TileRequest {
     std::int64_t global_pitch = 0;      // coalesce: elements between rows of the global matrix (0 = tile columns)
     std::uint64_t global_base = 0;      // coalesce: byte address of the global matrix (the request's base)
 };
+// Pattern "expr" (api_memory_expr.cpp): an index expression evaluated for one warp of one block;
+// `pattern` then holds that warp's lanes (kind addresses).
+struct ExprRequest {
+    std::string expr, array, consts;   // as typed (occ/expr.hpp)
+    ExprLaunch launch;                 // launch.active_lanes is the mask asked for
+};
 struct MemoryRequest {
     Device device;
     AccessPattern pattern;
     std::optional<TileRequest> tile;
+    std::optional<ExprRequest> expr;
 };
 Result<MemoryRequest> read_memory_request(const json& request, std::string_view context = "coalesce request");
 MemoryRequest read_memory_request(FieldReader& f);   // io-internal; throws RequestError
