@@ -12,6 +12,7 @@
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -82,6 +83,10 @@ struct Web {
     bool first_frame_done = false;
     bool dead = false;
     std::string clipboard;       // the last text pasted or copied (ImGui's clipboard)
+    // Touch: index.html turns a tap into a press and a release here and a drag into scrolling (the
+    // GLFW port reads no position from touches). While `touch` is set, the pointer is this one.
+    bool touch = false, touch_down = false;
+    ImVec2 touch_pos{-FLT_MAX, -FLT_MAX};
 };
 Web g;
 
@@ -189,6 +194,10 @@ void frame() {
         glfwPollEvents();
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        if (g.touch) {
+            ImGui::GetIO().MousePos = g.touch_pos;
+            ImGui::GetIO().MouseDown[0] = g.touch_down;
+        }
         ImGui::NewFrame();
         g.app->frame();
         ImGui::Render();
@@ -260,6 +269,12 @@ EMSCRIPTEN_KEEPALIVE const char* occ_web_ncu(const char* text) {
     return occ::web::to_js(occ::io::handle("ncu", occ::io::json{{"text", text ? text : ""}}).dump());
 }
 
+// occ.layout(): the layout self-check of the frame just drawn (occ::ui::App::layout_json); rects in
+// canvas pixels (CSS pixels x devicePixelRatio).
+EMSCRIPTEN_KEEPALIVE const char* occ_web_layout() {
+    return occ::web::to_js(g.app && g.first_frame_done ? g.app->layout_json() : std::string(R"({"clipped":[],"overlaps":[]})"));
+}
+
 // The report pasted into the app, as the app shows it ("null" when none).
 EMSCRIPTEN_KEEPALIVE const char* occ_web_app_ncu() { return occ::web::to_js(g.app ? g.app->ncu_json() : std::string("null")); }
 
@@ -272,6 +287,33 @@ EMSCRIPTEN_KEEPALIVE int occ_web_paste(const char* text) {
     if (ImGui::GetIO().WantTextInput) return 1;
     g.app->take_dropped_text(g.clipboard);
     return 0;
+}
+
+// A tap at (x, y) in canvas pixels: a frame with the pointer pressed there and one with it
+// released, drawn now, so the page learns in the same touch event whether a text box took the tap
+// (1: index.html then focuses its hidden text field, which opens the on-screen keyboard).
+EMSCRIPTEN_KEEPALIVE int occ_web_tap(float x, float y) {
+    if (!g.app || !g.first_frame_done) return 0;
+    g.touch = true;
+    g.touch_pos = ImVec2(x, y);
+    g.touch_down = true;
+    frame();
+    g.touch_down = false;
+    frame();
+    g.touch_pos = ImVec2(-FLT_MAX, -FLT_MAX);   // no hover (and no tooltip) after the finger lifts
+    return ImGui::GetIO().WantTextInput ? 1 : 0;
+}
+
+// A finger dragged by (dx, dy) canvas pixels over (x, y): scrolls the panel under it.
+EMSCRIPTEN_KEEPALIVE void occ_web_touch_scroll(float x, float y, float dx, float dy) {
+    if (!g.app) return;
+    g.touch = true;
+    g.app->scroll_at(x, y, dx, dy);
+}
+
+// Text typed on the on-screen keyboard (index.html's hidden text field) for the active text box.
+EMSCRIPTEN_KEEPALIVE void occ_web_type(const char* text) {
+    if (g.app && text) ImGui::GetIO().AddInputCharactersUTF8(text);
 }
 
 // A file dropped on the page (read by index.html): a report or compiler log.

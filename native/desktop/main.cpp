@@ -98,7 +98,8 @@ void glfw_error(int code, const char* text) { std::fprintf(stderr, "occ-gui: GLF
 
 occ::ui::App* g_app = nullptr;
 
-// A file dropped on the window: an Nsight Compute report or compiler output (the app tells which).
+// A file dropped on the window (or text pasted outside a text box, in the loop): an Nsight Compute
+// report or compiler output (the app tells which).
 void on_drop(GLFWwindow*, int count, const char** paths) {
     if (!g_app) return;
     for (int i = 0; i < count; ++i) {
@@ -237,6 +238,13 @@ int main(int argc, char** argv) {
             // A screenshot shows the app at rest: wherever the X server left the pointer, no hover.
             if (shot) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
             ImGui::NewFrame();
+            // Ctrl+V (Cmd+V) with no text box active: the clipboard is a report or compiler log, taken
+            // as a dropped file is (the Advisor tab opens its import).
+            const ImGuiIO& io = ImGui::GetIO();
+            if (!io.WantTextInput && (io.KeyCtrl || io.KeySuper) && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_V), false)) {
+                const char* clip = glfwGetClipboardString(window);
+                if (clip && *clip) app.take_dropped_text(clip);
+            }
             app.frame();
             ImGui::Render();
             int w = 0, h = 0;

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { cliBatch, decodePng, distDir, launch, occBin, openPage, pixelStats, rng, startServer, waitReady } from "./harness.mjs";
+import { cliBatch, decodePng, distDir, occBin, openPage, pixelStats, rng, useBrowser, waitReady } from "./harness.mjs";
 
 for (const f of ["index.html", "occ.js", "occ.wasm"])
   if (!existsSync(`${distDir}/${f}`)) throw new Error(`${distDir}/${f} is missing: build the page first (make web)`);
@@ -41,14 +41,7 @@ function findStepperField(png, index) {
 }
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser((s, b) => { server = s; browser = b; });
 
 describe("page", () => {
   test("loads, draws the canvas, and reports no errors", async (t) => {

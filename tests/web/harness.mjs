@@ -8,6 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 
+import { after, before } from "node:test";
+
 import { chromium } from "playwright-core";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -52,9 +54,25 @@ export async function launch() {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
 }
 
+// One server and one browser for a test file: started before its tests, closed after them.
+// `use(server, browser)` receives them once they run.
+export function useBrowser(use) {
+  let server, browser;
+  before(async () => {
+    server = await startServer();
+    browser = await launch();
+    use(server, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+}
+
 // Opens the page and waits for the first drawn frame. Collects page errors so tests can assert none.
-export async function openPage(browser, url, { width = 1280, height = 800, scale = 1 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale });
+// touch: a phone or tablet (touch events, no mouse hover, mobile viewport).
+export async function openPage(browser, url, { width = 1280, height = 800, scale = 1, touch = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale, hasTouch: touch, isMobile: touch });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -62,6 +80,21 @@ export async function openPage(browser, url, { width = 1280, height = 800, scale
   await page.goto(url);
   await waitReady(page);
   return { context, page, errors };
+}
+
+// openPage, then fn({ context, page, errors }); the page is closed however fn ends.
+export async function withPage(browser, url, options, fn) {
+  const opened = await openPage(browser, url, options);
+  try {
+    return await fn(opened);
+  } finally {
+    await opened.context.close();
+  }
+}
+
+// Lets the app draw `n` more frames.
+export async function frames(page, n = 3) {
+  await page.evaluate((k) => new Promise((done) => { const step = () => (k-- > 0 ? requestAnimationFrame(step) : done()); step(); }), n);
 }
 
 export async function waitReady(page) {

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 
-import { distDir, launch, root, startServer } from "./harness.mjs";
+import { distDir, root, useBrowser } from "./harness.mjs";
 
 for (const f of ["index.html", "occ.js", "occ.wasm"])
   if (!existsSync(`${distDir}/${f}`)) throw new Error(`${distDir}/${f} is missing: build the page first (make web)`);
@@ -33,14 +33,7 @@ function docRows() {
 }
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser((s, b) => { server = s; browser = b; });
 
 test("every docs/INPUTS.md row gets its exact error from window.occ", async (t) => {
   const rows = docRows();

@@ -4,22 +4,15 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 
-import { cliBatch, launch, openPage, root, startServer } from "./harness.mjs";
+import { cliBatch, openPage, root, useBrowser } from "./harness.mjs";
 
 const fixtureDir = path.join(root, "tests/fixtures/ncu");
 const reports = readdirSync(fixtureDir).filter((f) => /\.(txt|csv)$/.test(f)).sort();
 
 let server, browser;
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser((s, b) => { server = s; browser = b; });
 
 describe("ncu", () => {
   test("occ.ncu(text) equals `occ ncu --batch` for every report fixture", async () => {

@@ -162,7 +162,7 @@ void occupancy_tab(AppState& s) {
         });
         return;
     }
-    const float left_w = std::clamp(avail.x * 0.27f, em(24), em(30));
+    const float left_w = std::clamp(avail.x * 0.27f, em(25), em(30));
     panel("inputs_panel", ImVec2(left_w, avail.y), [&] {
         draw_device_picker(s);
         ImGui::Spacing();
