@@ -135,6 +135,17 @@ void notice_bar(AppState& s) {
     ImGui::PopStyleColor();
 }
 
+// What the user sets (the GPU, the kernel and launch) and what to change next.
+void inputs_column(AppState& s) {
+    draw_device_picker(s);
+    ImGui::Spacing();
+    draw_inputs(s);
+    if (s.views.hints) {
+        ImGui::Spacing();
+        draw_hints(s);
+    }
+}
+
 // The occupancy tab. Wide screens: the inputs on the left; on the right the result and the SM
 // picture (side by side when there is room) at the height the result needs, so both show without
 // scrolling, then the graphs and the heatmap, which the right column scrolls to when the window is
@@ -146,15 +157,7 @@ void occupancy_tab(AppState& s) {
         panel("summary", ImVec2(avail.x, 0), [&] { draw_result_headline(s); });
         scroll_region("page", ImVec2(avail.x, ImGui::GetContentRegionAvail().y), [&] {
             const float w = ImGui::GetContentRegionAvail().x;
-            panel("inputs_panel", ImVec2(w, 0), [&] {
-                draw_device_picker(s);
-                ImGui::Spacing();
-                draw_inputs(s);
-                if (s.views.hints) {
-                    ImGui::Spacing();
-                    draw_hints(s);
-                }
-            });
+            panel("inputs_panel", ImVec2(w, 0), [&] { inputs_column(s); });
             panel("result_panel", ImVec2(w, 0), [&] { draw_result(s, /*headline=*/false); });
             if (s.views.sm) panel("sm_panel", ImVec2(w, em(21)), [&] { draw_sm(s); });
             if (s.views.plots) panel("plots_panel", ImVec2(w, 0), [&] { draw_plots(s); });
@@ -163,15 +166,7 @@ void occupancy_tab(AppState& s) {
         return;
     }
     const float left_w = std::clamp(avail.x * 0.27f, em(25), em(30));
-    panel("inputs_panel", ImVec2(left_w, avail.y), [&] {
-        draw_device_picker(s);
-        ImGui::Spacing();
-        draw_inputs(s);
-        if (s.views.hints) {
-            ImGui::Spacing();
-            draw_hints(s);
-        }
-    }, /*scroll=*/true);
+    panel("inputs_panel", ImVec2(left_w, avail.y), [&] { inputs_column(s); }, /*scroll=*/true);
     ImGui::SameLine();
     scroll_region("right", ImVec2(avail.x - left_w - st.ItemSpacing.x, avail.y), [&] {
         const ImVec2 r = ImGui::GetContentRegionAvail();
