@@ -162,12 +162,7 @@ MemoryRequest read_memory_request(FieldReader& f) {
 }
 
 Result<MemoryRequest> read_memory_request(const json& request, std::string_view context) {
-    try {
-        FieldReader f(request, std::string(context));
-        return Result<MemoryRequest>::ok(read_memory_request(f));
-    } catch (const RequestError& e) {
-        return Result<MemoryRequest>::fail(e.what());
-    }
+    return read_with<MemoryRequest>(request, context, [](FieldReader& f) { return read_memory_request(f); });
 }
 
 // [SECTION] Canonical echo

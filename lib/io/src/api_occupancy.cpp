@@ -7,25 +7,18 @@
 #include "occ/sweep.hpp"
 
 namespace occ::io {
-namespace {
 
+// The echo's spelling of each value (the schema's choices), in enum order; batch.cpp writes them too.
 const char* cache_name(CacheConfig c) {
-    switch (c) {
-        case CacheConfig::prefer_shared: return "shared";
-        case CacheConfig::prefer_l1: return "l1";
-        case CacheConfig::prefer_equal: return "equal";
-        case CacheConfig::none: return "none";
-    }
-    return "none";
+    static constexpr const char* kNames[] = {"none", "shared", "l1", "equal"};
+    return kNames[static_cast<std::size_t>(c)];
 }
 const char* pgc_name(PartitionedGC p) {
-    switch (p) {
-        case PartitionedGC::on: return "on";
-        case PartitionedGC::strict: return "strict";
-        case PartitionedGC::off: return "off";
-    }
-    return "off";
+    static constexpr const char* kNames[] = {"off", "on", "strict"};
+    return kNames[static_cast<std::size_t>(p)];
 }
+
+namespace {
 
 json limit_json(int v) { return v == kUnlimited ? json(nullptr) : json(v); }
 
@@ -71,12 +64,7 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
 }
 
 Result<OccupancyRequest> read_occupancy_request(const json& request, std::string_view context) {
-    try {
-        FieldReader f(request, std::string(context));
-        return Result<OccupancyRequest>::ok(read_occupancy_request(f));
-    } catch (const RequestError& e) {
-        return Result<OccupancyRequest>::fail(e.what());
-    }
+    return read_with<OccupancyRequest>(request, context, [](FieldReader& f) { return read_occupancy_request(f); });
 }
 
 json occupancy_request_to_json(const OccupancyRequest& r) {

@@ -14,8 +14,10 @@
 
 namespace occ::io {
 
-// api_occupancy.cpp: the sweep's step function.
+// api_occupancy.cpp: the sweep's step function, and the echo's spellings of two choices.
 json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input);
+const char* cache_name(CacheConfig c);
+const char* pgc_name(PartitionedGC p);
 
 namespace {
 
@@ -71,23 +73,6 @@ void put_limit(std::string& out, int v) {
     else put_int(out, v);
 }
 
-const char* cache_name(CacheConfig c) {
-    switch (c) {
-        case CacheConfig::prefer_shared: return "shared";
-        case CacheConfig::prefer_l1: return "l1";
-        case CacheConfig::prefer_equal: return "equal";
-        case CacheConfig::none: return "none";
-    }
-    return "none";
-}
-const char* pgc_name(PartitionedGC p) {
-    switch (p) {
-        case PartitionedGC::on: return "on";
-        case PartitionedGC::strict: return "strict";
-        case PartitionedGC::off: return "off";
-    }
-    return "off";
-}
 
 // The members of a JSON object's text without its braces ("" for {}).
 std::string_view members(std::string_view object_text) {

@@ -91,6 +91,18 @@ Result<Answer> answer_with(const json& request, const char* context, Fill fill) 
     }
 }
 
+// A part of a request read by `read(f)` as a Result (a RequestError becomes its error); no
+// unknown-field check: the caller reads the rest.
+template <typename T, typename Read>
+Result<T> read_with(const json& request, std::string_view context, Read read) {
+    try {
+        FieldReader f(request, std::string(context));
+        return Result<T>::ok(read(f));
+    } catch (const RequestError& e) {
+        return Result<T>::fail(e.what());
+    }
+}
+
 // An answer's JSON, or a RequestError for handle() to turn into {"error": ...}.
 template <typename Answer>
 json json_or_throw(const Result<Answer>& a) {
