@@ -46,8 +46,21 @@ int dry_run(const Options& opt) {
         std::printf("case %s %s  (%s, range %s, block %dx%d)%s%s\n", vl::kind_name(c.kind), c.id.c_str(), vl::memory_kernel_name(c).c_str(),
                     vl::counter_range_name(i).c_str(), c.block_x, c.block_y, bad.empty() ? "" : "  BAD: ", bad.c_str());
     }
-    std::printf("plan: %zu occupancy cases (before the GPU's limits), %zu memory cases, device constants\n", opt.occupancy ? occ_cases : 0,
-                mem.size());
+    // Tile cases: occ's expected counter values are printed with each, so the plan shows the predictions.
+    const auto tiles = selected_tile_cases(opt);
+    for (const vl::TileCase& c : tiles) {
+        const std::string bad = vl::validate_tile_case(c);
+        if (!bad.empty()) ++problems;
+        const vl::TilePrediction p = vl::predict_tile(c);
+        std::printf("case %s %s  (%s, sm_%d+, expect instructions %lld wavefronts %lld bank_conflicts %lld (%d-way)", vl::kind_name(c.kind),
+                    c.id.c_str(), c.kernel().c_str(), c.min_cc(), static_cast<long long>(p.instructions), static_cast<long long>(p.wavefronts),
+                    static_cast<long long>(p.conflicts), p.max_way);
+        if (c.kind == vl::Kind::coalescing)
+            std::printf(" requests %lld sectors %lld", static_cast<long long>(p.requests), static_cast<long long>(p.sectors));
+        std::printf(")%s%s\n", bad.empty() ? "" : "  BAD: ", bad.c_str());
+    }
+    std::printf("plan: %zu occupancy cases (before the GPU's limits), %zu memory cases, %zu tile cases, device constants\n",
+                opt.occupancy ? occ_cases : 0, mem.size(), tiles.size());
 
     // 2. Counters: CUPTI's host API configures each metric set for each chip, without a GPU.
     const CuptiInfo info = cupti_info();
@@ -62,7 +75,9 @@ int dry_run(const Options& opt) {
             {"occupancy", vl::cupti_occupancy_metrics()}};
         for (const auto& [sm, chip] : vl::cupti_bundle_chips()) {
             std::string line;
-            for (const auto& [set, metrics] : sets) {
+            auto chip_sets = sets;
+            chip_sets.push_back({"tiles", vl::cupti_tile_metrics(sm)});   // STSM and LDGSTS global counters from sm_90 on
+            for (const auto& [set, metrics] : chip_sets) {
                 const HostPlan p = plan_on_chip(chip, metrics);
                 if (p.ok) {
                     line += "  " + std::string(set) + " " + std::to_string(metrics.size()) + " metrics in " + std::to_string(p.passes) +

@@ -8,6 +8,7 @@
 
 #include "occ/device.hpp"
 #include "occ/validation/report.hpp"
+#include "occ/validation/tiles.hpp"
 
 namespace occv {
 
@@ -53,6 +54,11 @@ void run_device_constants(Context& ctx, std::vector<occ::validation::Case>& out)
 void run_occupancy(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools);
 // Appends coalescing and bank cases; records in `tools` how they were measured.
 void run_memory(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools);
+// Appends the tile cases (ldmatrix / stmatrix / cp.async of occ's tile layouts, run_tiles.cpp) of the
+// selected kinds (banks: ldmatrix/stmatrix, coalescing: cp.async); records their counters in `tools`.
+void run_tiles(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools);
+// The tile cases of the kinds --only selects (quick or full).
+std::vector<occ::validation::TileCase> selected_tile_cases(const Options& o);
 // --memory-run: launch every memory case once, print nothing (ncu profiles this process).
 int memory_run(const Options& opt);
 // --list-cases: case counts, no GPU needed.

@@ -72,8 +72,9 @@ __device__ __forceinline__ void cp_async_body(const occv::TileArgs& a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     const unsigned dst = smem_addr(smem + c_tile_smem[lane]);
     const char* src = a.gbase + c_tile_gmem[lane];
-    if constexpr (S == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src));
-    else asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(S));
+    // .ca for every size: CUPTI counts LDGSTS global requests/sectors only on the L1-access path
+    // (l1tex__t_*_op_ldgsts_cache_access; there is no bypass counter), which .cg (16 B only) would skip.
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(S));
     asm volatile("cp.async.commit_group;");
     asm volatile("cp.async.wait_group 0;" ::: "memory");
     if (a.flag) a.out[threadIdx.x] = smem[c_tile_smem[lane]];

@@ -266,6 +266,12 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
         run_memory(ctx, r.cases, r.tools);
         std::printf("memory: %zu cases in %.1f s\n", r.cases.size() - before, seconds_since(t0));
+        std::fflush(stdout);
+        write_report(r, opt, "device constants, occupancy and memory done; tiles pending");
+        const auto t1 = std::chrono::steady_clock::now();
+        const std::size_t before_tiles = r.cases.size();
+        run_tiles(ctx, r.cases, r.tools);
+        std::printf("tiles: %zu cases in %.1f s\n", r.cases.size() - before_tiles, seconds_since(t1));
     }
     counters_shutdown();
     char took[64];

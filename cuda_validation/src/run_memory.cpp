@@ -14,6 +14,7 @@
 #include "gpu.hpp"
 #include "harness.hpp"
 #include "occ/validation/cases.hpp"
+#include "occ/validation/tiles.hpp"
 #include "occ/validation/tools.hpp"
 
 namespace occv {
@@ -412,8 +413,16 @@ int list_cases(const Options& opt) {
                 std::printf("bad case: %s\n", vl::validate_case(c).c_str());
                 ++bad;
             }
-    std::printf("%s: %zu residency kernels, >= %zu occupancy cases, %zu coalescing cases, %zu bank cases, %zu memory kernels\n",
-                opt.quick ? "quick" : "full", kernels.size(), occ_quick_min, coal.size(), banks.size(), memory_kernels().size());
+    const auto tiles = vl::tile_cases(opt.quick);
+    for (const vl::TileCase& c : tiles)
+        if (!vl::validate_tile_case(c).empty()) {
+            std::printf("bad case: %s\n", vl::validate_tile_case(c).c_str());
+            ++bad;
+        }
+    std::printf("%s: %zu residency kernels, >= %zu occupancy cases, %zu coalescing cases, %zu bank cases, %zu tile cases, %zu memory kernels, "
+                "%zu tile kernels\n",
+                opt.quick ? "quick" : "full", kernels.size(), occ_quick_min, coal.size(), banks.size(), tiles.size(), memory_kernels().size(),
+                tile_kernels().size());
     if (occ_cases < 300 || coal.size() < 100 || banks.size() < 100 || bad) {
         std::printf("FAILED: need >= 300 occupancy, >= 100 coalescing and >= 100 bank cases, all well-formed\n");
         return 1;

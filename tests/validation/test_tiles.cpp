@@ -98,7 +98,7 @@ TEST_CASE("tile cases: report entries compare occ's values with the counters") {
     const auto v = tile_cases(true);
     const TileCase& rm = find(v, "tile/ldmatrix.x4/64x64h/rowmajor/w0");
     // Not measured: occ's values only, unverified.
-    Case r = tile_result(rm, nullptr);
+    Case r = tile_result(rm, nullptr, 90);
     CHECK(r.kind == Kind::banks);
     CHECK(evaluate(r) == Status::unverified);
     REQUIRE(r.checks.size() == 3);
@@ -108,17 +108,29 @@ TEST_CASE("tile cases: report entries compare occ's values with the counters") {
     // SYNTHETIC counters (not a measurement): equal -> match, one off -> mismatch.
     NcuLaunch l;
     l.metrics = {{"smsp__sass_inst_executed_op_ldsm.sum", 1},
-                 {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", 32},
-                 {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", 28}};
-    CHECK(evaluate(tile_result(rm, &l)) == Status::match);
-    l.metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"] = 27;
-    CHECK(evaluate(tile_result(rm, &l)) == Status::mismatch);
-    const Case g = tile_result(find(v, "tile/cp_async16/64x64h/rowmajor/w0"), nullptr);
+                 {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", 32},
+                 {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", 28}};
+    CHECK(evaluate(tile_result(rm, &l, 90)) == Status::match);
+    l.metrics["smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"] = 27;
+    CHECK(evaluate(tile_result(rm, &l, 90)) == Status::mismatch);
+    const Case g = tile_result(find(v, "tile/cp_async16/64x64h/rowmajor/w0"), nullptr, 90);
     CHECK(g.kind == Kind::coalescing);
     CHECK(g.checks.size() == 5);
     CHECK(g.checks[2].name == "sectors");
     CHECK(g.checks[2].predicted == 16);
     // The JSON round trip keeps them.
     CHECK(case_from_json(to_json(r)).checks[2].predicted == 28);
-    CHECK(cupti_tile_metrics().size() == 11);
+    // One configuration: LDSM 3 + LDGSTS 3 counters; from sm_90 on + 2 LDGSTS global + 2 STSM (no STSM instruction counter).
+    CHECK(cupti_tile_metrics(80).size() == 6);
+    CHECK(cupti_tile_metrics(90).size() == 10);
+    // Before sm_90 a cp.async case has no global counters: its sectors check keeps occ's value only.
+    NcuLaunch g80;
+    g80.metrics = {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", 16}};
+    CHECK_FALSE(tile_result(find(v, "tile/cp_async16/64x64h/rowmajor/w0"), &g80, 86).checks[2].measured.has_value());
+    CHECK(tile_result(find(v, "tile/cp_async16/64x64h/rowmajor/w0"), &g80, 90).checks[2].measured == 16);
+    const auto full = tile_cases(false);
+    const Case st = tile_result(find(full, "tile/stmatrix.x4/64x64h/rowmajor/w0"), &l, 90);
+    CHECK(st.checks[0].name == "instructions");
+    CHECK_FALSE(st.checks[0].measured.has_value());
+    CHECK(find(full, "tile/stmatrix.x4/64x64h/rowmajor/w0").min_cc() == 90);
 }

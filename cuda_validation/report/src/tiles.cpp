@@ -183,37 +183,43 @@ TilePrediction predict_tile(const TileCase& c) {
     return p;
 }
 
-std::vector<std::string> tile_metrics(const TileAccess& a) {
-    if (a.kind == TileAccessKind::cp_async)
-        return {"smsp__sass_inst_executed_op_ldgsts.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
-                "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"};
-    const std::string op = a.kind == TileAccessKind::stmatrix ? "stsm" : "ldsm";
-    return {"smsp__sass_inst_executed_op_" + op + ".sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum",
-            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum"};
+// Names checked with CUPTI 13's host API for GA100 ... GB202 (occ-validate --dry-run). The global side of
+// LDGSTS is counted only as "cache_access" (there is no bypass counter), and only from GH100 on, so the
+// kernels use cp.async.ca for every size; the shared-side wavefronts and conflicts of LDSM/STSM/LDGSTS
+// exist only as SASS-patched smsp__sass_l1tex_* counters; STSM has no instruction counter. "" = no
+// counter on that chip (the check keeps occ's value only).
+std::vector<std::string> tile_metrics(const TileAccess& a, int sm) {
+    const std::string wf = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_", bc = "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_";
+    if (a.kind == TileAccessKind::cp_async) {
+        const bool global = sm >= 90;
+        return {"smsp__sass_inst_executed_op_ldgsts.sum", global ? "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum" : "",
+                global ? "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum" : "", wf + "ldgsts.sum", bc + "ldgsts.sum"};
+    }
+    if (a.kind == TileAccessKind::stmatrix) return {"", sm >= 90 ? wf + "stsm.sum" : "", sm >= 90 ? bc + "stsm.sum" : ""};
+    return {"smsp__sass_inst_executed_op_ldsm.sum", wf + "ldsm.sum", bc + "ldsm.sum"};
 }
 
-std::vector<std::string> cupti_tile_metrics() {
+std::vector<std::string> cupti_tile_metrics(int sm) {
     std::vector<std::string> all;
     TileAccess a;
     for (TileAccessKind k : {TileAccessKind::ldmatrix, TileAccessKind::stmatrix, TileAccessKind::cp_async}) {
         a.kind = k;
-        for (const std::string& m : tile_metrics(a))
-            if (std::find(all.begin(), all.end(), m) == all.end()) all.push_back(m);
+        for (const std::string& m : tile_metrics(a, sm))
+            if (!m.empty() && std::find(all.begin(), all.end(), m) == all.end()) all.push_back(m);
     }
     return all;
 }
 
-Case tile_result(const TileCase& c, const NcuLaunch* launch) {
+Case tile_result(const TileCase& c, const NcuLaunch* launch, int sm) {
     Case r;
     r.kind = c.kind;
     r.id = c.id;
     r.description = c.description;
     r.inputs = c.inputs();
     const TilePrediction p = predict_tile(c);
-    const std::vector<std::string> m = tile_metrics(c.access);
+    const std::vector<std::string> m = tile_metrics(c.access, sm);
     auto value = [launch](const std::string& name) -> std::optional<std::int64_t> {
-        if (!launch) return std::nullopt;
+        if (!launch || name.empty()) return std::nullopt;
         const auto it = launch->metrics.find(name);
         if (it == launch->metrics.end()) return std::nullopt;
         return it->second;

@@ -46,12 +46,15 @@ std::vector<TileCase> tile_cases(bool quick);
 std::string validate_tile_case(const TileCase& c);
 TilePrediction predict_tile(const TileCase& c);
 
-// Counters for the tile instructions (ncu's "Shared Load Matrix" / LDGSTS rows), per kind of access.
-// Not yet read by occ-validate: `--dry-run` configures them through CUPTI's host API.
-std::vector<std::string> tile_metrics(const TileAccess& a);
-std::vector<std::string> cupti_tile_metrics();   // the union, one CUPTI configuration
+// Counters for one kind of tile instruction on a chip of SASS architecture `sm` (80, 86, 89, 90, 100,
+// 120), in the order of tile_result's checks: instructions, then wavefronts and bank conflicts (matrices)
+// or requests, sectors, wavefronts and bank conflicts (cp.async). "" where that chip has no such counter
+// (STSM instructions anywhere; STSM and LDGSTS global counters before sm_90). `--dry-run` configures them.
+std::vector<std::string> tile_metrics(const TileAccess& a, int sm);
+// The union for one chip: one CUPTI configuration.
+std::vector<std::string> cupti_tile_metrics(int sm);
 
 // A tile case's report entry; `launch` nullptr: not measured (every check has only occ's value).
-Case tile_result(const TileCase& c, const NcuLaunch* launch);
+Case tile_result(const TileCase& c, const NcuLaunch* launch, int sm);
 
 }  // namespace occ::validation
