@@ -409,6 +409,118 @@ TEST_CASE("scenarios: a malformed tab input is a clear error and changes nothing
     CHECK(app.state().memory.warp == 5);
 }
 
+// The Memory tab's tile panel keeps its inputs in the scenario (ui.memory_tile, a banks request of
+// pattern tile without the device) and is counted in the refresh step. Known answers: a 64 x 64 half
+// tile has 128-byte rows, so the 8 row addresses of an ldmatrix phase start in the same 4 banks (8-way),
+// and CuTe's Swizzle<3,3,3> (CUTLASS's SM80 half smem atom, include/cutlass/gemm/device/
+// default_gemm_configuration.hpp) spreads them over all 32 banks.
+TEST_CASE("memory tile panel: inputs in the scenario and the link, read with the tile request's ranges") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    occ::ui::refresh(s);   // no frame drawn: the counts are there already
+    const occ::ui::MemoryTileDerived& d = s.derived.memory_tile;
+    REQUIRE(d.counted);
+    REQUIRE(d.error.empty());
+    REQUIRE(d.totals.size() == 2);   // ldmatrix.x4, row
+    CHECK(d.totals[0].max_way == 8);
+    CHECK(d.totals[0].conflicts > 0);
+    CHECK(d.totals[1].conflicts == 0);
+    CHECK(d.solution.zero);
+
+    occ::ui::MemoryTileInputs& t = s.memory_tile;
+    t.trans = true;
+    t.cp_async = true;
+    t.layout = 2;   // CuTe Swizzle<3,3,3>, the default B,M,S
+    occ::ui::mark_changed(s);
+    occ::ui::refresh(s);
+    REQUIRE(d.error.empty());
+    REQUIRE(d.totals.size() == 3);
+    for (const occ::TileBankTotals& x : d.totals) CHECK(x.conflicts == 0);
+    auto j = occ::io::json::parse(app.scenario_json());
+    CHECK(j["ui"]["memory_tile"] == occ::io::json::parse(R"({"pattern":"tile","tile":[64,64],"elem_bytes":2,"access_bytes":16,
+        "tile_access":["ldmatrix.x4.trans","row","cp_async"],"cute_swizzle":"Swizzle<3,3,3>"})"));
+    // With the scenario's gpu it is a line `occ banks --batch` takes, with the panel's counts.
+    for (int layout = 0; layout < 5; ++layout) {
+        CAPTURE(layout);
+        t.layout = layout;
+        t.pad = layout == 1 ? 16 : 8;   // hidden values (another layout's) are not in the scenario: the defaults
+        t.tma = 3;
+        occ::ui::mark_changed(s);
+        occ::ui::refresh(s);
+        const std::string text = app.scenario_json();
+        occ::ui::App other;
+        std::string err;
+        REQUIRE(other.load_scenario_json(text, &err));
+        CHECK(other.scenario_json() == text);
+        CHECK(other.state().memory_tile == t);
+        occ::io::json line = occ::io::json::parse(text)["ui"]["memory_tile"];
+        line["gpu"] = "H100";
+        const auto banks = occ::io::answer_banks(line);
+        if (!banks) {   // col ^ row does not fit 16-byte accesses: the panel says what the CLI says
+            CHECK(layout == 4);
+            CHECK(d.error == banks.error);
+            continue;
+        }
+        REQUIRE(d.error.empty());
+        REQUIRE(banks->tile->accesses.size() == d.totals.size());
+        for (std::size_t i = 0; i < d.totals.size(); ++i) CHECK(banks->tile->accesses[i].conflicts == d.totals[i].conflicts);
+        CHECK(banks->tile->solution.conflicts == d.solution.conflicts);
+    }
+
+    // A bad value is a notice naming the field, and nothing changes.
+    const std::string before = app.scenario_json();
+    const occ::ui::MemoryTileInputs kept = t;
+    const std::pair<const char*, const char*> bad[] = {
+        {R"({"tile":[64,2000]})", "ui.memory_tile.tile: rows and columns must each be an integer 1..1024, got 2000"},
+        {R"({"tile":64})", "ui.memory_tile.tile: must be [rows, columns] (2 integers), got 64"},
+        {R"({"elem_bytes":2})", "ui.memory_tile.tile: pattern \"tile\" needs tile"},
+        {R"({"tile":[64,64],"elem_bytes":3})", "ui.memory_tile.elem_bytes: must be 1, 2, 4, 8 or 16 (bytes), got 3"},
+        {R"({"tile":[64,64],"access_bytes":32})", "ui.memory_tile.access_bytes: must be an integer 1..16, got 32"},
+        {R"({"tile":[64,64],"tile_access":["ldmatrix.x3"]})", "ui.memory_tile.tile_access: each entry must be one of"},
+        {R"({"tile":[64,64],"tile_access":"stmatrix.x4"})", "ui.memory_tile.tile_access: the app's tile panel counts loads"},
+        {R"({"tile":[64,64],"tile_access":["row","row"]})", "ui.memory_tile.tile_access: the app's tile panel takes each access once"},
+        {R"({"tile":[64,64],"tile_access":7})", "ui.memory_tile.tile_access: must be a list of 1..8 accesses, got 7"},
+        {R"({"tile":[64,64],"cute_swizzle":"Swizzle<9,3,3>"})", "ui.memory_tile.cute_swizzle: Swizzle<B,M,S> needs B 0..8"},
+        {R"({"tile":[64,64],"cute_swizzle":"3;3;3"})", "ui.memory_tile.cute_swizzle: must be Swizzle<B,M,S>"},
+        {R"({"tile":[64,64],"tma_swizzle":"256B"})", "ui.memory_tile.tma_swizzle: must be one of none, 32b, 64b, 128b"},
+        {R"({"tile":[64,64],"pad":2000})", "ui.memory_tile.pad: must be an integer 0..1024, got 2000"},
+        {R"({"tile":[64,64],"pad":8,"tma_swizzle":"128B"})", "ui.memory_tile.pad: the app's tile panel draws one layout"},
+        {R"({"tile":[64,64],"pattern":"2d"})", "ui.memory_tile.pattern: must be one of tile"},
+        {R"({"tile":[64,64],"gpu":"A100"})", "ui.memory_tile.gpu: unknown field"},
+        {R"([1])", "ui.memory_tile: must be an object"},
+    };
+    for (const auto& [field, message] : bad) {
+        CAPTURE(field);
+        std::string err;
+        CHECK(!app.load_scenario_json(std::string(R"({"ui":{"memory_tile":)") + field + "}}", &err));
+        CHECK(err.find(message) != std::string::npos);
+        CHECK(app.scenario_json() == before);
+        CHECK(s.memory_tile == kept);
+    }
+    // The io request's other spellings; a left-out field takes the request's default.
+    std::string err;
+    REQUIRE(app.load_scenario_json(R"({"ui":{"memory_tile":{"tile":[32,32],"tile_access":"row, column","tma_swizzle":"128B","ldmatrix":"x2.trans"}}})", &err));
+    CHECK(t.rows == 32);
+    CHECK(t.access_bytes == 4);
+    CHECK(t.elem_bytes == 4);
+    CHECK((t.ldmatrix && t.matrices == 1 && t.trans && t.row && t.column && !t.cp_async));
+    CHECK(t.layout == 3);
+    CHECK(t.tma == 3);
+    // A tile its accesses do not fit still loads; the panel says why. No access at all is the panel's own state.
+    REQUIRE(app.load_scenario_json(R"({"ui":{"memory_tile":{"tile":[4,4],"elem_bytes":2,"tile_access":["ldmatrix.x4"]}}})", &err));
+    occ::ui::refresh(s);
+    CHECK(!d.error.empty());
+    REQUIRE(app.load_scenario_json(R"({"ui":{"tab":"memory","memory_tile":{"tile":[64,64],"tile_access":[]}}})", &err));
+    occ::ui::refresh(s);
+    CHECK(d.error == "tile_access: pick at least one access");
+    for (int f = 0; f < 3; ++f) run_frame_all_views(app);
+    // Reset inputs resets the panel too.
+    occ::ui::reset_inputs(s);
+    CHECK(s.memory_tile == occ::ui::MemoryTileInputs{});
+}
+
 TEST_CASE("the roofline follows the scenario's GPU until a device is picked") {
     Headless h;
     occ::ui::App app;

@@ -21,6 +21,7 @@
 #include "occ/cluster.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/roofline.hpp"
+#include "occ/smem_shapes.hpp"
 #include "occ/sweep.hpp"
 #include "occ/waves.hpp"
 
@@ -61,13 +62,14 @@ struct MemoryInputs {
 };
 
 // The Memory tab's shared-memory tile (view_memory_tile.cpp, pattern tile of occ banks): the tile,
-// its layout and the accesses made to it. Default: a 64 x 64 half tile read by ldmatrix.x4, 8-way.
+// its layout and the accesses made to it; its scenario form (ui.memory_tile) is a banks request of
+// pattern tile without the device. Default: a 64 x 64 half tile read by ldmatrix.x4, 8-way.
 struct MemoryTileInputs {
     int rows = 64, cols = 64, elem_bytes = 2, access_bytes = 16;
     bool ldmatrix = true, trans = false, row = true, cp_async = false, column = false;
     int matrices = 2;                 // 0: .x1, 1: .x2, 2: .x4
-    int layout = 0;                   // 0 row-major, 1 padded, 2 CuTe Swizzle<B,M,S>, 3 TMA mode
-    int pad = 8;
+    int layout = 0;                   // 0 row-major, 1 padded, 2 CuTe Swizzle<B,M,S>, 3 TMA mode, 4 col ^ row
+    int pad = 8;                      // 1..1024 (padded); pad 0 is row-major
     int cute[3] = {3, 3, 3};
     int tma = 3;                      // 1: 32B, 2: 64B, 3: 128B
     bool operator==(const MemoryTileInputs&) const = default;
@@ -93,6 +95,18 @@ struct RooflineInputs {
     std::int64_t elements = std::int64_t{16} << 20;
     std::int64_t rows = 4096, cols = 4096;
     double measured_ms = 0;   // for the matmul point; 0 = none
+};
+
+// The tile's counts and the swizzle solver's answer (occ/smem_shapes.hpp), recounted only when
+// the tile's inputs change; `error` when the inputs do not make a usable tile.
+struct MemoryTileDerived {
+    MemoryTileInputs in;      // the inputs counted
+    bool counted = false;
+    std::string error;
+    TileLayout layout;
+    std::vector<TileAccess> accesses;
+    std::vector<TileBankTotals> totals;
+    SwizzleSolution solution;
 };
 
 struct MemoryDerived {
@@ -179,6 +193,7 @@ struct Derived {
     Hints hints;
     WaveResult waves;
     MemoryDerived memory;
+    MemoryTileDerived memory_tile;
     AdvisorDerived advisor;
     RooflineDerived roofline;
     NcuDerived ncu;
@@ -225,6 +240,8 @@ struct AppState {
 void reset_inputs(AppState& s);
 // Call after any input change (widgets do it; tests and scenario loading too).
 void mark_changed(AppState& s);
+// The tile panel's accesses as tile_access names (occ::parse_tile_access), in the panel's order.
+std::vector<std::string> tile_access_names(const MemoryTileInputs& in);
 // Recomputes `derived` if the inputs changed since the last call. Cheap when nothing changed.
 void refresh(AppState& s);
 // Keeps launch.threads and block[] consistent after either changed.

@@ -5,6 +5,7 @@
 //   {"gpu": "A100-SXM4-80GB", "threads": 256, "regs": 32, ...,
 //    "ui": {"theme": "dark", "tab": "advisor", "views": {"sm": true, ...},
 //           "memory": {coalesce request fields}, "memory_warp": 0,
+//           "memory_tile": {banks request fields of pattern tile},
 //           "advisor": {"smem_per_thread": 0, "block_size_limit": 0, "cluster_size": 2, ...},
 //           "roofline": {"dtype": "fp16", "m": 4096, ...}}}
 //
@@ -14,7 +15,7 @@
 // ui objects go through the small non-throwing reader below.
 //
 // [SECTION] Reader: one ui object, first error wins
-// [SECTION] Memory, Advisor, Roofline: read and write
+// [SECTION] Memory, tile panel, Advisor, Roofline: read and write
 // [SECTION] Scenario
 #include "scenario.hpp"
 
@@ -253,6 +254,105 @@ bool read_memory_expr(const json& obj, MemoryInputs& m, std::string* error) {
     return true;
 }
 
+// The tile panel as a banks request of pattern tile without the device (ui.memory_tile with the
+// scenario's gpu is a line for `occ banks --batch`): only the chosen layout's field is written.
+json memory_tile_json(const MemoryTileInputs& t) {
+    json j{{F::pattern.key, "tile"}, {F::tile.key, {t.rows, t.cols}}, {F::elem_bytes.key, t.elem_bytes}, {F::access_bytes.key, t.access_bytes},
+           {F::tile_access.key, tile_access_names(t)}};
+    if (t.layout == 1) j[F::pad.key] = t.pad;
+    if (t.layout == 2) j[F::cute_swizzle.key] = "Swizzle<" + std::to_string(t.cute[0]) + "," + std::to_string(t.cute[1]) + "," + std::to_string(t.cute[2]) + ">";
+    if (t.layout == 3) j[F::tma_swizzle.key] = tma_swizzle_name(static_cast<TmaSwizzle>(std::clamp(t.tma, 1, 3)));
+    if (t.layout == 4) j[F::swizzle.key] = true;
+    return j;
+}
+
+// The tile request's fields with its ranges and defaults (io's api_memory_tile.cpp reads the same
+// way), into the panel: each field on its own; a tile that does not fit its accesses or layout
+// (check_tile_layout, check_tile_access) still loads and the panel says why. The panel holds one
+// layout, loads only (no stmatrix) and each access once; an empty tile_access is the panel with
+// every access off.
+MemoryTileInputs read_memory_tile(ObjectReader& f) {
+    MemoryTileInputs t;   // the values the panel hides (pad, Swizzle<B,M,S>, matrices) keep their defaults
+    std::string pattern = "tile";
+    f.choice(F::pattern.key, "tile", pattern);
+    if (const json* d = f.get(F::tile.key)) {
+        if (!d->is_array() || d->size() != 2) f.fail(F::tile.key, "must be [rows, columns] (2 integers), got " + shown(*d));
+        for (std::size_t i = 0; f.ok() && i < 2; ++i) {
+            const json& e = (*d)[i];
+            if (!e.is_number_integer() || e.get<std::int64_t>() < F::tile.lo || e.get<std::int64_t>() > F::tile.hi)
+                f.fail(F::tile.key, "rows and columns must each be an integer 1..1024, got " + shown(e));
+            else (i == 0 ? t.rows : t.cols) = static_cast<int>(e.get<std::int64_t>());
+        }
+    } else {
+        f.fail(F::tile.key, "pattern \"tile\" needs tile: [rows, columns] in elements, e.g. [64, 64]");
+    }
+    auto width = [&f](const io::FieldSpec& spec, int& out) {
+        int x = out;
+        f.integer(spec, x);
+        if (f.ok() && !valid_access_bytes(x)) f.fail(spec.key, "must be 1, 2, 4, 8 or 16 (bytes), got " + std::to_string(x));
+        else out = x;
+    };
+    t.access_bytes = static_cast<int>(F::access_bytes.int_default);
+    width(F::access_bytes, t.access_bytes);
+    t.elem_bytes = t.access_bytes;   // the request's default
+    width(F::elem_bytes, t.elem_bytes);
+
+    std::vector<std::string> names{"row"};   // the request's default
+    if (const json* a = f.get(F::tile_access.key)) {
+        names.clear();
+        if (a->is_string()) {
+            std::string part;
+            for (char c : a->get<std::string>() + ",") {
+                if (c == ',' && !part.empty()) names.push_back(part);
+                if (c == ',') part.clear();
+                else if (c != ' ') part += c;
+            }
+        }
+        for (std::size_t i = 0; a->is_array() && i < a->size(); ++i) names.push_back((*a)[i].is_string() ? (*a)[i].get<std::string>() : (*a)[i].dump());
+        if ((a->is_string() && names.empty()) || !(a->is_string() || a->is_array()) || names.size() > 8)
+            f.fail(F::tile_access.key, "must be a list of 1..8 accesses, got " + shown(*a));
+    }
+    std::string ldmatrix;
+    f.choice(F::ldmatrix.key, F::ldmatrix.choices, ldmatrix);
+    if (!ldmatrix.empty()) names.insert(names.begin(), "ldmatrix." + ldmatrix);
+    t.ldmatrix = t.row = t.cp_async = t.column = false;
+    for (const std::string& n : names) {
+        TileAccess a;
+        if (!f.ok()) break;
+        if (!parse_tile_access(n, t.access_bytes, t.elem_bytes, a))
+            f.fail(F::tile_access.key, "each entry must be one of row, column, cp_async, ldmatrix.x1/x2/x4 (optionally .trans), got \"" + n.substr(0, 40) + "\"");
+        else if (a.kind == TileAccessKind::stmatrix)
+            f.fail(F::tile_access.key, "the app's tile panel counts loads: " + n + " is for `occ banks --op store`");
+        bool& on = a.kind == TileAccessKind::ldmatrix ? t.ldmatrix : a.kind == TileAccessKind::row ? t.row : a.kind == TileAccessKind::cp_async ? t.cp_async : t.column;
+        if (f.ok() && on) f.fail(F::tile_access.key, "the app's tile panel takes each access once, got " + n + " twice");
+        on = true;
+        if (a.kind == TileAccessKind::ldmatrix) {
+            t.matrices = a.matrices == 1 ? 0 : a.matrices == 2 ? 1 : 2;
+            t.trans = a.trans;
+        }
+    }
+
+    int pad = 0;
+    bool xor_rows = false;
+    std::string tma = "none";
+    f.integer(F::pad, pad);
+    f.boolean(F::swizzle.key, xor_rows);
+    const json* cute = f.get(F::cute_swizzle.key);
+    CuteSwizzle sw;
+    if (cute && (!cute->is_string() || !parse_cute_swizzle(cute->get<std::string>(), sw)))
+        f.fail(F::cute_swizzle.key, "must be Swizzle<B,M,S> or \"B,M,S\" (e.g. \"Swizzle<3,3,3>\"), got " + shown(*cute));
+    if (std::string e = check_swizzle(sw); f.ok() && !e.empty()) f.fail(F::cute_swizzle.key, e.substr(e.find(": ") + 2));
+    f.choice(F::tma_swizzle.key, F::tma_swizzle.choices, tma);
+    if ((pad > 0) + xor_rows + (cute != nullptr) + (tma != "none") > 1)
+        f.fail(pad > 0 ? F::pad.key : F::cute_swizzle.key, "the app's tile panel draws one layout: pad, swizzle, cute_swizzle or tma_swizzle, not several");
+    t.layout = pad > 0 ? 1 : cute ? 2 : tma != "none" ? 3 : xor_rows ? 4 : 0;
+    if (pad > 0) t.pad = pad;
+    if (cute) std::tie(t.cute[0], t.cute[1], t.cute[2]) = std::tie(sw.bits, sw.base, sw.shift);
+    if (tma != "none") t.tma = tma == "32b" ? 1 : tma == "64b" ? 2 : 3;
+    f.finish();
+    return t;
+}
+
 json advisor_json(const AdvisorInputs& a) {
     json j{{F::smem_per_thread.key, a.smem_per_thread}, {F::block_size_limit.key, a.block_size_limit}};
     if (a.target_blocks > 0) j[F::target_blocks.key] = a.target_blocks;   // absent = the current blocks per SM
@@ -355,6 +455,7 @@ struct UiPart {
     Tab tab;
     ViewFlags views;
     MemoryInputs memory;
+    MemoryTileInputs memory_tile;
     AdvisorInputs advisor;
     RooflineInputs roofline;
 };
@@ -391,6 +492,11 @@ std::string read_ui(json ui, UiPart& u) {
         }
     }
     f.integer("memory_warp", 0, kWarpLanes - 1, u.memory.warp);
+    if (const json* t = f.get("memory_tile")) {
+        ObjectReader tf(*t, "ui.memory_tile");
+        u.memory_tile = read_memory_tile(tf);
+        if (!tf.ok()) return tf.error();
+    }
     if (const json* a = f.get("advisor")) {
         ObjectReader af(*a, "ui.advisor");
         u.advisor = read_advisor(af);
@@ -421,6 +527,7 @@ std::string scenario_to_json(const AppState& s) {
                      {"views", {{"sm", s.views.sm}, {"plots", s.views.plots}, {"heatmap", s.views.heatmap}, {"hints", s.views.hints}}},
                      {"memory", memory_json(s.memory)},
                      {"memory_warp", s.memory.warp},
+                     {"memory_tile", memory_tile_json(s.memory_tile)},
                      {"advisor", advisor_json(s.advisor)},
                      {"roofline", roofline_json(s.roofline)}};
     return out.dump();
@@ -435,7 +542,7 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
     if (j.is_discarded()) return fail("scenario: not valid JSON");
     if (!j.is_object()) return fail("scenario: must be a JSON object");
 
-    UiPart u{s.dark, s.tab, s.views, s.memory, s.advisor, s.roofline};
+    UiPart u{s.dark, s.tab, s.views, s.memory, s.memory_tile, s.advisor, s.roofline};
     if (const auto it = j.find("ui"); it != j.end()) {
         if (std::string e = read_ui(*it, u); !e.empty()) return fail(e);
         j.erase("ui");
@@ -453,7 +560,8 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
     s.device_kind = j.contains("device") ? DeviceKind::custom : j.contains("cc") ? DeviceKind::cc : DeviceKind::named;
     s.req = std::move(*req);
     s.block_3d = s.req.block[1] > 1 || s.req.block[2] > 1;
-    std::tie(s.dark, s.tab, s.views, s.memory, s.advisor, s.roofline) = std::tie(u.dark, u.tab, u.views, u.memory, u.advisor, u.roofline);
+    std::tie(s.dark, s.tab, s.views, s.memory, s.memory_tile, s.advisor, s.roofline) =
+        std::tie(u.dark, u.tab, u.views, u.memory, u.memory_tile, u.advisor, u.roofline);
     mark_changed(s);
     return true;
 }

@@ -142,6 +142,40 @@ void refresh_memory(AppState& s) {
     m.warp_access = make_warp_access(p, s.memory.warp);
 }
 
+// The tile panel: the tile, its layout and accesses as occ/smem_shapes.hpp takes them, counted and
+// solved only when its inputs change (a 128 x 128 tile with three accesses solves in a few ms).
+void refresh_memory_tile(AppState& s) {
+    const MemoryTileInputs& in = s.memory_tile;
+    MemoryTileDerived& v = s.derived.memory_tile;
+    if (v.counted && v.in == in) return;
+    v = MemoryTileDerived{};
+    v.in = in;
+    v.counted = true;
+    TileLayout& L = v.layout;
+    L.rows = in.rows;
+    L.cols = in.cols;
+    L.elem_bytes = in.elem_bytes;
+    L.pad = in.layout == 1 ? in.pad : 0;
+    L.xor_rows = in.layout == 4;
+    if (in.layout == 2) L.swizzle = CuteSwizzle{in.cute[0], in.cute[1], in.cute[2]};
+    if (in.layout == 3) L.tma = static_cast<TmaSwizzle>(std::clamp(in.tma, 1, 3));
+    for (const std::string& n : tile_access_names(in)) {
+        TileAccess a;
+        if (parse_tile_access(n, in.access_bytes, in.elem_bytes, a)) v.accesses.push_back(a);
+    }
+    if (v.accesses.empty()) {
+        v.error = "tile_access: pick at least one access";
+        return;
+    }
+    v.error = check_tile_layout(L);
+    for (const TileAccess& a : v.accesses)
+        if (v.error.empty()) v.error = check_tile_access(L, a);
+    if (!v.error.empty()) return;
+    for (const TileAccess& a : v.accesses) v.totals.push_back(tile_banks(L, a));
+    v.solution = solve_swizzle(L.rows, L.cols, L.elem_bytes, v.accesses);
+    if (!v.solution.ok()) v.error = v.solution.error;
+}
+
 void refresh_advisor(AppState& s) {
     const AdvisorInputs& in = s.advisor;
     AdvisorDerived& a = s.derived.advisor;
@@ -247,11 +281,22 @@ void reset_inputs(AppState& s) {
     s.device_kind = DeviceKind::named;
     s.block_3d = false;
     s.memory = MemoryInputs{};
+    s.memory_tile = MemoryTileInputs{};
     s.advisor = AdvisorInputs{};
     s.roofline = RooflineInputs{};
     s.ptxas_log.clear();
     s.ncu_text.clear();
     mark_changed(s);
+}
+
+std::vector<std::string> tile_access_names(const MemoryTileInputs& in) {
+    const char* mats[] = {"ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"};
+    std::vector<std::string> names;
+    if (in.ldmatrix) names.push_back(std::string(mats[std::clamp(in.matrices, 0, 2)]) + (in.trans ? ".trans" : ""));
+    if (in.row) names.push_back("row");
+    if (in.cp_async) names.push_back("cp_async");
+    if (in.column) names.push_back("column");
+    return names;
 }
 
 void mark_changed(AppState& s) {
@@ -298,6 +343,7 @@ void refresh(AppState& s) {
     d.waves = compute_waves(d.result, dev.sm_count, l.grid_blocks);
     d.table = io::occupancy_table(s.req, d.result, &d.waves);
     refresh_memory(s);
+    refresh_memory_tile(s);
     refresh_advisor(s);
     refresh_roofline(s);
     refresh_ncu(s);

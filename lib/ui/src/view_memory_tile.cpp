@@ -1,8 +1,10 @@
 // view_memory_tile.cpp — the Memory tab's shared-memory tile (occ/smem_shapes.hpp): rows x columns of
-// elements, a layout (row-major, padding, CuTe Swizzle<B,M,S>, a TMA swizzle mode), the accesses made
-// to it (rows, columns, ldmatrix, cp.async) with their wavefronts and conflicts, and the swizzle
-// solver's fix: the tile's 16-byte chunks coloured by bank group before and after it.
+// elements, a layout (row-major, padding, CuTe Swizzle<B,M,S>, a TMA swizzle mode, col ^ row), the
+// accesses made to it (rows, columns, ldmatrix, cp.async) with their wavefronts and conflicts, and the
+// swizzle solver's fix: the tile's 16-byte chunks coloured by bank group before and after it. The
+// inputs are AppState::memory_tile (ui.memory_tile of the scenario); the counts come from the refresh step.
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -14,16 +16,6 @@
 namespace occ::ui {
 namespace {
 
-struct TileView {
-    MemoryTileInputs in;
-    bool valid = false;
-    std::string error;
-    TileLayout layout;
-    std::vector<TileAccess> accesses;
-    std::vector<TileBankTotals> totals;
-    SwizzleSolution solution;
-};
-
 constexpr int kBytes[] = {1, 2, 4, 8, 16};
 constexpr const char* kBytesText = "1\0" "2\0" "4\0" "8\0" "16\0";
 
@@ -33,39 +25,12 @@ int bytes_index(int b) {
     return 2;
 }
 
-// Recounted only when an input changes (a 128 x 128 tile with three accesses solves in a few ms).
-const TileView& compute(const MemoryTileInputs& in) {
-    static TileView v;
-    if (v.valid && v.in == in) return v;
-    v = TileView{};
-    v.in = in;
-    v.valid = true;
-    TileLayout& L = v.layout;
-    L.rows = in.rows;
-    L.cols = in.cols;
-    L.elem_bytes = in.elem_bytes;
-    L.pad = in.layout == 1 ? in.pad : 0;
-    if (in.layout == 2) L.swizzle = CuteSwizzle{in.cute[0], in.cute[1], in.cute[2]};
-    if (in.layout == 3) L.tma = static_cast<TmaSwizzle>(std::clamp(in.tma, 1, 3));
-    const char* mats[] = {"ldmatrix.x1", "ldmatrix.x2", "ldmatrix.x4"};
-    std::vector<std::string> names;
-    if (in.ldmatrix) names.push_back(std::string(mats[std::clamp(in.matrices, 0, 2)]) + (in.trans ? ".trans" : ""));
-    if (in.row) names.push_back("row");
-    if (in.cp_async) names.push_back("cp_async");
-    if (in.column) names.push_back("column");
-    for (const std::string& n : names) {
-        TileAccess a;
-        if (parse_tile_access(n, in.access_bytes, in.elem_bytes, a)) v.accesses.push_back(a);
-    }
-    if (v.accesses.empty()) { v.error = "tile_access: pick at least one access"; return v; }
-    v.error = check_tile_layout(L);
-    for (const TileAccess& a : v.accesses)
-        if (v.error.empty()) v.error = check_tile_access(L, a);
-    if (!v.error.empty()) return v;
-    for (const TileAccess& a : v.accesses) v.totals.push_back(tile_banks(L, a));
-    v.solution = solve_swizzle(L.rows, L.cols, L.elem_bytes, v.accesses);
-    if (!v.solution.ok()) v.error = v.solution.error;
-    return v;
+// Swizzle<B,M,S> kept in check_swizzle's ranges (B 0..8, M 0..16, B <= |S| <= 16), as the scenario reads it.
+void clamp_swizzle(int (&c)[3]) {
+    c[0] = std::clamp(c[0], 0, 8);
+    c[1] = std::clamp(c[1], 0, 16);
+    c[2] = std::clamp(c[2], -16, 16);
+    if (std::abs(c[2]) < c[0]) c[2] = c[2] < 0 ? -c[0] : c[0];
 }
 
 // Rows 0..7, one cell per 16-byte chunk: its colour is the group of 4 banks the chunk starts in.
@@ -97,6 +62,7 @@ void chunk_grid(const char* id, const char* title, const TileLayout& L) {
 
 void memory_tile_panel(AppState& s) {
     MemoryTileInputs& in = s.memory_tile;
+    bool changed = false;
     section("Shared-memory tile and swizzle solver");
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("A tile as CuTe lays it out and the accesses made to it (occ banks --tile).");
@@ -106,41 +72,60 @@ void memory_tile_panel(AppState& s) {
     if (ImGui::InputInt2("rows x cols##tile", rc)) {
         in.rows = std::clamp(rc[0], 1, 1024);
         in.cols = std::clamp(rc[1], 1, 1024);
+        changed = true;
     }
     int eb = bytes_index(in.elem_bytes), ab = bytes_index(in.access_bytes);
     ImGui::SetNextItemWidth(em(4));
-    if (ImGui::Combo("element bytes##tile", &eb, kBytesText)) in.elem_bytes = kBytes[eb];
+    if (ImGui::Combo("element bytes##tile", &eb, kBytesText)) {
+        in.elem_bytes = kBytes[eb];
+        changed = true;
+    }
     ImGui::SetNextItemWidth(em(4));
-    if (ImGui::Combo("row / cp.async bytes##tile", &ab, kBytesText)) in.access_bytes = kBytes[ab];
+    if (ImGui::Combo("row / cp.async bytes##tile", &ab, kBytesText)) {
+        in.access_bytes = kBytes[ab];
+        changed = true;
+    }
     item_tooltip("Bytes each lane moves in a row write or a cp.async (8 and 16: vector rows).");
-    ImGui::Checkbox("ldmatrix##tile", &in.ldmatrix);
+    changed |= ImGui::Checkbox("ldmatrix##tile", &in.ldmatrix);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(em(4));
-    ImGui::Combo("##tile_x", &in.matrices, "x1\0x2\0x4\0");
+    changed |= ImGui::Combo("##tile_x", &in.matrices, "x1\0x2\0x4\0");
     ImGui::SameLine();
-    ImGui::Checkbox(".trans##tile", &in.trans);
-    ImGui::Checkbox("row##tile", &in.row);
+    changed |= ImGui::Checkbox(".trans##tile", &in.trans);
+    changed |= ImGui::Checkbox("row##tile", &in.row);
     ImGui::SameLine();
-    ImGui::Checkbox("cp.async##tile", &in.cp_async);
+    changed |= ImGui::Checkbox("cp.async##tile", &in.cp_async);
     ImGui::SameLine();
-    ImGui::Checkbox("column##tile", &in.column);
+    changed |= ImGui::Checkbox("column##tile", &in.column);
     ImGui::SetNextItemWidth(em(9));
-    ImGui::Combo("layout##tile", &in.layout, "row-major\0padded\0CuTe Swizzle\0TMA swizzle\0");
+    changed |= ImGui::Combo("layout##tile", &in.layout, "row-major\0padded\0CuTe Swizzle\0TMA swizzle\0col ^ row\0");
     if (in.layout == 1) {
         ImGui::SetNextItemWidth(em(6));
-        if (ImGui::InputInt("pad (elements)##tile", &in.pad)) in.pad = std::clamp(in.pad, 0, 1024);
+        if (ImGui::InputInt("pad (elements)##tile", &in.pad)) {
+            in.pad = std::clamp(in.pad, 1, 1024);
+            changed = true;
+        }
     }
     if (in.layout == 2) {
         ImGui::SetNextItemWidth(em(9));
-        ImGui::InputInt3("Swizzle<B,M,S>##tile", in.cute);
+        if (ImGui::InputInt3("Swizzle<B,M,S>##tile", in.cute)) {
+            clamp_swizzle(in.cute);
+            changed = true;
+        }
     }
     if (in.layout == 3) {
         ImGui::SetNextItemWidth(em(6));
         int t = std::clamp(in.tma, 1, 3) - 1;
-        if (ImGui::Combo("mode##tile_tma", &t, "32B\0" "64B\0" "128B\0")) in.tma = t + 1;
+        if (ImGui::Combo("mode##tile_tma", &t, "32B\0" "64B\0" "128B\0")) {
+            in.tma = t + 1;
+            changed = true;
+        }
     }
+    if (changed) mark_changed(s);
 
-    const TileView& v = compute(in);
+    // Counted in the refresh step; the frame after an edit shows the new counts.
+    const MemoryTileDerived& v = s.derived.memory_tile;
+    if (!v.counted) return;
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0);
     if (!v.error.empty()) {
@@ -165,6 +150,7 @@ void memory_tile_panel(AppState& s) {
         TileLayout fixed = v.layout;
         fixed.pad = 0;
         fixed.tma = TmaSwizzle::none;
+        fixed.xor_rows = false;
         fixed.swizzle = sol.swizzle;
         chunk_grid("tile_after", ("With " + sol.type).c_str(), fixed);
     }
