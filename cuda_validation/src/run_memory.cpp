@@ -423,8 +423,8 @@ int list_cases(const Options& opt) {
                 "%zu tile kernels\n",
                 opt.quick ? "quick" : "full", kernels.size(), occ_quick_min, coal.size(), banks.size(), tiles.size(), memory_kernels().size(),
                 tile_kernels().size());
-    if (occ_cases < 300 || coal.size() < 100 || banks.size() < 100 || bad) {
-        std::printf("FAILED: need >= 300 occupancy, >= 100 coalescing and >= 100 bank cases, all well-formed\n");
+    if (occ_cases < 300 || coal.size() < 100 || banks.size() < 100 || tiles.size() < 10 || bad) {
+        std::printf("FAILED: need >= 300 occupancy, >= 100 coalescing, >= 100 bank and >= 10 tile cases, all well-formed\n");
         return 1;
     }
     return 0;

@@ -39,11 +39,21 @@ dry-run)
   n_mem=$(grep -c -E '^case (coalescing|banks) ' <<<"$out")
   (( n_occ >= 300 )) || bad "only $n_occ occupancy cases listed"
   (( n_mem >= 200 )) || bad "only $n_mem memory cases listed"
+  # Tile cases (ldmatrix / cp.async on occ's tile layouts) with occ's expected counter values.
+  n_tile=$(grep -c -E '^case (coalescing|banks) tile/' <<<"$out")
+  (( n_tile >= 10 )) || bad "only $n_tile tile cases listed"
+  have "^case banks tile/ldmatrix.x4/64x64h/rowmajor/w0 .*wavefronts 32 bank_conflicts 28 (8-way)" "$out"
+  have "^case banks tile/ldmatrix.x4/64x64h/swizzle333/w0 .*wavefronts 4 bank_conflicts 0 " "$out"
+  have "^case banks tile/ldmatrix.x4.trans/64x64h/rowmajor/w0 .*bank_conflicts 28 " "$out"
+  have "^case coalescing tile/cp_async16/64x64h/rowmajor/w0 .*wavefronts 4 bank_conflicts 0 .* requests 1 sectors 16)" "$out"
   for chip in "sm_80 GA100" "sm_86 GA102" "sm_89 AD102" "sm_90 GH100" "sm_100 GB100" "sm_120 GB202"; do
     line="$(grep "^counters $chip:" <<<"$out")"
     [[ -n "$line" ]] || bad "no counter plan for $chip"
     grep -q -E "memory 10 metrics in [0-9]+ pass" <<<"$line" || bad "memory counters not configured for $chip: $line"
     grep -q "occupancy 5 metrics in 1 pass" <<<"$line" || bad "occupancy counters not in one pass for $chip: $line"
+    # LDSM + LDGSTS counters everywhere; STSM and LDGSTS global (sectors) counters from sm_90 on.
+    case "$chip" in sm_8*) want="tiles 6 metrics in" ;; *) want="tiles 10 metrics in" ;; esac
+    grep -q "$want [0-9]* pass" <<<"$line" || bad "tile counters not configured for $chip: $line"
   done
   have "^loaded $BUNDLE/libcupti.so" "$out"
   have "^loaded $BUNDLE/libnvperf_host.so" "$out"
