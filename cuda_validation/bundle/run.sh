@@ -86,7 +86,7 @@ measure() {   # $1 = seconds allowed, then extra occ-validate options; output to
   shift
   timeout -k 15 "$limit" "$BIN" ${MODE} --out "$OUT/results" --raw "$OUT/raw" "$@" 2>&1 |
     tee "$OUT/validate.log" |
-    grep --line-buffered -E '^(occ-validate|occupancy:|memory:|CUPTI|running|no counters|ncu |wrote|[0-9]+ case)| SMs\): [0-9]+ cases' |
+    grep --line-buffered -E '^(occ-validate|occupancy:|memory:|tiles:|tile cases:|CUPTI|running|no counters|ncu |wrote|[0-9]+ case)| SMs\): [0-9]+ cases' |
     while IFS= read -r line; do say "$line"; done
   return "${PIPESTATUS[0]}"
 }
