@@ -134,3 +134,25 @@ TEST_CASE("tile cases: report entries compare occ's values with the counters") {
     CHECK_FALSE(st.checks[0].measured.has_value());
     CHECK(find(full, "tile/stmatrix.x4/64x64h/rowmajor/w0").min_cc() == 90);
 }
+
+TEST_CASE("tile cases in a report: counted under their kind, shown in the table and the Markdown summary") {
+    const auto v = tile_cases(true);
+    Report r;
+    r.synthetic = true;   // hand-made, not a measurement
+    r.gpu.name = "NVIDIA H200";
+    r.gpu.cc_major = 9;
+    NcuLaunch l;   // SYNTHETIC counters: one bank conflict short of occ's 28
+    l.metrics = {{"smsp__sass_inst_executed_op_ldsm.sum", 1},
+                 {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", 32},
+                 {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", 27}};
+    r.cases.push_back(tile_result(find(v, "tile/ldmatrix.x4/64x64h/rowmajor/w0"), &l, 90));
+    r.cases.push_back(tile_result(find(v, "tile/cp_async16/64x64h/rowmajor/w0"), nullptr, 90));
+    CHECK(r.tally(Kind::banks).mismatched == 1);
+    CHECK(r.tally(Kind::coalescing).unverified == 1);
+    CHECK(format_table(r).find("tile/ldmatrix.x4/64x64h/rowmajor/w0") != std::string::npos);
+    CHECK(format_markdown(r).find("tile/ldmatrix.x4/64x64h/rowmajor/w0") != std::string::npos);
+    const Report back = report_from_json(to_json(r));
+    REQUIRE(back.cases.size() == 2);
+    CHECK(back.cases[0].inputs["access"] == "ldmatrix.x4");
+    CHECK(back.cases[1].inputs["gmem_offsets"].size() == 32);
+}
