@@ -123,9 +123,6 @@ int run_answer(const RequestFlags& flags, bool as_json, AnswerFn answer, Human h
 // A whole integer, decimal or 0x hex.
 bool parse_long(const std::string& s, long long& v);
 
-// A kind whose printer reads the JSON answer (advise, roofline): --batch, or one answer.
-int run_json_kind(const char* kind, const RequestFlags& flags, bool as_json, bool batch, const std::function<void(const json&)>& human);
-
 // Is stdout a terminal (for colour / unicode choices)?
 bool stdout_is_tty();
 

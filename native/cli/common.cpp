@@ -57,10 +57,4 @@ int emit_response(const json& response, bool as_json, const std::function<void(c
     return failed ? kExitUsage : kExitOk;
 }
 
-int run_json_kind(const char* kind, const RequestFlags& flags, bool as_json, bool batch, const std::function<void(const json&)>& human) {
-    if (batch) return run_batch(kind, std::cin, std::cout);
-    const Result<json> req = request_from(flags);
-    return emit_response(req ? io::handle(kind, *req) : json{{"error", req.error}}, as_json, human);
-}
-
 }  // namespace occ::cli
