@@ -113,6 +113,10 @@ bool input_text_multiline(const char* id, std::string& text, ImVec2 size) {
     return ImGui::InputTextMultiline(id, text.data(), text.capacity() + 1, size, ImGuiInputTextFlags_CallbackResize, resize_string, &text);
 }
 
+bool input_text_hint(const char* id, const char* hint, std::string& text) {
+    return ImGui::InputTextWithHint(id, hint, text.data(), text.capacity() + 1, ImGuiInputTextFlags_CallbackResize, resize_string, &text);
+}
+
 ImU32 accent_color() { return ImGui::GetColorU32(ImGuiCol_PlotHistogram); }
 ImU32 error_color() { return IM_COL32(230, 80, 80, 255); }
 

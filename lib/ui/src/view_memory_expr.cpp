@@ -10,21 +10,12 @@
 namespace occ::ui {
 namespace {
 
-int grow(ImGuiInputTextCallbackData* data) {
-    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* text = static_cast<std::string*>(data->UserData);
-        text->resize(static_cast<std::size_t>(data->BufTextLen));
-        data->Buf = text->data();
-    }
-    return 0;
-}
-
 // A one-line box over a std::string, the panel's full width, with its label above it.
 bool text_box(const char* label, const char* id, const char* hint, const char* tip, std::string& text) {
     ImGui::TextUnformatted(label);
     item_tooltip(tip);
     ImGui::SetNextItemWidth(-1.0f);
-    return ImGui::InputTextWithHint(id, hint, text.data(), text.capacity() + 1, ImGuiInputTextFlags_CallbackResize, grow, &text);
+    return input_text_hint(id, hint, text);
 }
 
 struct Example {

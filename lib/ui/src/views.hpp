@@ -36,6 +36,8 @@ void item_tooltip(const char* text);
 void input_row(const char* label, const char* tip);
 // A multiline text box over a std::string that grows as the user types or pastes.
 bool input_text_multiline(const char* id, std::string& text, ImVec2 size);
+// A one-line text box over a std::string that grows with what is typed, with a grey hint when empty.
+bool input_text_hint(const char* id, const char* hint, std::string& text);
 // [SECTION] Layout (common.cpp): every panel goes through these, so the layout check's rules hold.
 // A bordered panel ("card"). size.x == 0: the available width. size.y == 0: as tall as its content,
 // measured the frame before (it settles one frame after the content changes), never scrolling; the
