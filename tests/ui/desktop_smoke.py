@@ -9,6 +9,7 @@ import os
 import shutil
 import struct
 import subprocess
+import sys
 import tempfile
 import unittest
 import zlib
@@ -18,7 +19,13 @@ GUI = os.environ.get("OCC_GUI", "build/native/bin/occ-gui")
 
 def run_gui(args, env=None, timeout=90):
     cmd = ["xvfb-run", "-a", "-s", "-screen 0 1920x1200x24", GUI] + args
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    # occ-gui exits 0, 1 or 2; any other status came from the X server wrapper (seen once: 5, not
+    # reproducible in 12 serial runs). Run once more then, and say so, so a real failure still shows.
+    if r.returncode not in (0, 1, 2):
+        sys.stderr.write(f"desktop_smoke: xvfb-run exited {r.returncode} ({r.stderr.strip()[:300]!r}); running again\n")
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    return r
 
 
 def load_json(path):
