@@ -42,8 +42,15 @@ struct RequestFlags {
 };
 // One flag per field of `kind` (JSON-only fields such as id have none).
 void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& flags);
-// The two output modes every request command has: --json and --batch (JSON Lines in and out).
-void add_mode_flags(CLI::App* cmd, bool& as_json, bool& batch);
+// What every request command reads from its command line: the request and the output mode.
+struct RequestOptions {
+    RequestFlags request;
+    bool as_json = false;   // --json: print one JSON object
+    bool batch = false;     // --batch: JSON Lines in and out
+};
+// The subcommand of the request kind `name`: its one-line summary (the schema's), `help` under its
+// options, one flag per field of the kind, then --json and --batch.
+CLI::App* add_request_command(CLI::App& app, std::string_view name, const char* help, RequestOptions& o);
 // The JSON request the given flags describe (a --batch line would carry the same).
 Result<json> request_from(const RequestFlags& flags);
 
@@ -79,12 +86,11 @@ void add_ncu(CLI::App& app, Outcome& out);        // cmd_ncu.cpp
 int run_ptxas_table(const std::string& path, const Result<json>& base_request, bool as_json);
 
 // `occ coalesce` and `occ banks` (cmd_coalesce.cpp, cmd_banks.cpp): the same request fields.
-struct MemoryFlags {
-    RequestFlags request;
+struct MemoryFlags : RequestOptions {
     std::string warp;   // --warp: which warp the picture shows
-    bool as_json = false, batch = false;
 };
-void add_memory_flags(CLI::App* cmd, MemoryFlags& o);
+// `occ coalesce` or `occ banks` (the same request fields) and --warp.
+CLI::App* add_memory_command(CLI::App& app, std::string_view name, const char* help, MemoryFlags& o);
 Result<int> pick_warp(int warps, int worst, const std::string& flag);
 
 // Runs a memory command: --batch, or one answer printed as JSON or as the picture of one warp.

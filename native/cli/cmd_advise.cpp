@@ -11,10 +11,7 @@
 namespace occ::cli {
 namespace {
 
-struct Options {
-    RequestFlags request;
-    bool as_json = false, batch = false;
-};
+using Options = RequestOptions;
 
 // One column of a before/after table: a launch (threads, registers, dynamic shared memory) and its
 // occupancy; without a result every row shows "-".
@@ -145,18 +142,16 @@ void print_human(const io::AdviseAnswer& a) {
 
 void add_advise(CLI::App& app, Outcome& out) {
     auto o = std::make_shared<Options>();
-    auto* cmd = app.add_subcommand("advise", std::string(io::find_kind("advise")->summary));
-    cmd->footer(
-        "\nEvery suggestion shows occupancy before and after; all numbers come from the same model as\n"
-        "`occ occupancy`. With --batch, each stdin line is a JSON object with the occupancy fields plus\n"
-        "smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms.\n\n"
-        "Examples:\n"
-        "  occ advise --gpu A100 --threads 256 --regs 64 --grid 1000\n"
-        "  occ advise --gpu A100 --regs 32 --smem-per-thread 128          # smem grows with the block\n"
-        "  occ advise --gpu A100 --threads 256 --regs 32 --target-blocks 4  # smem available at 4 blocks/SM\n"
-        "  occ advise --gpu H100 --threads 1024 --regs 64 --cluster-size 16 --non-portable");
-    add_request_flags(cmd, *io::find_kind("advise"), o->request);
-    add_mode_flags(cmd, o->as_json, o->batch);
+    auto* cmd = add_request_command(app, "advise", R"help(
+Every suggestion shows occupancy before and after; all numbers come from the same model as
+`occ occupancy`. With --batch, each stdin line is a JSON object with the occupancy fields plus
+smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms.
+
+Examples:
+  occ advise --gpu A100 --threads 256 --regs 64 --grid 1000
+  occ advise --gpu A100 --regs 32 --smem-per-thread 128          # smem grows with the block
+  occ advise --gpu A100 --threads 256 --regs 32 --target-blocks 4  # smem available at 4 blocks/SM
+  occ advise --gpu H100 --threads 1024 --regs 64 --cluster-size 16 --non-portable)help", *o);
     cmd->callback([o, &out] {
         if (o->batch) out.code = run_batch("advise", std::cin, std::cout);
         else out.code = run_answer(o->request, o->as_json, io::answer_advise, print_human, [](const io::AdviseAnswer& a) { return a.now.error_message(); });

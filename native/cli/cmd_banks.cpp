@@ -16,21 +16,15 @@ std::string lane_ranges(std::uint32_t mask, std::size_t width);
 void print_wrapped(const char* label, const std::string& text);
 char index_char(int i);
 void print_lane_ruler(const char* label);
-std::string describe_input(const AccessPattern& p, int warps);
-std::string describe_expr(const io::MemoryRequest& r);
-std::string device_line(const char* what, const Device& d);
+void print_memory_heading(const char* what, const io::MemoryRequest& in, int warps);
 // Defined in tile_print.cpp.
-std::string describe_tile(const io::TileRequest& t);
 void print_tile_banks(const io::BanksAnswer& a);
 
 namespace {
 
 void print_banks(const io::BanksAnswer& a, int wi) {
     const BankBlockResult& r = a.result;
-    std::printf("%s\n", device_line("banks", a.input.device).c_str());
-    print_wrapped("  access  ", a.input.expr ? describe_expr(a.input)
-                                : a.input.tile ? describe_tile(*a.input.tile)
-                                               : describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
+    print_memory_heading("banks", a.input, static_cast<int>(r.warps.size()));
     std::printf("\n  wavefronts %lld (ideal %lld)   conflicts %lld   worst %d-way\n", static_cast<long long>(r.wavefronts),
                 static_cast<long long>(r.ideal_wavefronts), static_cast<long long>(r.conflicts), r.max_way);
     std::printf("\n");
@@ -82,32 +76,32 @@ void print_banks(const io::BanksAnswer& a, int wi) {
 
 void add_banks(CLI::App& app, Outcome& out) {
     auto o = std::make_shared<MemoryFlags>();
-    auto* cmd = app.add_subcommand("banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)");
-    cmd->footer(
-        "\nShared memory has 32 banks of 4 bytes: bank = (byte offset / 4) mod 32. In one\n"
-        "wavefront each bank serves one 4-byte word; lanes asking for the same word share\n"
-        "it (broadcast). 8-byte accesses run as 2 phases of 16 lanes, 16-byte accesses as\n"
-        "4 phases of 8. conflicts = wavefronts - ideal wavefronts (as Nsight Compute\n"
-        "counts them). Addresses are byte offsets into shared memory.\n\n"
-        "Examples:\n"
-        "  occ banks                         # consecutive floats: no conflict\n"
-        "  occ banks --stride 2              # 2-way conflict\n"
-        "  occ banks --stride 32             # 32-way conflict\n"
-        "  occ banks --stride 0              # every lane reads one word: broadcast\n"
-        "  occ banks --access-bytes 8        # doubles: 2 wavefronts, 0 conflicts\n"
-        "  occ banks --block 32,32 --order column            # tile[32][32]: 32-way\n"
-        "  occ banks --block 32,32 --order column --pad 1    # tile[32][33]: none\n"
-        "  occ banks --block 32,32 --order column --swizzle  # XOR swizzle: none\n"
-        "  occ banks --block 32,32 --expr 'tile[threadIdx.x][threadIdx.y]' --array 'float tile[32][33]'\n"
-        "  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4          # 8-way\n"
-        "  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4 --cute-swizzle 3,3,3\n"
-        "  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4 --tma-swizzle 128B\n"
-        "  occ banks --tile 32x32 --tile-access row,column   # the swizzle solver\n"
-        "  occ banks --addresses 0,128,256,- --json\n"
-        "  echo '{\"stride\":2}' | occ banks --batch\n\n"
-        "--batch lines carry the same fields as `occ coalesce --batch` (see its --help\n"
-        "and docs/MEMORY.md).");
-    add_memory_flags(cmd, *o);
+    auto* cmd = add_memory_command(app, "banks", R"help(
+Shared memory has 32 banks of 4 bytes: bank = (byte offset / 4) mod 32. In one
+wavefront each bank serves one 4-byte word; lanes asking for the same word share
+it (broadcast). 8-byte accesses run as 2 phases of 16 lanes, 16-byte accesses as
+4 phases of 8. conflicts = wavefronts - ideal wavefronts (as Nsight Compute
+counts them). Addresses are byte offsets into shared memory.
+
+Examples:
+  occ banks                         # consecutive floats: no conflict
+  occ banks --stride 2              # 2-way conflict
+  occ banks --stride 32             # 32-way conflict
+  occ banks --stride 0              # every lane reads one word: broadcast
+  occ banks --access-bytes 8        # doubles: 2 wavefronts, 0 conflicts
+  occ banks --block 32,32 --order column            # tile[32][32]: 32-way
+  occ banks --block 32,32 --order column --pad 1    # tile[32][33]: none
+  occ banks --block 32,32 --order column --swizzle  # XOR swizzle: none
+  occ banks --block 32,32 --expr 'tile[threadIdx.x][threadIdx.y]' --array 'float tile[32][33]'
+  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4          # 8-way
+  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4 --cute-swizzle 3,3,3
+  occ banks --tile 64x64 --elem-bytes 2 --ldmatrix x4 --tma-swizzle 128B
+  occ banks --tile 32x32 --tile-access row,column   # the swizzle solver
+  occ banks --addresses 0,128,256,- --json
+  echo '{"stride":2}' | occ banks --batch
+
+--batch lines carry the same fields as `occ coalesce --batch` (see its --help
+and docs/MEMORY.md).)help", *o);
     cmd->callback([o, &out] { out.code = run_memory<io::BanksAnswer>(*o, "banks", io::answer_banks, print_banks); });
 }
 

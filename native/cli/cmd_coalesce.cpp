@@ -19,11 +19,10 @@ namespace occ::cli {
 
 // [SECTION] Flags
 
-// Both memory commands take the coalesce request's fields (the same description) plus --warp.
-void add_memory_flags(CLI::App* cmd, MemoryFlags& o) {
-    add_request_flags(cmd, *io::find_kind("coalesce"), o.request);
+CLI::App* add_memory_command(CLI::App& app, std::string_view name, const char* help, MemoryFlags& o) {
+    auto* cmd = add_request_command(app, name, help, o);
     cmd->add_option("--warp,-w", o.warp, "Warp to draw [the worst one]; with --expr, the warp to evaluate [0]");
-    add_mode_flags(cmd, o.as_json, o.batch);
+    return cmd;
 }
 
 // [SECTION] Terminal helpers
@@ -106,8 +105,13 @@ std::string describe_expr(const io::MemoryRequest& r) {
     return s + ", warp " + std::to_string(x.launch.warp) + " of block " + idx(x.launch.block_idx) + " of " + dims(x.launch.block) + " threads";
 }
 
-std::string device_line(const char* what, const Device& d) {
-    return std::string(what) + "  " + d.name + " (cc " + std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor) + ")";
+// Defined in tile_print.cpp.
+std::string describe_tile(const io::TileRequest& t);
+
+// The first lines of both pictures: the command and device, then the access as the user gave it.
+void print_memory_heading(const char* what, const io::MemoryRequest& in, int warps) {
+    std::printf("%s  %s (cc %d.%d)\n", what, in.device.name.c_str(), in.device.arch.cc_major, in.device.arch.cc_minor);
+    print_wrapped("  access  ", in.expr ? describe_expr(in) : in.tile ? describe_tile(*in.tile) : describe_input(in.pattern, warps));
 }
 
 // Which warp to draw: --warp if given and valid, else the worst one.
@@ -120,7 +124,6 @@ Result<int> pick_warp(int warps, int worst, const std::string& flag) {
 }
 
 // Defined in tile_print.cpp.
-std::string describe_tile(const io::TileRequest& t);
 void print_tile_coalesce(const io::CoalesceAnswer& a);
 
 namespace {
@@ -129,10 +132,7 @@ namespace {
 
 void print_coalesce(const io::CoalesceAnswer& a, int wi) {
     const GlobalBlockResult& r = a.result;
-    std::printf("%s\n", device_line("coalesce", a.input.device).c_str());
-    print_wrapped("  access  ", a.input.expr ? describe_expr(a.input)
-                                : a.input.tile ? describe_tile(*a.input.tile)
-                                               : describe_input(a.input.pattern, static_cast<int>(r.warps.size())));
+    print_memory_heading("coalesce", a.input, static_cast<int>(r.warps.size()));
     std::printf("\n  requests %-6lld sectors %lld (ideal %lld, excess %lld)   lines %lld\n", static_cast<long long>(r.requests),
                 static_cast<long long>(r.sectors), static_cast<long long>(r.ideal_sectors), static_cast<long long>(r.excess_sectors),
                 static_cast<long long>(r.lines));
@@ -173,29 +173,29 @@ void print_coalesce(const io::CoalesceAnswer& a, int wi) {
 
 void add_coalesce(CLI::App& app, Outcome& out) {
     auto o = std::make_shared<MemoryFlags>();
-    auto* cmd = app.add_subcommand("coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)");
-    cmd->footer(
-        "\nOne warp-level load or store is one request; it moves every distinct 32-byte\n"
-        "sector its active lanes touch. Lanes are numbered threadIdx.x fastest; a block's\n"
-        "warps are 32 consecutive threads.\n\n"
-        "Examples (CUDA Best Practices Guide, \"Coalesced Access to Global Memory\"):\n"
-        "  occ coalesce                      # 32 consecutive floats: 4 sectors, 100%\n"
-        "  occ coalesce --offset 4           # shifted one float: 5 sectors, 80%\n"
-        "  occ coalesce --stride 2           # every other float: 8 sectors, 50%\n"
-        "  occ coalesce --stride 32          # a sector per lane: 32 sectors, 12.5%\n"
-        "  occ coalesce --access-bytes 16         # float4 per lane: 16 sectors, 1 request\n"
-        "  occ coalesce --block 16,16 --pitch 1000   # 2-D block: 2 rows per warp\n"
-        "  occ coalesce --block 32,32 --order column # A[threadIdx.x*pitch + threadIdx.y]\n"
-        "  occ coalesce --threads 256 --expr 'A[(blockIdx.x * blockDim.x + threadIdx.x) * 2]' --warp 3\n"
-        "  occ coalesce --range 1000000 --seed 7     # random gather\n"
-        "  occ coalesce --tile 64x64 --elem-bytes 2 --access-bytes 16 --tile-access cp_async\n"
-        "  occ coalesce --addresses 0,4,8,-,16 --json\n"
-        "  echo '{\"stride\":2}' | occ coalesce --batch\n\n"
-        "--batch lines carry the fields --json echoes under \"input\": gpu|cc,\n"
-        "access_bytes, elem_bytes, op, active_lanes, and addresses (up to 32, null =\n"
-        "inactive) or a pattern (affine: base, offset, stride; 2d: block, order, pitch,\n"
-        "pad, swizzle; gather: seed, range), id. See docs/MEMORY.md.");
-    add_memory_flags(cmd, *o);
+    auto* cmd = add_memory_command(app, "coalesce", R"help(
+One warp-level load or store is one request; it moves every distinct 32-byte
+sector its active lanes touch. Lanes are numbered threadIdx.x fastest; a block's
+warps are 32 consecutive threads.
+
+Examples (CUDA Best Practices Guide, "Coalesced Access to Global Memory"):
+  occ coalesce                      # 32 consecutive floats: 4 sectors, 100%
+  occ coalesce --offset 4           # shifted one float: 5 sectors, 80%
+  occ coalesce --stride 2           # every other float: 8 sectors, 50%
+  occ coalesce --stride 32          # a sector per lane: 32 sectors, 12.5%
+  occ coalesce --access-bytes 16         # float4 per lane: 16 sectors, 1 request
+  occ coalesce --block 16,16 --pitch 1000   # 2-D block: 2 rows per warp
+  occ coalesce --block 32,32 --order column # A[threadIdx.x*pitch + threadIdx.y]
+  occ coalesce --threads 256 --expr 'A[(blockIdx.x * blockDim.x + threadIdx.x) * 2]' --warp 3
+  occ coalesce --range 1000000 --seed 7     # random gather
+  occ coalesce --tile 64x64 --elem-bytes 2 --access-bytes 16 --tile-access cp_async
+  occ coalesce --addresses 0,4,8,-,16 --json
+  echo '{"stride":2}' | occ coalesce --batch
+
+--batch lines carry the fields --json echoes under "input": gpu|cc,
+access_bytes, elem_bytes, op, active_lanes, and addresses (up to 32, null =
+inactive) or a pattern (affine: base, offset, stride; 2d: block, order, pitch,
+pad, swizzle; gather: seed, range), id. See docs/MEMORY.md.)help", *o);
     cmd->callback([o, &out] { out.code = run_memory<io::CoalesceAnswer>(*o, "coalesce", io::answer_coalesce, print_coalesce); });
 }
 

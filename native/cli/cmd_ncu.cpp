@@ -11,10 +11,8 @@
 namespace occ::cli {
 namespace {
 
-struct Options {
-    RequestFlags request;
+struct Options : RequestOptions {
     std::string file;
-    bool as_json = false, batch = false;
 };
 
 void print_human(const io::NcuAnswer& a) {
@@ -38,20 +36,17 @@ void print_human(const io::NcuAnswer& a) {
 
 void add_ncu(CLI::App& app, Outcome& out) {
     auto o = std::make_shared<Options>();
-    const io::KindSpec& kind = *io::find_kind("ncu");
-    auto* cmd = app.add_subcommand("ncu", std::string(kind.summary));
-    cmd->footer(
-        "\nReads ncu's text output (Launch Statistics and Occupancy sections), ncu --csv --page details\n"
-        "and --page raw, also pasted into Markdown. The device comes from the report (CC and # SMs);\n"
-        "--gpu / --cc override it. Each line: what ncu printed, what occ predicts, '=' when they agree,\n"
-        "'<' with the reason when not. See docs/NCU.md.\n\n"
-        "Examples:\n"
-        "  ncu --section LaunchStats --section Occupancy ./app > report.txt; occ ncu report.txt\n"
-        "  occ ncu report.csv --json\n"
-        "  echo '{\"text\": \"...\"}' | occ ncu --batch");
+    auto* cmd = add_request_command(app, "ncu", R"help(
+Reads ncu's text output (Launch Statistics and Occupancy sections), ncu --csv --page details
+and --page raw, also pasted into Markdown. The device comes from the report (CC and # SMs);
+--gpu / --cc override it. Each line: what ncu printed, what occ predicts, '=' when they agree,
+'<' with the reason when not. See docs/NCU.md.
+
+Examples:
+  ncu --section LaunchStats --section Occupancy ./app > report.txt; occ ncu report.txt
+  occ ncu report.csv --json
+  echo '{"text": "..."}' | occ ncu --batch)help", *o);
     cmd->add_option("report", o->file, "The report file, or - for stdin");
-    add_request_flags(cmd, kind, o->request);
-    add_mode_flags(cmd, o->as_json, o->batch);
     cmd->callback([o, &out] {
         if (o->batch) {
             out.code = run_batch("ncu", std::cin, std::cout);

@@ -13,9 +13,7 @@
 namespace occ::cli {
 namespace {
 
-struct Options {
-    RequestFlags request;
-    bool as_json = false, batch = false;
+struct Options : RequestOptions {
     std::string ptxas;   // --ptxas FILE: see ptxas_table.cpp
 };
 
@@ -76,21 +74,18 @@ void print_human(const io::OccupancyAnswer& ans) {
 
 void add_occupancy(CLI::App& app, Outcome& out) {
     auto o = std::make_shared<Options>();
-    const io::KindSpec& kind = *io::find_kind("occupancy");
-    auto* cmd = app.add_subcommand("occupancy", std::string(kind.summary));
-    cmd->footer(
-        "\nSizes accept bytes or K/M suffixes: 49152, 48K, 48KiB. Every flag is a JSON field of a\n"
-        "--batch line with '-' turned into '_' (--smem-dynamic = \"smem_dynamic\"); docs/INPUTS.md\n"
-        "lists each field's range. The device defaults to A100-SXM4-80GB.\n\n"
-        "Examples:\n"
-        "  occ occupancy --gpu A100 --threads 256 --regs 64\n"
-        "  occ occupancy --gpu h100 --threads 128 --regs 96 --smem-dynamic 100K --optin --json\n"
-        "  occ occupancy --gpu A100 --regs 64 --sweep threads\n"
-        "  occ occupancy --gpu A100 --ptxas build.log        # every kernel of a compiler log\n"
-        "  echo '{\"gpu\":\"A100\",\"threads\":256,\"regs\":64}' | occ occupancy --batch");
-    add_request_flags(cmd, kind, o->request);
+    auto* cmd = add_request_command(app, "occupancy", R"help(
+Sizes accept bytes or K/M suffixes: 49152, 48K, 48KiB. Every flag is a JSON field of a
+--batch line with '-' turned into '_' (--smem-dynamic = "smem_dynamic"); docs/INPUTS.md
+lists each field's range. The device defaults to A100-SXM4-80GB.
+
+Examples:
+  occ occupancy --gpu A100 --threads 256 --regs 64
+  occ occupancy --gpu h100 --threads 128 --regs 96 --smem-dynamic 100K --optin --json
+  occ occupancy --gpu A100 --regs 64 --sweep threads
+  occ occupancy --gpu A100 --ptxas build.log        # every kernel of a compiler log
+  echo '{"gpu":"A100","threads":256,"regs":64}' | occ occupancy --batch)help", *o);
     cmd->add_option("--ptxas", o->ptxas, "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump --dump-resource-usage log (- = stdin)");
-    add_mode_flags(cmd, o->as_json, o->batch);
     cmd->callback([o, &out] {
         if (!o->ptxas.empty()) {
             out.code = run_ptxas_table(o->ptxas, request_from(o->request), o->as_json);

@@ -12,9 +12,8 @@
 namespace occ::cli {
 namespace {
 
-struct Options {
-    RequestFlags request;
-    bool list = false, as_json = false, batch_mode = false;
+struct Options : RequestOptions {
+    bool list = false;
 };
 
 std::string flops_text(double v) { return format_si(v, "FLOP"); }
@@ -89,28 +88,26 @@ void print_devices(const json& r) {
 
 void add_roofline(CLI::App& app, Outcome& out) {
     auto o = std::make_shared<Options>();
-    auto* cmd = app.add_subcommand("roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation");
-    cmd->footer(
-        "\nAttainable = min(peak, bandwidth x intensity); ridge = peak / bandwidth (Williams et al., CACM 2009).\n"
-        "Peaks are dense vendor figures (see --list). Ops and their fields:\n"
-        "  matmul            --m --n --k (2MNK FLOPs; A, B read and C written once)\n"
-        "  attention_decode  --seq-len --head-dim [--heads --batch-size] (one query token against the KV cache)\n"
-        "  elementwise       --elements [--inputs 2 --flops-per-element 1]\n"
-        "  softmax, layernorm --rows --cols\n"
-        "  custom            --flops --bytes\n"
-        "With --batch, each stdin line is a JSON object with the same fields in snake_case (m, seq_len,\n"
-        "measured_ms, compare: [...], ops: [...]).\n\n"
-        "Examples:\n"
-        "  occ roofline --gpu A100 --op matmul --m 4096 --n 4096 --k 4096 --dtype fp16\n"
-        "  occ roofline --gpu A100 --op attention_decode --seq-len 4096 --head-dim 128 --dtype fp16 --compare phone\n"
-        "  occ roofline --gpu H100 --op matmul --m 8192 --n 8192 --k 8192 --dtype bf16 --measured-ms 1.6ms\n"
-        "  occ roofline --list");
-    add_request_flags(cmd, *io::find_kind("roofline"), o->request);
+    auto* cmd = add_request_command(app, "roofline", R"help(
+Attainable = min(peak, bandwidth x intensity); ridge = peak / bandwidth (Williams et al., CACM 2009).
+Peaks are dense vendor figures (see --list). Ops and their fields:
+  matmul            --m --n --k (2MNK FLOPs; A, B read and C written once)
+  attention_decode  --seq-len --head-dim [--heads --batch-size] (one query token against the KV cache)
+  elementwise       --elements [--inputs 2 --flops-per-element 1]
+  softmax, layernorm --rows --cols
+  custom            --flops --bytes
+With --batch, each stdin line is a JSON object with the same fields in snake_case (m, seq_len,
+measured_ms, compare: [...], ops: [...]).
+
+Examples:
+  occ roofline --gpu A100 --op matmul --m 4096 --n 4096 --k 4096 --dtype fp16
+  occ roofline --gpu A100 --op attention_decode --seq-len 4096 --head-dim 128 --dtype fp16 --compare phone
+  occ roofline --gpu H100 --op matmul --m 8192 --n 8192 --k 8192 --dtype bf16 --measured-ms 1.6ms
+  occ roofline --list)help", *o);
     cmd->add_flag("--list", o->list, "List the devices, their peaks and bandwidths");
-    add_mode_flags(cmd, o->as_json, o->batch_mode);
     cmd->callback([o, &out] {
-        if (o->list && !o->batch_mode) out.code = emit_response(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
-        else if (o->batch_mode) out.code = run_batch("roofline", std::cin, std::cout);
+        if (o->list && !o->batch) out.code = emit_response(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
+        else if (o->batch) out.code = run_batch("roofline", std::cin, std::cout);
         else out.code = run_answer(o->request, o->as_json, io::answer_roofline, print_point, [](const io::RooflineAnswer& a) {
             return a.point.point.ok() ? std::string() : a.point.point.error;
         });

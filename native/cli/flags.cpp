@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "occ/io/size.hpp"
 
 namespace occ::cli {
 namespace {
@@ -115,13 +116,10 @@ Result<json> value_of(const io::FieldSpec& s, const std::vector<std::string>& ar
 }  // namespace
 
 bool parse_long(const std::string& s, long long& v) {
-    try {
-        std::size_t pos = 0;
-        v = std::stoll(s, &pos, 0);
-        return pos == s.size();
-    } catch (...) {
-        return false;
-    }
+    std::int64_t i = 0;
+    if (!io::parse_integer(s, i)) return false;
+    v = i;
+    return true;
 }
 
 void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& flags) {
@@ -150,9 +148,13 @@ void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& fl
     }
 }
 
-void add_mode_flags(CLI::App* cmd, bool& as_json, bool& batch) {
-    cmd->add_flag("--json", as_json, "Print one JSON object");
-    cmd->add_flag("--batch", batch, "Read JSON Lines on stdin, write one JSON line per input line (the fields above as JSON keys)");
+CLI::App* add_request_command(CLI::App& app, std::string_view name, const char* help, RequestOptions& o) {
+    auto* cmd = app.add_subcommand(std::string(name), std::string(io::find_kind(name)->summary));
+    cmd->footer(help);
+    add_request_flags(cmd, *io::find_kind(name), o.request);
+    cmd->add_flag("--json", o.as_json, "Print one JSON object");
+    cmd->add_flag("--batch", o.batch, "Read JSON Lines on stdin, write one JSON line per input line (the fields above as JSON keys)");
+    return cmd;
 }
 
 Result<json> request_from(const RequestFlags& flags) {

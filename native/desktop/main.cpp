@@ -47,24 +47,18 @@ void usage(std::FILE* to) {
 int parse_args(int argc, char** argv, Args& a) {
     for (int i = 1; i < argc; ++i) {
         const std::string k = argv[i];
-        auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+        const bool takes_value = k == "--screenshot" || k == "--scenario" || k == "--frames" || k == "--size";
+        const char* v = takes_value && i + 1 < argc ? argv[++i] : "";   // "" when missing
         if (k == "-h" || k == "--help") {
             usage(stdout);
             return -1;
-        } else if (k == "--screenshot") {
-            const char* v = value();
-            if (!v) return 2;
-            a.screenshot = v;
+        } else if (k == "--screenshot" || k == "--scenario") {
+            if (!*v) return 2;
+            (k == "--screenshot" ? a.screenshot : a.scenario) = v;
         } else if (k == "--frames") {
-            const char* v = value();
-            if (!v || (a.frames = std::atoi(v)) < 1 || a.frames > 100000) return 2;
-        } else if (k == "--scenario") {
-            const char* v = value();
-            if (!v) return 2;
-            a.scenario = v;
+            if ((a.frames = std::atoi(v)) < 1 || a.frames > 100000) return 2;
         } else if (k == "--size") {
-            const char* v = value();
-            if (!v || std::sscanf(v, "%dx%d", &a.width, &a.height) != 2 || a.width < 320 || a.height < 240) return 2;
+            if (std::sscanf(v, "%dx%d", &a.width, &a.height) != 2 || a.width < 320 || a.height < 240) return 2;
         } else if (k == "--light") {
             a.light = true;
         } else {

@@ -1,6 +1,8 @@
 // Size strings (occ/io/size.hpp) and number formatting (occ/format.hpp).
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 #include "occ/format.hpp"
 #include "occ/io/size.hpp"
 
@@ -38,4 +40,33 @@ TEST_CASE("formatting is shared by every face") {
     CHECK(occ::format_percent(0.375) == "37.5%");
     CHECK(occ::format_count(262144) == "262,144");
     CHECK(occ::format_number(156.0) == "156");
+}
+
+// Integers as strtoll / strtoull read them with base 0 (C17 7.22.1.4): decimal, 0x hex, 0 octal.
+TEST_CASE("integers in the C spellings: decimal, hex, octal, signs, overflow") {
+    using occ::io::parse_integer;
+    using occ::io::parse_unsigned;
+    std::int64_t i = 0;
+    std::uint64_t u = 0;
+    CHECK((parse_integer("42", i) && i == 42));
+    CHECK((parse_integer("-42", i) && i == -42));
+    CHECK((parse_integer("+7", i) && i == 7));
+    CHECK((parse_integer("0x2A", i) && i == 42));
+    CHECK((parse_integer("052", i) && i == 42));   // octal, as strtoll base 0
+    CHECK((parse_integer("0", i) && i == 0));
+    CHECK((parse_integer("-9223372036854775808", i) && i == INT64_MIN));
+    CHECK_FALSE(parse_integer("9223372036854775808", i));
+    CHECK_FALSE(parse_integer("", i));
+    CHECK_FALSE(parse_integer("-", i));
+    CHECK_FALSE(parse_integer("--1", i));
+    CHECK_FALSE(parse_integer("0x", i));
+    CHECK_FALSE(parse_integer("08", i));   // not octal
+    CHECK_FALSE(parse_integer("12abc", i));
+    CHECK_FALSE(parse_integer(" 1", i));
+    CHECK((parse_unsigned("0xffffffffffffffff", u) && u == UINT64_MAX));
+    CHECK((parse_unsigned("4096", u) && u == 4096));
+    CHECK_FALSE(parse_unsigned("18446744073709551616", u));
+    CHECK_FALSE(parse_unsigned("-1", u));
+    CHECK_FALSE(parse_unsigned("+1", u));
+    CHECK_FALSE(parse_unsigned("0x-1", u));
 }

@@ -14,6 +14,7 @@
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
+#include "occ/io/size.hpp"
 
 namespace occ::io {
 namespace {
@@ -40,15 +41,7 @@ bool parse_u64(const json& v, std::uint64_t& out) {
         return true;
     }
     if (!v.is_string()) return false;
-    const std::string s = v.get<std::string>();
-    if (s.empty() || s[0] == '-' || s[0] == '+' || s[0] == ' ') return false;
-    try {
-        std::size_t pos = 0;
-        out = std::stoull(s, &pos, 0);
-        return pos == s.size();
-    } catch (...) {
-        return false;
-    }
+    return parse_unsigned(v.get_ref<const std::string&>(), out);
 }
 
 std::uint64_t read_u64(FieldReader& f, std::string_view key, std::uint64_t hi, std::uint64_t def, const char* what) {

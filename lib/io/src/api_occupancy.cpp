@@ -5,6 +5,7 @@
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/sweep.hpp"
+#include "occupancy_emit.hpp"
 
 namespace occ::io {
 
@@ -17,12 +18,6 @@ const char* pgc_name(PartitionedGC p) {
     static constexpr const char* kNames[] = {"off", "on", "strict"};
     return kNames[static_cast<std::size_t>(p)];
 }
-
-namespace {
-
-json limit_json(int v) { return v == kUnlimited ? json(nullptr) : json(v); }
-
-}  // namespace
 
 OccupancyRequest read_occupancy_request(FieldReader& f) {
     namespace F = fields;
@@ -67,65 +62,53 @@ Result<OccupancyRequest> read_occupancy_request(const json& request, std::string
     return read_with<OccupancyRequest>(request, context, [](FieldReader& f) { return read_occupancy_request(f); });
 }
 
-json occupancy_request_to_json(const OccupancyRequest& r) {
-    json j;
-    j.update(device_echo(r.device));
-    if (r.block[1] > 1 || r.block[2] > 1) j["block"] = {r.block[0], r.block[1], r.block[2]};
-    else j["threads"] = r.launch.threads;
-    j["regs"] = r.kernel.regs_per_thread;
-    j["smem_static"] = r.kernel.smem_static;
-    j["smem_dynamic"] = r.launch.smem_dynamic;
-    j["carveout"] = r.launch.carveout;
-    j["cache_config"] = cache_name(r.launch.cache_config);
-    j["optin"] = r.kernel.optin;
-    if (r.kernel.max_dynamic_smem >= 0) j["max_dynamic_smem"] = r.kernel.max_dynamic_smem;
-    j["barriers"] = r.kernel.barriers;
-    j["partitioned_gc"] = pgc_name(r.kernel.partitioned_gc);
-    if (r.launch.grid_blocks > 0) j["grid"] = r.launch.grid_blocks;
-    // Echoed only when a kernel declares one, so answers without it keep their exact bytes.
-    if (r.kernel.virtual_resources != fields::virtual_resources.int_default) j["virtual_resources"] = r.kernel.virtual_resources;
-    return j;
+namespace {
+
+// occupancy_emit.hpp's writer that builds the JSON tree.
+class TreeWriter {
+public:
+    explicit TreeWriter(json& root) : stack_{&root} {}
+    template <typename T>
+    void field(std::string_view k, const T& v) {
+        if constexpr (std::is_same_v<T, std::nullptr_t>) top()[std::string(k)] = nullptr;
+        else top()[std::string(k)] = v;
+    }
+    void limit(std::string_view k, int v) { field(k, v == kUnlimited ? json(nullptr) : json(v)); }
+    void value(std::string_view k, const json& v) { top()[std::string(k)] = v; }
+    void begin_object(std::string_view k) { open(k, json::object()); }
+    void begin_array(std::string_view k) { open(k, json::array()); }
+    template <typename T>
+    void item(const T& v) { top().push_back(v); }
+    void end_object() { stack_.pop_back(); }
+    void end_array() { stack_.pop_back(); }
+    void result_device(const Device& d) { value("device", device_to_json(d)); }
+    void echo_device(const Device& d) { top().update(device_echo(d)); }
+
+private:
+    json& top() { return *stack_.back(); }
+    void open(std::string_view k, json v) {
+        json& child = top()[std::string(k)] = std::move(v);
+        stack_.push_back(&child);
+    }
+    std::vector<json*> stack_;   // the object or array being written, innermost last
+};
+
+template <typename Emit>
+json tree(Emit emit) {
+    json out = json::object();
+    TreeWriter w(out);
+    emit(w);
+    return out;
 }
 
-// What the driver itself configures (Nsight Compute's "Shared Memory Configuration Size").
-json driver_json(const ArchRules& a, const KernelResources& k, const OccupancyResult& r) {
-    const DriverSmemConfig c = driver_smem_config(a, k, r);
-    if (c.bytes < 0) return nullptr;
-    return json{{"configured", c.bytes}, {"block_limit", c.block_limit}, {"may_be_larger", c.may_be_larger}};
+}  // namespace
+
+json occupancy_request_to_json(const OccupancyRequest& r) {
+    return tree([&](TreeWriter& w) { emit_occupancy_request(w, r); });
 }
 
 json occupancy_to_json(const OccupancyResult& r, const Device& d, const KernelResources& k) {
-    json limiters = json::array();
-    for (Limiter l : kAllLimiters)
-        if (r.limiters & l) limiters.push_back(limiter_name(l));
-    if (r.limiters & kLimitVirtualResources) limiters.push_back("virtual_resources");
-    json out = json{
-        {"blocks_per_sm", r.blocks_per_sm},
-        {"warps_per_sm", r.warps_per_sm},
-        {"threads_per_sm", r.threads_per_sm},
-        {"occupancy", r.occupancy},
-        {"warps_per_block", r.warps_per_block},
-        {"max_warps_per_sm", r.max_warps_per_sm},
-        {"limits",
-         {{"warps", limit_json(r.limit_warps)},
-          {"registers", limit_json(r.limit_registers)},
-          {"shared_memory", limit_json(r.limit_shared_memory)},
-          {"blocks", limit_json(r.limit_blocks)},
-          {"barriers", limit_json(r.limit_barriers)}}},
-        {"limiters", limiters},
-        {"regs_per_warp_allocated", r.regs_per_warp_allocated},
-        {"regs_per_block_allocated", r.regs_per_block_allocated},
-        {"smem_per_block_allocated", r.smem_per_block_allocated},
-        {"smem_per_block_limit", r.smem_per_block_limit},
-        {"smem_per_sm_configured", r.smem_per_sm_configured},
-        {"driver_smem", driver_json(d.arch, k, r)},
-        {"partitioned_gc_active", r.partitioned_gc_active},
-        {"error", r.ok() ? json(nullptr) : json(r.error_message())},
-        {"device", device_to_json(d)},
-    };
-    // The virtual-resource limit only where the kernel declares a count (answers without one keep their bytes).
-    if (k.virtual_resources > 0) out["limits"]["virtual_resources"] = limit_json(r.limit_virtual_resources);
-    return out;
+    return tree([&](TreeWriter& w) { emit_occupancy_result(w, r, d, k); });
 }
 
 json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input) {
@@ -158,11 +141,7 @@ Result<OccupancyAnswer> answer_occupancy(const json& request) {
 }
 
 json to_json(const OccupancyAnswer& a) {
-    json out = occupancy_to_json(a.result, a.input.device, a.input.kernel);
-    out["input"] = occupancy_request_to_json(a.input);
-    if (!a.sweep_input.empty()) out["sweep"] = sweep_to_json(a.sweep, a.sweep_input);
-    if (a.id) out["id"] = *a.id;
-    return out;
+    return tree([&](TreeWriter& w) { emit_occupancy_answer(w, a); });
 }
 
 json api_occupancy(const json& request) { return json_or_throw(answer_occupancy(request)); }

@@ -11,13 +11,9 @@
 #include "occ/gpu_cache.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/size.hpp"
+#include "occupancy_emit.hpp"
 
 namespace occ::io {
-
-// api_occupancy.cpp: the sweep's step function, and the echo's spellings of two choices.
-json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input);
-const char* cache_name(CacheConfig c);
-const char* pgc_name(PartitionedGC p);
 
 namespace {
 
@@ -60,20 +56,6 @@ void put_string(std::string& out, std::string_view s) {
 
 void put_json(std::string& out, const json& j) { put(out, j.dump(-1, ' ', false, json::error_handler_t::replace)); }
 
-// "key": (the keys here are plain identifiers)
-void key(std::string& out, std::string_view k, bool first = false) {
-    if (!first) out += ',';
-    out += '"';
-    put(out, k);
-    put(out, "\":");
-}
-
-void put_limit(std::string& out, int v) {
-    if (v == kUnlimited) put(out, "null");
-    else put_int(out, v);
-}
-
-
 // The members of a JSON object's text without its braces ("" for {}).
 std::string_view members(std::string_view object_text) {
     return object_text.size() >= 2 ? object_text.substr(1, object_text.size() - 2) : std::string_view{};
@@ -83,98 +65,87 @@ std::string_view members(std::string_view object_text) {
 
 // [SECTION] Answer
 
-// Mirrors occupancy_to_json + occupancy_request_to_json + to_json(OccupancyAnswer) (api_occupancy.cpp),
-// key by key; tests/unit/test_batch.cpp holds the two to the same bytes.
-void write_occupancy_answer(const OccupancyAnswer& a, std::string& out, std::string_view device_json) {
-    const OccupancyResult& r = a.result;
-    const OccupancyRequest& in = a.input;
-    const Device& d = in.device;
-    out += '{';
-    key(out, "blocks_per_sm", true); put_int(out, r.blocks_per_sm);
-    key(out, "warps_per_sm"); put_int(out, r.warps_per_sm);
-    key(out, "threads_per_sm"); put_int(out, r.threads_per_sm);
-    key(out, "occupancy"); put_double(out, r.occupancy);
-    key(out, "warps_per_block"); put_int(out, r.warps_per_block);
-    key(out, "max_warps_per_sm"); put_int(out, r.max_warps_per_sm);
-    key(out, "limits");
-    out += '{';
-    key(out, "warps", true); put_limit(out, r.limit_warps);
-    key(out, "registers"); put_limit(out, r.limit_registers);
-    key(out, "shared_memory"); put_limit(out, r.limit_shared_memory);
-    key(out, "blocks"); put_limit(out, r.limit_blocks);
-    key(out, "barriers"); put_limit(out, r.limit_barriers);
-    if (in.kernel.virtual_resources > 0) { key(out, "virtual_resources"); put_limit(out, r.limit_virtual_resources); }
-    out += '}';
-    key(out, "limiters");
-    out += '[';
-    bool first = true;
-    for (Limiter l : kAllLimiters) {
-        if (!(r.limiters & l)) continue;
-        if (!first) out += ',';
-        first = false;
-        out += '"';
-        put(out, limiter_name(l));
-        out += '"';
-    }
-    if (r.limiters & kLimitVirtualResources) put(out, first ? "\"virtual_resources\"" : ",\"virtual_resources\"");
-    out += ']';
-    key(out, "regs_per_warp_allocated"); put_int(out, r.regs_per_warp_allocated);
-    key(out, "regs_per_block_allocated"); put_int(out, r.regs_per_block_allocated);
-    key(out, "smem_per_block_allocated"); put_int(out, r.smem_per_block_allocated);
-    key(out, "smem_per_block_limit"); put_int(out, r.smem_per_block_limit);
-    key(out, "smem_per_sm_configured"); put_int(out, r.smem_per_sm_configured);
-    key(out, "driver_smem");
-    const DriverSmemConfig c = driver_smem_config(d.arch, in.kernel, r);
-    if (c.bytes < 0) {
-        put(out, "null");
-    } else {
-        put(out, "{\"configured\":"); put_int(out, c.bytes);
-        put(out, ",\"block_limit\":"); put_int(out, c.block_limit);
-        put(out, ",\"may_be_larger\":"); put_bool(out, c.may_be_larger);
-        out += '}';
-    }
-    key(out, "partitioned_gc_active"); put_bool(out, r.partitioned_gc_active);
-    key(out, "error");
-    if (r.ok()) put(out, "null");
-    else put_string(out, r.error_message());
-    key(out, "device");
-    if (device_json.empty()) put_json(out, device_to_json(d));
-    else put(out, device_json);
+namespace {
 
-    // "input": occupancy_request_to_json
-    key(out, "input");
+// occupancy_emit.hpp's writer that appends JSON text (the keys there are plain identifiers).
+class TextWriter {
+public:
+    TextWriter(std::string& out, std::string_view device_json) : out_(out), device_json_(device_json) {}
+    template <typename T>
+    void field(std::string_view k, const T& v) {
+        key(k);
+        put_value(v);
+    }
+    void limit(std::string_view k, int v) {
+        key(k);
+        if (v == kUnlimited) put(out_, "null");
+        else put_int(out_, v);
+    }
+    void value(std::string_view k, const json& v) {
+        key(k);
+        put_json(out_, v);
+    }
+    void begin_object(std::string_view k) { open(k, '{'); }
+    void begin_array(std::string_view k) { open(k, '['); }
+    template <typename T>
+    void item(const T& v) {
+        comma();
+        put_value(v);
+    }
+    void end_object() { close('}'); }
+    void end_array() { close(']'); }
+    void result_device(const Device& d) {
+        key("device");
+        if (device_json_.empty()) put_json(out_, device_to_json(d));
+        else put(out_, device_json_);
+    }
+    void echo_device(const Device& d) {
+        if (d.segment != Segment::custom) return field("gpu", std::string_view(d.name));
+        const std::string m(members(device_echo(d).dump(-1, ' ', false, json::error_handler_t::replace)));
+        if (m.empty()) return;
+        comma();
+        put(out_, m);
+    }
+
+private:
+    void comma() {
+        if (!first_) out_ += ',';
+        first_ = false;
+    }
+    void key(std::string_view k) {
+        comma();
+        out_ += '"';
+        put(out_, k);
+        put(out_, "\":");
+    }
+    void open(std::string_view k, char bracket) {
+        key(k);
+        out_ += bracket;
+        first_ = true;
+    }
+    void close(char bracket) {
+        out_ += bracket;
+        first_ = false;   // the object or array just closed is a member of its parent
+    }
+    template <typename T>
+    void put_value(const T& v) {
+        if constexpr (std::is_same_v<T, std::nullptr_t>) put(out_, "null");
+        else if constexpr (std::is_same_v<T, bool>) put_bool(out_, v);
+        else if constexpr (std::is_floating_point_v<T>) put_double(out_, v);
+        else if constexpr (std::is_integral_v<T>) put_int(out_, v);
+        else put_string(out_, v);
+    }
+    std::string& out_;
+    std::string_view device_json_;
+    bool first_ = true;   // no member written yet in the innermost open object or array
+};
+
+}  // namespace
+
+void write_occupancy_answer(const OccupancyAnswer& a, std::string& out, std::string_view device_json) {
+    TextWriter w(out, device_json);
     out += '{';
-    if (d.segment != Segment::custom) {
-        key(out, "gpu", true);
-        put_string(out, d.name);
-    } else {
-        put(out, members(device_echo(d).dump(-1, ' ', false, json::error_handler_t::replace)));
-    }
-    if (in.block[1] > 1 || in.block[2] > 1) {
-        key(out, "block");
-        out += '[';
-        put_int(out, in.block[0]); out += ','; put_int(out, in.block[1]); out += ','; put_int(out, in.block[2]);
-        out += ']';
-    } else {
-        key(out, "threads"); put_int(out, in.launch.threads);
-    }
-    key(out, "regs"); put_int(out, in.kernel.regs_per_thread);
-    key(out, "smem_static"); put_int(out, in.kernel.smem_static);
-    key(out, "smem_dynamic"); put_int(out, in.launch.smem_dynamic);
-    key(out, "carveout"); put_int(out, in.launch.carveout);
-    key(out, "cache_config"); out += '"'; put(out, cache_name(in.launch.cache_config)); out += '"';
-    key(out, "optin"); put_bool(out, in.kernel.optin);
-    if (in.kernel.max_dynamic_smem >= 0) { key(out, "max_dynamic_smem"); put_int(out, in.kernel.max_dynamic_smem); }
-    key(out, "barriers"); put_int(out, in.kernel.barriers);
-    key(out, "partitioned_gc"); out += '"'; put(out, pgc_name(in.kernel.partitioned_gc)); out += '"';
-    if (in.launch.grid_blocks > 0) { key(out, "grid"); put_int(out, in.launch.grid_blocks); }
-    if (in.kernel.virtual_resources != fields::virtual_resources.int_default) {
-        key(out, "virtual_resources");
-        put_int(out, in.kernel.virtual_resources);
-    }
-    out += '}';
-    if (!a.sweep_input.empty()) { key(out, "sweep"); put_json(out, sweep_to_json(a.sweep, a.sweep_input)); }
-    if (a.id) { key(out, "id"); put_json(out, *a.id); }
+    emit_occupancy_answer(w, a);
     out += '}';
 }
 
@@ -397,8 +368,8 @@ bool BatchAnswerer::answer_occupancy_fast(std::string_view line, std::string& ou
     write_occupancy_answer(a, out, device_text(device));
     if (has_id) {   // to_json's last key
         const Value& id = o.values[kId];
-        out.back() = ',';
-        key(out, "id", true);
+        out.back() = ',';   // the '}' written above
+        put(out, "\"id\":");
         if (id.type == Value::integer) put_int(out, id.i);
         else put_string(out, id.s);
         out += '}';

@@ -41,17 +41,6 @@ json device_to_json(const Device& d) {
 
 namespace {
 
-// A custom device in the request's own terms (cudaDeviceProp names, as device_from_json reads them).
-json custom_device_json(const Device& d) {
-    const ArchRules& a = d.arch;
-    return json{{"major", a.cc_major}, {"minor", a.cc_minor}, {"name", d.name}, {"multiProcessorCount", d.sm_count},
-                {"warpSize", a.warp_size}, {"maxThreadsPerBlock", a.max_threads_per_block},
-                {"maxThreadsPerMultiProcessor", a.max_threads_per_sm}, {"maxBlocksPerMultiProcessor", a.max_blocks_per_sm},
-                {"regsPerBlock", a.regs_per_block}, {"regsPerMultiprocessor", a.regs_per_sm},
-                {"sharedMemPerBlock", a.smem_per_block}, {"sharedMemPerMultiprocessor", a.smem_per_sm},
-                {"sharedMemPerBlockOptin", a.smem_per_block_optin}, {"reservedSharedMemPerBlock", a.smem_reserved_per_block}};
-}
-
 // A "cc X.Y" device exactly as device_for_cc() makes it (else it came from a device object).
 bool is_generic_cc_device(const Device& d) {
     const auto g = device_for_cc(d.arch.cc_major, d.arch.cc_minor);
@@ -66,10 +55,20 @@ bool is_generic_cc_device(const Device& d) {
 
 }  // namespace
 
+json device_props_json(const Device& d) {
+    const ArchRules& a = d.arch;
+    return json{{"major", a.cc_major}, {"minor", a.cc_minor}, {"name", d.name}, {"multiProcessorCount", d.sm_count},
+                {"warpSize", a.warp_size}, {"maxThreadsPerBlock", a.max_threads_per_block},
+                {"maxThreadsPerMultiProcessor", a.max_threads_per_sm}, {"maxBlocksPerMultiProcessor", a.max_blocks_per_sm},
+                {"regsPerBlock", a.regs_per_block}, {"regsPerMultiprocessor", a.regs_per_sm},
+                {"sharedMemPerBlock", a.smem_per_block}, {"sharedMemPerMultiprocessor", a.smem_per_sm},
+                {"sharedMemPerBlockOptin", a.smem_per_block_optin}, {"reservedSharedMemPerBlock", a.smem_reserved_per_block}};
+}
+
 json device_echo(const Device& d) {
     if (d.segment == Segment::custom && is_generic_cc_device(d))
         return json{{"cc", std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor)}};
-    if (d.segment == Segment::custom) return json{{"device", custom_device_json(d)}};
+    if (d.segment == Segment::custom) return json{{"device", device_props_json(d)}};
     return json{{"gpu", d.name}};
 }
 

@@ -2,6 +2,7 @@
 #include "occ/io/size.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <string>
 
@@ -69,6 +70,30 @@ Result<std::int64_t> parse_size(std::string_view text, std::string_view field) {
     const std::int64_t v = whole * mult + frac_bytes_num / frac_den;
     if (v > kMax) return fail("too large (max 1 TiB)");
     return Result<std::int64_t>::ok(v);
+}
+
+bool parse_unsigned(std::string_view t, std::uint64_t& out) {
+    int base = 10;
+    if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+        base = 16;
+        t.remove_prefix(2);
+    } else if (t.size() > 1 && t[0] == '0') {
+        base = 8;
+    }
+    if (t.empty() || !std::isalnum(static_cast<unsigned char>(t[0]))) return false;   // no second sign or prefix
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out, base);
+    return ec == std::errc() && end == t.data() + t.size();
+}
+
+bool parse_integer(std::string_view t, std::int64_t& out) {
+    const bool negative = !t.empty() && t[0] == '-';
+    if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.remove_prefix(1);
+    std::uint64_t u = 0;
+    if (!parse_unsigned(t, u)) return false;
+    const std::uint64_t limit = negative ? std::uint64_t{1} << 63 : (std::uint64_t{1} << 63) - 1;
+    if (u > limit) return false;
+    out = negative ? static_cast<std::int64_t>(0 - u) : static_cast<std::int64_t>(u);
+    return true;
 }
 
 }  // namespace occ::io

@@ -417,24 +417,6 @@ RooflineInputs read_roofline(ObjectReader& f) {
     return r;
 }
 
-// A custom device in the cudaDeviceProp field names that io::device_from_json reads back.
-json custom_device_json(const Device& d) {
-    const ArchRules& a = d.arch;
-    return json{{"name", d.name},
-                {"major", a.cc_major},
-                {"minor", a.cc_minor},
-                {"multiProcessorCount", d.sm_count},
-                {"maxThreadsPerBlock", a.max_threads_per_block},
-                {"maxThreadsPerMultiProcessor", a.max_threads_per_sm},
-                {"maxBlocksPerMultiProcessor", a.max_blocks_per_sm},
-                {"regsPerBlock", a.regs_per_block},
-                {"regsPerMultiprocessor", a.regs_per_sm},
-                {"sharedMemPerBlock", a.smem_per_block},
-                {"sharedMemPerMultiprocessor", a.smem_per_sm},
-                {"sharedMemPerBlockOptin", a.smem_per_block_optin},
-                {"reservedSharedMemPerBlock", a.smem_reserved_per_block}};
-}
-
 // [SECTION] Scenario
 constexpr std::string_view kTabs = "occupancy,memory,advisor,roofline";   // in Tab's order
 
@@ -519,7 +501,7 @@ std::string scenario_to_json(const AppState& s) {
     if (s.device_kind == DeviceKind::custom) {
         req.erase("gpu");
         req.erase("cc");
-        out["device"] = custom_device_json(s.req.device);
+        out["device"] = io::device_props_json(s.req.device);
     }
     for (auto& [k, v] : req.items()) out[k] = v;
     out["ui"] = json{{"theme", s.dark ? "dark" : "light"},

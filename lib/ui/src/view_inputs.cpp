@@ -101,13 +101,8 @@ void draw_inputs(AppState& s) {
 
     if (a.carveout_step_count == 0 || l.cache_config != CacheConfig::none) {
         input_row("Cache config", "cudaFuncSetCacheConfig (Kepler-era preference); on Volta+ it only matters when the carveout is default.");
-        static const char* names[] = {"none", "prefer shared", "prefer L1", "prefer equal"};
-        int c = static_cast<int>(l.cache_config);
-        ImGui::SetNextItemWidth(-FLT_MIN);
-        if (ImGui::Combo("##cache", &c, names, 4)) {
-            l.cache_config = static_cast<CacheConfig>(c);
-            changed = true;
-        }
+        static const char* const names[] = {"none", "prefer shared", "prefer L1", "prefer equal"};
+        changed |= enum_combo("##cache", l.cache_config, names);
     }
 
     input_row("Barriers", "Named barriers the kernel uses (barrier 0 is __syncthreads). Counted against the SM from 9.0 on.");
@@ -121,13 +116,8 @@ void draw_inputs(AppState& s) {
 
     if (a.partitioned_gc_supported) {
         input_row("Partitioned GC", "Partitioned global caching (-Xptxas -dlcm=ca on 5.2/5.3/6.1/6.2): a block lives in half an SM.");
-        static const char* names[] = {"off", "on", "strict"};
-        int p = static_cast<int>(k.partitioned_gc);
-        ImGui::SetNextItemWidth(-FLT_MIN);
-        if (ImGui::Combo("##pgc", &p, names, 3)) {
-            k.partitioned_gc = static_cast<PartitionedGC>(p);
-            changed = true;
-        }
+        static const char* const names[] = {"off", "on", "strict"};
+        changed |= enum_combo("##pgc", k.partitioned_gc, names);
     }
 
     input_row("Grid", "Blocks in the grid (optional, 0 = not given).");

@@ -38,6 +38,15 @@ void input_row(const char* label, const char* tip);
 bool input_text_multiline(const char* id, std::string& text, ImVec2 size);
 // A one-line text box over a std::string that grows with what is typed, with a grey hint when empty.
 bool input_text_hint(const char* id, const char* hint, std::string& text);
+// A full-width combo over an enum whose values are 0..N-1 in the order of `names`; true when changed.
+template <typename E, int N>
+bool enum_combo(const char* id, E& value, const char* const (&names)[N]) {
+    int i = static_cast<int>(value);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (!ImGui::Combo(id, &i, names, N)) return false;
+    value = static_cast<E>(i);
+    return true;
+}
 // [SECTION] Layout (common.cpp): every panel goes through these, so the layout check's rules hold.
 // A bordered panel ("card"). size.x == 0: the available width. size.y == 0: as tall as its content,
 // measured the frame before (it settles one frame after the content changes), never scrolling; the

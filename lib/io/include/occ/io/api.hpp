@@ -49,6 +49,8 @@ Device read_device(FieldReader& f, std::string_view fallback_gpu = "A100-SXM4-80
 // Fields left out take the value of the compute capability's table row.
 Result<Device> device_from_json(const json& obj);
 json device_to_json(const Device& d);
+// `d` in the cudaDeviceProp field names that device_from_json reads back (every field written).
+json device_props_json(const Device& d);
 // How a request names `d`, so an echoed "input" reads back to the same device:
 // {"gpu": name}, {"cc": "8.0"} or {"device": {cudaDeviceProp fields}} for a custom one.
 json device_echo(const Device& d);

@@ -12,4 +12,9 @@ namespace occ::io {
 // `field` names the input in the error message.
 Result<std::int64_t> parse_size(std::string_view text, std::string_view field = "size");
 
+// A whole integer as C's strtoll / strtoull read it with base 0 ("42", "0x2a", "052"), the signed
+// one with an optional '-' or '+'. False on an empty text, spaces, other characters or overflow.
+bool parse_integer(std::string_view text, std::int64_t& out);
+bool parse_unsigned(std::string_view text, std::uint64_t& out);
+
 }  // namespace occ::io

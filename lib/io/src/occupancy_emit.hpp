@@ -1,0 +1,104 @@
+// occupancy_emit.hpp — the occupancy answer's fields, in their order, written once for two writers:
+// a JSON tree (to_json, api_occupancy.cpp) and JSON text straight into a buffer (--batch, batch.cpp).
+//
+// A writer W offers: field(key, value) for integers, doubles, booleans, strings and nullptr;
+// limit(key, int) (null when unlimited); value(key, const json&); begin_object(key)/end_object();
+// begin_array(key)/item(string)/end_array(); result_device(d) ("device": the whole entry) and
+// echo_device(d) (how the request named the device: "gpu", "cc" or "device").
+#pragma once
+#include "occ/io/api.hpp"
+#include "occ/io/schema.hpp"
+#include "occ/sweep.hpp"
+
+namespace occ::io {
+
+const char* cache_name(CacheConfig c);
+const char* pgc_name(PartitionedGC p);
+json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input);
+
+template <typename W>
+void emit_limiters(W& w, unsigned limiters) {
+    w.begin_array("limiters");
+    for (Limiter l : kAllLimiters)
+        if (limiters & l) w.item(limiter_name(l));
+    if (limiters & kLimitVirtualResources) w.item("virtual_resources");
+    w.end_array();
+}
+
+template <typename W>
+void emit_occupancy_result(W& w, const OccupancyResult& r, const Device& d, const KernelResources& k) {
+    w.field("blocks_per_sm", r.blocks_per_sm);
+    w.field("warps_per_sm", r.warps_per_sm);
+    w.field("threads_per_sm", r.threads_per_sm);
+    w.field("occupancy", r.occupancy);
+    w.field("warps_per_block", r.warps_per_block);
+    w.field("max_warps_per_sm", r.max_warps_per_sm);
+    w.begin_object("limits");
+    w.limit("warps", r.limit_warps);
+    w.limit("registers", r.limit_registers);
+    w.limit("shared_memory", r.limit_shared_memory);
+    w.limit("blocks", r.limit_blocks);
+    w.limit("barriers", r.limit_barriers);
+    // Only where the kernel declares a count, so answers without one keep their bytes.
+    if (k.virtual_resources > 0) w.limit("virtual_resources", r.limit_virtual_resources);
+    w.end_object();
+    emit_limiters(w, r.limiters);
+    w.field("regs_per_warp_allocated", r.regs_per_warp_allocated);
+    w.field("regs_per_block_allocated", r.regs_per_block_allocated);
+    w.field("smem_per_block_allocated", r.smem_per_block_allocated);
+    w.field("smem_per_block_limit", r.smem_per_block_limit);
+    w.field("smem_per_sm_configured", r.smem_per_sm_configured);
+    // What the driver itself configures (Nsight Compute's "Shared Memory Configuration Size").
+    const DriverSmemConfig c = driver_smem_config(d.arch, k, r);
+    if (c.bytes < 0) {
+        w.field("driver_smem", nullptr);
+    } else {
+        w.begin_object("driver_smem");
+        w.field("configured", c.bytes);
+        w.field("block_limit", c.block_limit);
+        w.field("may_be_larger", c.may_be_larger);
+        w.end_object();
+    }
+    w.field("partitioned_gc_active", r.partitioned_gc_active);
+    if (r.ok()) w.field("error", nullptr);
+    else w.field("error", r.error_message());
+    w.result_device(d);
+}
+
+// The request as read, so that it reads back to the same request.
+template <typename W>
+void emit_occupancy_request(W& w, const OccupancyRequest& r) {
+    w.echo_device(r.device);
+    if (r.block[1] > 1 || r.block[2] > 1) {
+        w.begin_array("block");
+        for (int e : r.block) w.item(e);
+        w.end_array();
+    } else {
+        w.field("threads", r.launch.threads);
+    }
+    w.field("regs", r.kernel.regs_per_thread);
+    w.field("smem_static", r.kernel.smem_static);
+    w.field("smem_dynamic", r.launch.smem_dynamic);
+    w.field("carveout", r.launch.carveout);
+    w.field("cache_config", cache_name(r.launch.cache_config));
+    w.field("optin", r.kernel.optin);
+    if (r.kernel.max_dynamic_smem >= 0) w.field("max_dynamic_smem", r.kernel.max_dynamic_smem);
+    w.field("barriers", r.kernel.barriers);
+    w.field("partitioned_gc", pgc_name(r.kernel.partitioned_gc));
+    if (r.launch.grid_blocks > 0) w.field("grid", r.launch.grid_blocks);
+    // Echoed only when a kernel declares one, so answers without it keep their exact bytes.
+    if (r.kernel.virtual_resources != fields::virtual_resources.int_default)
+        w.field("virtual_resources", r.kernel.virtual_resources);
+}
+
+template <typename W>
+void emit_occupancy_answer(W& w, const OccupancyAnswer& a) {
+    emit_occupancy_result(w, a.result, a.input.device, a.input.kernel);
+    w.begin_object("input");
+    emit_occupancy_request(w, a.input);
+    w.end_object();
+    if (!a.sweep_input.empty()) w.value("sweep", sweep_to_json(a.sweep, a.sweep_input));
+    if (a.id) w.value("id", *a.id);
+}
+
+}  // namespace occ::io
