@@ -2,13 +2,19 @@
 //
 // [SECTION] Rules         one function per resource, each citing its source
 // [SECTION] Core          compute_limits(): every limit, no strings, no allocation (used by sweeps)
-// [SECTION] Public API    compute_occupancy(): the same numbers plus the readable reasons
+// [SECTION] Tables        the same rules worked out once per architecture: the query path for rules seen again
+// [SECTION] Public API    compute_occupancy(): the same numbers plus the refusal's code (worded in occupancy_errors.cpp)
 #include "occ/occupancy.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+#include <utility>
+#include <vector>
 
-#include "occ/format.hpp"
+#include "lane_rank.hpp"   // OCC_HOT_CLONES
 
 namespace occ {
 namespace {
@@ -42,19 +48,15 @@ inline int div_small(int n, int d) {
 
 using Fail = OccupancyError;
 
-struct Limits {
-    int warps = 0, regs = 0, smem = 0, blocks = 0, barriers = kUnlimited, virt = kUnlimited;
-    int warps_per_block = 0;
-    int regs_per_warp_alloc = 0;
-    int regs_per_block_alloc = 0;
+// What the core works out beside the result's own fields (the refusal's numbers read them).
+struct Extra {
     int regs_per_block_assumed = 0;
-    std::int64_t smem_alloc = 0;
-    std::int64_t smem_limit = 0;
-    std::int64_t smem_sm = 0;
     std::int64_t max_dyn = 0;
-    bool pgc = false;
     Fail fail = Fail::none;
 };
+
+// Sizes are capped at 1 GiB so every product below stays far inside 64-bit range.
+constexpr std::int64_t kSizeCap = std::int64_t{1} << 30;
 
 // [SECTION] Rules
 
@@ -113,17 +115,17 @@ std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfi
 namespace {
 
 // [SECTION] Core
-[[gnu::always_inline]] inline void compute_limits(const ArchRules& a, const KernelResources& k, const LaunchConfig& l, Limits& o) {
+// Every limit into o (the result's own fields), the rest into x. Writes nothing on an input error.
+[[gnu::always_inline]] inline void compute_limits(const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& o,
+                                                  Extra& x) {
     // --- input ranges ---------------------------------------------------------------------------
-    if (l.threads < 1) { o.fail = Fail::threads_range; return; }
-    if (k.regs_per_thread < 0 || k.regs_per_thread > a.max_regs_per_thread) { o.fail = Fail::regs_range; return; }
-    if (k.smem_static < 0 || l.smem_dynamic < 0) { o.fail = Fail::smem_negative; return; }
-    if (l.carveout < -1 || l.carveout > 100) { o.fail = Fail::carveout_range; return; }
+    if (l.threads < 1) { x.fail = Fail::threads_range; return; }
+    if (k.regs_per_thread < 0 || k.regs_per_thread > a.max_regs_per_thread) { x.fail = Fail::regs_range; return; }
+    if (k.smem_static < 0 || l.smem_dynamic < 0) { x.fail = Fail::smem_negative; return; }
+    if (l.carveout < -1 || l.carveout > 100) { x.fail = Fail::carveout_range; return; }
     // 16 named barriers per block (PTX ISA, "bar/barrier": barrier ids 0..15).
-    if (k.barriers < 0 || k.barriers > 16) { o.fail = Fail::barriers_range; return; }
-    if (k.virtual_resources < 0) { o.fail = Fail::virtual_range; return; }
-    // Cap sizes at 1 GiB so every product below stays far inside 64-bit range.
-    constexpr std::int64_t kSizeCap = std::int64_t{1} << 30;
+    if (k.barriers < 0 || k.barriers > 16) { x.fail = Fail::barriers_range; return; }
+    if (k.virtual_resources < 0) { x.fail = Fail::virtual_range; return; }
     const std::int64_t smem_static = std::min(k.smem_static, kSizeCap);
     const std::int64_t smem_dynamic = std::min(l.smem_dynamic, kSizeCap);
 
@@ -142,12 +144,12 @@ namespace {
     auto regs_limit = [&](int subparts, PartitionedGC& g) {
         const int unit = a.reg_alloc_unit;
         const int per_warp = round_up_p2(k.regs_per_thread * ws, unit);
-        o.regs_per_warp_alloc = per_warp;
-        o.regs_per_block_alloc = per_warp * warps_per_block;
+        o.regs_per_warp_allocated = per_warp;
+        o.regs_per_block_allocated = per_warp * warps_per_block;
         // The hardware's per-block check assumes warps are spread over all sub-partitions at
         // once, so it rounds the warp count up to a multiple of them (cuda_occupancy.h agrees).
-        o.regs_per_block_assumed = per_warp * round_up_p2(warps_per_block, subparts);
-        const bool over = o.regs_per_block_assumed > a.regs_per_block || o.regs_per_block_alloc > a.regs_per_block;
+        x.regs_per_block_assumed = per_warp * round_up_p2(warps_per_block, subparts);
+        const bool over = x.regs_per_block_assumed > a.regs_per_block || o.regs_per_block_allocated > a.regs_per_block;
         // (regs_per_sm / subparts) / per_warp; per_warp is a whole number of allocation units, and
         // floor(floor(x / u) / m) = floor(x / (u m)). Worked out whatever the checks say (no branch
         // on the query's values), then chosen: 0 over the per-block limit, unlimited with no registers.
@@ -169,80 +171,285 @@ namespace {
         }
         return blocks;
     };
-    o.regs = regs_limit(a.subpartitions, gc);
+    o.limit_registers = regs_limit(a.subpartitions, gc);
     // GP100 (6.0) has 2 sub-partitions, GP10x 4. A kernel that cannot run on GP10x is not run on
     // GP100 either, for forward compatibility within Pascal (cuda_occupancy.h, "GP10x" check).
-    if (a.compat_subpartitions > 0 && o.regs > 0) {
+    if (a.compat_subpartitions > 0 && o.limit_registers > 0) {
         PartitionedGC g2 = gc;
-        const Limits keep = o;
+        const int keep_warp = o.regs_per_warp_allocated, keep_block = o.regs_per_block_allocated, keep_assumed = x.regs_per_block_assumed;
         const int gp10x = regs_limit(a.compat_subpartitions, g2);
-        o = keep;
-        if (gp10x == 0) o.regs = 0;
+        o.regs_per_warp_allocated = keep_warp;
+        o.regs_per_block_allocated = keep_block;
+        x.regs_per_block_assumed = keep_assumed;
+        if (gp10x == 0) o.limit_registers = 0;
     }
-    const bool regs_over = o.regs_per_block_assumed > a.regs_per_block || o.regs_per_block_alloc > a.regs_per_block;
-    o.fail = o.regs == 0 && regs_over ? Fail::regs_per_block : Fail::none;
+    const bool regs_over = x.regs_per_block_assumed > a.regs_per_block || o.regs_per_block_allocated > a.regs_per_block;
+    x.fail = o.limit_registers == 0 && regs_over ? Fail::regs_per_block : Fail::none;
 
     // --- warps ----------------------------------------------------------------------------------
     // [PG] "Maximum number of resident warps per SM"; a block occupies ceil(threads/32) warp slots.
     if (l.threads > a.max_threads_per_block) {
-        o.warps = 0;
-        o.fail = Fail::threads_too_many;
+        o.limit_warps = 0;
+        x.fail = Fail::threads_too_many;
     } else {
         const int max_warps = ws == 32 ? a.max_threads_per_sm >> 5 : a.max_threads_per_sm / ws;
-        o.warps = gc != PartitionedGC::off ? div_small(max_warps / 2, warps_per_block) * 2 : div_small(max_warps, warps_per_block);
+        o.limit_warps = gc != PartitionedGC::off ? div_small(max_warps / 2, warps_per_block) * 2 : div_small(max_warps, warps_per_block);
     }
-    o.pgc = gc != PartitionedGC::off;
+    o.partitioned_gc_active = gc != PartitionedGC::off;
 
     // --- blocks ---------------------------------------------------------------------------------
     // [PG] "Maximum number of resident blocks per SM".
-    o.blocks = a.max_blocks_per_sm;
+    o.limit_blocks = a.max_blocks_per_sm;
 
     // --- shared memory --------------------------------------------------------------------------
     // Per block: static + dynamic + the driver's reserve (1 KB from 8.0, [ATG] §1.4.2.3), rounded up
     // to the allocation unit (256 B before 8.0, 128 B from 8.0).
     const std::int64_t base = smem_static + a.smem_reserved_per_block;
-    o.smem_alloc = round_up64_p2(base + smem_dynamic, a.smem_alloc_unit);
+    o.smem_per_block_allocated = round_up64_p2(base + smem_dynamic, a.smem_alloc_unit);
     // What one block may use: block_smem_limit (occupancy.hpp).
     const BlockSmemLimit lim = block_smem_limit(a, smem_static, k.optin || k.max_dynamic_smem >= 0,
                                                 k.max_dynamic_smem >= 0 ? std::min(k.max_dynamic_smem, kSizeCap) : -1);
-    if (lim.optin && lim.max_dynamic > lim.device_max_dynamic && o.fail == Fail::none) o.fail = Fail::max_dyn_range;
-    o.max_dyn = lim.max_dynamic;
-    o.smem_limit = lim.bytes;
+    if (lim.optin && lim.max_dynamic > lim.device_max_dynamic && x.fail == Fail::none) x.fail = Fail::max_dyn_range;
+    x.max_dyn = lim.max_dynamic;
+    o.smem_per_block_limit = lim.bytes;
     const bool dyn_exceeded = lim.optin && smem_dynamic > lim.max_dynamic;
     const std::int64_t preferred = preferred_smem(a, l.carveout, l.cache_config);
-    const bool over = dyn_exceeded || o.smem_alloc > o.smem_limit;
+    const bool over = dyn_exceeded || o.smem_per_block_allocated > o.smem_per_block_limit;
     // configured_smem_per_sm(), its preference already known (the preference, unless it cannot hold one block).
     std::int64_t configured = preferred;
-    if (!over && preferred < o.smem_alloc) configured = configured_smem_per_sm(a, l.carveout, l.cache_config, o.smem_alloc);
-    o.smem_sm = configured;
+    if (!over && preferred < o.smem_per_block_allocated)
+        configured = configured_smem_per_sm(a, l.carveout, l.cache_config, o.smem_per_block_allocated);
+    o.smem_per_sm_configured = configured;
     // configured / allocation, then chosen as above. Both are below 2^32 whenever the result is
     // used (the allocation fits the per-block limit), so a 32-bit division does.
     const auto num = static_cast<std::uint32_t>(std::clamp<std::int64_t>(configured, 0, 0xffffffffll));
-    const auto den = static_cast<std::uint32_t>(std::clamp<std::int64_t>(o.smem_alloc, 1, 0xffffffffll));
+    const auto den = static_cast<std::uint32_t>(std::clamp<std::int64_t>(o.smem_per_block_allocated, 1, 0xffffffffll));
     const int blocks_smem = static_cast<int>(std::min<std::uint32_t>(num / den, kUnlimited));
-    o.smem = over || configured < 0 ? 0 : o.smem_alloc <= 0 ? kUnlimited : blocks_smem;
+    o.limit_shared_memory = over || configured < 0 ? 0 : o.smem_per_block_allocated <= 0 ? kUnlimited : blocks_smem;
     const Fail smem_fail = over ? (dyn_exceeded ? Fail::smem_over_kernel_max : Fail::smem_over_block)
                                 : configured < 0 ? Fail::no_carveout_fits : Fail::none;
-    if (o.fail == Fail::none) o.fail = smem_fail;
+    if (x.fail == Fail::none) x.fail = smem_fail;
 
     // --- barriers (9.0+) --------------------------------------------------------------------------
     // Each block slot comes with 1 or 2 hardware named-barrier sets depending on the part; a
     // kernel using b named barriers fits (slots × per-slot) / b times (cuda_occupancy.h; CUDA 12
     // Hopper Tuning Guide, "Named barriers").
-    if (a.barriers_limit_blocks && k.barriers > 0) o.barriers = div_small(o.blocks * a.barriers_per_block_slot, k.barriers);
+    if (a.barriers_limit_blocks && k.barriers > 0) o.limit_barriers = div_small(o.limit_blocks * a.barriers_per_block_slot, k.barriers);
 
     // --- virtual resources (10.x+) ----------------------------------------------------------------
     // cuda_occupancy.h (CUDA 13): an SM has a fixed count of virtual resources (ArchRules::
     // virtual_resources_per_sm, 128 on 10.x-12.x); a kernel declaring v > 0 of them per block fits
     // floor(count / v) blocks. Kernels that declare none, and earlier parts, are not limited.
     if (a.virtual_resources_per_sm > 0 && k.virtual_resources > 0) {
-        o.virt = a.virtual_resources_per_sm / k.virtual_resources;
-        if (o.virt == 0 && o.fail == Fail::none) o.fail = Fail::virtual_too_many;
+        o.limit_virtual_resources = a.virtual_resources_per_sm / k.virtual_resources;
+        if (o.limit_virtual_resources == 0 && x.fail == Fail::none) x.fail = Fail::virtual_too_many;
     }
 }
 
-int final_blocks(const Limits& o) {
-    return std::min({o.warps, o.regs, o.smem, o.blocks, o.barriers, o.virt});
+// [SECTION] Tables
+// compute_limits() re-reads every rule from ArchRules and branches on the query's values; most
+// callers ask about the same few architectures again and again (a batch, a sweep, the app). Rules
+// seen kBuildAfter times get Tables: the per-register and per-warp-count figures worked out once
+// by compute_limits() itself, so the common query (default carveout and cache preference, no
+// partitioned caching, kernel maximum and virtual resources left unset, inputs in range) is a few
+// loads, one multiply per division and the shared-memory tail above. The key is the bytes of the
+// ArchRules fields the model reads: byte-equal rules give the same answers. Tables are never freed
+// or changed once published (kSlots at most for the process); other rules keep compute_limits().
+constexpr std::size_t kKeyBytes = offsetof(ArchRules, driver_smem_floor);   // every field the model reads
+constexpr int kSlots = 64;
+constexpr int kBuildAfter = 8;
+
+struct Tables {
+    explicit Tables(const ArchRules& a) : smem_rule(a) {}
+    alignas(16) unsigned char key[kKeyBytes] = {};
+    bool usable = false;
+    int max_threads = 0, max_regs = 0, unit_shift = 0;
+    std::int64_t reserved = 0, unit = 1;
+    std::int64_t preferred = 0;                       // preferred_smem() for the default carveout and cache preference
+    SmemLimitRule smem_rule;
+    std::array<int, 33> warps{}, rounded_warps{};     // by warps per block: the warp limit; the count rounded to sub-partitions
+    std::array<int, 17> barriers{};                   // by named barriers: their limit
+    std::array<std::uint16_t, 256> per_warp{};        // by registers per thread: registers allocated per warp
+    std::array<std::uint16_t, 256> warps_total{};     // ... and the warps the register file holds (0 over the block limit)
+    std::vector<int> smem;                            // by allocation units up to the preference: its shared-memory limit
+};
+
+// Byte-equal in the key's range. Written as a loop over words so each clone of its callers
+// (OCC_HOT_CLONES) compares with its widest vectors; the first word pair (compute capability)
+// turns most other rules away at once.
+inline bool same_key(const unsigned char* key, const ArchRules& a) {
+    const auto* p = reinterpret_cast<const unsigned char*>(&a);
+    const auto word = [](const unsigned char* b, std::size_t i) {
+        std::uint64_t v;
+        std::memcpy(&v, b + i * 8, 8);
+        return v;
+    };
+    if (word(key, 0) != word(p, 0)) return false;
+    std::uint64_t diff = 0;
+    for (std::size_t i = 1; i < kKeyBytes / 8; ++i) diff |= word(key, i) ^ word(p, i);
+    return diff == 0 && std::memcmp(key + kKeyBytes / 8 * 8, p + kKeyBytes / 8 * 8, kKeyBytes % 8) == 0;
+}
+
+const Tables* g_tables[kSlots] = {};   // [0, g_published) are built and never change
+std::atomic<int> g_published{0};
+std::mutex g_build_mutex;              // building, and the counts below
+struct Seen {
+    unsigned char key[kKeyBytes];
+    int count;
+};
+Seen g_seen[4] = {};
+int g_seen_next = 0;
+
+const Tables* build_tables(const ArchRules& a) {
+    auto* t = new Tables(a);
+    std::memcpy(t->key, &a, kKeyBytes);
+    t->preferred = preferred_smem(a, -1, CacheConfig::none);
+    t->usable = a.warp_size == 32 && a.compat_subpartitions == 0 && pow2(a.smem_alloc_unit) && a.max_threads_per_block >= 1 &&
+                a.max_threads_per_block <= 1024 && a.max_regs_per_thread >= 0 && a.max_regs_per_thread <= 255 && t->preferred >= 0 &&
+                (t->preferred >> __builtin_ctz(static_cast<unsigned>(a.smem_alloc_unit))) < 65536 &&
+                // a block within its limit fits the preference: the carveout is the preference
+                std::max(t->smem_rule.plain_bytes(), t->smem_rule.optin_bytes()) <= t->preferred;
+    if (!t->usable) return t;
+    t->max_threads = a.max_threads_per_block;
+    t->max_regs = a.max_regs_per_thread;
+    t->unit = a.smem_alloc_unit;
+    t->unit_shift = __builtin_ctz(static_cast<unsigned>(a.smem_alloc_unit));
+    t->reserved = a.smem_reserved_per_block;
+    // Every figure below is compute_limits()'s own answer to a query that isolates it.
+    KernelResources k;
+    k.optin = true;
+    LaunchConfig l;
+    const auto ask = [&](int threads, int regs, int barriers, std::int64_t dynamic) {
+        OccupancyResult o;
+        Extra x;
+        l.threads = threads;
+        l.smem_dynamic = dynamic;
+        k.regs_per_thread = regs;
+        k.barriers = barriers;
+        compute_limits(a, k, l, o, x);
+        return std::pair{o, x};
+    };
+    for (int w = 1; w <= (a.max_threads_per_block + 31) / 32; ++w) {
+        t->warps[static_cast<std::size_t>(w)] = ask(std::min(32 * w, a.max_threads_per_block), 0, 0, 0).first.limit_warps;
+        t->rounded_warps[static_cast<std::size_t>(w)] = round_up_p2(w, a.subpartitions);
+    }
+    for (int b = 0; b <= 16; ++b) t->barriers[static_cast<std::size_t>(b)] = ask(32, 0, b, 0).first.limit_barriers;
+    // One warp per block: the register limit is the warps the register file holds (a quotient by
+    // 1); over the per-block limit with one warp, over it with any count.
+    for (int r = 0; r <= a.max_regs_per_thread; ++r) {
+        const auto [o, x] = ask(32, r, 0, 0);
+        const int total = x.fail == Fail::regs_per_block || o.regs_per_warp_allocated == 0 ? 0 : o.limit_registers;
+        if (o.regs_per_warp_allocated > 0xffff || total > 0xffff) t->usable = false;
+        t->per_warp[static_cast<std::size_t>(r)] = static_cast<std::uint16_t>(o.regs_per_warp_allocated);
+        t->warps_total[static_cast<std::size_t>(r)] = static_cast<std::uint16_t>(total);
+    }
+    // Allocation units u with u * unit <= the preference: the carveout is the preference, and the
+    // limit its quotient (u = 0: unlimited). Units below the reserve never occur.
+    const std::int64_t units = t->preferred >> t->unit_shift;
+    t->smem.assign(static_cast<std::size_t>(units) + 1, 0);
+    t->smem[0] = kUnlimited;
+    for (std::int64_t u = 1; u <= units; ++u) {
+        const auto [o, x] = ask(32, 0, 0, std::max<std::int64_t>(0, u * t->unit - t->reserved));
+        if (o.smem_per_block_allocated == u * t->unit && x.fail == Fail::none) t->smem[static_cast<std::size_t>(u)] = o.limit_shared_memory;
+    }
+    return t;
+}
+
+// Counts a miss; builds the rules' tables once they have been seen kBuildAfter times. Misses
+// while another thread builds are not counted.
+[[gnu::noinline]] void note_miss(const ArchRules& a) {
+    const std::unique_lock<std::mutex> lock(g_build_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) return;
+    const int n = g_published.load(std::memory_order_relaxed);
+    if (n >= kSlots) return;
+    for (int i = 0; i < n; ++i)
+        if (same_key(g_tables[i]->key, a)) return;
+    Seen* s = nullptr;
+    for (Seen& e : g_seen)
+        if (e.count > 0 && std::memcmp(e.key, &a, kKeyBytes) == 0) s = &e;
+    if (!s) {
+        s = &g_seen[g_seen_next++ % 4];
+        std::memcpy(s->key, &a, kKeyBytes);
+        s->count = 0;
+    }
+    if (++s->count < kBuildAfter) return;
+    s->count = 0;
+    g_tables[n] = build_tables(a);
+    g_published.store(n + 1, std::memory_order_release);
+}
+
+[[gnu::always_inline]] inline const Tables* tables_for(const ArchRules& a) {
+    const int n = g_published.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i)
+        if (same_key(g_tables[i]->key, a)) return g_tables[i]->usable ? g_tables[i] : nullptr;
+    if (n < kSlots) note_miss(a);
+    return nullptr;
+}
+
+// compute_limits() from the tables, for the common query; false (nothing written) for any other.
+// No branch on the query's values past that test: every figure is worked out, then chosen by a
+// mask (refusals are common and random in a sweep; a mispredicted branch costs more than the work).
+[[gnu::always_inline]] inline bool table_limits(const Tables& t, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
+                                                OccupancyResult& o, Extra& x) {
+    const int threads = l.threads, regs = k.regs_per_thread;
+    const std::int64_t smem_static = k.smem_static, smem_dynamic = l.smem_dynamic;
+    const bool common = (static_cast<unsigned>(threads - 1) < static_cast<unsigned>(t.max_threads)) &
+                        (static_cast<unsigned>(regs) <= static_cast<unsigned>(t.max_regs)) &
+                        (static_cast<std::uint64_t>(smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
+                        (static_cast<std::uint64_t>(smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) &
+                        (static_cast<unsigned>(k.barriers) <= 16u) & (l.carveout == -1) & (l.cache_config == CacheConfig::none) &
+                        (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) &
+                        ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
+    if (!common) return false;
+    // Shared memory as compute_limits() has it; a block within its limit fits the preference
+    // (build_tables checks), so the carveout is the preference and the quotient is looked up.
+    const std::int64_t alloc = (smem_static + t.reserved + smem_dynamic + t.unit - 1) & -t.unit;
+    const BlockSmemLimit lim = t.smem_rule(smem_static, k.optin, -1);
+    const unsigned dyn_exceeded = static_cast<unsigned>(lim.optin) & static_cast<unsigned>(smem_dynamic > lim.max_dynamic);
+    const unsigned smem_over = dyn_exceeded | static_cast<unsigned>(alloc > lim.bytes);
+    const std::int64_t units = std::min<std::int64_t>(alloc >> t.unit_shift, static_cast<std::int64_t>(t.smem.size()) - 1);
+    // Registers as compute_limits() has them, with the per-register quotient looked up; the
+    // quotient by the warp count is the reciprocal multiply (operands below 2^16 and 33).
+    const int w = (threads + 31) >> 5;
+    const int per_warp = t.per_warp[static_cast<std::size_t>(regs)];
+    const int block_regs = per_warp * w, assumed = per_warp * t.rounded_warps[static_cast<std::size_t>(w)];
+    const unsigned regs_over = static_cast<unsigned>(assumed > a.regs_per_block) | static_cast<unsigned>(block_regs > a.regs_per_block);
+    const int regs_blocks =
+        static_cast<int>((static_cast<std::uint64_t>(t.warps_total[static_cast<std::size_t>(regs)]) * kReciprocals.c[w]) >> 32);
+    const int unlimited_if_none = -static_cast<int>(per_warp == 0) & kUnlimited;   // no registers: no limit
+    o.warps_per_block = w;
+    o.regs_per_warp_allocated = per_warp;
+    o.regs_per_block_allocated = block_regs;
+    x.regs_per_block_assumed = assumed;
+    o.limit_registers = (regs_blocks | unlimited_if_none) & (static_cast<int>(regs_over) - 1);
+    o.limit_warps = t.warps[static_cast<std::size_t>(w)];
+    o.partitioned_gc_active = false;
+    o.limit_blocks = a.max_blocks_per_sm;
+    o.smem_per_block_allocated = alloc;
+    o.smem_per_block_limit = lim.bytes;
+    o.smem_per_sm_configured = t.preferred;
+    o.limit_shared_memory = t.smem[static_cast<std::size_t>(units)] & (static_cast<int>(smem_over) - 1);
+    o.limit_barriers = t.barriers[static_cast<std::size_t>(k.barriers)];
+    x.max_dyn = lim.max_dynamic;
+    // The first refusal in compute_limits()' order: registers, then shared memory.
+    static constexpr Fail kFail[8] = {Fail::none, Fail::none, Fail::smem_over_block, Fail::smem_over_kernel_max,
+                                      Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block};
+    x.fail = kFail[regs_over * 4 + smem_over * 2 + dyn_exceeded];
+    return true;
+}
+
+// Every limit, from the tables where the rules have them.
+// Every limit, from the tables where the rules have them; true when they did.
+[[gnu::always_inline]] inline bool limits(const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& o, Extra& x,
+                                          bool tables = true) {
+    const Tables* t = tables ? tables_for(a) : nullptr;
+    if (t && table_limits(*t, a, k, l, o, x)) return true;
+    compute_limits(a, k, l, o, x);
+    return false;
+}
+
+int final_blocks(const OccupancyResult& o) {
+    return std::min({o.limit_warps, o.limit_registers, o.limit_shared_memory, o.limit_blocks, o.limit_barriers, o.limit_virtual_resources});
 }
 
 bool is_input_error(Fail f) {
@@ -250,154 +457,113 @@ bool is_input_error(Fail f) {
            f == Fail::barriers_range || f == Fail::virtual_range;
 }
 
-// The numbers the refusal's message quotes, by code (the layout error_message() reads).
-void record_error(const Limits& o, const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& r) {
-    r.error_code = o.fail;
-    std::int64_t v[OccupancyResult::kErrorArgs] = {};
-    switch (o.fail) {
+// The numbers each refusal's message quotes (the layout error_message() reads).
+using Args = std::array<std::int64_t, OccupancyResult::kErrorArgs>;
+[[gnu::always_inline]] inline Args regs_per_block_args(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
+                                                       const OccupancyResult& r) {
+    return {k.regs_per_thread, l.threads, x.regs_per_block_assumed, r.regs_per_warp_allocated, a.reg_alloc_unit, r.warps_per_block,
+            round_up_p2(r.warps_per_block, a.subpartitions), a.subpartitions, a.regs_per_block};
+}
+[[gnu::always_inline]] inline Args smem_over_block_args(const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
+                                                        const OccupancyResult& r) {
+    const SmemLimitRule rule(a);
+    const bool optin_would_fit = !k.optin && k.max_dynamic_smem < 0 && rule.optin_supported() && r.smem_per_block_allocated <= rule.optin_bytes();
+    return {r.smem_per_block_allocated, k.smem_static, l.smem_dynamic, a.smem_reserved_per_block, a.smem_alloc_unit, r.smem_per_block_limit,
+            optin_would_fit, 0, 0};
+}
+
+void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& r) {
+    r.error_code = x.fail;
+    Args v{};
+    switch (x.fail) {
         case Fail::none: break;
         case Fail::threads_range: v[0] = a.max_threads_per_block; v[1] = l.threads; break;
         case Fail::threads_too_many: v[0] = a.max_threads_per_block; v[1] = a.cc_major; v[2] = a.cc_minor; v[3] = l.threads; break;
         case Fail::regs_range: v[0] = a.max_regs_per_thread; v[1] = k.regs_per_thread; break;
-        case Fail::regs_per_block:
-            v[0] = k.regs_per_thread; v[1] = l.threads; v[2] = o.regs_per_block_assumed; v[3] = o.regs_per_warp_alloc;
-            v[4] = a.reg_alloc_unit; v[5] = o.warps_per_block; v[6] = round_up(o.warps_per_block, a.subpartitions);
-            v[7] = a.subpartitions; v[8] = a.regs_per_block;
-            break;
+        case Fail::regs_per_block: v = regs_per_block_args(x, a, k, l, r); break;
         case Fail::smem_negative: v[0] = k.smem_static < 0; v[1] = k.smem_static < 0 ? k.smem_static : l.smem_dynamic; break;
-        case Fail::smem_over_block: {
-            const SmemLimitRule rule(a);
-            v[0] = o.smem_alloc; v[1] = k.smem_static; v[2] = l.smem_dynamic; v[3] = a.smem_reserved_per_block;
-            v[4] = a.smem_alloc_unit; v[5] = o.smem_limit;
-            v[6] = !k.optin && k.max_dynamic_smem < 0 && rule.optin_supported() && o.smem_alloc <= rule.optin_bytes();
-            break;
-        }
-        case Fail::smem_over_kernel_max: v[0] = l.smem_dynamic; v[1] = o.max_dyn; break;
+        case Fail::smem_over_block: v = smem_over_block_args(a, k, l, r); break;
+        case Fail::smem_over_kernel_max: v[0] = l.smem_dynamic; v[1] = x.max_dyn; break;
         case Fail::max_dyn_range:
             v[0] = block_smem_limit(a, k.smem_static, true, -1).device_max_dynamic; v[1] = a.smem_per_block_optin;
             v[2] = k.smem_static; v[3] = k.max_dynamic_smem;
             break;
         case Fail::carveout_range: v[0] = l.carveout; break;
         case Fail::barriers_range: v[0] = k.barriers; break;
-        case Fail::no_carveout_fits: v[0] = o.smem_alloc; break;
+        case Fail::no_carveout_fits: v[0] = r.smem_per_block_allocated; break;
         case Fail::virtual_range: v[0] = k.virtual_resources; break;
         case Fail::virtual_too_many: v[0] = k.virtual_resources; v[1] = a.virtual_resources_per_sm; v[2] = a.cc_major; v[3] = a.cc_minor; break;
     }
-    for (int i = 0; i < OccupancyResult::kErrorArgs; ++i) r.set_error_arg(i, v[i]);
+    for (int i = 0; i < OccupancyResult::kErrorArgs; ++i) r.set_error_arg(i, v[static_cast<std::size_t>(i)]);
+}
+
+// record_error() for the refusals the table path gives (registers or shared memory per block),
+// without a branch on which: every candidate is worked out and the code's is kept.
+[[gnu::always_inline]] inline void record_table_error(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
+                                                      OccupancyResult& r) {
+    r.error_code = x.fail;
+    const Args regs = regs_per_block_args(x, a, k, l, r), smem = smem_over_block_args(a, k, l, r);
+    const Args kernel_max = {l.smem_dynamic, x.max_dyn, 0, 0, 0, 0, 0, 0, 0};
+    const bool use_regs = x.fail == Fail::regs_per_block, use_kernel_max = x.fail == Fail::smem_over_kernel_max;
+    // Constant indices throughout, so the candidates stay in registers.
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (r.set_error_arg(static_cast<int>(I), use_regs ? regs[I] : use_kernel_max ? kernel_max[I] : smem[I]), ...);
+    }(std::make_index_sequence<OccupancyResult::kErrorArgs>{});
+}
+
+[[gnu::always_inline]] inline OccupancyResult occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l, bool tables) {
+    const ArchRules& a = dev.arch;
+    OccupancyResult r;
+    Extra x;
+    const bool tabled = limits(a, k, l, r, x, tables);
+    r.max_warps_per_sm = a.warp_size == 32 ? a.max_threads_per_sm >> 5 : a.max_warps_per_sm();
+    if (tabled)
+        record_table_error(x, a, k, l, r);
+    else if (x.fail != Fail::none)
+        record_error(x, a, k, l, r);
+    if (is_input_error(x.fail)) return r;   // every limit 0 (barriers and virtual resources: kUnlimited)
+    r.blocks_per_sm = final_blocks(r);
+    const int b = r.blocks_per_sm;
+    r.limiters = (r.limit_warps == b ? kLimitWarps : 0u) | (r.limit_registers == b ? kLimitRegisters : 0u) |
+                 (r.limit_shared_memory == b ? kLimitSharedMemory : 0u) | (r.limit_blocks == b ? kLimitBlocks : 0u) |
+                 (r.limit_barriers == b ? kLimitBarriers : 0u) | (r.limit_virtual_resources == b ? kLimitVirtualResources : 0u);
+    r.warps_per_sm = b * r.warps_per_block;
+    r.threads_per_sm = b * l.threads;
+    // A multiply by the exact reciprocal where the warp count is a power of two (the same double).
+    r.occupancy = pow2(r.max_warps_per_sm) ? r.warps_per_sm * (1.0 / r.max_warps_per_sm)
+                : r.max_warps_per_sm > 0   ? static_cast<double>(r.warps_per_sm) / r.max_warps_per_sm
+                                           : 0.0;
+    return r;
 }
 
 }  // namespace
 
 // [SECTION] Public API
 
-std::string OccupancyResult::error_message() const {
-    if (ok()) return {};
-    char buf[512];
-    std::int64_t v[kErrorArgs];
-    for (int i = 0; i < kErrorArgs; ++i) v[i] = error_arg(i);
-    const auto ll = [](std::int64_t x) { return static_cast<long long>(x); };
-    const auto bytes = [](std::int64_t x) { return format_bytes(x); };
-    switch (error_code) {
-        case Fail::none: return {};
-        case Fail::threads_range:
-            std::snprintf(buf, sizeof buf, "threads must be 1..%lld (threads per block), got %lld", ll(v[0]), ll(v[1]));
-            break;
-        case Fail::threads_too_many:
-            std::snprintf(buf, sizeof buf, "threads must be 1..%lld on compute capability %lld.%lld, got %lld: the launch would fail",
-                          ll(v[0]), ll(v[1]), ll(v[2]), ll(v[3]));
-            break;
-        case Fail::regs_range:
-            std::snprintf(buf, sizeof buf, "regs must be 0..%lld (registers per thread), got %lld", ll(v[0]), ll(v[1]));
-            break;
-        case Fail::regs_per_block:
-            std::snprintf(buf, sizeof buf,
-                          "regs: %lld registers x %lld threads needs %lld registers per block (%lld per warp after rounding to %lld, "
-                          "%lld warps counted as %lld across %lld sub-partitions); the limit is %lld per block: "
-                          "use fewer registers (__launch_bounds__ / -maxrregcount) or a smaller block",
-                          ll(v[0]), ll(v[1]), ll(v[2]), ll(v[3]), ll(v[4]), ll(v[5]), ll(v[6]), ll(v[7]), ll(v[8]));
-            break;
-        case Fail::smem_negative:
-            std::snprintf(buf, sizeof buf, "%s must be >= 0 bytes, got %lld", v[0] ? "smem_static" : "smem_dynamic", ll(v[1]));
-            break;
-        case Fail::smem_over_block:
-            std::snprintf(buf, sizeof buf,
-                          "shared memory per block is %s (static %s + dynamic %s + reserved %s, rounded to %lld B), over the %s a block may use%s",
-                          bytes(v[0]).c_str(), bytes(v[1]).c_str(), bytes(v[2]).c_str(), bytes(v[3]).c_str(), ll(v[4]), bytes(v[5]).c_str(),
-                          v[6] ? ": opt in (--optin, cudaFuncAttributeMaxDynamicSharedMemorySize) to raise it" : "");
-            break;
-        case Fail::smem_over_kernel_max:
-            std::snprintf(buf, sizeof buf, "smem_dynamic %s is above the kernel's max_dynamic_smem %s (cudaFuncAttributeMaxDynamicSharedMemorySize)",
-                          bytes(v[0]).c_str(), bytes(v[1]).c_str());
-            break;
-        case Fail::max_dyn_range:
-            std::snprintf(buf, sizeof buf, "max_dynamic_smem must be 0..%lld bytes (opt-in maximum %s minus static %s), got %lld", ll(v[0]),
-                          bytes(v[1]).c_str(), bytes(v[2]).c_str(), ll(v[3]));
-            break;
-        case Fail::carveout_range:
-            std::snprintf(buf, sizeof buf, "carveout must be -1 (default) or 0..100 percent, got %lld", ll(v[0]));
-            break;
-        case Fail::barriers_range:
-            std::snprintf(buf, sizeof buf, "barriers must be 0..16 (named barriers per block), got %lld", ll(v[0]));
-            break;
-        case Fail::no_carveout_fits:
-            std::snprintf(buf, sizeof buf, "no shared-memory carveout of this device holds one block of %s", bytes(v[0]).c_str());
-            break;
-        case Fail::virtual_range:
-            std::snprintf(buf, sizeof buf, "virtual_resources must be >= 0 (virtual resources per block, 0 = none), got %lld", ll(v[0]));
-            break;
-        case Fail::virtual_too_many:
-            std::snprintf(buf, sizeof buf,
-                          "virtual_resources: %lld per block is more than the %lld an SM has on compute capability %lld.%lld: no block fits",
-                          ll(v[0]), ll(v[1]), ll(v[2]), ll(v[3]));
-            break;
-    }
-    return buf;
-}
-
-int blocks_per_sm_fast(const ArchRules& a, const KernelResources& k, const LaunchConfig& l) {
-    Limits o;
-    compute_limits(a, k, l, o);
-    if (is_input_error(o.fail)) return -1;
+OCC_HOT_CLONES int blocks_per_sm_fast(const ArchRules& a, const KernelResources& k, const LaunchConfig& l) {
+    OccupancyResult o;
+    Extra x;
+    limits(a, k, l, o, x);
+    if (is_input_error(x.fail)) return -1;
     return final_blocks(o);
 }
 
-OccupancyResult compute_occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
-    const ArchRules& a = dev.arch;
-    Limits o;
-    compute_limits(a, k, l, o);
-    OccupancyResult r;
-    r.max_warps_per_sm = a.warp_size == 32 ? a.max_threads_per_sm >> 5 : a.max_warps_per_sm();
-    if (o.fail != Fail::none) record_error(o, a, k, l, r);
-    if (is_input_error(o.fail)) {
-        r.limit_warps = r.limit_registers = r.limit_shared_memory = r.limit_blocks = 0;
-        r.limit_barriers = kUnlimited;
-        return r;
-    }
-    r.limit_warps = o.warps;
-    r.limit_registers = o.regs;
-    r.limit_shared_memory = o.smem;
-    r.limit_blocks = o.blocks;
-    r.limit_barriers = o.barriers;
-    r.limit_virtual_resources = o.virt;
-    r.blocks_per_sm = final_blocks(o);
-    const int b = r.blocks_per_sm;
-    r.limiters = (o.warps == b ? kLimitWarps : 0u) | (o.regs == b ? kLimitRegisters : 0u) | (o.smem == b ? kLimitSharedMemory : 0u) |
-                 (o.blocks == b ? kLimitBlocks : 0u) | (o.barriers == b ? kLimitBarriers : 0u) | (o.virt == b ? kLimitVirtualResources : 0u);
-    r.warps_per_block = o.warps_per_block;
-    r.warps_per_sm = r.blocks_per_sm * o.warps_per_block;
-    r.threads_per_sm = r.blocks_per_sm * l.threads;
-    // A multiply by the exact reciprocal where the warp count is a power of two (the same double).
-    r.occupancy = pow2(r.max_warps_per_sm) ? r.warps_per_sm * (1.0 / r.max_warps_per_sm)
-                : r.max_warps_per_sm > 0   ? static_cast<double>(r.warps_per_sm) / r.max_warps_per_sm
-                                           : 0.0;
-    r.regs_per_warp_allocated = o.regs_per_warp_alloc;
-    r.regs_per_block_allocated = o.regs_per_block_alloc;
-    r.smem_per_block_allocated = o.smem_alloc;
-    r.smem_per_sm_configured = o.smem_sm;
-    r.smem_per_block_limit = o.smem_limit;
-    r.partitioned_gc_active = o.pgc;
-    return r;
+OCC_HOT_CLONES OccupancyResult compute_occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
+    return occupancy(dev, k, l, true);
 }
+
+namespace detail {
+OccupancyResult compute_occupancy_untabled(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
+    return occupancy(dev, k, l, false);
+}
+bool occupancy_tables_full() { return g_published.load(std::memory_order_acquire) >= kSlots; }
+bool occupancy_tables_ready(const ArchRules& a) {
+    const int n = g_published.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i)
+        if (same_key(g_tables[i]->key, a)) return g_tables[i]->usable;
+    return false;
+}
+}  // namespace detail
 
 const char* limiter_name(Limiter l) {
     switch (l) {

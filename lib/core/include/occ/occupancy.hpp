@@ -130,6 +130,17 @@ OccupancyResult compute_occupancy(const Device& dev, const KernelResources& k, c
 // and -1 for invalid input.
 int blocks_per_sm_fast(const ArchRules& a, const KernelResources& k, const LaunchConfig& l);
 
+namespace detail {
+// compute_occupancy() without the per-architecture tables it builds for rules it has seen several
+// times (occupancy.cpp, [SECTION] Tables): every rule read from ArchRules on each call. The same
+// answer; tests hold the two paths to each other.
+OccupancyResult compute_occupancy_untabled(const Device& dev, const KernelResources& k, const LaunchConfig& l);
+// Whether compute_occupancy() and blocks_per_sm_fast() now answer these rules from tables; whether
+// the process has built all the tables it will (later rules keep the general path).
+bool occupancy_tables_ready(const ArchRules& a);
+bool occupancy_tables_full();
+}  // namespace detail
+
 // What one block may use of shared memory under the kernel's opt-in setting: 48 KB, or up to the
 // opt-in maximum after cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) where the
 // architecture has one ([PG] "Shared Memory", 7.x+), plus the driver's reserve where it counts
