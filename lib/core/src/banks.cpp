@@ -12,6 +12,7 @@
 #include <numeric>
 
 #include "lane_rank.hpp"
+#include "memory_block.hpp"
 
 namespace occ {
 
@@ -213,9 +214,7 @@ std::string lane_list_text(std::uint32_t mask) {
 
 BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arch) {
     BankBlockResult b;
-    if (std::string e = banks_model_unsupported(arch); !e.empty()) { b.error = std::move(e); return b; }
-    if (std::string e = check_pattern(p); !e.empty()) { b.error = std::move(e); return b; }
-    b.warps.reserve(static_cast<std::size_t>(p.warps()));
+    if (!detail::start_block(b, banks_model_unsupported(arch), p)) return b;
     const Totals t = totals_of(p, &b.warps, &b.worst_warp);
     b.wavefronts = t.wavefronts;
     b.ideal_wavefronts = t.ideal;

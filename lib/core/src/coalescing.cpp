@@ -13,6 +13,7 @@
 
 #include "occ/format.hpp"
 #include "lane_rank.hpp"
+#include "memory_block.hpp"
 
 namespace occ {
 namespace {
@@ -431,10 +432,8 @@ bool lanes_in_order(const WarpAccess& w) {
 
 GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& arch) {
     GlobalBlockResult b;
-    if (std::string e = global_model_unsupported(arch); !e.empty()) { b.error = std::move(e); return b; }
-    if (std::string e = check_pattern(p); !e.empty()) { b.error = std::move(e); return b; }
+    if (!detail::start_block(b, global_model_unsupported(arch), p)) return b;
     const int nw = p.warps();
-    b.warps.reserve(static_cast<std::size_t>(nw));
     int worst_excess = -1;
     for (int wi = 0; wi < nw; ++wi) {
         const GlobalAccessResult r = analyze_global(make_warp_access(p, wi));
