@@ -1,10 +1,16 @@
 // test_layout.cpp — the layout self-check (occ::ui::check_layout, which window.occ.layout() returns
-// on the page): it finds a cut value and two texts drawn over each other, and the app shows whole
-// texts, none over another, on every tab at the window sizes the page's e2e test opens.
+// on the page): it finds a cut value, a label ImGui shortened with an ellipsis and two texts drawn over
+// each other, and the app shows whole texts, none over another, on every tab at the window sizes the
+// page's e2e test opens and the issue's extremes (360x640 to 3840x2160, DPR 1-3), in the default
+// state and in states that show more (Expression mode, every tile access and the swizzled tile, an
+// imported compiler log and Nsight Compute report, a 3-D block, a custom device).
 #include <doctest/doctest.h>
 
 #include <cfloat>
 #include <cstdio>
+#include <fstream>
+#include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,7 +28,8 @@ struct Screen {
 };
 constexpr Screen kScreens[] = {{1280, 720, 1}, {1366, 768, 1}, {1440, 900, 1}, {1920, 1080, 1}, {2560, 1440, 1},
                                {1280, 720, 2}, {1366, 768, 2}, {1440, 900, 2}, {1920, 1080, 2}, {2560, 1440, 2},
-                               {768, 1024, 3}, {390, 844, 3},  {360, 640, 1},  {3840, 2160, 1}};
+                               {768, 1024, 3}, {390, 844, 3},  {360, 640, 1},  {3840, 2160, 1},
+                               {360, 640, 2},  {360, 640, 3},  {3840, 2160, 2}, {1280, 720, 3}};
 
 std::vector<unsigned char> ui_font() {
     std::vector<unsigned char> data;
@@ -32,6 +39,14 @@ std::vector<unsigned char> ui_font() {
         std::fclose(f);
     }
     return data;
+}
+
+std::string fixture(const char* path) {
+    std::ifstream f(std::string(OCC_FIXTURES_DIR) + "/" + path);
+    REQUIRE_MESSAGE(f.good(), path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
 }
 
 // Draws `frames` frames of the app at a screen size and returns the check of the last one.
@@ -68,13 +83,50 @@ TEST_CASE("layout check: finds a value cut by its field and two texts drawn over
         ImGui::End();
         ImGui::Render();
     }
-    const auto r = occ::io::json::parse(app.layout_json());
+    auto r = occ::io::json::parse(app.layout_json());
     REQUIRE(r["clipped"].size() == 1);
     CHECK(r["clipped"][0]["id"] == "probe");
     CHECK(r["clipped"][0]["text"].get<std::string>().rfind("12", 0) == 0);   // the digits that show
     REQUIRE(r["overlaps"].size() == 1);
     CHECK(r["overlaps"][0]["a"]["text"] == "first text");
     CHECK(r["overlaps"][0]["b"]["text"] == "second text");
+
+    // Tabs and a table header narrower than their labels: ImGui draws them short, ending in "...".
+    for (int i = 0; i < 3; ++i) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(140, 300));
+        ImGui::Begin("narrow");
+        if (ImGui::BeginTabBar("bar")) {
+            for (const char* label : {"Occupancy##t", "Memory", "Roofline"})
+                if (ImGui::BeginTabItem(label)) ImGui::EndTabItem();
+            ImGui::EndTabBar();
+        }
+        if (ImGui::BeginTable("t", 2, ImGuiTableFlags_SizingFixedFit)) {
+            ImGui::TableSetupColumn("limit", ImGuiTableColumnFlags_WidthFixed, 60);
+            ImGui::TableSetupColumn("blocks per SM", ImGuiTableColumnFlags_WidthFixed, 30);
+            ImGui::TableHeadersRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted("warps");
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted("8");
+            ImGui::EndTable();
+        }
+        ImGui::End();
+        ImGui::Render();
+    }
+    r = occ::io::json::parse(app.layout_json());
+    CHECK(r["overlaps"].empty());
+    std::vector<std::string> labels;
+    for (const auto& c : r["clipped"]) {
+        CHECK(c["id"] == "narrow");
+        REQUIRE(c.contains("label"));
+        const std::string text = c["text"], label = c["label"];
+        CHECK(text.size() < label.size() + 3);   // what shows: a shorter start of the label, then the ellipsis
+        CHECK(label.compare(0, text.size() - 3, text, 0, text.size() - 3) == 0);
+        labels.push_back(label);
+    }
+    CHECK(labels == std::vector<std::string>{"Occupancy", "Memory", "Roofline", "blocks per SM"});
 }
 
 TEST_CASE("layout check: every tab at every screen size shows whole texts, none over another") {
@@ -95,4 +147,83 @@ TEST_CASE("layout check: every tab at every screen size shows whole texts, none 
             CHECK_MESSAGE(r["clipped"].empty(), r["clipped"].dump());
             CHECK_MESSAGE(r["overlaps"].empty(), r["overlaps"].dump());
         }
+}
+
+TEST_CASE("layout check: states that show more than the defaults, at every screen size") {
+    using occ::ui::AppState;
+    using occ::ui::Tab;
+    struct State {
+        std::string name;
+        Tab tab;
+        std::function<void(AppState&)> set;
+    };
+    const std::string log = fixture("ptxas/kernels_sm80.log"), report = fixture("ncu/default_two_kernels.txt");
+    const State states[] = {
+        {"memory: Expression mode", Tab::memory,
+         [](AppState& s) {
+             s.memory.use_expr = true;
+             s.memory.expr = "tile[threadIdx.y][threadIdx.x ^ threadIdx.y]";
+             s.memory.array = "float tile[32][33]";
+             s.memory.consts = "N = 4096";
+             s.memory.warp = 5;
+         }},
+        {"memory: every tile access, CuTe swizzle", Tab::memory,
+         [](AppState& s) {
+             s.memory_tile.trans = s.memory_tile.cp_async = s.memory_tile.column = true;
+             s.memory_tile.layout = 2;
+             s.memory_tile.cute[0] = 2;
+             s.memory_tile.rows = 128;
+             s.memory_tile.cols = 128;
+         }},
+        {"memory: padded tile, gather pattern", Tab::memory,
+         [](AppState& s) {
+             s.memory_tile.layout = 1;
+             s.memory_tile.pad = 1024;
+             s.memory_tile.rows = s.memory_tile.cols = 1024;
+             s.memory.pattern.kind = occ::PatternKind::gather;
+             s.memory.pattern.range = 1 << 20;
+             s.memory.pattern.block[0] = 1024;
+             s.memory.pattern.block[1] = 1;
+         }},
+        {"advisor: an imported compiler log", Tab::advisor, [&](AppState& s) { occ::ui::take_dropped_text(s, log); }},
+        {"advisor: an imported Nsight Compute report", Tab::advisor, [&](AppState& s) { occ::ui::take_dropped_text(s, report); }},
+        {"occupancy: a 3-D block", Tab::occupancy,
+         [](AppState& s) {
+             s.block_3d = true;
+             s.req.block[0] = 1024;
+             s.req.block[1] = 1;
+             s.req.block[2] = 1;
+             occ::ui::sync_block(s);
+             s.req.launch.grid_blocks = 1234567;
+             s.req.launch.smem_dynamic = 99999;
+         }},
+        {"occupancy: a custom device, an old cc", Tab::occupancy,
+         [](AppState& s) {
+             s.req.device = *occ::find_gpu("GTX-1080");
+             s.device_kind = occ::ui::DeviceKind::custom;
+             s.req.kernel.partitioned_gc = occ::PartitionedGC::strict;
+             s.req.launch.cache_config = occ::CacheConfig::prefer_equal;
+         }},
+    };
+    for (const State& st : states) {
+        Headless h;
+        occ::ui::App app;
+        const std::vector<unsigned char> font = ui_font();
+        if (!font.empty()) app.set_font_ttf(font.data(), font.size());
+        Headless::upload_fonts();
+        AppState& s = app.state();
+        st.set(s);
+        occ::ui::mark_changed(s);
+        s.tab = st.tab;
+        for (const Screen& sc : kScreens) {
+            const occ::io::json r = layout_at(app, sc);
+            CAPTURE(st.name);
+            CAPTURE(sc.w);
+            CAPTURE(sc.h);
+            CAPTURE(sc.dpr);
+            REQUIRE(s.shown_tab == st.tab);
+            CHECK_MESSAGE(r["clipped"].empty(), r["clipped"].dump());
+            CHECK_MESSAGE(r["overlaps"].empty(), r["overlaps"].dump());
+        }
+    }
 }

@@ -85,6 +85,11 @@ void build_fonts(AppState& s) {
 }
 
 // [SECTION] Layout
+void recompute_tooltip(const AppState& s);
+
+// A panel whose numbers are not computed yet (they come in one of the next frames).
+void coming(const char* what) { ImGui::TextDisabled("Computing the %s...", what); }
+
 // The menu bar drops what does not fit, least useful first: the subtitle, then the recompute time.
 // The page's Copy link / export bar (index.html) sits in the middle of it on wide screens and at its
 // right end below 900 CSS pixels, so the bar's middle and (when narrow) its right end stay free.
@@ -111,13 +116,34 @@ void menu_bar(App& app, AppState& s) {
         ImGui::EndMenu();
     }
     char status[96];
-    std::snprintf(status, sizeof status, "recomputed in %.2f ms", s.derived.recompute_ms);
+    std::snprintf(status, sizeof status, "recomputed in %.2f ms", recompute_ms(s));
     const float status_x = w - ImGui::CalcTextSize(status).x - em(1.5f);
     if (w >= em(60) && status_x > ImGui::GetCursorPosX() + em(1)) {
         ImGui::SameLine(status_x);
         ImGui::TextDisabled("%s", status);
+        if (ImGui::IsItemHovered()) recompute_tooltip(s);
     }
     ImGui::EndMenuBar();
+}
+
+// Where the menu bar's figure comes from: each part of what is shown, computed for these inputs
+// (over one frame or more), kept from earlier inputs, or not needed yet.
+void recompute_tooltip(const AppState& s) {
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted("Time spent computing what is shown for these inputs:");
+    const Recompute& r = s.derived.recompute;
+    for (int i = 0; i < kPartCount; ++i) {
+        const Part p = static_cast<Part>(i);
+        const PartLog& log = r[p];
+        if (log.generation != s.input_generation) {
+            if (log.runs > 0 || r.waiting) ImGui::TextDisabled("%s: not shown", part_title(p));
+            continue;
+        }
+        if (log.computed_for == s.input_generation) ImGui::Text("%s: %.2f ms", part_title(p), log.ms);
+        else ImGui::TextDisabled("%s: kept (its inputs did not change)", part_title(p));
+    }
+    if (r.waiting) ImGui::TextDisabled("More comes in the next frame.");
+    ImGui::EndTooltip();
 }
 
 void notice_bar(AppState& s) {
@@ -142,8 +168,21 @@ void inputs_column(AppState& s) {
     draw_inputs(s);
     if (s.views.hints) {
         ImGui::Spacing();
-        draw_hints(s);
+        if (ready(s, Part::hints)) draw_hints(s);
+        else coming("hints");
     }
+}
+
+void plots(AppState& s) {
+    bool all = true;   // each sweep that the budget allows, even after one that waits
+    for (const Part p : {Part::sweep_threads, Part::sweep_regs, Part::sweep_smem}) all = ready(s, p) && all;
+    if (all) draw_plots(s);
+    else coming("graphs");
+}
+
+void heatmap(AppState& s) {
+    if (ready(s, Part::heatmap)) draw_heatmap(s);
+    else coming("heatmap");
 }
 
 // The occupancy tab. Wide screens: the inputs on the left; on the right the result and the SM
@@ -160,8 +199,8 @@ void occupancy_tab(AppState& s) {
             panel("inputs_panel", ImVec2(w, 0), [&] { inputs_column(s); });
             panel("result_panel", ImVec2(w, 0), [&] { draw_result(s, /*headline=*/false); });
             if (s.views.sm) panel("sm_panel", ImVec2(w, em(21)), [&] { draw_sm(s); });
-            if (s.views.plots) panel("plots_panel", ImVec2(w, 0), [&] { draw_plots(s); });
-            if (s.views.heatmap) panel("heatmap_panel", ImVec2(w, em(24)), [&] { draw_heatmap(s); });
+            if (s.views.plots) panel("plots_panel", ImVec2(w, 0), [&] { plots(s); });
+            if (s.views.heatmap) panel("heatmap_panel", ImVec2(w, em(24)), [&] { heatmap(s); });
         });
         return;
     }
@@ -192,8 +231,8 @@ void occupancy_tab(AppState& s) {
             plots_h = std::max(plots_min, rest);
             heat_h = std::max(heat_min, rest);
         }
-        if (s.views.plots) panel("plots_panel", ImVec2(r.x, plots_h), [&] { draw_plots(s); });
-        if (s.views.heatmap) panel("heatmap_panel", ImVec2(r.x, heat_h), [&] { draw_heatmap(s); });
+        if (s.views.plots) panel("plots_panel", ImVec2(r.x, plots_h), [&] { plots(s); });
+        if (s.views.heatmap) panel("heatmap_panel", ImVec2(r.x, heat_h), [&] { heatmap(s); });
     });
 }
 
@@ -216,7 +255,7 @@ App::~App() = default;
 
 void App::frame() {
     AppState& s = *state_;
-    refresh(s);
+    begin_frame(s);
     ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(vp->WorkSize);
@@ -242,11 +281,22 @@ void App::frame() {
             draw(s);
             ImGui::EndTabItem();
         };
+        // The other tabs' numbers are computed when the tab opens (the tile panel's may follow a frame later).
         tab("Occupancy", Tab::occupancy, occupancy_tab);
-        tab("Memory", Tab::memory, draw_memory);
-        tab("Advisor", Tab::advisor, draw_advisor);
+        tab("Memory", Tab::memory, [](AppState& st) {
+            ready(st, Part::memory, /*now=*/true);
+            draw_memory(st);
+        });
+        tab("Advisor", Tab::advisor, [](AppState& st) {
+            ready(st, Part::advisor, /*now=*/true);
+            ready(st, Part::ncu, /*now=*/true);
+            draw_advisor(st);
+        });
         // The Roofline tab scrolls as a whole when the window is short or narrow.
-        tab("Roofline", Tab::roofline, [](AppState& st) { scroll_region("roofline_page", ImGui::GetContentRegionAvail(), [&] { draw_roofline(st); }); });
+        tab("Roofline", Tab::roofline, [](AppState& st) {
+            ready(st, Part::roofline, /*now=*/true);
+            scroll_region("roofline_page", ImGui::GetContentRegionAvail(), [&] { draw_roofline(st); });
+        });
         ImGui::EndTabBar();
         if (drawn >= 0 && (!force || static_cast<Tab>(drawn) == s.tab)) {
             if (s.tab != static_cast<Tab>(drawn)) s.scenario_changed = true;
@@ -254,8 +304,25 @@ void App::frame() {
         }
     }
     ImGui::End();
-    // Inputs changed by this frame's widgets are computed before the next frame draws them.
-    refresh(s);
+    Recompute& r = s.derived.recompute;
+    if (++r.frames == 1) r.first_frame_ms = recompute_ms(s);
+    if (!r.waiting && r.complete_frame == 0) r.complete_frame = r.frames;
+}
+
+std::string App::recompute_json() const {
+    const AppState& s = *state_;
+    const Recompute& r = s.derived.recompute;
+    io::json parts = io::json::array();
+    for (int i = 0; i < kPartCount; ++i) {
+        const PartLog& log = r[static_cast<Part>(i)];
+        const bool current = log.generation == s.input_generation;
+        const char* state = !current ? "not shown" : log.computed_for == s.input_generation ? "computed" : "kept";
+        parts.push_back({{"part", part_title(static_cast<Part>(i))}, {"ms", log.ms}, {"state", state}, {"runs", log.runs}});
+    }
+    return io::json{{"ms", recompute_ms(s)},       {"waiting", r.waiting},
+                    {"frames", r.frames},          {"first_frame_ms", r.first_frame_ms},
+                    {"complete_frame", r.complete_frame}, {"parts", parts}}
+        .dump();
 }
 
 std::string App::scenario_json() const { return scenario_to_json(*state_); }
@@ -265,7 +332,7 @@ bool App::load_scenario_json(std::string_view json_text, std::string* error) {
     if (!scenario_from_json(json_text, *state_, error)) return false;
     state_->scenario_changed = false;   // it came from the platform; nothing new to persist
     if (state_->dark != was_dark && ImGui::GetCurrentContext()) apply_theme(state_->dark, state_->content_scale);
-    refresh(*state_);
+    ready(*state_, Part::result, /*now=*/true);
     return true;
 }
 
@@ -276,7 +343,7 @@ bool App::take_scenario_changed() {
 }
 
 std::string App::result_table(std::string_view format) {
-    refresh(*state_);
+    ready(*state_, Part::result, /*now=*/true);
     Result<std::string> t = io::format_table(state_->derived.table, format);
     return t ? *t : t.error;
 }
@@ -284,7 +351,7 @@ std::string App::result_table(std::string_view format) {
 void App::take_dropped_text(std::string text) { ui::take_dropped_text(*state_, std::move(text)); }
 
 std::string App::ncu_json() {
-    refresh(*state_);
+    ready(*state_, Part::ncu, /*now=*/true);
     const NcuDerived& n = state_->derived.ncu;
     if (n.text.empty()) return "null";
     return (n.error.empty() ? io::to_json(n.answer) : io::json{{"error", n.error}}).dump();

@@ -175,6 +175,38 @@ struct NcuDerived {
     io::NcuAnswer answer;
 };
 
+// [SECTION] Recompute: the parts of `derived`, each computed when a view on screen needs it
+// A part is computed only while something shows it and only when its inputs changed: the graphs keep
+// their curve while the input they sweep changes, the heatmap while the block size and registers
+// change, and the other tabs' parts wait until their tab opens. A frame computes parts until it has
+// spent `budget_ms`; what is left waits for the next frame, and its panel says so.
+enum class Part : int {
+    result, sweep_threads, sweep_regs, sweep_smem, heatmap, heatmap_limiters, hints, memory, memory_tile, advisor, roofline, ncu
+};
+inline constexpr int kPartCount = 12;
+const char* part_title(Part p);   // "result", "block-size graph", ... (the menu bar's tooltip)
+
+struct PartLog {
+    std::uint64_t generation = 0;     // the input generation it is up to date with (0 = never computed)
+    std::uint64_t computed_for = 0;   // the generation its last computation was for
+    std::string key;                  // the inputs it was computed from (parts that outlive some changes)
+    double ms = 0;                    // how long its last computation took
+    int runs = 0;                     // how many times it was computed (a kept part adds nothing)
+};
+
+struct Recompute {
+    std::array<PartLog, kPartCount> parts;
+    double budget_ms = 4;     // a frame computes parts until it has spent this long (0: one part a frame)
+    double frame_ms = 0;      // spent computing in this frame
+    int frame_parts = 0;      // parts computed in this frame
+    bool waiting = false;     // a part shown this frame waits for the next one
+    int frames = 0;           // frames drawn
+    double first_frame_ms = 0;   // recompute_ms() at the end of the first frame
+    int complete_frame = 0;      // the first frame that left nothing waiting (0: none yet)
+    PartLog& operator[](Part p) { return parts[static_cast<std::size_t>(p)]; }
+    const PartLog& operator[](Part p) const { return parts[static_cast<std::size_t>(p)]; }
+};
+
 struct Derived {
     OccupancyResult result;
     // The result as rows (occ::io::occupancy_table): the result panel draws them and the page's
@@ -188,7 +220,7 @@ struct Derived {
     // sampled from occ::occupancy_grid (which is constant within a warp's worth of threads).
     std::vector<std::uint8_t> grid_full;   // kGridSize, as occupancy_grid fills it
     std::vector<float> heat_occupancy;     // columns x rows, occupancy in %
-    std::vector<std::uint8_t> heat_limiters;   // columns x rows, Limiter bits (the hover's "limited by")
+    std::vector<std::uint8_t> heat_limiters;   // columns x rows, Limiter bits (the hover's "limited by"; Part::heatmap_limiters)
     int heat_cols = 0, heat_rows = 0;
     Hints hints;
     WaveResult waves;
@@ -197,7 +229,7 @@ struct Derived {
     AdvisorDerived advisor;
     RooflineDerived roofline;
     NcuDerived ncu;
-    double recompute_ms = 0;               // how long the last recompute took (shown in the status bar)
+    Recompute recompute;
 };
 
 // [SECTION] AppState
@@ -231,8 +263,7 @@ struct AppState {
     std::string notice;          // shown at the top until dismissed
     bool scenario_changed = false;
 
-    std::uint64_t input_generation = 1;    // bumped by every input change
-    std::uint64_t derived_generation = 0;  // generation `derived` was computed for
+    std::uint64_t input_generation = 1;    // bumped by every input change (derived.recompute says what is up to date)
     Derived derived;
 };
 
@@ -242,8 +273,17 @@ void reset_inputs(AppState& s);
 void mark_changed(AppState& s);
 // The tile panel's accesses as tile_access names (occ::parse_tile_access), in the panel's order.
 std::vector<std::string> tile_access_names(const MemoryTileInputs& in);
-// Recomputes `derived` if the inputs changed since the last call. Cheap when nothing changed.
+// Brings every part of `derived` up to date with the inputs now (tests, exports). Cheap when nothing changed.
 void refresh(AppState& s);
+// The start of a frame: the result (the occupancy, its table and waves) when the inputs changed, and
+// a fresh frame budget. Views then ask for the other parts with `ready`.
+void begin_frame(AppState& s);
+// Whether part `p` is up to date, computing it first when the frame's budget allows (always when
+// `now`). Views draw a part only when it is ready, and say it is coming otherwise.
+bool ready(AppState& s, Part p, bool now = false);
+// The time spent computing what is shown for the current inputs: the parts computed for them, over
+// however many frames (a part kept from earlier inputs costs nothing).
+double recompute_ms(const AppState& s);
 // Keeps launch.threads and block[] consistent after either changed.
 void sync_block(AppState& s);
 // Text dropped on the window or pasted outside a text box: an Nsight Compute report when it reads as

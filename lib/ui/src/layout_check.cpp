@@ -7,7 +7,9 @@
 // on one baseline, each where the previous one's advance left the pen, are one text. A glyph is cut
 // when ImGui clipped it on the CPU (its texture rectangle is a part of the glyph's) or when its quad
 // reaches past the clip rectangle of its draw command. Cuts in the direction a window scrolls are the
-// scrolling, not the layout, and are not reported.
+// scrolling, not the layout, and are not reported. A text that ends in the font's ellipsis glyph was
+// shortened by ImGui (a tab or table header narrower than its label; the app never draws that glyph
+// itself): it is reported as cut, with the whole label when a tab or column carries it.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -64,6 +66,7 @@ struct Run {
     ImRect box;                  // the visible ink
     float pen_y = 0, next_x = 0;
     bool cut = false;
+    bool ellipsis = false;       // ends in the font's ellipsis: ImGui shortened the label
 };
 
 void append_utf8(std::string& s, unsigned c) {
@@ -185,6 +188,7 @@ std::vector<Run> read_texts(const ImDrawData* dd) {
                 append_utf8(cur.text, gl.Codepoint);
                 cur.next_x = pen_x + gl.AdvanceX;
                 cur.cut |= cut;
+                cur.ellipsis |= gl.Codepoint == static_cast<unsigned>(ref->font->EllipsisChar);
             }
         }
         flush();
@@ -196,6 +200,32 @@ bool overlap(const ImRect& a, const ImRect& b) {
     const float w = std::min(a.Max.x, b.Max.x) - std::max(a.Min.x, b.Min.x);
     const float h = std::min(a.Max.y, b.Max.y) - std::max(a.Min.y, b.Min.y);
     return w > 0.5f && h > 0.5f;
+}
+
+// The whole label of a text ImGui shortened: the tab or table column of this frame whose label starts
+// with what was drawn before the ellipsis ("" when none does).
+std::string full_label(const Run& r) {
+    ImGuiContext& g = *GImGui;
+    std::string drawn = r.text;
+    char buf[5];
+    if (const std::string e = ImTextCharToUtf8(buf, static_cast<unsigned>(r.font->EllipsisChar)); drawn.size() >= e.size())
+        drawn.erase(drawn.rfind(e));
+    while (!drawn.empty() && drawn.back() == ' ') drawn.pop_back();
+    auto match = [&](const char* label) {
+        const std::string name(label, ImGui::FindRenderedTextEnd(label));
+        return name.size() > drawn.size() && name.compare(0, drawn.size(), drawn) == 0 ? name : std::string();
+    };
+    for (int i = 0; i < g.TabBars.GetMapSize(); ++i)
+        if (const ImGuiTabBar* bar = g.TabBars.TryGetMapData(i))
+            for (const ImGuiTabItem& tab : bar->Tabs)
+                if (tab.LastFrameVisible >= g.FrameCount - 1)
+                    if (std::string name = match(bar->GetTabName(&tab)); !name.empty()) return name;
+    for (int i = 0; i < g.Tables.GetMapSize(); ++i)
+        if (ImGuiTable* t = g.Tables.TryGetMapData(i); t && t->LastFrameActive >= g.FrameCount - 1)
+            for (int c = 0; c < t->ColumnsCount; ++c)
+                if (const char* label = ImGui::TableGetColumnName(t, c))
+                    if (std::string name = match(label); !name.empty()) return name;
+    return {};
 }
 
 // Texts in a popup or menu are drawn over the window under it on purpose.
@@ -222,8 +252,12 @@ io::json check_layout() {
     io::json clipped = io::json::array(), overlaps = io::json::array();
     if (!GImGui) return {{"clipped", clipped}, {"overlaps", overlaps}};
     const std::vector<Run> runs = read_texts(ImGui::GetDrawData());
-    for (const Run& r : runs)
-        if (r.cut) clipped.push_back(run_json(r));
+    for (const Run& r : runs) {
+        if (!r.cut && !r.ellipsis) continue;
+        io::json e = run_json(r);
+        if (r.ellipsis) e["label"] = full_label(r);
+        clipped.push_back(std::move(e));
+    }
     overflowing_panels(clipped);
     for (std::size_t i = 0; i < runs.size(); ++i)
         for (std::size_t j = i + 1; j < runs.size(); ++j)

@@ -1,12 +1,16 @@
 // state.cpp — turns inputs into everything the views draw, by calling occ::core (and occ::io for the
-// result table, a pasted compiler log and a pasted Nsight Compute report). Runs once per input
-// change, never per frame.
+// result table, a pasted compiler log and a pasted Nsight Compute report). Each part of the derived
+// state is computed when a view on screen needs it and its inputs changed, never per frame.
 //
 // [SECTION] Occupancy tab: sweeps as plot series, hints
 // [SECTION] Memory, Advisor and Roofline tabs
-// [SECTION] Inputs and refresh
+// [SECTION] Inputs
+// [SECTION] Parts: what each one computes, and what it is computed from
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
 
 #include "app_state.hpp"
 #include "occ/advisor.hpp"
@@ -66,8 +70,7 @@ Hints read_hints(const AppState& s, const Derived& d) {
     return h;
 }
 
-// The heatmap's cells: blocks per SM from occ::occupancy_grid, and what limits each cell from one
-// register sweep per column (the hover reads both; views compute nothing).
+// The heatmap's cells: blocks per SM from occ::occupancy_grid (the hover reads them too).
 void refresh_heatmap(const AppState& s, Derived& d) {
     const Device& dev = s.req.device;
     const KernelResources& k = s.req.kernel;
@@ -78,9 +81,7 @@ void refresh_heatmap(const AppState& s, Derived& d) {
     d.heat_rows = kGridRegs;
     const auto cells = static_cast<std::size_t>(d.heat_cols * d.heat_rows);
     d.heat_occupancy.assign(cells, 0.0f);
-    d.heat_limiters.assign(cells, 0);
     const double max_warps = dev.arch.max_warps_per_sm();
-    LaunchConfig l = s.req.launch;
     for (int c = 0; c < d.heat_cols; ++c) {
         const int threads = (c + 1) * warp;
         for (int r = 0; r < d.heat_rows; ++r) {
@@ -89,8 +90,18 @@ void refresh_heatmap(const AppState& s, Derived& d) {
             // of (c + 1) * 32 threads is c + 1 warps.
             d.heat_occupancy[static_cast<std::size_t>(c * d.heat_rows + r)] = static_cast<float>(100.0 * blocks * (c + 1) / max_warps);
         }
-        l.threads = threads;
-        for (const SweepPoint& p : sweep_registers(dev, k, l))
+    }
+}
+
+// What limits each heatmap cell, from one register sweep per column: only the hover shows it, so
+// it is computed when the pointer first rests on the heatmap.
+void refresh_heatmap_limiters(const AppState& s, Derived& d) {
+    const Device& dev = s.req.device;
+    d.heat_limiters.assign(static_cast<std::size_t>(d.heat_cols * d.heat_rows), 0);
+    LaunchConfig l = s.req.launch;
+    for (int c = 0; c < d.heat_cols; ++c) {
+        l.threads = (c + 1) * dev.arch.warp_size;
+        for (const SweepPoint& p : sweep_registers(dev, s.req.kernel, l))
             if (p.x < d.heat_rows) d.heat_limiters[static_cast<std::size_t>(c * d.heat_rows + p.x)] = static_cast<std::uint8_t>(p.limiters);
     }
 }
@@ -270,7 +281,7 @@ void refresh_ncu(AppState& s) {
 
 }  // namespace
 
-// [SECTION] Inputs and refresh
+// [SECTION] Inputs
 void reset_inputs(AppState& s) {
     s.req = io::OccupancyRequest{};
     s.req.device = *find_gpu(kDefaultGpu);
@@ -322,33 +333,140 @@ void take_dropped_text(AppState& s, std::string text) {
     mark_changed(s);
 }
 
-void refresh(AppState& s) {
-    if (s.derived_generation == s.input_generation) return;
-    const auto t0 = std::chrono::steady_clock::now();
+// [SECTION] Parts: what each one computes, and what it is computed from
+namespace {
+
+// Raw bytes of a trivially copyable input: equal bytes mean equal inputs, so a kept part is never
+// stale (a difference only in padding costs a recompute, nothing else).
+template <typename T>
+void put(std::string& key, const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    key.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// The device, kernel and launch, less the inputs a part sweeps over (and the grid size, which only
+// the wave figures read).
+std::string launch_key(const AppState& s, bool threads, bool regs, bool smem_dynamic) {
+    std::string key = s.req.device.name;
+    key += '\0';
+    put(key, s.req.device.sm_count);
+    put(key, s.req.device.arch);
+    const std::size_t k = key.size();
+    put(key, s.req.kernel);
+    const std::size_t l = key.size();
+    put(key, s.req.launch);
+    auto clear = [&](std::size_t at, std::size_t n) { std::memset(key.data() + at, 0, n); };
+    if (!regs) clear(k + offsetof(KernelResources, regs_per_thread), sizeof(int));
+    if (!threads) clear(l + offsetof(LaunchConfig, threads), sizeof(int));
+    if (!smem_dynamic) clear(l + offsetof(LaunchConfig, smem_dynamic), sizeof(std::int64_t));
+    clear(l + offsetof(LaunchConfig, grid_blocks), sizeof(std::int64_t));
+    return key;
+}
+
+// What a part is computed from. Parts without a narrower key follow every input change.
+std::string part_key(const AppState& s, Part p) {
+    std::string key;
+    switch (p) {
+        case Part::sweep_threads: return launch_key(s, false, true, true);
+        case Part::sweep_regs: return launch_key(s, true, false, true);
+        case Part::sweep_smem: return launch_key(s, true, true, false);
+        case Part::heatmap:
+        case Part::heatmap_limiters: return launch_key(s, false, false, true);
+        case Part::memory_tile: put(key, s.memory_tile); return key;
+        case Part::ncu: return s.ncu_text;
+        default: put(key, s.input_generation); return key;
+    }
+}
+
+void compute_result(AppState& s) {
+    Derived& d = s.derived;
+    d.result = compute_occupancy(s.req.device, s.req.kernel, s.req.launch);
+    d.waves = compute_waves(d.result, s.req.device.sm_count, s.req.launch.grid_blocks);
+    d.table = io::occupancy_table(s.req, d.result, &d.waves);
+}
+
+void compute_part(AppState& s, Part p) {
     Derived& d = s.derived;
     const Device& dev = s.req.device;
     const KernelResources& k = s.req.kernel;
     const LaunchConfig& l = s.req.launch;
+    switch (p) {
+        case Part::result: return compute_result(s);
+        case Part::sweep_threads:
+            d.by_threads = sweep_block_size(dev, k, l);
+            return to_series(d.by_threads, 1.0, d.threads_x, d.threads_y, d.threads_lim);
+        case Part::sweep_regs:
+            d.by_regs = sweep_registers(dev, k, l);
+            return to_series(d.by_regs, 1.0, d.regs_x, d.regs_y, d.regs_lim);
+        case Part::sweep_smem:
+            d.by_smem = sweep_shared_memory(dev, k, l);
+            return to_series(d.by_smem, 1.0 / 1024.0, d.smem_x, d.smem_y, d.smem_lim);   // plotted in KiB
+        case Part::heatmap: return refresh_heatmap(s, d);
+        case Part::heatmap_limiters: return refresh_heatmap_limiters(s, d);
+        case Part::hints: d.hints = read_hints(s, d); return;
+        case Part::memory: return refresh_memory(s);
+        case Part::memory_tile: return refresh_memory_tile(s);
+        case Part::advisor: return refresh_advisor(s);
+        case Part::roofline: return refresh_roofline(s);
+        case Part::ncu: return refresh_ncu(s);
+    }
+}
 
-    d.result = compute_occupancy(dev, k, l);
-    d.by_threads = sweep_block_size(dev, k, l);
-    d.by_regs = sweep_registers(dev, k, l);
-    d.by_smem = sweep_shared_memory(dev, k, l);
-    to_series(d.by_threads, 1.0, d.threads_x, d.threads_y, d.threads_lim);
-    to_series(d.by_regs, 1.0, d.regs_x, d.regs_y, d.regs_lim);
-    to_series(d.by_smem, 1.0 / 1024.0, d.smem_x, d.smem_y, d.smem_lim);   // plotted in KiB
+}  // namespace
 
-    refresh_heatmap(s, d);
-    d.hints = read_hints(s, d);
-    d.waves = compute_waves(d.result, dev.sm_count, l.grid_blocks);
-    d.table = io::occupancy_table(s.req, d.result, &d.waves);
-    refresh_memory(s);
-    refresh_memory_tile(s);
-    refresh_advisor(s);
-    refresh_roofline(s);
-    refresh_ncu(s);
-    s.derived_generation = s.input_generation;
-    d.recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+const char* part_title(Part p) {
+    static const char* const titles[kPartCount] = {"result",         "block-size graph", "register graph", "shared-memory graph",
+                                                   "heatmap",        "heatmap limiters", "hints",          "Memory tab",
+                                                   "tile panel",     "Advisor tab",      "Roofline tab",   "Nsight Compute import"};
+    return titles[static_cast<std::size_t>(p)];
+}
+
+bool ready(AppState& s, Part p, bool now) {
+    Recompute& r = s.derived.recompute;
+    PartLog& log = r[p];
+    if (log.generation == s.input_generation) return true;
+    if (p != Part::result) ready(s, Part::result, true);
+    // Parts read by others: the block-size sweep (the hints' equally good sizes), the heatmap's cells.
+    if (p == Part::hints && !ready(s, Part::sweep_threads, now)) return false;
+    if (p == Part::heatmap_limiters && !ready(s, Part::heatmap, now)) return false;
+    std::string key = part_key(s, p);
+    if (log.runs > 0 && key == log.key) {   // its inputs did not change: kept
+        log.generation = s.input_generation;
+        return true;
+    }
+    if (!now && r.frame_parts > 0 && r.frame_ms >= r.budget_ms) {
+        r.waiting = true;
+        return false;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    compute_part(s, p);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    log.key = std::move(key);
+    log.generation = log.computed_for = s.input_generation;
+    log.ms = ms;
+    ++log.runs;
+    r.frame_ms += ms;
+    ++r.frame_parts;
+    return true;
+}
+
+void begin_frame(AppState& s) {
+    Recompute& r = s.derived.recompute;
+    r.frame_ms = 0;
+    r.frame_parts = 0;
+    r.waiting = false;
+    ready(s, Part::result, true);
+}
+
+void refresh(AppState& s) {
+    for (int p = 0; p < kPartCount; ++p) ready(s, static_cast<Part>(p), true);
+}
+
+double recompute_ms(const AppState& s) {
+    double ms = 0;
+    for (const PartLog& log : s.derived.recompute.parts)
+        if (log.generation == s.input_generation && log.computed_for == s.input_generation) ms += log.ms;
+    return ms;
 }
 
 }  // namespace occ::ui

@@ -1,6 +1,7 @@
 // view_heatmap.cpp — occupancy over block size x registers per thread (occ::occupancy_grid), with
 // the current inputs marked. Hover reads the cell from AppState::derived (blocks, occupancy and
-// limiters, computed in the refresh step); a click sets both inputs.
+// limiters, computed in the refresh step; the limiters when the pointer first rests here); a click
+// sets both inputs.
 #include <algorithm>
 #include <cmath>
 
@@ -45,9 +46,11 @@ void draw_heatmap(AppState& s) {
             ImGui::TextDisabled("no block fits");
         } else {
             ImGui::Text("%s occupancy · %d blocks per SM", format_percent(d.heat_occupancy[cell] / 100.0).c_str(), blocks);
-            OccupancyResult limited;   // only the limiter bits: summarize() words them
-            limited.limiters = d.heat_limiters[cell];
-            ImGui::TextDisabled("%s", summarize(limited).c_str());
+            if (ready(s, Part::heatmap_limiters, /*now=*/true)) {
+                OccupancyResult limited;   // only the limiter bits: summarize() words them
+                limited.limiters = d.heat_limiters[cell];
+                ImGui::TextDisabled("%s", summarize(limited).c_str());
+            }
         }
         ImGui::EndTooltip();
         if (plot::clicked(nullptr, nullptr)) {

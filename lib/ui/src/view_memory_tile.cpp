@@ -100,7 +100,7 @@ void memory_tile_panel(AppState& s) {
     ImGui::SetNextItemWidth(em(9));
     changed |= ImGui::Combo("layout##tile", &in.layout, "row-major\0padded\0CuTe Swizzle\0TMA swizzle\0col ^ row\0");
     if (in.layout == 1) {
-        ImGui::SetNextItemWidth(em(6));
+        ImGui::SetNextItemWidth(em(8));   // room for 1024 beside the - and + buttons
         if (ImGui::InputInt("pad (elements)##tile", &in.pad)) {
             in.pad = std::clamp(in.pad, 1, 1024);
             changed = true;
@@ -123,10 +123,13 @@ void memory_tile_panel(AppState& s) {
     }
     if (changed) mark_changed(s);
 
-    // Counted in the refresh step; the frame after an edit shows the new counts.
-    const MemoryTileDerived& v = s.derived.memory_tile;
-    if (!v.counted) return;
+    // Counted in the refresh step when this panel shows (the solver may take a frame of its own).
     ImGui::Spacing();
+    if (!ready(s, Part::memory_tile)) {
+        ImGui::TextDisabled("Counting the tile...");
+        return;
+    }
+    const MemoryTileDerived& v = s.derived.memory_tile;
     ImGui::PushTextWrapPos(0);
     if (!v.error.empty()) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", v.error.c_str());

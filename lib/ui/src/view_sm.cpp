@@ -56,6 +56,11 @@ void draw_sm(AppState& s) {
     const OccupancyResult& r = s.derived.result;
     const ArchRules& a = s.req.device.arch;
     section("One SM, filled with resident blocks");
+    // The notes come first, wrapped to the panel, so the picture takes the height they leave.
+    ImGui::PushTextWrapPos(0);
+    if (r.partitioned_gc_active) ImGui::TextDisabled("Partitioned global caching: each block is confined to half the SM.");
+    if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No block fits: %s", r.error_message().c_str());
+    ImGui::PopTextWrapPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float fh = ImGui::GetTextLineHeight();
     const int subs = std::max(1, a.subpartitions);
@@ -87,7 +92,6 @@ void draw_sm(AppState& s) {
     plot::begin("sm", ImVec2(c.w, height), plot::Axis{0, c.w}, plot::Axis{height, 0}, plot::kNoAxes | plot::kNoBackground);
 
     const int wpb = std::max(1, r.warps_per_block);
-    const bool partitioned = r.partitioned_gc_active;
 
     // Warp slots. Warps of the SM are dealt round-robin to the sub-partitions (warp i -> scheduler
     // i mod 4), which is why the register file is checked per sub-partition.
@@ -167,8 +171,6 @@ void draw_sm(AppState& s) {
                             format_bytes(r.smem_per_block_allocated).c_str());
         ImGui::EndTooltip();
     }
-    if (partitioned) ImGui::TextDisabled("Partitioned global caching: each block is confined to half the SM.");
-    if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No block fits: %s", r.error_message().c_str());
 }
 
 }  // namespace occ::ui

@@ -42,8 +42,16 @@ public:
 
     // The layout self-check of the frame just drawn, as JSON text: every text cut by its box
     // ("clipped": [{"id", "text", "rect"}]) and every pair of texts drawn over each other
-    // ("overlaps": [{"a", "b"}]); rects are [x, y, w, h] in ImGui's pixels. Call after ImGui::Render().
+    // ("overlaps": [{"a", "b"}]); rects are [x, y, w, h] in ImGui's pixels. A label ImGui shortened
+    // with an ellipsis (a tab or table header too narrow for it) is a cut text whose "label" is the
+    // whole label. Call after ImGui::Render().
     std::string layout_json() const;
+
+    // What the menu bar's "recomputed in" figure is made of, as JSON text: {"ms": the figure, "waiting":
+    // a part shown waits for the next frame, "frames": frames drawn, "first_frame_ms": the figure the
+    // first frame showed, "complete_frame": the first frame that left nothing waiting (0: none yet),
+    // "parts": [{"part", "ms", "state": "computed" | "kept" | "not shown"}]}.
+    std::string recompute_json() const;
 
     // Touch scrolling: moves the content of the panel under (x, y) (or of the first one around it
     // that scrolls) by (dx, dy) pixels, as a finger dragging it would. Call between frames.
