@@ -61,7 +61,9 @@ struct Ratio {
 };
 constexpr Ratio kRatios[] = {
     {"occ::compute_occupancy (full answer)", "BM_occ_compute_occupancy_full", "BM_nvidia_cudaOccMaxActiveBlocksPerMultiprocessor"},
+    {"  the same on a caller's Device copy", "BM_occ_compute_occupancy_full_copy", "BM_nvidia_cudaOccMaxActiveBlocksPerMultiprocessor"},
     {"occ::blocks_per_sm_fast", "BM_occ_blocks_per_sm", "BM_nvidia_cudaOccMaxActiveBlocksPerMultiprocessor"},
+    {"  the same on a caller's ArchRules copy", "BM_occ_blocks_per_sm_copy", "BM_nvidia_cudaOccMaxActiveBlocksPerMultiprocessor"},
     {"occ::PreparedDevice::blocks_per_sm", "BM_occ_prepared_blocks_per_sm", "BM_nvidia_cudaOccMaxActiveBlocksPerMultiprocessor"},
 };
 

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "occ/device.hpp"
+#include "occ/gpu_cache.hpp"
 #include "occ/occupancy.hpp"
 
 using namespace occ;
@@ -149,4 +150,15 @@ TEST_CASE("the table path: custom rules, including ones whose tables stay unused
     const OccupancyResult after = compute_occupancy(dev, KernelResources{}, LaunchConfig{});
     CHECK(after.max_warps_per_sm == before.max_warps_per_sm / 2);
     CHECK(same(after, detail::compute_occupancy_untabled(dev, KernelResources{}, LaunchConfig{}), true));
+}
+
+TEST_CASE("the table path: devices from find_gpu_cached are found by address and answer as the general path") {
+    std::mt19937_64 rng(11);
+    for (const char* name : {"A100-SXM4-80GB", "H100-SXM5-80GB", "RTX 4090", "V100-SXM2-32GB", "GTX 1080"}) {
+        CAPTURE(name);
+        const Device* dev = find_gpu_cached(name);
+        REQUIRE(dev != nullptr);
+        CHECK(detail::occupancy_tables_ready(dev->arch));   // at once: no warm-up
+        check_paths(*dev, rng, 20000);
+    }
 }

@@ -51,6 +51,7 @@ using Fail = OccupancyError;
 // What the core works out beside the result's own fields (the refusal's numbers read them).
 struct Extra {
     int regs_per_block_assumed = 0;
+    int rounded_warps = 0;   // the table path's warps per block rounded to sub-partitions
     std::int64_t max_dyn = 0;
     Fail fail = Fail::none;
 };
@@ -263,7 +264,7 @@ struct Tables {
     explicit Tables(const ArchRules& a) : smem_rule(a) {}
     alignas(16) unsigned char key[kKeyBytes] = {};
     bool usable = false;
-    int max_threads = 0, max_regs = 0, unit_shift = 0;
+    int max_threads = 0, max_regs = 0, unit_shift = 0, max_warps = 0;
     std::int64_t reserved = 0, unit = 1;
     std::int64_t preferred = 0;                       // preferred_smem() for the default carveout and cache preference
     SmemLimitRule smem_rule;
@@ -312,6 +313,7 @@ const Tables* build_tables(const ArchRules& a) {
     if (!t->usable) return t;
     t->max_threads = a.max_threads_per_block;
     t->max_regs = a.max_regs_per_thread;
+    t->max_warps = a.max_threads_per_sm >> 5;
     t->unit = a.smem_alloc_unit;
     t->unit_shift = __builtin_ctz(static_cast<unsigned>(a.smem_alloc_unit));
     t->reserved = a.smem_reserved_per_block;
@@ -355,6 +357,30 @@ const Tables* build_tables(const ArchRules& a) {
     return t;
 }
 
+// Rules that never change (the devices find_gpu_cached keeps for the process), found by address
+// alone: a direct-mapped table of kSlots entries, each written once (a later address landing on a
+// taken entry keeps the comparison by bytes).
+struct Fixed {
+    std::atomic<const ArchRules*> rules{nullptr};
+    const Tables* tables = nullptr;   // written before `rules`
+};
+Fixed g_fixed[kSlots];
+inline std::size_t fixed_slot(const ArchRules& a) { return (reinterpret_cast<std::uintptr_t>(&a) >> 4) % kSlots; }
+
+// The tables for these rules: the published ones with the same bytes, else new ones (published
+// where there is room). Under g_build_mutex.
+const Tables* find_or_build(const ArchRules& a) {
+    const int n = g_published.load(std::memory_order_relaxed);
+    for (int i = 0; i < n; ++i)
+        if (same_key(g_tables[i]->key, a)) return g_tables[i];
+    const Tables* t = build_tables(a);
+    if (n < kSlots) {
+        g_tables[n] = t;
+        g_published.store(n + 1, std::memory_order_release);
+    }
+    return t;
+}
+
 // Counts a miss; builds the rules' tables once they have been seen kBuildAfter times. Misses
 // while another thread builds are not counted.
 [[gnu::noinline]] void note_miss(const ArchRules& a) {
@@ -374,11 +400,12 @@ const Tables* build_tables(const ArchRules& a) {
     }
     if (++s->count < kBuildAfter) return;
     s->count = 0;
-    g_tables[n] = build_tables(a);
-    g_published.store(n + 1, std::memory_order_release);
+    (void)find_or_build(a);
 }
 
 [[gnu::always_inline]] inline const Tables* tables_for(const ArchRules& a) {
+    const Fixed& f = g_fixed[fixed_slot(a)];
+    if (f.rules.load(std::memory_order_acquire) == &a) return f.tables->usable ? f.tables : nullptr;
     const int n = g_published.load(std::memory_order_acquire);
     for (int i = 0; i < n; ++i)
         if (same_key(g_tables[i]->key, a)) return g_tables[i]->usable ? g_tables[i] : nullptr;
@@ -386,21 +413,20 @@ const Tables* build_tables(const ArchRules& a) {
     return nullptr;
 }
 
-// compute_limits() from the tables, for the common query; false (nothing written) for any other.
-// No branch on the query's values past that test: every figure is worked out, then chosen by a
+// compute_limits() from the tables, for the common query (table_common). No branch on the query's values: every figure is worked out, then chosen by a
 // mask (refusals are common and random in a sweep; a mispredicted branch costs more than the work).
-[[gnu::always_inline]] inline bool table_limits(const Tables& t, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
+[[gnu::always_inline]] inline bool table_common(const Tables& t, const ArchRules& a, const KernelResources& k, const LaunchConfig& l) {
+    return (static_cast<unsigned>(l.threads - 1) < static_cast<unsigned>(t.max_threads)) &
+           (static_cast<unsigned>(k.regs_per_thread) <= static_cast<unsigned>(t.max_regs)) &
+           (static_cast<std::uint64_t>(k.smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
+           (static_cast<std::uint64_t>(l.smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) & (static_cast<unsigned>(k.barriers) <= 16u) &
+           (l.carveout == -1) & (l.cache_config == CacheConfig::none) & (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) &
+           ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
+}
+[[gnu::always_inline]] inline void table_limits(const Tables& t, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
                                                 OccupancyResult& o, Extra& x) {
     const int threads = l.threads, regs = k.regs_per_thread;
     const std::int64_t smem_static = k.smem_static, smem_dynamic = l.smem_dynamic;
-    const bool common = (static_cast<unsigned>(threads - 1) < static_cast<unsigned>(t.max_threads)) &
-                        (static_cast<unsigned>(regs) <= static_cast<unsigned>(t.max_regs)) &
-                        (static_cast<std::uint64_t>(smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
-                        (static_cast<std::uint64_t>(smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) &
-                        (static_cast<unsigned>(k.barriers) <= 16u) & (l.carveout == -1) & (l.cache_config == CacheConfig::none) &
-                        (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) &
-                        ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
-    if (!common) return false;
     // Shared memory as compute_limits() has it; a block within its limit fits the preference
     // (build_tables checks), so the carveout is the preference and the quotient is looked up.
     const std::int64_t alloc = (smem_static + t.reserved + smem_dynamic + t.unit - 1) & -t.unit;
@@ -421,6 +447,7 @@ const Tables* build_tables(const ArchRules& a) {
     o.regs_per_warp_allocated = per_warp;
     o.regs_per_block_allocated = block_regs;
     x.regs_per_block_assumed = assumed;
+    x.rounded_warps = t.rounded_warps[static_cast<std::size_t>(w)];
     o.limit_registers = (regs_blocks | unlimited_if_none) & (static_cast<int>(regs_over) - 1);
     o.limit_warps = t.warps[static_cast<std::size_t>(w)];
     o.partitioned_gc_active = false;
@@ -435,17 +462,19 @@ const Tables* build_tables(const ArchRules& a) {
     static constexpr Fail kFail[8] = {Fail::none, Fail::none, Fail::smem_over_block, Fail::smem_over_kernel_max,
                                       Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block};
     x.fail = kFail[regs_over * 4 + smem_over * 2 + dyn_exceeded];
-    return true;
 }
 
 // Every limit, from the tables where the rules have them.
-// Every limit, from the tables where the rules have them; true when they did.
-[[gnu::always_inline]] inline bool limits(const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& o, Extra& x,
+// Every limit, from the tables where the rules have them; those tables, or nullptr.
+[[gnu::always_inline]] inline const Tables* limits(const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& o, Extra& x,
                                           bool tables = true) {
     const Tables* t = tables ? tables_for(a) : nullptr;
-    if (t && table_limits(*t, a, k, l, o, x)) return true;
+    if (t && table_common(*t, a, k, l)) {
+        table_limits(*t, a, k, l, o, x);
+        return t;
+    }
     compute_limits(a, k, l, o, x);
-    return false;
+    return nullptr;
 }
 
 int final_blocks(const OccupancyResult& o) {
@@ -459,14 +488,14 @@ bool is_input_error(Fail f) {
 
 // The numbers each refusal's message quotes (the layout error_message() reads).
 using Args = std::array<std::int64_t, OccupancyResult::kErrorArgs>;
+// rounded_warps: the warp count rounded up to whole sub-partitions.
 [[gnu::always_inline]] inline Args regs_per_block_args(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
-                                                       const OccupancyResult& r) {
+                                                       const OccupancyResult& r, int rounded_warps) {
     return {k.regs_per_thread, l.threads, x.regs_per_block_assumed, r.regs_per_warp_allocated, a.reg_alloc_unit, r.warps_per_block,
-            round_up_p2(r.warps_per_block, a.subpartitions), a.subpartitions, a.regs_per_block};
+            rounded_warps, a.subpartitions, a.regs_per_block};
 }
-[[gnu::always_inline]] inline Args smem_over_block_args(const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
-                                                        const OccupancyResult& r) {
-    const SmemLimitRule rule(a);
+[[gnu::always_inline]] inline Args smem_over_block_args(const SmemLimitRule& rule, const ArchRules& a, const KernelResources& k,
+                                                        const LaunchConfig& l, const OccupancyResult& r) {
     const bool optin_would_fit = !k.optin && k.max_dynamic_smem < 0 && rule.optin_supported() && r.smem_per_block_allocated <= rule.optin_bytes();
     return {r.smem_per_block_allocated, k.smem_static, l.smem_dynamic, a.smem_reserved_per_block, a.smem_alloc_unit, r.smem_per_block_limit,
             optin_would_fit, 0, 0};
@@ -480,9 +509,9 @@ void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, 
         case Fail::threads_range: v[0] = a.max_threads_per_block; v[1] = l.threads; break;
         case Fail::threads_too_many: v[0] = a.max_threads_per_block; v[1] = a.cc_major; v[2] = a.cc_minor; v[3] = l.threads; break;
         case Fail::regs_range: v[0] = a.max_regs_per_thread; v[1] = k.regs_per_thread; break;
-        case Fail::regs_per_block: v = regs_per_block_args(x, a, k, l, r); break;
+        case Fail::regs_per_block: v = regs_per_block_args(x, a, k, l, r, round_up(r.warps_per_block, a.subpartitions)); break;
         case Fail::smem_negative: v[0] = k.smem_static < 0; v[1] = k.smem_static < 0 ? k.smem_static : l.smem_dynamic; break;
-        case Fail::smem_over_block: v = smem_over_block_args(a, k, l, r); break;
+        case Fail::smem_over_block: v = smem_over_block_args(SmemLimitRule(a), a, k, l, r); break;
         case Fail::smem_over_kernel_max: v[0] = l.smem_dynamic; v[1] = x.max_dyn; break;
         case Fail::max_dyn_range:
             v[0] = block_smem_limit(a, k.smem_static, true, -1).device_max_dynamic; v[1] = a.smem_per_block_optin;
@@ -499,40 +528,58 @@ void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, 
 
 // record_error() for the refusals the table path gives (registers or shared memory per block),
 // without a branch on which: every candidate is worked out and the code's is kept.
-[[gnu::always_inline]] inline void record_table_error(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
-                                                      OccupancyResult& r) {
+[[gnu::always_inline]] inline void record_table_error(const Tables& t, const Extra& x, const ArchRules& a, const KernelResources& k,
+                                                      const LaunchConfig& l, OccupancyResult& r) {
     r.error_code = x.fail;
-    const Args regs = regs_per_block_args(x, a, k, l, r), smem = smem_over_block_args(a, k, l, r);
+    const Args regs = regs_per_block_args(x, a, k, l, r, x.rounded_warps), smem = smem_over_block_args(t.smem_rule, a, k, l, r);
     const Args kernel_max = {l.smem_dynamic, x.max_dyn, 0, 0, 0, 0, 0, 0, 0};
-    const bool use_regs = x.fail == Fail::regs_per_block, use_kernel_max = x.fail == Fail::smem_over_kernel_max;
-    // Constant indices throughout, so the candidates stay in registers.
+    // Masks rather than conditions (a compiler turns those back into branches), and constant
+    // indices throughout, so the candidates stay in registers.
+    const std::int64_t use_regs = -static_cast<std::int64_t>(x.fail == Fail::regs_per_block);
+    const std::int64_t use_kernel_max = -static_cast<std::int64_t>(x.fail == Fail::smem_over_kernel_max);
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-        (r.set_error_arg(static_cast<int>(I), use_regs ? regs[I] : use_kernel_max ? kernel_max[I] : smem[I]), ...);
+        (r.set_error_arg(static_cast<int>(I), (regs[I] & use_regs) | (((kernel_max[I] & use_kernel_max) | (smem[I] & ~use_kernel_max)) & ~use_regs)),
+         ...);
     }(std::make_index_sequence<OccupancyResult::kErrorArgs>{});
 }
 
-[[gnu::always_inline]] inline OccupancyResult occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l, bool tables) {
-    const ArchRules& a = dev.arch;
-    OccupancyResult r;
-    Extra x;
-    const bool tabled = limits(a, k, l, r, x, tables);
-    r.max_warps_per_sm = a.warp_size == 32 ? a.max_threads_per_sm >> 5 : a.max_warps_per_sm();
-    if (tabled)
-        record_table_error(x, a, k, l, r);
-    else if (x.fail != Fail::none)
-        record_error(x, a, k, l, r);
-    if (is_input_error(x.fail)) return r;   // every limit 0 (barriers and virtual resources: kUnlimited)
+// What every answer works out from its limits.
+[[gnu::always_inline]] inline void finish(OccupancyResult& r, int threads) {
     r.blocks_per_sm = final_blocks(r);
     const int b = r.blocks_per_sm;
     r.limiters = (r.limit_warps == b ? kLimitWarps : 0u) | (r.limit_registers == b ? kLimitRegisters : 0u) |
                  (r.limit_shared_memory == b ? kLimitSharedMemory : 0u) | (r.limit_blocks == b ? kLimitBlocks : 0u) |
                  (r.limit_barriers == b ? kLimitBarriers : 0u) | (r.limit_virtual_resources == b ? kLimitVirtualResources : 0u);
     r.warps_per_sm = b * r.warps_per_block;
-    r.threads_per_sm = b * l.threads;
+    r.threads_per_sm = b * threads;
     // A multiply by the exact reciprocal where the warp count is a power of two (the same double).
     r.occupancy = pow2(r.max_warps_per_sm) ? r.warps_per_sm * (1.0 / r.max_warps_per_sm)
                 : r.max_warps_per_sm > 0   ? static_cast<double>(r.warps_per_sm) / r.max_warps_per_sm
                                            : 0.0;
+}
+
+// The answer from the tables (for a query table_common() takes): one straight path that sets every field.
+[[gnu::always_inline]] inline OccupancyResult tabled_occupancy(const Tables& t, const ArchRules& a, const KernelResources& k,
+                                                              const LaunchConfig& l) {
+    OccupancyResult r;
+    Extra x;
+    table_limits(t, a, k, l, r, x);
+    r.max_warps_per_sm = t.max_warps;
+    record_table_error(t, x, a, k, l, r);
+    finish(r, l.threads);
+    return r;
+}
+
+// The answer with every rule read from ArchRules.
+[[gnu::noinline]] OccupancyResult general_occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
+    const ArchRules& a = dev.arch;
+    OccupancyResult r;
+    Extra x;
+    compute_limits(a, k, l, r, x);
+    r.max_warps_per_sm = a.warp_size == 32 ? a.max_threads_per_sm >> 5 : a.max_warps_per_sm();
+    if (x.fail != Fail::none) record_error(x, a, k, l, r);
+    if (is_input_error(x.fail)) return r;   // every limit 0 (barriers and virtual resources: kUnlimited)
+    finish(r, l.threads);
     return r;
 }
 
@@ -549,12 +596,21 @@ OCC_HOT_CLONES int blocks_per_sm_fast(const ArchRules& a, const KernelResources&
 }
 
 OCC_HOT_CLONES OccupancyResult compute_occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
-    return occupancy(dev, k, l, true);
+    const Tables* t = tables_for(dev.arch);
+    if (t && table_common(*t, dev.arch, k, l)) return tabled_occupancy(*t, dev.arch, k, l);
+    return general_occupancy(dev, k, l);
 }
 
 namespace detail {
 OccupancyResult compute_occupancy_untabled(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
-    return occupancy(dev, k, l, false);
+    return general_occupancy(dev, k, l);
+}
+void occupancy_rules_fixed(const ArchRules& a) {
+    const std::lock_guard<std::mutex> lock(g_build_mutex);
+    Fixed& f = g_fixed[fixed_slot(a)];
+    if (f.rules.load(std::memory_order_relaxed) != nullptr) return;
+    f.tables = find_or_build(a);
+    f.rules.store(&a, std::memory_order_release);
 }
 bool occupancy_tables_full() { return g_published.load(std::memory_order_acquire) >= kSlots; }
 bool occupancy_tables_ready(const ArchRules& a) {

@@ -139,6 +139,9 @@ OccupancyResult compute_occupancy_untabled(const Device& dev, const KernelResour
 // the process has built all the tables it will (later rules keep the general path).
 bool occupancy_tables_ready(const ArchRules& a);
 bool occupancy_tables_full();
+// Promises that the rules at this address never change for the life of the process (the devices
+// find_gpu_cached keeps): their tables are then found by address, without comparing the rules.
+void occupancy_rules_fixed(const ArchRules& a);
 }  // namespace detail
 
 // What one block may use of shared memory under the kernel's opt-in setting: 48 KB, or up to the
