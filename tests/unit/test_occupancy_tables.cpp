@@ -82,16 +82,17 @@ void check_paths(const Device& dev, std::mt19937_64& rng, int samples) {
         const OccupancyResult tabled = compute_occupancy(dev, q.k, q.l);
         const OccupancyResult untabled = detail::compute_occupancy_untabled(dev, q.k, q.l);
         const int fast = blocks_per_sm_fast(dev.arch, q.k, q.l);
-        const bool input_error = untabled.error_code == OccupancyError::threads_range || untabled.error_code == OccupancyError::regs_range ||
-                                 untabled.error_code == OccupancyError::smem_negative || untabled.error_code == OccupancyError::carveout_range ||
-                                 untabled.error_code == OccupancyError::barriers_range || untabled.error_code == OccupancyError::virtual_range;
+        using E = OccupancyError;
+        const E code = untabled.error_code;
+        const bool input_error = code == E::threads_range || code == E::regs_range || code == E::smem_negative ||
+                                 code == E::carveout_range || code == E::barriers_range || code == E::virtual_range;
         const bool eq = same(tabled, untabled, i % 64 == 0) && fast == (input_error ? -1 : untabled.blocks_per_sm);
         if (!eq && ++differences <= 5)
-            FAIL_CHECK("cc " << dev.arch.cc_major << "." << dev.arch.cc_minor << ": threads " << q.l.threads << " regs " << q.k.regs_per_thread
-                             << " static " << q.k.smem_static << " dynamic " << q.l.smem_dynamic << " optin " << q.k.optin << " barriers "
-                             << q.k.barriers << " carveout " << q.l.carveout << ": blocks " << tabled.blocks_per_sm << " vs "
-                             << untabled.blocks_per_sm << ", code " << static_cast<int>(tabled.error_code) << " vs "
-                             << static_cast<int>(untabled.error_code));
+            FAIL_CHECK("cc " << dev.arch.cc_major << "." << dev.arch.cc_minor << ": threads " << q.l.threads << " regs "
+                             << q.k.regs_per_thread << " static " << q.k.smem_static << " dynamic " << q.l.smem_dynamic << " optin "
+                             << q.k.optin << " barriers " << q.k.barriers << " carveout " << q.l.carveout << ": blocks "
+                             << tabled.blocks_per_sm << " vs " << untabled.blocks_per_sm << ", code " << static_cast<int>(tabled.error_code)
+                             << " vs " << static_cast<int>(untabled.error_code));
     }
     CHECK(differences == 0);
 }

@@ -8,13 +8,12 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstddef>
-#include <mutex>
 #include <utility>
 #include <vector>
 
 #include "lane_rank.hpp"   // OCC_HOT_CLONES
+#include "occupancy_tables.hpp"
 
 namespace occ {
 namespace {
@@ -247,61 +246,187 @@ namespace {
     }
 }
 
-// [SECTION] Tables
-// compute_limits() re-reads every rule from ArchRules and branches on the query's values; most
-// callers ask about the same few architectures again and again (a batch, a sweep, the app). Rules
-// seen kBuildAfter times get Tables: the per-register and per-warp-count figures worked out once
-// by compute_limits() itself, so the common query (default carveout and cache preference, no
-// partitioned caching, kernel maximum and virtual resources left unset, inputs in range) is a few
-// loads, one multiply per division and the shared-memory tail above. The key is the bytes of the
-// ArchRules fields the model reads: byte-equal rules give the same answers. Tables are never freed
-// or changed once published (kSlots at most for the process); other rules keep compute_limits().
-constexpr std::size_t kKeyBytes = offsetof(ArchRules, driver_smem_floor);   // every field the model reads
-constexpr int kSlots = 64;
-constexpr int kBuildAfter = 8;
+// [SECTION] Tables (occupancy_tables.hpp: what they hold and how a query finds them)
+using detail::Tables;
+using detail::tables_for;
 
-struct Tables {
-    explicit Tables(const ArchRules& a) : smem_rule(a) {}
-    alignas(16) unsigned char key[kKeyBytes] = {};
-    bool usable = false;
-    int max_threads = 0, max_regs = 0, unit_shift = 0, max_warps = 0;
-    std::int64_t reserved = 0, unit = 1;
-    std::int64_t preferred = 0;                       // preferred_smem() for the default carveout and cache preference
-    SmemLimitRule smem_rule;
-    std::array<int, 33> warps{}, rounded_warps{};     // by warps per block: the warp limit; the count rounded to sub-partitions
-    std::array<int, 17> barriers{};                   // by named barriers: their limit
-    std::array<std::uint16_t, 256> per_warp{};        // by registers per thread: registers allocated per warp
-    std::array<std::uint16_t, 256> warps_total{};     // ... and the warps the register file holds (0 over the block limit)
-    std::vector<int> smem;                            // by allocation units up to the preference: its shared-memory limit
-};
-
-// Byte-equal in the key's range. Written as a loop over words so each clone of its callers
-// (OCC_HOT_CLONES) compares with its widest vectors; the first word pair (compute capability)
-// turns most other rules away at once.
-inline bool same_key(const unsigned char* key, const ArchRules& a) {
-    const auto* p = reinterpret_cast<const unsigned char*>(&a);
-    const auto word = [](const unsigned char* b, std::size_t i) {
-        std::uint64_t v;
-        std::memcpy(&v, b + i * 8, 8);
-        return v;
-    };
-    if (word(key, 0) != word(p, 0)) return false;
-    std::uint64_t diff = 0;
-    for (std::size_t i = 1; i < kKeyBytes / 8; ++i) diff |= word(key, i) ^ word(p, i);
-    return diff == 0 && std::memcmp(key + kKeyBytes / 8 * 8, p + kKeyBytes / 8 * 8, kKeyBytes % 8) == 0;
+// Whether the tables answer this query: the default carveout and cache preference, no partitioned
+// caching, kernel maximum and virtual resources left unset, every input in range.
+[[gnu::always_inline]] inline bool table_common(const Tables& t, const ArchRules& a, const KernelResources& k, const LaunchConfig& l) {
+    return (static_cast<unsigned>(l.threads - 1) < static_cast<unsigned>(t.max_threads)) &
+           (static_cast<unsigned>(k.regs_per_thread) <= static_cast<unsigned>(t.max_regs)) &
+           (static_cast<std::uint64_t>(k.smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
+           (static_cast<std::uint64_t>(l.smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) &
+           (static_cast<unsigned>(k.barriers) <= 16u) & (l.carveout == -1) & (l.cache_config == CacheConfig::none) &
+           (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) & ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
+}
+// compute_limits() from the tables, for a query table_common() takes. No branch on the query's
+// values: every figure is worked out, then chosen by a mask (refusals are common and random in a
+// sweep; a mispredicted branch costs more than the work).
+[[gnu::always_inline]] inline void table_limits(const Tables& t, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
+                                                OccupancyResult& o, Extra& x) {
+    const int threads = l.threads, regs = k.regs_per_thread;
+    const std::int64_t smem_static = k.smem_static, smem_dynamic = l.smem_dynamic;
+    // Shared memory as compute_limits() has it; a block within its limit fits the preference
+    // (build_tables checks), so the carveout is the preference and the quotient is looked up.
+    const std::int64_t alloc = (smem_static + t.reserved + smem_dynamic + t.unit - 1) & -t.unit;
+    const BlockSmemLimit lim = t.smem_rule(smem_static, k.optin, -1);
+    const unsigned dyn_exceeded = static_cast<unsigned>(lim.optin) & static_cast<unsigned>(smem_dynamic > lim.max_dynamic);
+    const unsigned smem_over = dyn_exceeded | static_cast<unsigned>(alloc > lim.bytes);
+    const std::int64_t units = std::min<std::int64_t>(alloc >> t.unit_shift, static_cast<std::int64_t>(t.smem.size()) - 1);
+    // Registers as compute_limits() has them, with the per-register quotient looked up; the
+    // quotient by the warp count is the reciprocal multiply (operands below 2^16 and 33).
+    const int w = (threads + 31) >> 5;
+    const int per_warp = t.per_warp[static_cast<std::size_t>(regs)];
+    const int block_regs = per_warp * w, assumed = per_warp * t.rounded_warps[static_cast<std::size_t>(w)];
+    const unsigned regs_over = static_cast<unsigned>(assumed > a.regs_per_block) | static_cast<unsigned>(block_regs > a.regs_per_block);
+    const int regs_blocks =
+        static_cast<int>((static_cast<std::uint64_t>(t.warps_total[static_cast<std::size_t>(regs)]) * kReciprocals.c[w]) >> 32);
+    const int unlimited_if_none = -static_cast<int>(per_warp == 0) & kUnlimited;   // no registers: no limit
+    o.warps_per_block = w;
+    o.regs_per_warp_allocated = per_warp;
+    o.regs_per_block_allocated = block_regs;
+    x.regs_per_block_assumed = assumed;
+    x.rounded_warps = t.rounded_warps[static_cast<std::size_t>(w)];
+    o.limit_registers = (regs_blocks | unlimited_if_none) & (static_cast<int>(regs_over) - 1);
+    o.limit_warps = t.warps[static_cast<std::size_t>(w)];
+    o.partitioned_gc_active = false;
+    o.limit_blocks = a.max_blocks_per_sm;
+    o.smem_per_block_allocated = alloc;
+    o.smem_per_block_limit = lim.bytes;
+    o.smem_per_sm_configured = t.preferred;
+    o.limit_shared_memory = t.smem[static_cast<std::size_t>(units)] & (static_cast<int>(smem_over) - 1);
+    o.limit_barriers = t.barriers[static_cast<std::size_t>(k.barriers)];
+    x.max_dyn = lim.max_dynamic;
+    // The first refusal in compute_limits()' order: registers, then shared memory.
+    static constexpr Fail kFail[8] = {Fail::none, Fail::none, Fail::smem_over_block, Fail::smem_over_kernel_max,
+                                      Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block};
+    x.fail = kFail[regs_over * 4 + smem_over * 2 + dyn_exceeded];
 }
 
-const Tables* g_tables[kSlots] = {};   // [0, g_published) are built and never change
-std::atomic<int> g_published{0};
-std::mutex g_build_mutex;              // building, and the counts below
-struct Seen {
-    unsigned char key[kKeyBytes];
-    int count;
-};
-Seen g_seen[4] = {};
-int g_seen_next = 0;
+// Every limit, from the tables where the rules have them; those tables, or nullptr.
+[[gnu::always_inline]] inline const Tables* limits(const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& o,
+                                                   Extra& x, bool tables = true) {
+    const Tables* t = tables ? tables_for(a) : nullptr;
+    if (t && table_common(*t, a, k, l)) {
+        table_limits(*t, a, k, l, o, x);
+        return t;
+    }
+    compute_limits(a, k, l, o, x);
+    return nullptr;
+}
 
-const Tables* build_tables(const ArchRules& a) {
+int final_blocks(const OccupancyResult& o) {
+    return std::min({o.limit_warps, o.limit_registers, o.limit_shared_memory, o.limit_blocks, o.limit_barriers, o.limit_virtual_resources});
+}
+
+bool is_input_error(Fail f) {
+    return f == Fail::threads_range || f == Fail::regs_range || f == Fail::smem_negative || f == Fail::carveout_range ||
+           f == Fail::barriers_range || f == Fail::virtual_range;
+}
+
+// The numbers each refusal's message quotes (the layout error_message() reads).
+using Args = std::array<std::int64_t, OccupancyResult::kErrorArgs>;
+// rounded_warps: the warp count rounded up to whole sub-partitions.
+[[gnu::always_inline]] inline Args regs_per_block_args(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
+                                                       const OccupancyResult& r, int rounded_warps) {
+    return {k.regs_per_thread, l.threads, x.regs_per_block_assumed, r.regs_per_warp_allocated, a.reg_alloc_unit, r.warps_per_block,
+            rounded_warps, a.subpartitions, a.regs_per_block};
+}
+[[gnu::always_inline]] inline Args smem_over_block_args(const SmemLimitRule& rule, const ArchRules& a, const KernelResources& k,
+                                                        const LaunchConfig& l, const OccupancyResult& r) {
+    const bool optin_would_fit =
+        !k.optin && k.max_dynamic_smem < 0 && rule.optin_supported() && r.smem_per_block_allocated <= rule.optin_bytes();
+    return {r.smem_per_block_allocated, k.smem_static, l.smem_dynamic, a.smem_reserved_per_block, a.smem_alloc_unit, r.smem_per_block_limit,
+            optin_would_fit, 0, 0};
+}
+
+void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& r) {
+    r.error_code = x.fail;
+    Args v{};
+    switch (x.fail) {
+        case Fail::none: break;
+        case Fail::threads_range: v[0] = a.max_threads_per_block; v[1] = l.threads; break;
+        case Fail::threads_too_many: v[0] = a.max_threads_per_block; v[1] = a.cc_major; v[2] = a.cc_minor; v[3] = l.threads; break;
+        case Fail::regs_range: v[0] = a.max_regs_per_thread; v[1] = k.regs_per_thread; break;
+        case Fail::regs_per_block: v = regs_per_block_args(x, a, k, l, r, round_up(r.warps_per_block, a.subpartitions)); break;
+        case Fail::smem_negative: v[0] = k.smem_static < 0; v[1] = k.smem_static < 0 ? k.smem_static : l.smem_dynamic; break;
+        case Fail::smem_over_block: v = smem_over_block_args(SmemLimitRule(a), a, k, l, r); break;
+        case Fail::smem_over_kernel_max: v[0] = l.smem_dynamic; v[1] = x.max_dyn; break;
+        case Fail::max_dyn_range:
+            v[0] = block_smem_limit(a, k.smem_static, true, -1).device_max_dynamic; v[1] = a.smem_per_block_optin;
+            v[2] = k.smem_static; v[3] = k.max_dynamic_smem;
+            break;
+        case Fail::carveout_range: v[0] = l.carveout; break;
+        case Fail::barriers_range: v[0] = k.barriers; break;
+        case Fail::no_carveout_fits: v[0] = r.smem_per_block_allocated; break;
+        case Fail::virtual_range: v[0] = k.virtual_resources; break;
+        case Fail::virtual_too_many: v[0] = k.virtual_resources; v[1] = a.virtual_resources_per_sm; v[2] = a.cc_major; v[3] = a.cc_minor; break;
+    }
+    for (int i = 0; i < OccupancyResult::kErrorArgs; ++i) r.set_error_arg(i, v[static_cast<std::size_t>(i)]);
+}
+
+// record_error() for the refusals the table path gives (registers or shared memory per block),
+// without a branch on which: every candidate is worked out and the code's is kept.
+[[gnu::always_inline]] inline void record_table_error(const Tables& t, const Extra& x, const ArchRules& a, const KernelResources& k,
+                                                      const LaunchConfig& l, OccupancyResult& r) {
+    r.error_code = x.fail;
+    const Args regs = regs_per_block_args(x, a, k, l, r, x.rounded_warps), smem = smem_over_block_args(t.smem_rule, a, k, l, r);
+    const Args kernel_max = {l.smem_dynamic, x.max_dyn, 0, 0, 0, 0, 0, 0, 0};
+    // Masks rather than conditions (a compiler turns those back into branches), and constant
+    // indices throughout, so the candidates stay in registers.
+    const std::int64_t use_regs = -static_cast<std::int64_t>(x.fail == Fail::regs_per_block);
+    const std::int64_t use_kernel_max = -static_cast<std::int64_t>(x.fail == Fail::smem_over_kernel_max);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (r.set_error_arg(static_cast<int>(I),
+                         (regs[I] & use_regs) | (((kernel_max[I] & use_kernel_max) | (smem[I] & ~use_kernel_max)) & ~use_regs)),
+         ...);
+    }(std::make_index_sequence<OccupancyResult::kErrorArgs>{});
+}
+
+// What every answer works out from its limits.
+[[gnu::always_inline]] inline void finish(OccupancyResult& r, int threads) {
+    r.blocks_per_sm = final_blocks(r);
+    const int b = r.blocks_per_sm;
+    r.limiters = (r.limit_warps == b ? kLimitWarps : 0u) | (r.limit_registers == b ? kLimitRegisters : 0u) |
+                 (r.limit_shared_memory == b ? kLimitSharedMemory : 0u) | (r.limit_blocks == b ? kLimitBlocks : 0u) |
+                 (r.limit_barriers == b ? kLimitBarriers : 0u) | (r.limit_virtual_resources == b ? kLimitVirtualResources : 0u);
+    r.warps_per_sm = b * r.warps_per_block;
+    r.threads_per_sm = b * threads;
+    // A multiply by the exact reciprocal where the warp count is a power of two (the same double).
+    r.occupancy = pow2(r.max_warps_per_sm) ? r.warps_per_sm * (1.0 / r.max_warps_per_sm)
+                : r.max_warps_per_sm > 0   ? static_cast<double>(r.warps_per_sm) / r.max_warps_per_sm
+                                           : 0.0;
+}
+
+// The answer from the tables (for a query table_common() takes): one straight path that sets every field.
+[[gnu::always_inline]] inline OccupancyResult tabled_occupancy(const Tables& t, const ArchRules& a, const KernelResources& k,
+                                                              const LaunchConfig& l) {
+    OccupancyResult r;
+    Extra x;
+    table_limits(t, a, k, l, r, x);
+    r.max_warps_per_sm = t.max_warps;
+    record_table_error(t, x, a, k, l, r);
+    finish(r, l.threads);
+    return r;
+}
+
+// The answer with every rule read from ArchRules.
+[[gnu::noinline]] OccupancyResult general_occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
+    const ArchRules& a = dev.arch;
+    OccupancyResult r;
+    Extra x;
+    compute_limits(a, k, l, r, x);
+    r.max_warps_per_sm = a.warp_size == 32 ? a.max_threads_per_sm >> 5 : a.max_warps_per_sm();
+    if (x.fail != Fail::none) record_error(x, a, k, l, r);
+    if (is_input_error(x.fail)) return r;   // every limit 0 (barriers and virtual resources: kUnlimited)
+    finish(r, l.threads);
+    return r;
+}
+
+}  // namespace
+
+const Tables* detail::build_tables(const ArchRules& a) {
     auto* t = new Tables(a);
     std::memcpy(t->key, &a, kKeyBytes);
     t->preferred = preferred_smem(a, -1, CacheConfig::none);
@@ -357,234 +482,6 @@ const Tables* build_tables(const ArchRules& a) {
     return t;
 }
 
-// Rules that never change (the devices find_gpu_cached keeps for the process), found by address
-// alone: a direct-mapped table of kSlots entries, each written once (a later address landing on a
-// taken entry keeps the comparison by bytes).
-struct Fixed {
-    std::atomic<const ArchRules*> rules{nullptr};
-    const Tables* tables = nullptr;   // written before `rules`
-};
-Fixed g_fixed[kSlots];
-inline std::size_t fixed_slot(const ArchRules& a) { return (reinterpret_cast<std::uintptr_t>(&a) >> 4) % kSlots; }
-
-// The tables for these rules: the published ones with the same bytes, else new ones (published
-// where there is room). Under g_build_mutex.
-const Tables* find_or_build(const ArchRules& a) {
-    const int n = g_published.load(std::memory_order_relaxed);
-    for (int i = 0; i < n; ++i)
-        if (same_key(g_tables[i]->key, a)) return g_tables[i];
-    const Tables* t = build_tables(a);
-    if (n < kSlots) {
-        g_tables[n] = t;
-        g_published.store(n + 1, std::memory_order_release);
-    }
-    return t;
-}
-
-// Counts a miss; builds the rules' tables once they have been seen kBuildAfter times. Misses
-// while another thread builds are not counted.
-[[gnu::noinline]] void note_miss(const ArchRules& a) {
-    const std::unique_lock<std::mutex> lock(g_build_mutex, std::try_to_lock);
-    if (!lock.owns_lock()) return;
-    const int n = g_published.load(std::memory_order_relaxed);
-    if (n >= kSlots) return;
-    for (int i = 0; i < n; ++i)
-        if (same_key(g_tables[i]->key, a)) return;
-    Seen* s = nullptr;
-    for (Seen& e : g_seen)
-        if (e.count > 0 && std::memcmp(e.key, &a, kKeyBytes) == 0) s = &e;
-    if (!s) {
-        s = &g_seen[g_seen_next++ % 4];
-        std::memcpy(s->key, &a, kKeyBytes);
-        s->count = 0;
-    }
-    if (++s->count < kBuildAfter) return;
-    s->count = 0;
-    (void)find_or_build(a);
-}
-
-[[gnu::always_inline]] inline const Tables* tables_for(const ArchRules& a) {
-    const Fixed& f = g_fixed[fixed_slot(a)];
-    if (f.rules.load(std::memory_order_acquire) == &a) return f.tables->usable ? f.tables : nullptr;
-    const int n = g_published.load(std::memory_order_acquire);
-    for (int i = 0; i < n; ++i)
-        if (same_key(g_tables[i]->key, a)) return g_tables[i]->usable ? g_tables[i] : nullptr;
-    if (n < kSlots) note_miss(a);
-    return nullptr;
-}
-
-// compute_limits() from the tables, for the common query (table_common). No branch on the query's values: every figure is worked out, then chosen by a
-// mask (refusals are common and random in a sweep; a mispredicted branch costs more than the work).
-[[gnu::always_inline]] inline bool table_common(const Tables& t, const ArchRules& a, const KernelResources& k, const LaunchConfig& l) {
-    return (static_cast<unsigned>(l.threads - 1) < static_cast<unsigned>(t.max_threads)) &
-           (static_cast<unsigned>(k.regs_per_thread) <= static_cast<unsigned>(t.max_regs)) &
-           (static_cast<std::uint64_t>(k.smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
-           (static_cast<std::uint64_t>(l.smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) & (static_cast<unsigned>(k.barriers) <= 16u) &
-           (l.carveout == -1) & (l.cache_config == CacheConfig::none) & (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) &
-           ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
-}
-[[gnu::always_inline]] inline void table_limits(const Tables& t, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
-                                                OccupancyResult& o, Extra& x) {
-    const int threads = l.threads, regs = k.regs_per_thread;
-    const std::int64_t smem_static = k.smem_static, smem_dynamic = l.smem_dynamic;
-    // Shared memory as compute_limits() has it; a block within its limit fits the preference
-    // (build_tables checks), so the carveout is the preference and the quotient is looked up.
-    const std::int64_t alloc = (smem_static + t.reserved + smem_dynamic + t.unit - 1) & -t.unit;
-    const BlockSmemLimit lim = t.smem_rule(smem_static, k.optin, -1);
-    const unsigned dyn_exceeded = static_cast<unsigned>(lim.optin) & static_cast<unsigned>(smem_dynamic > lim.max_dynamic);
-    const unsigned smem_over = dyn_exceeded | static_cast<unsigned>(alloc > lim.bytes);
-    const std::int64_t units = std::min<std::int64_t>(alloc >> t.unit_shift, static_cast<std::int64_t>(t.smem.size()) - 1);
-    // Registers as compute_limits() has them, with the per-register quotient looked up; the
-    // quotient by the warp count is the reciprocal multiply (operands below 2^16 and 33).
-    const int w = (threads + 31) >> 5;
-    const int per_warp = t.per_warp[static_cast<std::size_t>(regs)];
-    const int block_regs = per_warp * w, assumed = per_warp * t.rounded_warps[static_cast<std::size_t>(w)];
-    const unsigned regs_over = static_cast<unsigned>(assumed > a.regs_per_block) | static_cast<unsigned>(block_regs > a.regs_per_block);
-    const int regs_blocks =
-        static_cast<int>((static_cast<std::uint64_t>(t.warps_total[static_cast<std::size_t>(regs)]) * kReciprocals.c[w]) >> 32);
-    const int unlimited_if_none = -static_cast<int>(per_warp == 0) & kUnlimited;   // no registers: no limit
-    o.warps_per_block = w;
-    o.regs_per_warp_allocated = per_warp;
-    o.regs_per_block_allocated = block_regs;
-    x.regs_per_block_assumed = assumed;
-    x.rounded_warps = t.rounded_warps[static_cast<std::size_t>(w)];
-    o.limit_registers = (regs_blocks | unlimited_if_none) & (static_cast<int>(regs_over) - 1);
-    o.limit_warps = t.warps[static_cast<std::size_t>(w)];
-    o.partitioned_gc_active = false;
-    o.limit_blocks = a.max_blocks_per_sm;
-    o.smem_per_block_allocated = alloc;
-    o.smem_per_block_limit = lim.bytes;
-    o.smem_per_sm_configured = t.preferred;
-    o.limit_shared_memory = t.smem[static_cast<std::size_t>(units)] & (static_cast<int>(smem_over) - 1);
-    o.limit_barriers = t.barriers[static_cast<std::size_t>(k.barriers)];
-    x.max_dyn = lim.max_dynamic;
-    // The first refusal in compute_limits()' order: registers, then shared memory.
-    static constexpr Fail kFail[8] = {Fail::none, Fail::none, Fail::smem_over_block, Fail::smem_over_kernel_max,
-                                      Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block};
-    x.fail = kFail[regs_over * 4 + smem_over * 2 + dyn_exceeded];
-}
-
-// Every limit, from the tables where the rules have them.
-// Every limit, from the tables where the rules have them; those tables, or nullptr.
-[[gnu::always_inline]] inline const Tables* limits(const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& o, Extra& x,
-                                          bool tables = true) {
-    const Tables* t = tables ? tables_for(a) : nullptr;
-    if (t && table_common(*t, a, k, l)) {
-        table_limits(*t, a, k, l, o, x);
-        return t;
-    }
-    compute_limits(a, k, l, o, x);
-    return nullptr;
-}
-
-int final_blocks(const OccupancyResult& o) {
-    return std::min({o.limit_warps, o.limit_registers, o.limit_shared_memory, o.limit_blocks, o.limit_barriers, o.limit_virtual_resources});
-}
-
-bool is_input_error(Fail f) {
-    return f == Fail::threads_range || f == Fail::regs_range || f == Fail::smem_negative || f == Fail::carveout_range ||
-           f == Fail::barriers_range || f == Fail::virtual_range;
-}
-
-// The numbers each refusal's message quotes (the layout error_message() reads).
-using Args = std::array<std::int64_t, OccupancyResult::kErrorArgs>;
-// rounded_warps: the warp count rounded up to whole sub-partitions.
-[[gnu::always_inline]] inline Args regs_per_block_args(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
-                                                       const OccupancyResult& r, int rounded_warps) {
-    return {k.regs_per_thread, l.threads, x.regs_per_block_assumed, r.regs_per_warp_allocated, a.reg_alloc_unit, r.warps_per_block,
-            rounded_warps, a.subpartitions, a.regs_per_block};
-}
-[[gnu::always_inline]] inline Args smem_over_block_args(const SmemLimitRule& rule, const ArchRules& a, const KernelResources& k,
-                                                        const LaunchConfig& l, const OccupancyResult& r) {
-    const bool optin_would_fit = !k.optin && k.max_dynamic_smem < 0 && rule.optin_supported() && r.smem_per_block_allocated <= rule.optin_bytes();
-    return {r.smem_per_block_allocated, k.smem_static, l.smem_dynamic, a.smem_reserved_per_block, a.smem_alloc_unit, r.smem_per_block_limit,
-            optin_would_fit, 0, 0};
-}
-
-void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& r) {
-    r.error_code = x.fail;
-    Args v{};
-    switch (x.fail) {
-        case Fail::none: break;
-        case Fail::threads_range: v[0] = a.max_threads_per_block; v[1] = l.threads; break;
-        case Fail::threads_too_many: v[0] = a.max_threads_per_block; v[1] = a.cc_major; v[2] = a.cc_minor; v[3] = l.threads; break;
-        case Fail::regs_range: v[0] = a.max_regs_per_thread; v[1] = k.regs_per_thread; break;
-        case Fail::regs_per_block: v = regs_per_block_args(x, a, k, l, r, round_up(r.warps_per_block, a.subpartitions)); break;
-        case Fail::smem_negative: v[0] = k.smem_static < 0; v[1] = k.smem_static < 0 ? k.smem_static : l.smem_dynamic; break;
-        case Fail::smem_over_block: v = smem_over_block_args(SmemLimitRule(a), a, k, l, r); break;
-        case Fail::smem_over_kernel_max: v[0] = l.smem_dynamic; v[1] = x.max_dyn; break;
-        case Fail::max_dyn_range:
-            v[0] = block_smem_limit(a, k.smem_static, true, -1).device_max_dynamic; v[1] = a.smem_per_block_optin;
-            v[2] = k.smem_static; v[3] = k.max_dynamic_smem;
-            break;
-        case Fail::carveout_range: v[0] = l.carveout; break;
-        case Fail::barriers_range: v[0] = k.barriers; break;
-        case Fail::no_carveout_fits: v[0] = r.smem_per_block_allocated; break;
-        case Fail::virtual_range: v[0] = k.virtual_resources; break;
-        case Fail::virtual_too_many: v[0] = k.virtual_resources; v[1] = a.virtual_resources_per_sm; v[2] = a.cc_major; v[3] = a.cc_minor; break;
-    }
-    for (int i = 0; i < OccupancyResult::kErrorArgs; ++i) r.set_error_arg(i, v[static_cast<std::size_t>(i)]);
-}
-
-// record_error() for the refusals the table path gives (registers or shared memory per block),
-// without a branch on which: every candidate is worked out and the code's is kept.
-[[gnu::always_inline]] inline void record_table_error(const Tables& t, const Extra& x, const ArchRules& a, const KernelResources& k,
-                                                      const LaunchConfig& l, OccupancyResult& r) {
-    r.error_code = x.fail;
-    const Args regs = regs_per_block_args(x, a, k, l, r, x.rounded_warps), smem = smem_over_block_args(t.smem_rule, a, k, l, r);
-    const Args kernel_max = {l.smem_dynamic, x.max_dyn, 0, 0, 0, 0, 0, 0, 0};
-    // Masks rather than conditions (a compiler turns those back into branches), and constant
-    // indices throughout, so the candidates stay in registers.
-    const std::int64_t use_regs = -static_cast<std::int64_t>(x.fail == Fail::regs_per_block);
-    const std::int64_t use_kernel_max = -static_cast<std::int64_t>(x.fail == Fail::smem_over_kernel_max);
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-        (r.set_error_arg(static_cast<int>(I), (regs[I] & use_regs) | (((kernel_max[I] & use_kernel_max) | (smem[I] & ~use_kernel_max)) & ~use_regs)),
-         ...);
-    }(std::make_index_sequence<OccupancyResult::kErrorArgs>{});
-}
-
-// What every answer works out from its limits.
-[[gnu::always_inline]] inline void finish(OccupancyResult& r, int threads) {
-    r.blocks_per_sm = final_blocks(r);
-    const int b = r.blocks_per_sm;
-    r.limiters = (r.limit_warps == b ? kLimitWarps : 0u) | (r.limit_registers == b ? kLimitRegisters : 0u) |
-                 (r.limit_shared_memory == b ? kLimitSharedMemory : 0u) | (r.limit_blocks == b ? kLimitBlocks : 0u) |
-                 (r.limit_barriers == b ? kLimitBarriers : 0u) | (r.limit_virtual_resources == b ? kLimitVirtualResources : 0u);
-    r.warps_per_sm = b * r.warps_per_block;
-    r.threads_per_sm = b * threads;
-    // A multiply by the exact reciprocal where the warp count is a power of two (the same double).
-    r.occupancy = pow2(r.max_warps_per_sm) ? r.warps_per_sm * (1.0 / r.max_warps_per_sm)
-                : r.max_warps_per_sm > 0   ? static_cast<double>(r.warps_per_sm) / r.max_warps_per_sm
-                                           : 0.0;
-}
-
-// The answer from the tables (for a query table_common() takes): one straight path that sets every field.
-[[gnu::always_inline]] inline OccupancyResult tabled_occupancy(const Tables& t, const ArchRules& a, const KernelResources& k,
-                                                              const LaunchConfig& l) {
-    OccupancyResult r;
-    Extra x;
-    table_limits(t, a, k, l, r, x);
-    r.max_warps_per_sm = t.max_warps;
-    record_table_error(t, x, a, k, l, r);
-    finish(r, l.threads);
-    return r;
-}
-
-// The answer with every rule read from ArchRules.
-[[gnu::noinline]] OccupancyResult general_occupancy(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
-    const ArchRules& a = dev.arch;
-    OccupancyResult r;
-    Extra x;
-    compute_limits(a, k, l, r, x);
-    r.max_warps_per_sm = a.warp_size == 32 ? a.max_threads_per_sm >> 5 : a.max_warps_per_sm();
-    if (x.fail != Fail::none) record_error(x, a, k, l, r);
-    if (is_input_error(x.fail)) return r;   // every limit 0 (barriers and virtual resources: kUnlimited)
-    finish(r, l.threads);
-    return r;
-}
-
-}  // namespace
-
 // [SECTION] Public API
 
 OCC_HOT_CLONES int blocks_per_sm_fast(const ArchRules& a, const KernelResources& k, const LaunchConfig& l) {
@@ -604,20 +501,6 @@ OCC_HOT_CLONES OccupancyResult compute_occupancy(const Device& dev, const Kernel
 namespace detail {
 OccupancyResult compute_occupancy_untabled(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
     return general_occupancy(dev, k, l);
-}
-void occupancy_rules_fixed(const ArchRules& a) {
-    const std::lock_guard<std::mutex> lock(g_build_mutex);
-    Fixed& f = g_fixed[fixed_slot(a)];
-    if (f.rules.load(std::memory_order_relaxed) != nullptr) return;
-    f.tables = find_or_build(a);
-    f.rules.store(&a, std::memory_order_release);
-}
-bool occupancy_tables_full() { return g_published.load(std::memory_order_acquire) >= kSlots; }
-bool occupancy_tables_ready(const ArchRules& a) {
-    const int n = g_published.load(std::memory_order_acquire);
-    for (int i = 0; i < n; ++i)
-        if (same_key(g_tables[i]->key, a)) return g_tables[i]->usable;
-    return false;
 }
 }  // namespace detail
 
