@@ -122,15 +122,21 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
             for (std::size_t i = 0; i < kWarpLanes; ++i)
                 key[i] = (lanes >> i) & 1u ? static_cast<std::int32_t>(lane_word[i]) : std::numeric_limits<std::int32_t>::max();
             std::array<std::uint8_t, kWarpLanes> id;
-            detail::dense_rank32(key, id);
-            std::array<std::uint32_t, kBanks> ids_of{};   // bit d: a lane of this phase asks this bank for word id d
-            for (std::uint32_t m = lanes; m; m &= m - 1) {
-                const std::size_t lane = static_cast<std::size_t>(std::countr_zero(m));
-                const std::size_t b0 = lane_word[lane] % kBanks;
-                for (std::size_t k = 0; k < words_per_lane; ++k) ids_of[b0 + k] |= 1u << id[lane];
-            }
+            const int ids = detail::dense_rank32(key, id) - (lanes != 0xffffffffu);   // inactive lanes share one more id
             std::array<std::uint8_t, kBanks> count;
-            for (std::size_t bank = 0; bank < kBanks; ++bank) count[bank] = static_cast<std::uint8_t>(detail::pop32(ids_of[bank]));
+            if (ids == detail::pop32(lanes)) {
+                // Every lane asks for its own words (the usual random gather): a bank's words are its lanes.
+                for (std::size_t bank = 0; bank < kBanks; ++bank)
+                    count[bank] = static_cast<std::uint8_t>(detail::pop32(r.bank_lanes[bank] & lanes));
+            } else {
+                std::array<std::uint32_t, kBanks> ids_of{};   // bit d: a lane of this phase asks this bank for word id d
+                for (std::uint32_t m = lanes; m; m &= m - 1) {
+                    const std::size_t lane = static_cast<std::size_t>(std::countr_zero(m));
+                    const std::size_t b0 = lane_word[lane] % kBanks;
+                    for (std::size_t k = 0; k < words_per_lane; ++k) ids_of[b0 + k] |= 1u << id[lane];
+                }
+                for (std::size_t bank = 0; bank < kBanks; ++bank) count[bank] = static_cast<std::uint8_t>(detail::pop32(ids_of[bank]));
+            }
             std::uint8_t most = 0;
             std::uint32_t conflicted = 0;
             for (std::size_t bank = 0; bank < kBanks; ++bank) {

@@ -118,6 +118,19 @@ const char* elem_noun(int bytes) {
     }
     std::array<std::uint8_t, kWarpLanes> k;
     sectors = detail::dense_rank32(key, k) - (active != 0xffffffffu);
+    const std::uint8_t n_sec = static_cast<std::uint8_t>(sectors);
+    if (sectors == detail::pop32(active)) {
+        // A sector per active lane (the usual random gather): each holds one lane's bytes, so only
+        // the addresses need the scatter.
+        for (std::size_t i = 0; i < kWarpLanes; ++i) r.sector_addr[k[i]] = sec[i] * kSectorBytes;
+        if (sectors < kWarpLanes) r.sector_addr[static_cast<std::size_t>(sectors)] = 0;
+        for (std::size_t i = 0; i < kWarpLanes; ++i) {
+            r.lane_sector[i] = k[i] < n_sec ? static_cast<std::int8_t>(k[i]) : kNoSector;
+            r.sector_used_bytes[i] = i < n_sec ? static_cast<std::uint8_t>(ab) : std::uint8_t{0};
+        }
+        distinct = sectors;
+        return true;
+    }
     // Scatter by sector index. Inactive lanes all get index `sectors` (one past the active ones) and no
     // bytes; that slot is cleared again below. (used[] is cleared by the same scatter, not a memset.)
     std::array<std::uint32_t, kWarpLanes> used;
@@ -127,7 +140,6 @@ const char* elem_noun(int bytes) {
         used[k[i]] |= mask[i];
     }
     if (sectors < kWarpLanes) r.sector_addr[static_cast<std::size_t>(sectors)] = 0;
-    const std::uint8_t n_sec = static_cast<std::uint8_t>(sectors);
     for (std::size_t i = 0; i < kWarpLanes; ++i) r.lane_sector[i] = k[i] < n_sec ? static_cast<std::int8_t>(k[i]) : kNoSector;
     int bytes = 0;
     for (int i = 0; i < sectors; ++i) {
