@@ -4,6 +4,8 @@
 
 #include <mutex>
 
+#include "lane_rank.hpp"   // OCC_HOT_CLONES
+
 namespace occ::detail {
 
 const Tables* g_tables[kSlots] = {};
@@ -55,6 +57,14 @@ void note_miss(const ArchRules& a) {
     if (++s->count < kBuildAfter) return;
     s->count = 0;
     (void)find_or_build(a);
+}
+
+OCC_HOT_CLONES const Tables* tables_by_bytes(const ArchRules& a) {
+    const int n = g_published.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i)
+        if (same_key(g_tables[i]->key, a)) return g_tables[i]->usable ? g_tables[i] : nullptr;
+    if (n < kSlots) note_miss(a);
+    return nullptr;
 }
 
 void occupancy_rules_fixed(const ArchRules& a) {

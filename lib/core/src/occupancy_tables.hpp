@@ -76,15 +76,15 @@ inline std::size_t fixed_slot(const ArchRules& a) { return (reinterpret_cast<std
 // Counts a miss; builds the rules' tables once they have been seen kBuildAfter times.
 void note_miss(const ArchRules& a);
 
+// The tables for rules not fixed by address: compared by bytes (out of line, so the callers' hot
+// path keeps to scalar registers).
+const Tables* tables_by_bytes(const ArchRules& a);
+
 // The tables for these rules, or nullptr (none yet, or unusable).
 [[gnu::always_inline]] inline const Tables* tables_for(const ArchRules& a) {
     const Fixed& f = g_fixed[fixed_slot(a)];
     if (f.rules.load(std::memory_order_acquire) == &a) return f.tables->usable ? f.tables : nullptr;
-    const int n = g_published.load(std::memory_order_acquire);
-    for (int i = 0; i < n; ++i)
-        if (same_key(g_tables[i]->key, a)) return g_tables[i]->usable ? g_tables[i] : nullptr;
-    if (n < kSlots) note_miss(a);
-    return nullptr;
+    return tables_by_bytes(a);
 }
 
 }  // namespace occ::detail
