@@ -122,6 +122,7 @@ const char* elem_noun(int bytes) {
     if (sectors == detail::pop32(active)) {
         // A sector per active lane (the usual random gather): each holds one lane's bytes, so only
         // the addresses need the scatter.
+#pragma GCC unroll 32
         for (std::size_t i = 0; i < kWarpLanes; ++i) r.sector_addr[k[i]] = sec[i] * kSectorBytes;
         if (sectors < kWarpLanes) r.sector_addr[static_cast<std::size_t>(sectors)] = 0;
         for (std::size_t i = 0; i < kWarpLanes; ++i) {

@@ -25,6 +25,7 @@ __attribute__((target("avx2,popcnt"))) int dense_rank32_avx2(const std::array<st
     const __m256i* kp = reinterpret_cast<const __m256i*>(key.data());
     const __m256i k0 = _mm256_loadu_si256(kp), k1 = _mm256_loadu_si256(kp + 1), k2 = _mm256_loadu_si256(kp + 2), k3 = _mm256_loadu_si256(kp + 3);
     __m256i r0 = _mm256_setzero_si256(), r1 = r0, r2 = r0, r3 = r0;
+#pragma GCC unroll 8
     for (std::size_t j = 0; j < 32; ++j) {
         const __m256i kj = _mm256_set1_epi32(key[j]);
         r0 = _mm256_sub_epi32(r0, _mm256_cmpgt_epi32(k0, kj));   // compare gives -1 where key[j] < key[i]
@@ -38,19 +39,25 @@ __attribute__((target("avx2,popcnt"))) int dense_rank32_avx2(const std::array<st
     f = _mm256_or_si256(f, _mm256_permute2x128_si256(f, f, 1));
     f = _mm256_or_si256(f, _mm256_shuffle_epi32(f, 0x4e));
     f = _mm256_or_si256(f, _mm256_shuffle_epi32(f, 0xb1));   // firsts, in every lane
-    // popcount(firsts & (2^rank - 1)): a nibble table per byte, then the four bytes of each lane summed.
-    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-    const __m256i lo4 = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
-    for (auto& v : c) {
-        const __m256i x = _mm256_and_si256(f, _mm256_sub_epi32(v, one));
-        const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, lo4)), _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4)));
-        v = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16);
+    const auto firsts = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(f)));
+    if (firsts == 0xffffffffu) {   // 32 distinct keys (a random gather): each rank is its dense rank
+        c[0] = r0, c[1] = r1, c[2] = r2, c[3] = r3;
+    } else {
+        // popcount(firsts & (2^rank - 1)): a nibble table per byte, then the four bytes of each lane summed.
+        const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+        const __m256i lo4 = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
+        for (auto& v : c) {
+            const __m256i x = _mm256_and_si256(f, _mm256_sub_epi32(v, one));
+            const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, lo4)),
+                                              _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4)));
+            v = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16);
+        }
     }
     // 32 counts (0..31) -> bytes, in lane order.
     const __m256i w01 = _mm256_packs_epi32(c[0], c[1]), w23 = _mm256_packs_epi32(c[2], c[3]);
     const __m256i b = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(w01, w23), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), b);
-    return _mm_popcnt_u32(static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(f))));
+    return _mm_popcnt_u32(firsts);
 }
 
 #endif
