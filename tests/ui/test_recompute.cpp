@@ -1,6 +1,6 @@
 // test_recompute.cpp — the refresh step computes each part of what the app shows only when a view on
 // screen needs it and its inputs changed (lib/ui/src/state.cpp): the first frame has the result, the
-// panels that wait say so and fill in over the next frames, with the same numbers occ::core gives;
+// panels whose first run waits fill in over the next frames, with the same numbers occ::core gives;
 // parts whose inputs did not change are kept (counted by runs, not timed); other tabs' numbers wait
 // for their tab; the menu bar's figure is the sum of what was computed for the inputs shown.
 #include <doctest/doctest.h>
@@ -42,6 +42,14 @@ std::vector<float> expected_heatmap(const occ::ui::AppState& s) {
     return out;
 }
 
+// One frame, and every text it drew (read back from the draw lists, as the layout check does).
+std::string frame_text(occ::ui::App& app) {
+    run_frame(app);
+    std::string text;
+    for (const std::string& t : occ::ui::drawn_texts()) text += t + "\n";
+    return text;
+}
+
 }  // namespace
 
 TEST_CASE("recompute: the first frame has the result; the heatmap follows and equals occupancy_grid's values") {
@@ -53,7 +61,12 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
     s.req.kernel.regs_per_thread = 40;
     s.req.launch.smem_dynamic = 20000;
     occ::ui::mark_changed(s);
-    run_frame(app);
+    const std::string shown = frame_text(app);
+    // The panels still waiting say so (and show no numbers).
+    CHECK(shown.find("Computing the hints...") != std::string::npos);
+    CHECK(shown.find("Computing the graphs...") != std::string::npos);
+    CHECK(shown.find("Computing the heatmap...") != std::string::npos);
+    CHECK(shown.find("Block size x registers") == std::string::npos);
     CHECK(current(s, Part::result));
     CHECK(s.derived.result.blocks_per_sm == occ::compute_occupancy(s.req.device, s.req.kernel, s.req.launch).blocks_per_sm);
     CHECK(!s.derived.table.empty());
@@ -73,6 +86,9 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
     }
     CHECK(!s.derived.recompute.waiting);
     CHECK(frames >= 5);   // the three graphs, the heatmap and the hints came one a frame
+    const std::string complete = frame_text(app);
+    CHECK(complete.find("Computing") == std::string::npos);
+    CHECK(complete.find("Block size x registers") != std::string::npos);
     CHECK(runs(s, Part::heatmap) == 1);
     CHECK(s.derived.heat_occupancy == expected_heatmap(s));
     CHECK(s.derived.by_threads.size() == 1024);
@@ -89,6 +105,22 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
     const std::vector<int> before = all_runs(s);
     for (int i = 0; i < 5; ++i) run_frame(app);
     CHECK(all_runs(s) == before);
+
+    // Every part has run once: a change that touches them all is computed in the frame that shows
+    // it, budget or not (no panel flickers to "Computing" while a slider moves).
+    s.req.launch.smem_dynamic = 30000;
+    s.req.kernel.regs_per_thread = 48;
+    s.req.launch.threads = 384;
+    occ::ui::sync_block(s);
+    occ::ui::mark_changed(s);
+    run_frame(app);
+    CHECK(!s.derived.recompute.waiting);
+    for (const Part p : {Part::result, Part::sweep_threads, Part::sweep_regs, Part::sweep_smem, Part::heatmap, Part::hints}) {
+        CAPTURE(occ::ui::part_title(p));
+        CHECK(current(s, p));
+        CHECK(runs(s, p) == before[static_cast<std::size_t>(p)] + 1);
+    }
+    CHECK(s.derived.heat_occupancy == expected_heatmap(s));
 }
 
 TEST_CASE("recompute: a part whose inputs did not change is kept") {

@@ -178,8 +178,9 @@ struct NcuDerived {
 // [SECTION] Recompute: the parts of `derived`, each computed when a view on screen needs it
 // A part is computed only while something shows it and only when its inputs changed: the graphs keep
 // their curve while the input they sweep changes, the heatmap while the block size and registers
-// change, and the other tabs' parts wait until their tab opens. A frame computes parts until it has
-// spent `budget_ms`; what is left waits for the next frame, and its panel says so.
+// change, and the other tabs' parts wait until their tab opens. A part's first run (cold code) waits
+// for the next frame once this frame has spent `budget_ms`, and its panel says so; a part that ran
+// before is computed in the frame that shows it.
 enum class Part : int {
     result, sweep_threads, sweep_regs, sweep_smem, heatmap, heatmap_limiters, hints, memory, memory_tile, advisor, roofline, ncu
 };
@@ -196,7 +197,7 @@ struct PartLog {
 
 struct Recompute {
     std::array<PartLog, kPartCount> parts;
-    double budget_ms = 4;     // a frame computes parts until it has spent this long (0: one part a frame)
+    double budget_ms = 2;     // first runs stop once a frame has spent this long (0: one first run a frame)
     double frame_ms = 0;      // spent computing in this frame
     int frame_parts = 0;      // parts computed in this frame
     bool waiting = false;     // a part shown this frame waits for the next one

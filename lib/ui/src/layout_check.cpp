@@ -248,6 +248,13 @@ void overflowing_panels(io::json& clipped) {
 
 }  // namespace
 
+std::vector<std::string> drawn_texts() {
+    std::vector<std::string> out;
+    if (!GImGui) return out;
+    for (const Run& r : read_texts(ImGui::GetDrawData())) out.push_back(r.text);
+    return out;
+}
+
 io::json check_layout() {
     io::json clipped = io::json::array(), overlaps = io::json::array();
     if (!GImGui) return {{"clipped", clipped}, {"overlaps", overlaps}};

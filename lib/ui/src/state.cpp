@@ -434,7 +434,10 @@ bool ready(AppState& s, Part p, bool now) {
         log.generation = s.input_generation;
         return true;
     }
-    if (!now && r.frame_parts > 0 && r.frame_ms >= r.budget_ms) {
+    // Only a part's first run waits: its code is cold (the page's engine has not optimised it yet),
+    // while a part that ran before takes a fraction of that, so panels never flicker to "Computing"
+    // while the user drags a slider.
+    if (!now && log.runs == 0 && r.frame_parts > 0 && r.frame_ms >= r.budget_ms) {
         r.waiting = true;
         return false;
     }

@@ -2,6 +2,7 @@
 // conventions they share (colours per block and per limiter, tooltips, em units).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "app_state.hpp"
 #include "imgui.h"
@@ -80,6 +81,8 @@ namespace occ::ui {
 // The layout self-check of the frame just drawn (layout_check.cpp): {"clipped": [{"id", "text",
 // "rect"}], "overlaps": [{"a", "b"}]}, rects as [x, y, w, h] in ImGui's pixels.
 io::json check_layout();
+// Every text of the frame just drawn, as the layout check reads them (tests look for what a panel says).
+std::vector<std::string> drawn_texts();
 // The large font for headline figures (font 1 of the atlas; falls back to the default font).
 void push_big_font();
 }  // namespace occ::ui
