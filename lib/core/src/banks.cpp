@@ -99,7 +99,20 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
         r.active_lanes += detail::pop32(lanes);
         std::uint32_t banks_seen = 0;
         bool collide = false;
-        for (std::uint32_t m = lanes; m; m &= m - 1) {
+        const bool full_one_word = words_per_lane == 1 && lanes == 0xffffffffu;
+        if (full_one_word) {
+            // A full warp of one-word lanes (a gather, a permutation): the same as the loop below, every
+            // lane in turn, its bank marked; two lanes share a bank when fewer than 32 banks are seen.
+#pragma GCC unroll 32
+            for (std::size_t i = 0; i < kWarpLanes; ++i) {
+                const std::uint32_t b0 = lane_word[i] % kBanks;
+                r.lane_bank[i] = static_cast<std::int8_t>(b0);
+                banks_seen |= 1u << b0;
+                r.bank_lanes[b0] |= 1u << i;
+            }
+            collide = banks_seen != 0xffffffffu;
+        }
+        for (std::uint32_t m = full_one_word ? 0u : lanes; m; m &= m - 1) {
             const int lane = std::countr_zero(m);
             const std::uint32_t b0 = lane_word[static_cast<std::size_t>(lane)] % kBanks;   // aligned accesses never wrap past bank 31
             r.lane_bank[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(b0);
@@ -126,6 +139,7 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
             std::array<std::uint8_t, kBanks> count;
             if (ids == detail::pop32(lanes)) {
                 // Every lane asks for its own words (the usual random gather): a bank's words are its lanes.
+#pragma GCC unroll 32
                 for (std::size_t bank = 0; bank < kBanks; ++bank)
                     count[bank] = static_cast<std::uint8_t>(detail::pop32(r.bank_lanes[bank] & lanes));
             } else {
