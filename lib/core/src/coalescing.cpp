@@ -380,10 +380,11 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
         const int end = k + 1 < sectors ? first_distinct[static_cast<std::size_t>(k + 1)] : distinct;
         r.sector_used_bytes[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(end - first_distinct[static_cast<std::size_t>(k)]) * ab);
     }
-    // Lines: 128-byte lines among the (ascending) sectors.
+    // Lines: 128-byte lines among the (ascending) sectors. Slots past the last sector hold 0, so the
+    // whole array is compared (no bound in the loop) and the one step down to 0 is taken back.
     int lines = 1;
-    for (int i = 1; i < kWarpLanes; ++i)
-        lines += (i < sectors) & (r.sector_addr[static_cast<std::size_t>(i)] / kLineBytes != r.sector_addr[static_cast<std::size_t>(i - 1)] / kLineBytes);
+    for (std::size_t i = 1; i < kWarpLanes; ++i) lines += ((r.sector_addr[i] ^ r.sector_addr[i - 1]) / kLineBytes) != 0;
+    if (sectors < kWarpLanes) lines -= r.sector_addr[static_cast<std::size_t>(sectors - 1)] / kLineBytes != 0;
     r.requests = 1;
     r.active_lanes = detail::pop32(active);
     r.sectors = sectors;
