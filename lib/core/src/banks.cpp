@@ -35,7 +35,7 @@ bool analyze_banks_affine(const WarpAccess& w, int ab, BankResult& r) {
     const std::uint32_t align = ~static_cast<std::uint32_t>(ab - 1);
     const std::uint32_t a0 = static_cast<std::uint32_t>(w.addr[0]) & align;
     const std::uint32_t d = (static_cast<std::uint32_t>(w.addr[1]) & align) - a0;
-    if (d % kBankBytes != 0) return false;
+    if (d % kBankBytes != 0 || (static_cast<std::uint32_t>(w.addr[2]) & align) != a0 + 2 * d) return false;   // gathers stop here
     std::uint32_t off_step = 0, expect = a0 + d;
     for (int i = 2; i < kWarpLanes; ++i) {
         expect += d;

@@ -299,7 +299,8 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     // Fastest path: a full warp at a constant non-negative step d (a[i] = a0 + i*d), the shape of
     // every coalesced, misaligned, strided, vector and broadcast access. Closed form, no per-lane chains.
     bool done = false, ordered = true;
-    if (active == 0xffffffffu) {
+    // (Lane 2 off the step already rules it out: gathers skip the walk.)
+    if (active == 0xffffffffu && (w.addr[2] & amask) - (w.addr[1] & amask) == (w.addr[1] & amask) - (w.addr[0] & amask)) {
         const std::uint64_t a0 = w.addr[0] & amask, a1 = w.addr[1] & amask;
         const std::uint64_t d = a1 - a0;
         std::uint64_t off_step = a1 < a0 ? 1u : 0u, expect = a1;
