@@ -15,7 +15,7 @@ PKGS=(cmake g++ make pkg-config nlohmann-json3-dev libcli11-dev doctest-dev libb
       pybind11-dev python3-dev python3-numpy python3-venv python3-setuptools python3-wheel)
 if [[ $NATIVE_ONLY -eq 0 ]]; then
   # desktop app + its headless test, web build, browser tests
-  PKGS+=(libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri fonts-dejavu-core python3-fonttools emscripten nodejs npm chromium gzip python3)
+  PKGS+=(libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri fonts-dejavu-core python3-fonttools emscripten terser nodejs npm chromium gzip python3)
 fi
 
 missing=()

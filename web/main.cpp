@@ -15,7 +15,6 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
-#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +22,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "occ/io/fields.hpp"
 #include "occ/io/url.hpp"
 #include "occ/ui/app.hpp"
 #include "web.hpp"
@@ -187,35 +187,35 @@ void die(const std::string& why) {
     js_fatal(why.c_str());
 }
 
+void draw_frame() {
+    sync_canvas();
+    glfwPollEvents();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    if (g.touch) {
+        ImGui::GetIO().MousePos = g.touch_pos;
+        ImGui::GetIO().MouseDown[0] = g.touch_down;
+    }
+    ImGui::NewFrame();
+    g.app->frame();
+    ImGui::Render();
+    glViewport(0, 0, g.width, g.height);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (g.app->take_scenario_changed()) persist(/*replace=*/false);
+    if (!g.first_frame_done) {
+        g.first_frame_done = true;
+        js_first_frame();
+    }
+}
+
+// Every exception ends the page with its message (occShell.fatal).
 void frame() {
     if (g.dead) return;
-    try {
-        sync_canvas();
-        glfwPollEvents();
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui_ImplGlfw_NewFrame();
-        if (g.touch) {
-            ImGui::GetIO().MousePos = g.touch_pos;
-            ImGui::GetIO().MouseDown[0] = g.touch_down;
-        }
-        ImGui::NewFrame();
-        g.app->frame();
-        ImGui::Render();
-        glViewport(0, 0, g.width, g.height);
-        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-        glClearColor(bg.x, bg.y, bg.z, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        if (g.app->take_scenario_changed()) persist(/*replace=*/false);
-        if (!g.first_frame_done) {
-            g.first_frame_done = true;
-            js_first_frame();
-        }
-    } catch (const std::exception& e) {
-        die(e.what());
-    } catch (...) {
-        die("unknown exception");
-    }
+    std::string what;
+    if (occ::io::catching(&what, /*all=*/true, [] { draw_frame(); }) != occ::io::Caught::nothing) die(what);
 }
 
 }  // namespace
@@ -324,46 +324,57 @@ EMSCRIPTEN_KEEPALIVE void occ_web_drop(const char* text) {
 }  // extern "C"
 
 // [SECTION] main
-int main() {
-    try {
-        if (!glfwInit()) {
-            js_fatal("Could not start the window system (GLFW).");
-            return 1;
-        }
-        glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-        g.window = glfwCreateWindow(1280, 800, "occ", nullptr, nullptr);
-        if (!g.window) {
-            js_fatal("This page needs WebGL2, and the browser could not create a WebGL2 context.");
-            return 1;
-        }
-        glfwMakeContextCurrent(g.window);
+namespace {
 
-        IMGUI_CHECKVERSION();
-        ImGui::CreateContext();   // before the App: it sets keyboard navigation and no imgui.ini
-        g.app = std::make_unique<occ::ui::App>();
-        if (const int n = js_font_size(); n > 0) {
-            std::vector<unsigned char> font(static_cast<std::size_t>(n));
-            js_font_copy(font.data());
-            g.app->set_font_ttf(font.data(), font.size());
-        }
-        ImGui_ImplGlfw_InitForOpenGL(g.window, true);
-        ImGui_ImplOpenGL3_Init("#version 300 es");
-        // Emscripten's GLFW has no clipboard: ImGui's copy and paste go through g.clipboard, which the
-        // page's paste event fills (occ_web_paste).
-        ImGui::GetIO().GetClipboardTextFn = [](void*) { return g.clipboard.c_str(); };
-        ImGui::GetIO().SetClipboardTextFn = [](void*, const char* text) { g.clipboard = text ? text : ""; };
-
-        g.defaults = occ::io::json::parse(g.app->scenario_json(), nullptr, /*allow_exceptions=*/false);
-        if (!g.defaults.is_object()) g.defaults = occ::io::json::object();
-        boot_scenario();
-        g.app->take_scenario_changed();
-        persist(/*replace=*/true);
-    } catch (const std::exception& e) {
-        js_fatal((std::string("Start-up failed: ") + e.what()).c_str());
+// 0 when the App runs; 1 when the page cannot start (the page has been told why).
+int start() {
+    if (!glfwInit()) {
+        js_fatal("Could not start the window system (GLFW).");
         return 1;
     }
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    g.window = glfwCreateWindow(1280, 800, "occ", nullptr, nullptr);
+    if (!g.window) {
+        js_fatal("This page needs WebGL2, and the browser could not create a WebGL2 context.");
+        return 1;
+    }
+    glfwMakeContextCurrent(g.window);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();   // before the App: it sets keyboard navigation and no imgui.ini
+    g.app = std::make_unique<occ::ui::App>();
+    if (const int n = js_font_size(); n > 0) {
+        std::vector<unsigned char> font(static_cast<std::size_t>(n));
+        js_font_copy(font.data());
+        g.app->set_font_ttf(font.data(), font.size());
+    }
+    ImGui_ImplGlfw_InitForOpenGL(g.window, true);
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    // Emscripten's GLFW has no clipboard: ImGui's copy and paste go through g.clipboard, which the
+    // page's paste event fills (occ_web_paste).
+    ImGui::GetIO().GetClipboardTextFn = [](void*) { return g.clipboard.c_str(); };
+    ImGui::GetIO().SetClipboardTextFn = [](void*, const char* text) { g.clipboard = text ? text : ""; };
+
+    g.defaults = occ::io::json::parse(g.app->scenario_json(), nullptr, /*allow_exceptions=*/false);
+    if (!g.defaults.is_object()) g.defaults = occ::io::json::object();
+    boot_scenario();
+    g.app->take_scenario_changed();
+    persist(/*replace=*/true);
+    return 0;
+}
+
+}  // namespace
+
+int main() {
+    int rc = 1;
+    std::string what;
+    if (occ::io::catching(&what, /*all=*/true, [&] { rc = start(); }) != occ::io::Caught::nothing) {
+        js_fatal(("Start-up failed: " + what).c_str());
+        return 1;
+    }
+    if (rc != 0) return rc;
     emscripten_set_main_loop(frame, 0, true);
     return 0;
 }

@@ -47,13 +47,14 @@ std::string known_kinds() {
 json handle(std::string_view kind, const json& request) {
     for (const Kind& k : kKinds) {
         if (kind != k.name) continue;
-        try {
-            return k.fn(request);
-        } catch (const RequestError& e) {
-            return json{{"error", make_valid_utf8(e.what())}};
-        } catch (const std::exception& e) {
-            return json{{"error", make_valid_utf8(std::string("internal error: ") + e.what())}};
+        json answer;
+        std::string what;
+        switch (catching(&what, true, [&] { answer = k.fn(request); })) {
+            case Caught::nothing: return answer;
+            case Caught::request_error: return json{{"error", make_valid_utf8(what)}};
+            case Caught::exception: break;
         }
+        return json{{"error", make_valid_utf8("internal error: " + what)}};
     }
     return json{{"error", "unknown request kind \"" + utf8_prefix(kind, 40) + "\"; known: " + known_kinds()}};
 }

@@ -5,6 +5,7 @@
 #include "occ/expr.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
+#include "occ/io/size.hpp"
 
 namespace occ::io {
 namespace {
@@ -36,12 +37,7 @@ std::uint64_t read_u64(FieldReader& f, const FieldSpec& s, std::uint64_t def, co
     if (ok) x = v->get<std::uint64_t>();
     else if (v->is_string()) {
         const std::string t = v->get<std::string>();
-        try {
-            std::size_t pos = 0;
-            ok = !t.empty() && t[0] != '-' && t[0] != ' ' && t[0] != '+' && (x = std::stoull(t, &pos, 0), pos == t.size());
-        } catch (...) {
-            ok = false;
-        }
+        ok = parse_unsigned(t, x);
     }
     if (!ok || x > static_cast<std::uint64_t>(s.hi)) f.fail(s.key, std::string("must be ") + what + ", got " + shown(*v));
     return x;

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -26,6 +28,23 @@ std::string lower(std::string_view s) {
 }
 
 }  // namespace
+
+[[gnu::noinline]] Caught run_catching(void (*fn)(void*), void* ctx, std::string* what, bool all) {
+    try {
+        fn(ctx);
+        return Caught::nothing;
+    } catch (const RequestError& e) {
+        *what = e.what();
+        return Caught::request_error;
+    } catch (const std::exception& e) {
+        if (!all) throw;
+        *what = e.what();
+    } catch (...) {
+        if (!all) throw;
+        *what = "unknown exception";
+    }
+    return Caught::exception;
+}
 
 // Field names are compared without swaps (Levenshtein), as these suggestions always were.
 std::string closest(std::string_view word, std::initializer_list<std::string_view> candidates) {
@@ -74,10 +93,11 @@ std::int64_t FieldReader::integer(std::string_view key, std::int64_t lo, std::in
         x = static_cast<std::int64_t>(d);
     } else if (v->is_string()) {
         const std::string s = v->get<std::string>();
-        std::size_t pos = 0;
-        long long parsed = 0;
-        try { parsed = std::stoll(s, &pos); } catch (...) { fail(key, range() + ", got " + shown(*v)); }
-        if (pos != s.size()) fail(key, range() + ", got " + shown(*v));
+        // std::stoll's reading (leading spaces, a sign, decimal digits) without its exceptions.
+        char* end = nullptr;
+        errno = 0;
+        const long long parsed = std::strtoll(s.c_str(), &end, 10);
+        if (end == s.c_str() || errno == ERANGE || end != s.c_str() + s.size()) fail(key, range() + ", got " + shown(*v));
         x = parsed;
     } else {
         fail(key, range() + ", got " + shown(*v));
@@ -103,9 +123,10 @@ double FieldReader::number(std::string_view key, double lo, double hi, double de
     if (v->is_number()) x = v->get<double>();
     else if (v->is_string()) {
         const std::string s = v->get<std::string>();
-        std::size_t pos = 0;
-        try { x = std::stod(s, &pos); } catch (...) { fail(key, range() + ", got " + shown(*v)); }
-        if (pos != s.size()) fail(key, range() + ", got " + shown(*v));
+        char* end = nullptr;   // std::stod's reading without its exceptions
+        errno = 0;
+        x = std::strtod(s.c_str(), &end);
+        if (end == s.c_str() || errno == ERANGE || end != s.c_str() + s.size()) fail(key, range() + ", got " + shown(*v));
     } else fail(key, range() + ", got " + shown(*v));
     if (!std::isfinite(x) || x < lo || x > hi) fail(key, range() + ", got " + shown(*v));
     return x;

@@ -4,10 +4,12 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -75,32 +77,51 @@ private:
     mutable std::set<std::string, std::less<>> seen_;
 };
 
+// What run_catching caught.
+enum class Caught { nothing, request_error, exception };
+
+// Runs fn(ctx) and catches what it throws: a RequestError always (its message goes to *what), and
+// with `all` every other exception too (what(), or "unknown exception"); without `all` the others
+// pass through. Every catch site in occ::io and the web page goes through here: the web build
+// catches exceptions only in the functions web/CMakeLists.txt names (this one), which keeps the
+// page small (a throw elsewhere unwinds without running destructors: a refused request leaks its
+// temporaries there, a few hundred bytes).
+Caught run_catching(void (*fn)(void*), void* ctx, std::string* what, bool all);
+
+template <typename F>
+Caught catching(std::string* what, bool all, F&& f) {
+    using Fn = std::remove_reference_t<F>;
+    return run_catching([](void* p) { (*static_cast<Fn*>(p))(); }, &f, what, all);
+}
+
 // The shape of every typed answer: read `request` as `context` (its "id" echoed), let `fill` read
 // the rest and compute, and turn a RequestError into the Result's error (errors leave lib/io as
 // values only).
 template <typename Answer, typename Fill>
 Result<Answer> answer_with(const json& request, const char* context, Fill fill) {
-    try {
+    Answer a;
+    std::string error;
+    const Caught c = catching(&error, false, [&] {
         FieldReader f(request, context);
-        Answer a;
         if (const json* id = f.raw(fields::id)) a.id = *id;
         fill(f, a);
-        return Result<Answer>::ok(std::move(a));
-    } catch (const RequestError& e) {
-        return Result<Answer>::fail(e.what());
-    }
+    });
+    if (c != Caught::nothing) return Result<Answer>::fail(std::move(error));
+    return Result<Answer>::ok(std::move(a));
 }
 
 // A part of a request read by `read(f)` as a Result (a RequestError becomes its error); no
 // unknown-field check: the caller reads the rest.
 template <typename T, typename Read>
 Result<T> read_with(const json& request, std::string_view context, Read read) {
-    try {
+    std::optional<T> out;
+    std::string error;
+    const Caught c = catching(&error, false, [&] {
         FieldReader f(request, std::string(context));
-        return Result<T>::ok(read(f));
-    } catch (const RequestError& e) {
-        return Result<T>::fail(e.what());
-    }
+        out.emplace(read(f));
+    });
+    if (c != Caught::nothing) return Result<T>::fail(std::move(error));
+    return Result<T>::ok(std::move(*out));
 }
 
 // An answer's JSON, or a RequestError for handle() to turn into {"error": ...}.
