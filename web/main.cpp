@@ -275,6 +275,10 @@ EMSCRIPTEN_KEEPALIVE const char* occ_web_layout() {
     return occ::web::to_js(g.app && g.first_frame_done ? g.app->layout_json() : std::string(R"({"clipped":[],"overlaps":[]})"));
 }
 
+// What the menu bar's "recomputed in" figure is made of (occ::ui::App::recompute_json), for
+// tests/web/measure.mjs: Module.UTF8ToString(Module._occ_web_recompute()).
+EMSCRIPTEN_KEEPALIVE const char* occ_web_recompute() { return occ::web::to_js(g.app ? g.app->recompute_json() : std::string("null")); }
+
 // The report pasted into the app, as the app shows it ("null" when none).
 EMSCRIPTEN_KEEPALIVE const char* occ_web_app_ncu() { return occ::web::to_js(g.app ? g.app->ncu_json() : std::string("null")); }
 

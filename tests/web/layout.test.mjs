@@ -1,12 +1,15 @@
 // layout.test.mjs — the page on every screen: at each laptop, desktop, 4K, tablet and phone size the
 // e2e contract names, every tab reports no text cut by its box and no two texts drawn over each other
 // (window.occ.layout(), the app's own check of the frame just drawn); on a touch phone a drag scrolls
-// the page and a tap on a number field opens the on-screen keyboard's field and takes what is typed.
-// One browser, one page per size.
+// the page and a tap on a number field opens the on-screen keyboard's field and takes what is typed;
+// states beyond the defaults (Expression mode, the tile panel, a 3-D block, a pasted compiler log)
+// pass the same check. A label ImGui shortened with an ellipsis counts as cut. One browser, one page per size.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, test } from "node:test";
 
-import { frames, useBrowser, withPage } from "./harness.mjs";
+import { frames, root, useBrowser, withPage } from "./harness.mjs";
 
 let server, browser;
 useBrowser((s, b) => { server = s; browser = b; });
@@ -80,4 +83,39 @@ describe("layout", () => {
       assert.deepEqual(r.overlaps, []);
     });
   });
+
+  // States that show more than the defaults (the headless test checks them at every size too).
+  const log = readFileSync(path.join(root, "tests/fixtures/ptxas/kernels_sm80.log"), "utf8");
+  const states = [
+    ["Memory: Expression mode, every tile access, CuTe swizzle", (st) => ({
+      ...st, ui: { ...st.ui, tab: "memory",
+        memory: { pattern: "expr", expr: "tile[threadIdx.y][threadIdx.x ^ threadIdx.y]", array: "float tile[32][33]", consts: "", block: [32, 32, 1] },
+        memory_tile: { pattern: "tile", tile: [128, 128], elem_bytes: 2, access_bytes: 16, tile_access: ["ldmatrix.x4.trans", "row", "cp_async", "column"], cute_swizzle: "Swizzle<2,3,3>" } } })],
+    ["Occupancy: a 3-D block that does not fit", (st) => ({ ...st, block: [16, 8, 8], threads: undefined, smem_dynamic: 99999, ui: { ...st.ui, tab: "occupancy" } })],
+  ];
+  for (const sc of [{ width: 1366, height: 768, scale: 1, touch: false }, { width: 390, height: 844, scale: 3, touch: true }]) {
+    test(`${sc.width}x${sc.height} at ${sc.scale}x: states beyond the defaults, nothing cut (ellipses included), nothing drawn over`, async () => {
+      await withPage(browser, server.url, sc, async ({ page, errors }) => {
+        for (const [name, make] of states) {
+          await page.evaluate((src) => occ.setState((0, eval)(src)(occ.state())), make.toString());
+          await frames(page, 5);
+          const r = await page.evaluate(() => occ.layout());
+          assert.deepEqual(r.clipped, [], `${name}: texts cut by their box`);
+          assert.deepEqual(r.overlaps, [], `${name}: texts drawn over each other`);
+        }
+        // A compiler log pasted on the page opens the Advisor with the log's kernels.
+        await page.evaluate((text) => {
+          const data = new DataTransfer();
+          data.setData("text/plain", text);
+          document.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true }));
+        }, log);
+        await frames(page, 5);
+        assert.equal(await page.evaluate(() => occ.state().ui.tab), "advisor");
+        const r = await page.evaluate(() => occ.layout());
+        assert.deepEqual(r.clipped, [], "Advisor with an imported log: texts cut by their box");
+        assert.deepEqual(r.overlaps, [], "Advisor with an imported log: texts drawn over each other");
+        assert.deepEqual(errors, []);
+      });
+    });
+  }
 });
