@@ -232,3 +232,21 @@ TEST_CASE("recompute: the heatmap's limiters are computed when the pointer first
         CHECK(s.derived.heat_limiters[static_cast<std::size_t>(7 * s.derived.heat_rows + r)] == col[static_cast<std::size_t>(r)].limiters);
     ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
 }
+
+TEST_CASE("recompute: the menu bar's figure has a tooltip") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    for (int i = 0; i < 3; ++i) run_frame(app);
+    // The figure sits at the right end of the menu bar.
+    ImGui::GetIO().MousePos = ImVec2(ImGui::GetIO().DisplaySize.x - ImGui::GetFontSize() * 4, ImGui::GetFrameHeight() * 0.5f);
+    for (int i = 0; i < 3; ++i) run_frame(app);
+    bool tooltip = false;
+    for (const ImGuiWindow* w : GImGui->Windows) tooltip |= w->Active && (w->Flags & ImGuiWindowFlags_Tooltip) && w->DrawList->VtxBuffer.Size > 0;
+    CHECK(tooltip);
+    ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    for (int i = 0; i < 2; ++i) run_frame(app);
+    tooltip = false;
+    for (const ImGuiWindow* w : GImGui->Windows) tooltip |= w->Active && (w->Flags & ImGuiWindowFlags_Tooltip);
+    CHECK(!tooltip);
+}
