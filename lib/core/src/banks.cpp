@@ -100,6 +100,7 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
         std::uint32_t banks_seen = 0;
         bool collide = false;
         const bool full_one_word = words_per_lane == 1 && lanes == 0xffffffffu;
+        std::array<std::uint8_t, kBanks> lanes_in{};   // full_one_word: lanes per bank
         if (full_one_word) {
             // A full warp of one-word lanes (a gather, a permutation): the same as the loop below, every
             // lane in turn, its bank marked; two lanes share a bank when fewer than 32 banks are seen.
@@ -109,6 +110,7 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
                 r.lane_bank[i] = static_cast<std::int8_t>(b0);
                 banks_seen |= 1u << b0;
                 r.bank_lanes[b0] |= 1u << i;
+                ++lanes_in[b0];
             }
             collide = banks_seen != 0xffffffffu;
         }
@@ -132,14 +134,18 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
             // Aligned accesses of one width cover whole groups of words_per_lane banks: lanes with the
             // same first bank share all their words or none, so each group is counted at its first bank.
             std::array<std::int32_t, kWarpLanes> key;
-            for (std::size_t i = 0; i < kWarpLanes; ++i)
-                key[i] = (lanes >> i) & 1u ? static_cast<std::int32_t>(lane_word[i]) : std::numeric_limits<std::int32_t>::max();
+            if (lanes == 0xffffffffu)
+                for (std::size_t i = 0; i < kWarpLanes; ++i) key[i] = static_cast<std::int32_t>(lane_word[i]);
+            else
+                for (std::size_t i = 0; i < kWarpLanes; ++i)
+                    key[i] = (lanes >> i) & 1u ? static_cast<std::int32_t>(lane_word[i]) : std::numeric_limits<std::int32_t>::max();
             std::array<std::uint8_t, kWarpLanes> id;
             const int ids = detail::dense_rank32(key, id) - (lanes != 0xffffffffu);   // inactive lanes share one more id
             std::array<std::uint8_t, kBanks> count;
-            if (ids == detail::pop32(lanes)) {
-                // Every lane asks for its own words (the usual random gather): a bank's words are its lanes.
-#pragma GCC unroll 32
+            if (ids == detail::pop32(lanes) && full_one_word) {
+                // Every lane asks for its own word (the usual random gather): a bank's words are its lanes.
+                count = lanes_in;
+            } else if (ids == detail::pop32(lanes)) {
                 for (std::size_t bank = 0; bank < kBanks; ++bank)
                     count[bank] = static_cast<std::uint8_t>(detail::pop32(r.bank_lanes[bank] & lanes));
             } else {
@@ -167,7 +173,7 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
         r.ideal_wavefronts += 1;
         r.max_way = std::max(r.max_way, wf);
     }
-    for (int bank = 0; bank < kBanks; ++bank) {
+    for (int bank = 0; one_word_banks != 0 && bank < kBanks; ++bank) {
         auto& way = r.bank_way[static_cast<std::size_t>(bank)];
         way = std::max(way, static_cast<std::uint8_t>((one_word_banks >> bank) & 1u));
     }
