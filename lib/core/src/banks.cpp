@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -104,15 +105,23 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
         if (full_one_word) {
             // A full warp of one-word lanes (a gather, a permutation): the same as the loop below, every
             // lane in turn, its bank marked; two lanes share a bank when fewer than 32 banks are seen.
+            for (std::size_t i = 0; i < kWarpLanes; ++i) r.lane_bank[i] = static_cast<std::int8_t>(lane_word[i] % kBanks);
 #pragma GCC unroll 32
             for (std::size_t i = 0; i < kWarpLanes; ++i) {
-                const std::uint32_t b0 = lane_word[i] % kBanks;
-                r.lane_bank[i] = static_cast<std::int8_t>(b0);
-                banks_seen |= 1u << b0;
+                const auto b0 = static_cast<std::uint8_t>(r.lane_bank[i]);
                 r.bank_lanes[b0] |= 1u << i;
                 ++lanes_in[b0];
             }
-            collide = banks_seen != 0xffffffffu;
+            // 32 lanes on 32 banks: they collide exactly when some bank has none (a zero byte among the
+            // counts, found eight at a time); with no collision every bank is seen.
+            std::uint64_t empty = 0;
+            for (std::size_t q = 0; q < kBanks; q += 8) {
+                std::uint64_t v;
+                std::memcpy(&v, lanes_in.data() + q, 8);
+                empty |= (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
+            }
+            collide = empty != 0;
+            banks_seen = collide ? 0u : 0xffffffffu;
         }
         for (std::uint32_t m = full_one_word ? 0u : lanes; m; m &= m - 1) {
             const int lane = std::countr_zero(m);
