@@ -75,6 +75,14 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
     // The menu bar's figure is what was computed for these inputs: the result alone so far.
     CHECK(occ::ui::recompute_ms(s) == doctest::Approx(s.derived.recompute[Part::result].ms));
     const auto first = occ::io::json::parse(app.recompute_json());
+    for (const auto& part : first["parts"]) {
+        CAPTURE(part.dump());
+        const std::string name = part["part"];
+        if (name == "result") CHECK(part["state"] == "computed");
+        else if (name == "block-size graph" || name == "register graph" || name == "shared-memory graph" || name == "heatmap" || name == "hints")
+            CHECK(part["state"] == "waiting");
+        else CHECK(part["state"] == "not shown");
+    }
     CHECK(first["frames"] == 1);
     CHECK(first["complete_frame"] == 0);
     CHECK(first["first_frame_ms"].get<double>() == doctest::Approx(s.derived.recompute[Part::result].ms));

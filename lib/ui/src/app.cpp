@@ -136,13 +136,13 @@ void recompute_tooltip(const AppState& s) {
         const Part p = static_cast<Part>(i);
         const PartLog& log = r[p];
         if (log.generation != s.input_generation) {
-            if (log.runs > 0 || r.waiting) ImGui::TextDisabled("%s: not shown", part_title(p));
+            if (log.waited_for == s.input_generation) ImGui::TextDisabled("%s: comes in the next frame", part_title(p));
+            else if (log.runs > 0) ImGui::TextDisabled("%s: not shown", part_title(p));
             continue;
         }
         if (log.computed_for == s.input_generation) ImGui::Text("%s: %.2f ms", part_title(p), log.ms);
         else ImGui::TextDisabled("%s: kept (its inputs did not change)", part_title(p));
     }
-    if (r.waiting) ImGui::TextDisabled("More comes in the next frame.");
     ImGui::EndTooltip();
 }
 
@@ -316,7 +316,8 @@ std::string App::recompute_json() const {
     for (int i = 0; i < kPartCount; ++i) {
         const PartLog& log = r[static_cast<Part>(i)];
         const bool current = log.generation == s.input_generation;
-        const char* state = !current ? "not shown" : log.computed_for == s.input_generation ? "computed" : "kept";
+        const char* state = current ? (log.computed_for == s.input_generation ? "computed" : "kept")
+                                    : log.waited_for == s.input_generation ? "waiting" : "not shown";
         parts.push_back({{"part", part_title(static_cast<Part>(i))}, {"ms", log.ms}, {"state", state}, {"runs", log.runs}});
     }
     return io::json{{"ms", recompute_ms(s)},       {"waiting", r.waiting},

@@ -427,8 +427,10 @@ bool ready(AppState& s, Part p, bool now) {
     if (log.generation == s.input_generation) return true;
     if (p != Part::result) ready(s, Part::result, true);
     // Parts read by others: the block-size sweep (the hints' equally good sizes), the heatmap's cells.
-    if (p == Part::hints && !ready(s, Part::sweep_threads, now)) return false;
-    if (p == Part::heatmap_limiters && !ready(s, Part::heatmap, now)) return false;
+    if ((p == Part::hints && !ready(s, Part::sweep_threads, now)) || (p == Part::heatmap_limiters && !ready(s, Part::heatmap, now))) {
+        log.waited_for = s.input_generation;
+        return false;
+    }
     std::string key = part_key(s, p);
     if (log.runs > 0 && key == log.key) {   // its inputs did not change: kept
         log.generation = s.input_generation;
@@ -439,6 +441,7 @@ bool ready(AppState& s, Part p, bool now) {
     // while the user drags a slider.
     if (!now && log.runs == 0 && r.frame_parts > 0 && r.frame_ms >= r.budget_ms) {
         r.waiting = true;
+        log.waited_for = s.input_generation;
         return false;
     }
     const auto t0 = std::chrono::steady_clock::now();

@@ -50,7 +50,7 @@ public:
     // What the menu bar's "recomputed in" figure is made of, as JSON text: {"ms": the figure, "waiting":
     // a part shown waits for the next frame, "frames": frames drawn, "first_frame_ms": the figure the
     // first frame showed, "complete_frame": the first frame that left nothing waiting (0: none yet),
-    // "parts": [{"part", "ms", "state": "computed" | "kept" | "not shown"}]}.
+    // "parts": [{"part", "ms", "runs", "state": "computed" | "kept" | "waiting" | "not shown"}]}.
     std::string recompute_json() const;
 
     // Touch scrolling: moves the content of the panel under (x, y) (or of the first one around it
