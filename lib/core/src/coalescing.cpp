@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "occ/format.hpp"
 #include "lane_rank.hpp"
@@ -106,15 +107,13 @@ const char* elem_noun(int bytes) {
         lo = std::min(lo, s | ~on);
         hi = std::max(hi, s & on);
     }
+    const bool full = active == 0xffffffffu;
     if (hi - lo >= 0x7fffffffull) return false;
     // Inactive lanes get the largest key, which no active lane reaches.
     std::array<std::int32_t, kWarpLanes> key;
-    std::array<std::uint32_t, kWarpLanes> mask;   // the bytes of its sector a lane asks for
-    const std::uint32_t width = (1u << ab) - 1u;
     for (std::size_t i = 0; i < kWarpLanes; ++i) {
-        const std::uint32_t on = 0u - ((active >> i) & 1u);
+        const std::uint32_t on = full ? ~0u : 0u - ((active >> i) & 1u);
         key[i] = static_cast<std::int32_t>((static_cast<std::uint32_t>(sec[i] - lo) | ~on) & 0x7fffffffu);
-        mask[i] = (width << (w.addr[i] & amask & (kSectorBytes - 1))) & on;
     }
     std::array<std::uint8_t, kWarpLanes> k;
     sectors = detail::dense_rank32(key, k) - (active != 0xffffffffu);
@@ -125,13 +124,22 @@ const char* elem_noun(int bytes) {
 #pragma GCC unroll 32
         for (std::size_t i = 0; i < kWarpLanes; ++i) r.sector_addr[k[i]] = sec[i] * kSectorBytes;
         if (sectors < kWarpLanes) r.sector_addr[static_cast<std::size_t>(sectors)] = 0;
-        for (std::size_t i = 0; i < kWarpLanes; ++i) {
-            r.lane_sector[i] = k[i] < n_sec ? static_cast<std::int8_t>(k[i]) : kNoSector;
-            r.sector_used_bytes[i] = i < n_sec ? static_cast<std::uint8_t>(ab) : std::uint8_t{0};
+        if (full) {   // 32 sectors: every lane's index is its rank, every sector holds one lane's bytes
+            std::memcpy(r.lane_sector.data(), k.data(), kWarpLanes);
+            r.sector_used_bytes.fill(static_cast<std::uint8_t>(ab));
+        } else {
+            for (std::size_t i = 0; i < kWarpLanes; ++i) {
+                r.lane_sector[i] = k[i] < n_sec ? static_cast<std::int8_t>(k[i]) : kNoSector;
+                r.sector_used_bytes[i] = i < n_sec ? static_cast<std::uint8_t>(ab) : std::uint8_t{0};
+            }
         }
         distinct = sectors;
         return true;
     }
+    std::array<std::uint32_t, kWarpLanes> mask;   // the bytes of its sector a lane asks for
+    const std::uint32_t width = (1u << ab) - 1u;
+    for (std::size_t i = 0; i < kWarpLanes; ++i)
+        mask[i] = (width << (w.addr[i] & amask & (kSectorBytes - 1))) & (0u - ((active >> i) & 1u));
     // Scatter by sector index. Inactive lanes all get index `sectors` (one past the active ones) and no
     // bytes; that slot is cleared again below. (used[] is cleared by the same scatter, not a memset.)
     std::array<std::uint32_t, kWarpLanes> used;
@@ -383,8 +391,10 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     }
     // Lines: 128-byte lines among the (ascending) sectors. Slots past the last sector hold 0, so the
     // whole array is compared (no bound in the loop) and the one step down to 0 is taken back.
-    int lines = 1;
-    for (std::size_t i = 1; i < kWarpLanes; ++i) lines += ((r.sector_addr[i] ^ r.sector_addr[i - 1]) / kLineBytes) != 0;
+    std::int64_t steps = 0;   // 64-bit compares and sums (addresses are below 2^56), which vectorise
+    for (std::size_t i = 1; i < kWarpLanes; ++i)
+        steps += static_cast<std::int64_t>(r.sector_addr[i] ^ r.sector_addr[i - 1]) >= std::int64_t{kLineBytes};
+    int lines = 1 + static_cast<int>(steps);
     if (sectors < kWarpLanes) lines -= r.sector_addr[static_cast<std::size_t>(sectors - 1)] / kLineBytes != 0;
     r.requests = 1;
     r.active_lanes = detail::pop32(active);
