@@ -356,9 +356,17 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
             }
         }
     }
+    // A full warp out of order is seen at once (compares that vectorise), not lane by lane: a
+    // gather would leave the walk below at a random lane, a mispredicted branch per warp.
+    if (!done && active == 0xffffffffu) {
+        std::int64_t descending = 0;   // addresses are below 2^56: signed compares
+        for (std::size_t i = 1; i < kWarpLanes; ++i)
+            descending |= static_cast<std::int64_t>(w.addr[i] & amask) < static_cast<std::int64_t>(w.addr[i - 1] & amask);
+        ordered = descending == 0;
+    }
     // Fast path: lanes already in address order (contiguous, strided, misaligned, vector, broadcast).
     std::uint64_t last = 0;
-    for (std::uint32_t m = done ? 0u : active; m; m &= m - 1) {
+    for (std::uint32_t m = done || !ordered ? 0u : active; m; m &= m - 1) {
         const int lane = std::countr_zero(m);
         const std::uint64_t a = w.addr[static_cast<std::size_t>(lane)] & amask;
         if (a < last) { ordered = false; break; }
