@@ -32,7 +32,7 @@ namespace {
 // i mod p, p = 32 / gcd(dw mod 32, 32), so each used bank gets L/p lanes of a phase of L lanes
 // (at least 1), all asking for different words unless d = 0 (broadcast). Returns false when the
 // warp is not such an access.
-bool analyze_banks_affine(const WarpAccess& w, int ab, BankResult& r) {
+[[gnu::always_inline]] inline bool analyze_banks_affine(const WarpAccess& w, int ab, BankResult& r) {
     const std::uint32_t align = ~static_cast<std::uint32_t>(ab - 1);
     const std::uint32_t a0 = static_cast<std::uint32_t>(w.addr[0]) & align;
     const std::uint32_t d = (static_cast<std::uint32_t>(w.addr[1]) & align) - a0;
@@ -80,7 +80,9 @@ bool analyze_banks_affine(const WarpAccess& w, int ab, BankResult& r) {
 OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
     BankResult r;
     r.lane_bank.fill(-1);
-    const int ab = valid_access_bytes(w.access_bytes) ? w.access_bytes : 4;
+    // valid_access_bytes (1, 2, 4, 8 or 16), inline: a power of two up to 16.
+    const int wb = w.access_bytes;
+    const int ab = wb >= 1 && wb <= 16 && (wb & (wb - 1)) == 0 ? wb : 4;
     r.phases = bank_phases(ab);
     if (w.active == 0xffffffffu && analyze_banks_affine(w, ab, r)) return r;
     const int lanes_per_phase = kWarpLanes / r.phases;
