@@ -84,7 +84,7 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
         else CHECK(part["state"] == "not shown");
     }
     CHECK(first["frames"] == 1);
-    CHECK(first["complete_frame"] == 0);
+    CHECK(first["settled_frame"] == 0);
     CHECK(first["first_frame_ms"].get<double>() == doctest::Approx(s.derived.recompute[Part::result].ms));
 
     int frames = 1;
@@ -103,7 +103,7 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
     CHECK(s.derived.hints.best_block > 0);
     CHECK(runs(s, Part::heatmap_limiters) == 0);   // nobody hovered the heatmap
     const auto done = occ::io::json::parse(app.recompute_json());
-    CHECK(done["complete_frame"] == frames);
+    CHECK(done["settled_frame"] == frames);
     double sum = 0;
     for (const auto& p : done["parts"])
         if (p["state"] == "computed") sum += p["ms"].get<double>();

@@ -6,6 +6,7 @@
 #include "occ/ui/app.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -306,7 +307,11 @@ void App::frame() {
     ImGui::End();
     Recompute& r = s.derived.recompute;
     if (++r.frames == 1) r.first_frame_ms = recompute_ms(s);
-    if (!r.waiting && r.complete_frame == 0) r.complete_frame = r.frames;
+    if (r.waiting) r.settled_frame = 0;
+    else if (r.settled_frame == 0) {
+        r.settled_frame = r.frames;
+        r.settled_at_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
 }
 
 std::string App::recompute_json() const {
@@ -322,7 +327,7 @@ std::string App::recompute_json() const {
     }
     return io::json{{"ms", recompute_ms(s)},       {"waiting", r.waiting},
                     {"frames", r.frames},          {"first_frame_ms", r.first_frame_ms},
-                    {"complete_frame", r.complete_frame}, {"parts", parts}}
+                    {"settled_frame", r.settled_frame}, {"settled_at_ms", r.settled_at_ms}, {"parts", parts}}
         .dump();
 }
 

@@ -204,7 +204,8 @@ struct Recompute {
     bool waiting = false;     // a part shown this frame waits for the next one
     int frames = 0;           // frames drawn
     double first_frame_ms = 0;   // recompute_ms() at the end of the first frame
-    int complete_frame = 0;      // the first frame that left nothing waiting (0: none yet)
+    int settled_frame = 0;       // the frame since which nothing waits (0: a part waits now)
+    double settled_at_ms = 0;    // the steady clock at its end, in ms (in the page: since navigation start)
     PartLog& operator[](Part p) { return parts[static_cast<std::size_t>(p)]; }
     const PartLog& operator[](Part p) const { return parts[static_cast<std::size_t>(p)]; }
 };

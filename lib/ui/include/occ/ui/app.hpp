@@ -49,7 +49,8 @@ public:
 
     // What the menu bar's "recomputed in" figure is made of, as JSON text: {"ms": the figure, "waiting":
     // a part shown waits for the next frame, "frames": frames drawn, "first_frame_ms": the figure the
-    // first frame showed, "complete_frame": the first frame that left nothing waiting (0: none yet),
+    // first frame showed, "settled_frame": the frame since which nothing waits (0: a part waits now),
+    // "settled_at_ms": the steady clock at its end (in the page: ms since navigation start),
     // "parts": [{"part", "ms", "runs", "state": "computed" | "kept" | "waiting" | "not shown"}]}.
     std::string recompute_json() const;
 
