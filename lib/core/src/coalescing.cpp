@@ -91,38 +91,25 @@ const char* elem_noun(int bytes) {
     return "elements";
 }
 
-// Any order of lanes (gathers, partial warps) whose sectors span less than 2^31 sectors (64 GiB): a
-// lane's sector index = the distinct sectors below it (lane_rank.hpp), no sort and no branch on the
-// data. Used bytes come from a 32-bit byte mask per sector: aligned accesses of one width either
+// Any order of lanes (gathers, partial warps) whose sectors lie within 2^30 sectors (32 GiB) of the
+// first active lane's: a lane's sector index = the distinct sectors below it (lane_rank.hpp), no sort
+// and no branch on the data. Used bytes come from a 32-bit byte mask per sector: aligned accesses of one width either
 // coincide or are disjoint, so the mask counts each requested byte once. Fills lane_sector,
 // sector_addr and sector_used_bytes; false (nothing written) for wider spans.
 [[gnu::always_inline]] inline bool ranked_sectors(const WarpAccess& w, std::uint64_t ab, std::uint64_t amask, GlobalAccessResult& r, int& sectors, int& distinct) {
     const std::uint32_t active = w.active;
-    std::array<std::uint64_t, kWarpLanes> sec;
-    std::uint64_t lo = ~0ull, hi = 0;
-    for (std::size_t i = 0; i < kWarpLanes; ++i) {
-        const std::uint64_t s = (w.addr[i] & amask) / kSectorBytes;
-        const std::uint64_t on = 0 - static_cast<std::uint64_t>((active >> i) & 1u);   // all ones when active
-        sec[i] = s;
-        lo = std::min(lo, s | ~on);
-        hi = std::max(hi, s & on);
-    }
     const bool full = active == 0xffffffffu;
-    if (hi - lo >= 0x7fffffffull) return false;
-    // Inactive lanes get the largest key, which no active lane reaches.
-    std::array<std::int32_t, kWarpLanes> key;
-    for (std::size_t i = 0; i < kWarpLanes; ++i) {
-        const std::uint32_t on = full ? ~0u : 0u - ((active >> i) & 1u);
-        key[i] = static_cast<std::int32_t>((static_cast<std::uint32_t>(sec[i] - lo) | ~on) & 0x7fffffffu);
-    }
     std::array<std::uint8_t, kWarpLanes> k;
-    sectors = detail::dense_rank32(key, k) - (active != 0xffffffffu);
+    const int keys = detail::sector_dense_rank32(w.addr, amask, active, k);   // sectors in 32-bit lanes
+    if (keys < 0) return false;
+    sectors = keys - !full;
+    const std::uint64_t smask = amask & ~std::uint64_t{kSectorBytes - 1};
     const std::uint8_t n_sec = static_cast<std::uint8_t>(sectors);
     if (sectors == detail::pop32(active)) {
         // A sector per active lane (the usual random gather): each holds one lane's bytes, so only
         // the addresses need the scatter.
 #pragma GCC unroll 32
-        for (std::size_t i = 0; i < kWarpLanes; ++i) r.sector_addr[k[i]] = sec[i] * kSectorBytes;
+        for (std::size_t i = 0; i < kWarpLanes; ++i) r.sector_addr[k[i]] = w.addr[i] & smask;
         if (sectors < kWarpLanes) r.sector_addr[static_cast<std::size_t>(sectors)] = 0;
         if (full) {   // 32 sectors: every lane's index is its rank, every sector holds one lane's bytes
             std::memcpy(r.lane_sector.data(), k.data(), kWarpLanes);
@@ -145,7 +132,7 @@ const char* elem_noun(int bytes) {
     std::array<std::uint32_t, kWarpLanes> used;
     for (std::size_t i = 0; i < kWarpLanes; ++i) used[k[i]] = 0;
     for (std::size_t i = 0; i < kWarpLanes; ++i) {
-        r.sector_addr[k[i]] = sec[i] * kSectorBytes;
+        r.sector_addr[k[i]] = w.addr[i] & smask;
         used[k[i]] |= mask[i];
     }
     if (sectors < kWarpLanes) r.sector_addr[static_cast<std::size_t>(sectors)] = 0;

@@ -1,6 +1,9 @@
 // lane_rank.cpp — see lane_rank.hpp.
 #include "lane_rank.hpp"
 
+#include <bit>
+#include <limits>
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__EMSCRIPTEN__)
 #define OCC_RANK_AVX2 1
 #include <immintrin.h>
@@ -8,6 +11,8 @@
 
 namespace occ::detail {
 namespace {
+
+constexpr std::int64_t kKeyReach = std::int64_t{1} << 30;   // sectors either side of the first active lane's
 
 int dense_rank32_plain(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below) {
     std::array<std::uint32_t, 32> rank{};   // keys strictly smaller, duplicates counted
@@ -17,6 +22,18 @@ int dense_rank32_plain(const std::array<std::int32_t, 32>& key, std::array<std::
     for (std::size_t i = 0; i < 32; ++i) firsts |= 1u << rank[i];
     for (std::size_t i = 0; i < 32; ++i) below[i] = static_cast<std::uint8_t>(pop32(firsts & ((1u << rank[i]) - 1u)));
     return pop32(firsts);
+}
+
+// A sector's key relative to the first active lane's; false when one is 2^30 sectors or more away.
+bool sector_keys_plain(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::array<std::int32_t, 32>& key) {
+    const std::uint64_t ref = (addr[static_cast<std::size_t>(std::countr_zero(active | 0x80000000u))] & amask) >> 5;
+    for (std::size_t i = 0; i < 32; ++i) {
+        const auto rel = static_cast<std::int64_t>(((addr[i] & amask) >> 5) - ref);
+        const bool on = (active >> i) & 1u;
+        if (on && (rel < -kKeyReach || rel >= kKeyReach)) return false;
+        key[i] = on ? static_cast<std::int32_t>(rel) : std::numeric_limits<std::int32_t>::max();
+    }
+    return true;
 }
 
 #ifdef OCC_RANK_AVX2
@@ -60,9 +77,62 @@ __attribute__((target("avx2,popcnt"))) int dense_rank32_avx2(const std::array<st
     return _mm_popcnt_u32(firsts);
 }
 
+// sector_keys_plain in 32-bit lanes: sectors and their distance to the first active lane's in 64 bits
+// (8 registers of 4), the range test on all of them at once, then the low halves packed to 4 x 8 keys.
+template <bool Full>
+__attribute__((target("avx2,popcnt"), always_inline)) inline bool sector_keys_avx2(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask,
+                                                                                  std::uint32_t active, std::array<std::int32_t, 32>& key) {
+    const std::uint64_t ref = (addr[static_cast<std::size_t>(std::countr_zero(active | 0x80000000u))] & amask) >> 5;
+    const __m256i m = _mm256_set1_epi64x(static_cast<long long>(amask)), base = _mm256_set1_epi64x(static_cast<long long>(ref));
+    const __m256i reach = _mm256_set1_epi64x(kKeyReach), act64 = _mm256_set1_epi64x(active), act32 = _mm256_set1_epi32(static_cast<int>(active));
+    const __m256i* ap = reinterpret_cast<const __m256i*>(addr.data());
+    __m256i rel[8], out = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    for (int v = 0; v < 8; ++v) {
+        __m256i r = _mm256_sub_epi64(_mm256_srli_epi64(_mm256_and_si256(_mm256_loadu_si256(ap + v), m), 5), base);
+        if (!Full) {   // an inactive lane's bit moved to the sign bit: 0 there (in range)
+            const __m256i on = _mm256_sllv_epi64(act64, _mm256_setr_epi64x(63 - 4 * v, 62 - 4 * v, 61 - 4 * v, 60 - 4 * v));
+            r = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_setzero_pd(), _mm256_castsi256_pd(r), _mm256_castsi256_pd(on)));
+        }
+        out = _mm256_or_si256(out, _mm256_add_epi64(r, reach));   // in range: 0 .. 2^31 - 1
+        rel[v] = r;
+    }
+    if (!_mm256_testz_si256(out, _mm256_set1_epi64x(~0x7fffffffll))) return false;
+    __m256i* kp = reinterpret_cast<__m256i*>(key.data());
+#pragma GCC unroll 4
+    for (int v = 0; v < 4; ++v) {
+        // Low halves of lanes 8v .. 8v+7: pairs from each register, then the 64-bit pairs in lane order.
+        const __m256 both = _mm256_shuffle_ps(_mm256_castsi256_ps(rel[2 * v]), _mm256_castsi256_ps(rel[2 * v + 1]), 0x88);
+        __m256i k = _mm256_permute4x64_epi64(_mm256_castps_si256(both), 0xd8);
+        if (!Full) {
+            const __m256i on = _mm256_sllv_epi32(act32, _mm256_setr_epi32(31 - 8 * v, 30 - 8 * v, 29 - 8 * v, 28 - 8 * v, 27 - 8 * v, 26 - 8 * v, 25 - 8 * v, 24 - 8 * v));
+            k = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)), _mm256_castsi256_ps(k), _mm256_castsi256_ps(on)));
+        }
+        _mm256_storeu_si256(kp + v, k);
+    }
+    return true;
+}
+
+__attribute__((target("avx2,popcnt"))) int sector_dense_rank32_avx2(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
+                                                                    std::array<std::uint8_t, 32>& below) {
+    alignas(32) std::array<std::int32_t, 32> key;
+    if (!(active == 0xffffffffu ? sector_keys_avx2<true>(addr, amask, active, key) : sector_keys_avx2<false>(addr, amask, active, key))) return -1;
+    return dense_rank32_avx2(key, below);
+}
+
 #endif
 
 }  // namespace
+
+int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::array<std::uint8_t, 32>& below) {
+#ifdef OCC_RANK_AVX2
+    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    if (avx2) return sector_dense_rank32_avx2(addr, amask, active, below);
+#endif
+    std::array<std::int32_t, 32> key;
+    if (!sector_keys_plain(addr, amask, active, key)) return -1;
+    return dense_rank32_plain(key, below);
+}
 
 int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below) {
 #ifdef OCC_RANK_AVX2

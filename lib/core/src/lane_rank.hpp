@@ -30,4 +30,11 @@ constexpr int pop32(std::uint32_t x) {
 
 int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below);
 
+// dense_rank32 of a warp's 32-byte sectors: the key of an active lane is its sector (address & amask,
+// over 32) minus the first active lane's, in 32-bit lanes; inactive lanes share the largest key. -1
+// (below[] untouched) when an active lane's sector is 2^30 or more sectors (32 GiB) from the first
+// one's; else dense_rank32's answer (inactive lanes count as one more key when there are any).
+int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
+                        std::array<std::uint8_t, 32>& below);
+
 }  // namespace occ::detail
