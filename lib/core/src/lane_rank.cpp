@@ -4,7 +4,7 @@
 #include <bit>
 #include <limits>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__EMSCRIPTEN__)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__EMSCRIPTEN__) && !defined(OCC_NO_RANK_AVX2)
 #define OCC_RANK_AVX2 1
 #include <immintrin.h>
 #endif
