@@ -137,7 +137,7 @@ void recompute_tooltip(const AppState& s) {
         const Part p = static_cast<Part>(i);
         const PartLog& log = r[p];
         if (log.generation != s.input_generation) {
-            if (log.waited_for == s.input_generation) ImGui::TextDisabled("%s: comes in the next frame", part_title(p));
+            if (log.waited_frame == r.frames) ImGui::TextDisabled("%s: comes in the next frame", part_title(p));
             else if (log.runs > 0) ImGui::TextDisabled("%s: not shown", part_title(p));
             continue;
         }
@@ -322,7 +322,7 @@ std::string App::recompute_json() const {
         const PartLog& log = r[static_cast<Part>(i)];
         const bool current = log.generation == s.input_generation;
         const char* state = current ? (log.computed_for == s.input_generation ? "computed" : "kept")
-                                    : log.waited_for == s.input_generation ? "waiting" : "not shown";
+                                    : log.waited_frame == r.frames ? "waiting" : "not shown";
         parts.push_back({{"part", part_title(static_cast<Part>(i))}, {"ms", log.ms}, {"state", state}, {"runs", log.runs}});
     }
     return io::json{{"ms", recompute_ms(s)},       {"waiting", r.waiting},

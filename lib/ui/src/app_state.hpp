@@ -193,7 +193,7 @@ struct PartLog {
     std::string key;                  // the inputs it was computed from (parts that outlive some changes)
     double ms = 0;                    // how long its last computation took
     int runs = 0;                     // how many times it was computed (a kept part adds nothing)
-    std::uint64_t waited_for = 0;     // the generation its first run waits for a later frame for
+    int waited_frame = 0;             // the last frame in which it waited for a later one (Recompute::frames + 1 then)
 };
 
 struct Recompute {

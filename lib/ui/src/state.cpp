@@ -428,7 +428,7 @@ bool ready(AppState& s, Part p, bool now) {
     if (p != Part::result) ready(s, Part::result, true);
     // Parts read by others: the block-size sweep (the hints' equally good sizes), the heatmap's cells.
     if ((p == Part::hints && !ready(s, Part::sweep_threads, now)) || (p == Part::heatmap_limiters && !ready(s, Part::heatmap, now))) {
-        log.waited_for = s.input_generation;
+        log.waited_frame = r.frames + 1;
         return false;
     }
     std::string key = part_key(s, p);
@@ -441,7 +441,7 @@ bool ready(AppState& s, Part p, bool now) {
     // while the user drags a slider.
     if (!now && log.runs == 0 && r.frame_parts > 0 && r.frame_ms >= r.budget_ms) {
         r.waiting = true;
-        log.waited_for = s.input_generation;
+        log.waited_frame = r.frames + 1;
         return false;
     }
     const auto t0 = std::chrono::steady_clock::now();
