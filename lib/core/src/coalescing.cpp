@@ -382,7 +382,7 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
             const int lane = std::countr_zero(m);
             key[static_cast<std::size_t>(n++)] = ((w.addr[static_cast<std::size_t>(lane)] & amask) << 5) | static_cast<std::uint64_t>(lane);
         }
-        std::sort(key.begin(), key.begin() + n);
+        detail::sort_keys(key, n);
         for (int i = 0; i < n; ++i) step(key[static_cast<std::size_t>(i)] >> 5, static_cast<int>(key[static_cast<std::size_t>(i)] & 31u));
     }
 

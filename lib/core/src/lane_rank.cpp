@@ -1,6 +1,7 @@
 // lane_rank.cpp — see lane_rank.hpp.
 #include "lane_rank.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <limits>
 
@@ -122,7 +123,52 @@ __attribute__((target("avx2,popcnt"))) int sector_dense_rank32_avx2(const std::a
 
 #endif
 
+// Batcher's odd-even merge sort on N slots (Knuth, TAOCP vol. 3, 5.3.4, "Algorithm M"): the
+// compare-exchange pairs, made once at compile time.
+struct Exchange {
+    std::uint8_t lo, hi;
+};
+template <int N>
+constexpr int batcher_size() {
+    int c = 0;
+    for (int p = 1; p < N; p <<= 1)
+        for (int k = p; k >= 1; k >>= 1)
+            for (int j = k % p; j + k < N; j += 2 * k)
+                for (int i = 0; i < k && i + j + k < N; ++i) c += (i + j) / (2 * p) == (i + j + k) / (2 * p);
+    return c;
+}
+template <int N>
+constexpr std::array<Exchange, batcher_size<N>()> batcher() {
+    std::array<Exchange, batcher_size<N>()> net{};
+    std::size_t c = 0;
+    for (int p = 1; p < N; p <<= 1)
+        for (int k = p; k >= 1; k >>= 1)
+            for (int j = k % p; j + k < N; j += 2 * k)
+                for (int i = 0; i < k && i + j + k < N; ++i)
+                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) net[c++] = {static_cast<std::uint8_t>(i + j), static_cast<std::uint8_t>(i + j + k)};
+    return net;
+}
+static_assert(batcher_size<8>() == 19 && batcher_size<16>() == 63);
+
+template <int N>
+void sort_network(std::array<std::uint64_t, 32>& key, int n) {
+    static constexpr auto kNet = batcher<N>();
+    for (int i = n; i < N; ++i) key[static_cast<std::size_t>(i)] = ~std::uint64_t{0};
+#pragma GCC unroll 64
+    for (const Exchange& e : kNet) {
+        const std::uint64_t a = key[e.lo], b = key[e.hi];
+        key[e.lo] = a < b ? a : b;
+        key[e.hi] = a < b ? b : a;
+    }
+}
+
 }  // namespace
+
+void sort_keys(std::array<std::uint64_t, 32>& key, int n) {
+    if (n <= 8) sort_network<8>(key, n);
+    else if (n <= 16) sort_network<16>(key, n);
+    else std::sort(key.begin(), key.begin() + n);
+}
 
 int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::array<std::uint8_t, 32>& below) {
 #ifdef OCC_RANK_AVX2

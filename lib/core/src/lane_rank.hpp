@@ -34,6 +34,10 @@ int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_
 // over 32) minus the first active lane's, in 32-bit lanes; inactive lanes share the largest key. -1
 // (below[] untouched) when an active lane's sector is 2^30 or more sectors (32 GiB) from the first
 // one's; else dense_rank32's answer (inactive lanes count as one more key when there are any).
+// Sorts key[0..n) ascending (n <= 32): sorting networks without a branch on the data for n <= 16
+// (Batcher's odd-even merge sort; the first n of 8 or 16 slots, the rest filled with the largest key).
+void sort_keys(std::array<std::uint64_t, 32>& key, int n);
+
 int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
                         std::array<std::uint8_t, 32>& below);
 
