@@ -353,14 +353,14 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     // (Lanes 0-3 first: a gather is out of order there 23 times in 24.)
     if (!done && active == 0xffffffffu) {
         const std::uint64_t a1 = w.addr[1] & amask, a2 = w.addr[2] & amask;
-        std::int64_t descending = (a1 < (w.addr[0] & amask)) | (a2 < a1) | ((w.addr[3] & amask) < a2);   // addresses are below 2^56
+        std::int64_t descending = int{a1 < (w.addr[0] & amask)} | int{a2 < a1} | int{(w.addr[3] & amask) < a2};   // addresses < 2^56
         if (descending == 0)
             for (std::size_t i = 4; i < kWarpLanes; ++i)
                 descending |= static_cast<std::int64_t>(w.addr[i] & amask) < static_cast<std::int64_t>(w.addr[i - 1] & amask);
         ordered = descending == 0;
     } else if (const std::uint32_t m1 = active & (active - 1), m2 = m1 & (m1 - 1); !done && m2 != 0) {   // a partial warp's first 3 lanes
         const std::uint64_t a1 = w.addr[static_cast<std::size_t>(std::countr_zero(m1))] & amask, a2 = w.addr[static_cast<std::size_t>(std::countr_zero(m2))] & amask;
-        ordered = !((a1 < (w.addr[static_cast<std::size_t>(std::countr_zero(active))] & amask)) | (a2 < a1));   // else sorted: same answers
+        ordered = (int{a1 < (w.addr[static_cast<std::size_t>(std::countr_zero(active))] & amask)} | int{a2 < a1}) == 0;   // else sorted: same answers
     }
     // Fast path: lanes already in address order (contiguous, strided, misaligned, vector, broadcast).
     std::uint64_t last = 0;
