@@ -31,7 +31,7 @@ useBrowser((s, b) => { server = s; browser = b; });
 // [kind, request] pairs whose answers are refusals (or, for ncu, a header read by hand-written
 // pattern code); every one must be byte-for-byte the CLI's answer.
 const cases = [
-  // device_from_json's own catch: the message keeps its "device." prefix
+  // device_from_json (read_with inside read_device): the message keeps its "device." prefix
   ["occupancy", { device: { major: 99, minor: 0 }, threads: 128 }],
   ["occupancy", { device: { major: 8, minor: 0, warpSize: 33 }, threads: 128 }],
   ["occupancy", { device: { major: 8, minor: 0, bogus: 1 }, threads: 128 }],

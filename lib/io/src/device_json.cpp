@@ -104,8 +104,7 @@ json gpus_json() {
 }
 
 Result<Device> device_from_json(const json& obj) {
-    try {
-        FieldReader f(obj, "device");
+    return read_with<Device>(obj, "device", [](FieldReader& f) {
         const int major = static_cast<int>(f.integer_required("major", 1, 99));
         const int minor = static_cast<int>(f.integer_required("minor", 0, 9));
         const ArchRules* base = find_arch(major, minor);
@@ -131,10 +130,8 @@ Result<Device> device_from_json(const json& obj) {
         a.smem_reserved_per_block = f.size("reservedSharedMemPerBlock", 0, 1 << 16, a.smem_reserved_per_block);
         f.finish();
         if (a.smem_per_block_optin < a.smem_per_block) a.smem_per_block_optin = a.smem_per_block;
-        return Result<Device>::ok(d);
-    } catch (const RequestError& e) {
-        return Result<Device>::fail(e.what());
-    }
+        return d;
+    });
 }
 
 Device read_device(FieldReader& f, std::string_view fallback_gpu) {
