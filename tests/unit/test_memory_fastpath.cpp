@@ -172,7 +172,7 @@ TEST_CASE("property: analyze_banks equals a plain set-based reference on 40,000 
     for (int iter = 0; iter < 40000; ++iter) check_banks(random_warp(rng, iter));
 }
 
-TEST_CASE("gathers over a span past the ranked path's limit (2^31 sectors) take the sorted path, same answers") {
+TEST_CASE("gathers at and past the ranked path's reach (2^30 sectors from the first lane's) take the sorted path, same answers") {
     // Two clusters 2^40 bytes apart: the ranked path refuses the span, the sort handles it.
     std::mt19937_64 rng(7);
     for (int iter = 0; iter < 2000; ++iter) {
@@ -180,6 +180,17 @@ TEST_CASE("gathers over a span past the ranked path's limit (2^31 sectors) take 
         for (std::size_t lane = 0; lane < 32; lane += 3) w.addr[lane] += std::uint64_t{1} << 40;
         check_global(w);
         check_banks(w);
+    }
+    // Clusters either side of the reach (2^30 sectors = 2^35 bytes), above and below the first lane.
+    const std::uint64_t reach = std::uint64_t{1} << 35;
+    for (const std::uint64_t apart : {reach - 64, reach - 32, reach, reach + 32, reach + 4096}) {
+        for (int iter = 0; iter < 200; ++iter) {
+            WarpAccess w = random_warp(rng, iter);
+            for (auto& a : w.addr) a += reach + 4096;   // room below
+            for (std::size_t lane = 1; lane < 32; lane += 2) w.addr[lane] += (iter & 1) ? apart : 0 - apart;
+            check_global(w);
+            check_banks(w);
+        }
     }
 }
 
