@@ -299,6 +299,7 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     // Fastest path: a full warp at a constant non-negative step d (a[i] = a0 + i*d), the shape of
     // every coalesced, misaligned, strided, vector and broadcast access. Closed form, no per-lane chains.
     bool done = false, ordered = true;
+    int known_lines = 0;
     // (Lane 2 off the step already rules it out: gathers skip the walk.)
     if (active == 0xffffffffu && (w.addr[2] & amask) - (w.addr[1] & amask) == (w.addr[1] & amask) - (w.addr[0] & amask)) {
         const std::uint64_t a0 = w.addr[0] & amask, a1 = w.addr[1] & amask;
@@ -374,6 +375,9 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     // Ranks cost the same for any number of lanes; sorting a few lanes is cheaper (measured: 16 lanes).
     if (!ordered && detail::pop32(active) > kWarpLanes / 2 && ranked_sectors(w, ab, amask, r, sectors, distinct)) {
         done = true;
+    } else if (detail::SortedSectors ss{r.lane_sector, r.sector_addr, r.sector_used_bytes}; !ordered && detail::sorted_sectors16(w.addr, amask, active, ab, ss)) {
+        done = true;   // up to 16 lanes, sorted in vector registers (lane_rank.hpp)
+        sectors = ss.sectors, distinct = ss.distinct, known_lines = ss.lines;
     } else if (!ordered) {
         // Start over in sorted order: keys hold the address in the high bits and the lane in the low 5.
         r.lane_sector.fill(kNoSector);
@@ -397,11 +401,14 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     }
     // Lines: 128-byte lines among the (ascending) sectors. Slots past the last sector hold 0, so the
     // whole array is compared (no bound in the loop) and the one step down to 0 is taken back.
-    std::int64_t steps = 0;   // 64-bit compares and sums (addresses are below 2^56), which vectorise
-    for (std::size_t i = 1; i < kWarpLanes; ++i)
-        steps += static_cast<std::int64_t>(r.sector_addr[i] ^ r.sector_addr[i - 1]) >= std::int64_t{kLineBytes};
-    int lines = 1 + static_cast<int>(steps);
-    if (sectors < kWarpLanes) lines -= r.sector_addr[static_cast<std::size_t>(sectors - 1)] / kLineBytes != 0;
+    int lines = known_lines;
+    if (lines == 0) {
+        std::int64_t steps = 0;   // 64-bit compares and sums (addresses are below 2^56), which vectorise
+        for (std::size_t i = 1; i < kWarpLanes; ++i)
+            steps += static_cast<std::int64_t>(r.sector_addr[i] ^ r.sector_addr[i - 1]) >= std::int64_t{kLineBytes};
+        lines = 1 + static_cast<int>(steps);
+        if (sectors < kWarpLanes) lines -= r.sector_addr[static_cast<std::size_t>(sectors - 1)] / kLineBytes != 0;
+    }
     r.requests = 1;
     r.active_lanes = detail::pop32(active);
     r.sectors = sectors;

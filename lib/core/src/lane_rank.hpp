@@ -41,4 +41,18 @@ void sort_keys(std::array<std::uint64_t, 32>& key, int n);
 int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
                         std::array<std::uint8_t, 32>& below);
 
+// The sorted walk of a warp with 1..16 active lanes in one pass (AVX2 only): the active lanes' keys,
+// (address - the first active lane's 128-byte line) << 5 | lane, in 32-bit lanes, sorted by a bitonic
+// network on two registers; new addresses, sectors and lines are neighbour compares (bit masks). Fills
+// lane_sector (active lanes only), sector_addr and used (bytes, as distinct addresses x ab) for
+// sectors [0, sectors), and sectors, distinct, lines. False (nothing written) without AVX2, with more
+// than 16 lanes, or when an active address is 2^26 bytes (64 MiB) or more from that line.
+struct SortedSectors {
+    std::array<std::int8_t, 32>& lane_sector;
+    std::array<std::uint64_t, 32>& sector_addr;
+    std::array<std::uint8_t, 32>& used;
+    int sectors = 0, distinct = 0, lines = 0;
+};
+bool sorted_sectors16(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::uint64_t ab, SortedSectors& out);
+
 }  // namespace occ::detail
