@@ -191,21 +191,28 @@ __attribute__((target("avx2,popcnt"), always_inline)) inline bool sorted_sectors
     alignas(32) std::int32_t key[16];
     _mm256_store_si256(reinterpret_cast<__m256i*>(key), lo);
     _mm256_store_si256(reinterpret_cast<__m256i*>(key + 8), hi);
-    std::uint8_t through[16];   // distinct addresses up to the end of each sector
-    for (int i = 0; i < n; ++i) {
-        const std::uint32_t upto = (2u << i) - 1u;
-        const int s = _mm_popcnt_u32(new_s & upto) - 1;
-        out.lane_sector[static_cast<std::size_t>(key[i] & 31)] = static_cast<std::int8_t>(s);
-        out.sector_addr[static_cast<std::size_t>(s)] = base + (static_cast<std::uint64_t>(static_cast<std::int64_t>(key[i] >> 10)) << 5);
-        through[s] = static_cast<std::uint8_t>(_mm_popcnt_u32(new_a & upto));
+    // (Local references: a byte store could alias `out`, so its members would be reloaded after each.)
+    std::array<std::int8_t, 32>& lane_sector = out.lane_sector;
+    std::array<std::uint64_t, 32>& sector_addr = out.sector_addr;
+    std::array<std::uint8_t, 32>& used = out.used;
+    for (int i = 0, s = -1; i < n; ++i) {
+        s += static_cast<int>((new_s >> i) & 1u);
+        lane_sector[static_cast<std::size_t>(key[i] & 31)] = static_cast<std::int8_t>(s);
     }
-    out.sectors = _mm_popcnt_u32(new_s);
+    // A sector's keys run from its bit in new_s to the next one's (or n): its address is the first
+    // key's, its used bytes the new addresses in that run.
+    const int sectors = _mm_popcnt_u32(new_s);
+    std::uint32_t rest = new_s;
+    for (int s = 0; s < sectors; ++s) {
+        const std::uint32_t first = rest & (0u - rest);
+        rest ^= first;
+        const std::uint32_t next = (rest | (1u << n)) & (0u - (rest | (1u << n)));
+        sector_addr[static_cast<std::size_t>(s)] = base + (static_cast<std::uint64_t>(static_cast<std::int64_t>(key[std::countr_zero(first)] >> 10)) << 5);
+        used[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(_mm_popcnt_u32(new_a & (next - first))) * ab);
+    }
+    out.sectors = sectors;
     out.distinct = _mm_popcnt_u32(new_a);
     out.lines = _mm_popcnt_u32(new_l);
-    for (int s = 0, before = 0; s < out.sectors; ++s) {
-        out.used[static_cast<std::size_t>(s)] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(through[s] - before) * ab);
-        before = through[s];
-    }
     return true;
 }
 
