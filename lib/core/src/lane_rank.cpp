@@ -153,7 +153,9 @@ __attribute__((target("avx2"), always_inline)) inline std::uint32_t same_as_prev
     return static_cast<std::uint32_t>(lo) | static_cast<std::uint32_t>(hi) << 8;
 }
 
-// sorted_sectors16 for the 16 addresses at a16 (bit j of valid: a16[j] is the address of active lane lane[j]).
+// sorted_sectors16 for the 16 addresses at a16 (bit j of valid: a16[j] is the address of active lane lane[j];
+// All: valid is 0xffff, no slot to mask).
+template <bool All>
 __attribute__((target("avx2,popcnt"), always_inline)) inline bool sorted_sectors16_avx2(const std::uint64_t* a16, const std::int32_t* lane, std::uint32_t valid,
                                                                                        std::uint64_t amask, std::uint64_t base, std::uint64_t ab, SortedSectors& out) {
     const __m256i lane0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lane)), lane1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(lane + 8));
@@ -163,8 +165,11 @@ __attribute__((target("avx2,popcnt"), always_inline)) inline bool sorted_sectors
 #pragma GCC unroll 4
     for (int v = 0; v < 4; ++v) {
         const __m256i r = _mm256_sub_epi64(_mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a16) + v), m), b);
-        const __m256i on = _mm256_sllv_epi64(val64, _mm256_setr_epi64x(63 - 4 * v, 62 - 4 * v, 61 - 4 * v, 60 - 4 * v));
-        rel[v] = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_setzero_pd(), _mm256_castsi256_pd(r), _mm256_castsi256_pd(on)));
+        rel[v] = r;
+        if (!All) {   // an unused slot's bit moved to the sign bit: 0 there (in range)
+            const __m256i on = _mm256_sllv_epi64(val64, _mm256_setr_epi64x(63 - 4 * v, 62 - 4 * v, 61 - 4 * v, 60 - 4 * v));
+            rel[v] = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_setzero_pd(), _mm256_castsi256_pd(r), _mm256_castsi256_pd(on)));
+        }
         any = _mm256_or_si256(any, _mm256_add_epi64(rel[v], reach));   // in range: 0 .. 2^27 - 1
     }
     if (!_mm256_testz_si256(any, _mm256_set1_epi64x(~((std::int64_t{1} << 27) - 1)))) return false;
@@ -174,8 +179,11 @@ __attribute__((target("avx2,popcnt"), always_inline)) inline bool sorted_sectors
     for (int v = 0; v < 2; ++v) {   // low halves of the distances, << 5 | lane; an unused slot sorts last
         const __m256 both = _mm256_shuffle_ps(_mm256_castsi256_ps(rel[2 * v]), _mm256_castsi256_ps(rel[2 * v + 1]), 0x88);
         const __m256i d = _mm256_or_si256(_mm256_slli_epi32(_mm256_permute4x64_epi64(_mm256_castps_si256(both), 0xd8), 5), v ? lane1 : lane0);
-        const __m256i on = _mm256_sllv_epi32(val32, _mm256_setr_epi32(31 - 8 * v, 30 - 8 * v, 29 - 8 * v, 28 - 8 * v, 27 - 8 * v, 26 - 8 * v, 25 - 8 * v, 24 - 8 * v));
-        k[v] = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(top), _mm256_castsi256_ps(d), _mm256_castsi256_ps(on)));
+        k[v] = d;
+        if (!All) {
+            const __m256i on = _mm256_sllv_epi32(val32, _mm256_setr_epi32(31 - 8 * v, 30 - 8 * v, 29 - 8 * v, 28 - 8 * v, 27 - 8 * v, 26 - 8 * v, 25 - 8 * v, 24 - 8 * v));
+            k[v] = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(top), _mm256_castsi256_ps(d), _mm256_castsi256_ps(on)));
+        }
     }
     const __m256i rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
     const __m256i s0 = sort8(k[0], rev), s1r = _mm256_permutevar8x32_epi32(sort8(k[1], rev), rev);
@@ -287,7 +295,8 @@ __attribute__((target("avx2,popcnt"))) bool sorted_sectors16_any(const std::arra
     const std::uint64_t base = addr[static_cast<std::size_t>(std::countr_zero(active))] & amask & ~std::uint64_t{kLineBytes - 1};
     if ((active & 0xffffu) == active || (active >> 16) << 16 == active) {   // all in lanes 0-15, or all in 16-31
         const int w0 = active >> 16 ? 16 : 0;
-        return sorted_sectors16_avx2(addr.data() + w0, kLaneIds + w0, active >> w0, amask, base, ab, out);
+        if (active >> w0 == 0xffffu) return sorted_sectors16_avx2<true>(addr.data() + w0, kLaneIds + w0, 0xffffu, amask, base, ab, out);
+        return sorted_sectors16_avx2<false>(addr.data() + w0, kLaneIds + w0, active >> w0, amask, base, ab, out);
     }
     std::uint64_t a16[16];
     std::int32_t lane[16] = {};
@@ -296,7 +305,7 @@ __attribute__((target("avx2,popcnt"))) bool sorted_sectors16_any(const std::arra
         lane[n] = std::countr_zero(m);
         a16[n] = addr[static_cast<std::size_t>(lane[n])];
     }
-    return sorted_sectors16_avx2(a16, lane, (1u << n) - 1u, amask, base, ab, out);
+    return sorted_sectors16_avx2<false>(a16, lane, (1u << n) - 1u, amask, base, ab, out);
 }
 
 }  // namespace
