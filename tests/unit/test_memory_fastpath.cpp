@@ -172,6 +172,30 @@ TEST_CASE("property: analyze_banks equals a plain set-based reference on 40,000 
     for (int iter = 0; iter < 40000; ++iter) check_banks(random_warp(rng, iter));
 }
 
+TEST_CASE("property: warps of at most 16 active lanes (either half, or spread) equal the reference, spans near the 64 MiB cut") {
+    // The vector sort of up to 16 lanes: lanes 0-15 or 16-31 all active, random masks of <= 16 lanes,
+    // addresses shuffled within a small span, around 64 MiB from the first lane's line and past it.
+    std::mt19937_64 rng(20261203);
+    const std::uint64_t spans[] = {64, 1024, 1u << 16, (1u << 26) - 256, 1u << 26, (1u << 26) + 4096, std::uint64_t{1} << 40};
+    for (int iter = 0; iter < 30000; ++iter) {
+        WarpAccess w = random_warp(rng, iter);
+        switch (iter % 3) {
+            case 0: w.active = 0x0000ffffu; break;
+            case 1: w.active = 0xffff0000u; break;
+            default: {
+                std::uint32_t m = 0;
+                for (int k = 0, n = static_cast<int>(rng() % 16) + 1; k < n; ++k) m |= 1u << (rng() % 32);
+                w.active = m;
+            }
+        }
+        const std::uint64_t base = rng() % (std::uint64_t{1} << 44), span = spans[static_cast<std::size_t>(iter / 3) % 7];
+        for (auto& a : w.addr) a = base + rng() % span;
+        if (iter % 5 == 0) w.addr[31] = w.addr[30];   // a repeated address
+        check_global(w);
+        check_banks(w);
+    }
+}
+
 TEST_CASE("gathers at and past the ranked path's reach (2^30 sectors from the first lane's) take the sorted path, same answers") {
     // Two clusters 2^40 bytes apart: the ranked path refuses the span, the sort handles it.
     std::mt19937_64 rng(7);
