@@ -194,7 +194,7 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
              s.req.block[1] = 1;
              s.req.block[2] = 1;
              occ::ui::sync_block(s);
-             s.req.launch.grid_blocks = 1234567;
+             s.req.launch.grid_blocks = occ::io::fields::grid.hi;   // the largest grid a request takes (15 digits)
              s.req.launch.smem_dynamic = 99999;
          }},
         {"occupancy: a custom device, an old cc", Tab::occupancy,

@@ -1,8 +1,10 @@
 // view_inputs.cpp — the kernel and launch inputs, one labelled row each, units on every field.
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "occ/format.hpp"
+#include "occ/io/schema.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
@@ -13,10 +15,17 @@ namespace {
 // edits the number directly).
 bool roomy() { return ImGui::GetContentRegionAvail().x >= em(12); }
 int step(int v) { return roomy() ? v : 0; }
+// roomy(), and the field (the column less em(5.5) for its unit) still shows all of `value` beside them.
+bool roomy_for(const std::string& value) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float buttons = 2 * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x);
+    const float text = ImGui::CalcTextSize(value.c_str()).x + 2 * st.FramePadding.x;
+    return roomy() && ImGui::GetContentRegionAvail().x - em(5.5f) - buttons >= text;
+}
 
 bool bytes_input(const char* id, std::int64_t& v, std::int64_t hi) {
     const ImS64 step = 1024, fast = 16 * 1024;
-    const bool buttons = roomy();
+    const bool buttons = roomy_for(std::to_string(v) + " B");
     ImGui::SetNextItemWidth(-em(5.5f));
     bool changed = ImGui::InputScalar(id, ImGuiDataType_S64, &v, buttons ? &step : nullptr, buttons ? &fast : nullptr, "%lld B");
     if (changed) v = std::clamp<std::int64_t>(v, 0, hi);
@@ -123,10 +132,11 @@ void draw_inputs(AppState& s) {
     input_row("Grid", "Blocks in the grid (optional, 0 = not given).");
     {
         const ImS64 one = 1, fast = 1024;
-        const bool buttons = roomy();
-        ImGui::SetNextItemWidth(-em(5.5f));
+        const bool buttons = roomy_for(std::to_string(l.grid_blocks));
+        // Up to 15 digits: the field takes all the row but its unit.
+        ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("blocks").x + ImGui::GetStyle().ItemSpacing.x));
         if (ImGui::InputScalar("##grid", ImGuiDataType_S64, &l.grid_blocks, buttons ? &one : nullptr, buttons ? &fast : nullptr, "%lld")) {
-            l.grid_blocks = std::clamp<std::int64_t>(l.grid_blocks, 0, std::int64_t{1} << 40);
+            l.grid_blocks = std::clamp<std::int64_t>(l.grid_blocks, 0, io::fields::grid.hi);
             changed = true;
         }
         ImGui::SameLine();
