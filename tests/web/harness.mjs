@@ -97,6 +97,21 @@ export async function frames(page, n = 3) {
   await page.evaluate((k) => new Promise((done) => { const step = () => (k-- > 0 ? requestAnimationFrame(step) : done()); step(); }), n);
 }
 
+// At least `min` frames, then until the app has had nothing waiting for three frames in a row (its
+// recompute log, App::recompute_json): panels that compute over several frames have their final text.
+export async function settle(page, min = 3) {
+  await frames(page, min);
+  await page.evaluate(() => new Promise((done) => {
+    let left = 120;
+    const step = () => {
+      const r = JSON.parse(Module.UTF8ToString(Module._occ_web_recompute()));
+      if ((r.settled_frame > 0 && r.frames >= r.settled_frame + 2) || --left <= 0) done();
+      else requestAnimationFrame(step);
+    };
+    step();
+  }));
+}
+
 export async function waitReady(page) {
   await page.waitForFunction(() => window.occ && window.occ.timing && window.occ.timing.firstFrameMs !== null, null, { timeout: 30000 });
 }

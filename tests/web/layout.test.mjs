@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 
-import { frames, root, useBrowser, withPage } from "./harness.mjs";
+import { frames, root, settle, useBrowser, withPage } from "./harness.mjs";
 
 let server, browser;
 useBrowser((s, b) => { server = s; browser = b; });
@@ -24,7 +24,7 @@ const tabs = ["occupancy", "memory", "advisor", "roofline"];
 
 async function showTab(page, tab) {
   await page.evaluate((t) => occ.setState({ ...occ.state(), ui: { ...occ.state().ui, tab: t } }), tab);
-  await frames(page, 4);   // the tab bar switches a frame later, panels settle one more
+  await settle(page, 4);   // the tab bar switches a frame later; panels may compute over frames
 }
 
 describe("layout", () => {
@@ -98,7 +98,7 @@ describe("layout", () => {
       await withPage(browser, server.url, sc, async ({ page, errors }) => {
         for (const [name, make] of states) {
           await page.evaluate((src) => occ.setState((0, eval)(src)(occ.state())), make.toString());
-          await frames(page, 5);
+          await settle(page, 5);
           const r = await page.evaluate(() => occ.layout());
           assert.deepEqual(r.clipped, [], `${name}: texts cut by their box`);
           assert.deepEqual(r.overlaps, [], `${name}: texts drawn over each other`);
@@ -109,7 +109,7 @@ describe("layout", () => {
           data.setData("text/plain", text);
           document.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true }));
         }, log);
-        await frames(page, 5);
+        await settle(page, 5);
         assert.equal(await page.evaluate(() => occ.state().ui.tab), "advisor");
         const r = await page.evaluate(() => occ.layout());
         assert.deepEqual(r.clipped, [], "Advisor with an imported log: texts cut by their box");
