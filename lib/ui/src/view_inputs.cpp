@@ -133,8 +133,8 @@ void draw_inputs(AppState& s) {
     {
         const ImS64 one = 1, fast = 1024;
         const bool buttons = roomy_for(std::to_string(l.grid_blocks));
-        // Up to 15 digits: the field takes all the row but its unit.
-        ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("blocks").x + ImGui::GetStyle().ItemSpacing.x));
+        // Up to 15 digits: without its buttons the field takes all the row but its unit.
+        ImGui::SetNextItemWidth(buttons ? -em(5.5f) : -(ImGui::CalcTextSize("blocks").x + ImGui::GetStyle().ItemSpacing.x));
         if (ImGui::InputScalar("##grid", ImGuiDataType_S64, &l.grid_blocks, buttons ? &one : nullptr, buttons ? &fast : nullptr, "%lld")) {
             l.grid_blocks = std::clamp<std::int64_t>(l.grid_blocks, 0, io::fields::grid.hi);
             changed = true;
