@@ -75,6 +75,47 @@ namespace {
     return true;
 }
 
+// The busiest bank of a phase whose lanes share banks: distinct words per bank, raised into bank_way,
+// and the lanes that wait (conflict_lanes); returns the most words one bank is asked for. Lanes asking
+// for the same word get the same dense id (lane_rank.hpp), so a bank's distinct words are the distinct
+// ids of its lanes (a broadcast counts once). Aligned accesses of one width cover whole groups of
+// words_per_lane banks: lanes with the same first bank share all their words or none, so each group is
+// counted at its first bank. `lanes_in`: a full warp's lanes per bank, when known.
+int phase_distinct_words(const std::array<std::uint32_t, kWarpLanes>& lane_word, std::uint32_t lanes, std::uint32_t words_per_lane,
+                         const std::array<std::uint8_t, kBanks>* lanes_in, BankResult& r) {
+    std::array<std::int32_t, kWarpLanes> key;
+    if (lanes == 0xffffffffu)
+        for (std::size_t i = 0; i < kWarpLanes; ++i) key[i] = static_cast<std::int32_t>(lane_word[i]);
+    else
+        for (std::size_t i = 0; i < kWarpLanes; ++i)
+            key[i] = (lanes >> i) & 1u ? static_cast<std::int32_t>(lane_word[i]) : std::numeric_limits<std::int32_t>::max();
+    std::array<std::uint8_t, kWarpLanes> id;
+    const int ids = detail::dense_rank32(key, id) - (lanes != 0xffffffffu);   // inactive lanes share one more id
+    std::array<std::uint8_t, kBanks> count;
+    if (ids == detail::pop32(lanes) && lanes_in) {
+        count = *lanes_in;   // every lane asks for its own word: a bank's words are its lanes
+    } else if (ids == detail::pop32(lanes)) {
+        for (std::size_t bank = 0; bank < kBanks; ++bank) count[bank] = static_cast<std::uint8_t>(detail::pop32(r.bank_lanes[bank] & lanes));
+    } else {
+        std::array<std::uint32_t, kBanks> ids_of{};   // bit d: a lane of this phase asks this bank for word id d
+        for (std::uint32_t m = lanes; m; m &= m - 1) {
+            const std::size_t lane = static_cast<std::size_t>(std::countr_zero(m));
+            const std::size_t b0 = lane_word[lane] % kBanks;
+            for (std::size_t k = 0; k < words_per_lane; ++k) ids_of[b0 + k] |= 1u << id[lane];
+        }
+        for (std::size_t bank = 0; bank < kBanks; ++bank) count[bank] = static_cast<std::uint8_t>(detail::pop32(ids_of[bank]));
+    }
+    std::uint8_t most = 0;
+    std::uint32_t conflicted = 0;
+    for (std::size_t bank = 0; bank < kBanks; ++bank) {
+        most = std::max(most, count[bank]);
+        r.bank_way[bank] = std::max(r.bank_way[bank], count[bank]);
+        conflicted |= count[bank] > 1 ? r.bank_lanes[bank] : 0u;
+    }
+    r.conflict_lanes |= conflicted & lanes;
+    return most;
+}
+
 }  // namespace
 
 OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
@@ -94,6 +135,28 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
     // successive banks. Words are kept modulo 2^30 (addresses modulo 4 GiB): shared memory is at most 228 KiB.
     std::array<std::uint32_t, kWarpLanes> lane_word;
     for (std::size_t i = 0; i < kWarpLanes; ++i) lane_word[i] = (static_cast<std::uint32_t>(w.addr[i]) & align) / kBankBytes;
+    if (words_per_lane == 1 && w.active == 0xffffffffu) {
+        // A full warp of one-word lanes (a gather, a permutation; one phase), in one pass (lane_rank.hpp):
+        // bank_way takes each bank's lanes, its words when no two lanes share a bank or every lane asks
+        // for its own word.
+        detail::OneWordBanks s;
+        detail::one_word_banks32(lane_word, r.lane_bank, r.bank_lanes, r.bank_way, s);
+        r.active_lanes = kWarpLanes;
+        r.ideal_wavefronts = 1;
+        int wf = static_cast<int>(s.most);
+        if (s.distinct) {
+            r.conflict_lanes = s.most > 1 ? s.shared : 0u;
+        } else {
+            const std::array<std::uint8_t, kBanks> lanes_in = r.bank_way;
+            r.bank_way.fill(0);
+            wf = phase_distinct_words(lane_word, 0xffffffffu, 1, &lanes_in, r);
+        }
+        r.phase_wavefronts[0] = static_cast<std::uint8_t>(wf);
+        r.wavefronts = wf;
+        r.max_way = wf;
+        r.conflicts = wf - 1;
+        return r;
+    }
     std::uint32_t one_word_banks = 0;                    // banks used by a conflict-free phase
     for (int ph = 0; ph < r.phases; ++ph) {
         const int first = ph * lanes_per_phase;
@@ -102,30 +165,7 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
         r.active_lanes += detail::pop32(lanes);
         std::uint32_t banks_seen = 0;
         bool collide = false;
-        const bool full_one_word = words_per_lane == 1 && lanes == 0xffffffffu;
-        std::array<std::uint8_t, kBanks> lanes_in{};   // full_one_word: lanes per bank
-        if (full_one_word) {
-            // A full warp of one-word lanes (a gather, a permutation): the same as the loop below, every
-            // lane in turn, its bank marked; two lanes share a bank when fewer than 32 banks are seen.
-            for (std::size_t i = 0; i < kWarpLanes; ++i) r.lane_bank[i] = static_cast<std::int8_t>(lane_word[i] % kBanks);
-#pragma GCC unroll 32
-            for (std::size_t i = 0; i < kWarpLanes; ++i) {
-                const auto b0 = static_cast<std::uint8_t>(r.lane_bank[i]);
-                r.bank_lanes[b0] |= 1u << i;
-                ++lanes_in[b0];
-            }
-            // 32 lanes on 32 banks: they collide exactly when some bank has none (a zero byte among the
-            // counts, found eight at a time); with no collision every bank is seen.
-            std::uint64_t empty = 0;
-            for (std::size_t q = 0; q < kBanks; q += 8) {
-                std::uint64_t v;
-                std::memcpy(&v, lanes_in.data() + q, 8);
-                empty |= (v - 0x0101010101010101ull) & ~v & 0x8080808080808080ull;
-            }
-            collide = empty != 0;
-            banks_seen = collide ? 0u : 0xffffffffu;
-        }
-        for (std::uint32_t m = full_one_word ? 0u : lanes; m; m &= m - 1) {
+        for (std::uint32_t m = lanes; m; m &= m - 1) {
             const int lane = std::countr_zero(m);
             const std::uint32_t b0 = lane_word[static_cast<std::size_t>(lane)] % kBanks;   // aligned accesses never wrap past bank 31
             r.lane_bank[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(b0);
@@ -136,48 +176,10 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
             else for (std::uint32_t k = 0; k < words_per_lane; ++k) r.bank_lanes[b0 + k] |= 1u << lane;
         }
         int wf = 1;
-        if (!collide) {
-            // Fast path: every bank is asked for at most one word (bank_way is raised to 1 at the end).
-            one_word_banks |= banks_seen;
-        } else {
-            // Distinct words per bank: lanes asking for the same word get the same dense id (lane_rank.hpp),
-            // so a bank's distinct words are the distinct ids of its lanes (a broadcast counts once).
-            // Aligned accesses of one width cover whole groups of words_per_lane banks: lanes with the
-            // same first bank share all their words or none, so each group is counted at its first bank.
-            std::array<std::int32_t, kWarpLanes> key;
-            if (lanes == 0xffffffffu)
-                for (std::size_t i = 0; i < kWarpLanes; ++i) key[i] = static_cast<std::int32_t>(lane_word[i]);
-            else
-                for (std::size_t i = 0; i < kWarpLanes; ++i)
-                    key[i] = (lanes >> i) & 1u ? static_cast<std::int32_t>(lane_word[i]) : std::numeric_limits<std::int32_t>::max();
-            std::array<std::uint8_t, kWarpLanes> id;
-            const int ids = detail::dense_rank32(key, id) - (lanes != 0xffffffffu);   // inactive lanes share one more id
-            std::array<std::uint8_t, kBanks> count;
-            if (ids == detail::pop32(lanes) && full_one_word) {
-                // Every lane asks for its own word (the usual random gather): a bank's words are its lanes.
-                count = lanes_in;
-            } else if (ids == detail::pop32(lanes)) {
-                for (std::size_t bank = 0; bank < kBanks; ++bank)
-                    count[bank] = static_cast<std::uint8_t>(detail::pop32(r.bank_lanes[bank] & lanes));
-            } else {
-                std::array<std::uint32_t, kBanks> ids_of{};   // bit d: a lane of this phase asks this bank for word id d
-                for (std::uint32_t m = lanes; m; m &= m - 1) {
-                    const std::size_t lane = static_cast<std::size_t>(std::countr_zero(m));
-                    const std::size_t b0 = lane_word[lane] % kBanks;
-                    for (std::size_t k = 0; k < words_per_lane; ++k) ids_of[b0 + k] |= 1u << id[lane];
-                }
-                for (std::size_t bank = 0; bank < kBanks; ++bank) count[bank] = static_cast<std::uint8_t>(detail::pop32(ids_of[bank]));
-            }
-            std::uint8_t most = 0;
-            std::uint32_t conflicted = 0;
-            for (std::size_t bank = 0; bank < kBanks; ++bank) {
-                most = std::max(most, count[bank]);
-                r.bank_way[bank] = std::max(r.bank_way[bank], count[bank]);
-                conflicted |= count[bank] > 1 ? r.bank_lanes[bank] : 0u;
-            }
-            wf = most;
-            r.conflict_lanes |= conflicted & lanes;
-        }
+        if (!collide)
+            one_word_banks |= banks_seen;   // every bank is asked for at most one word (bank_way is raised to 1 at the end)
+        else
+            wf = phase_distinct_words(lane_word, lanes, words_per_lane, nullptr, r);
         // A phase needs as many wavefronts as its busiest bank has distinct words.
         r.phase_wavefronts[static_cast<std::size_t>(ph)] = static_cast<std::uint8_t>(wf);
         r.wavefronts += wf;

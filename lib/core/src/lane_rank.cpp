@@ -25,6 +25,29 @@ int dense_rank32_plain(const std::array<std::int32_t, 32>& key, std::array<std::
     return pop32(firsts);
 }
 
+void one_word_banks32_plain(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
+                            std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& s) {
+    std::array<std::uint32_t, 32> lanes{};
+    std::array<std::uint8_t, 32> count{};
+    for (std::size_t i = 0; i < 32; ++i) {
+        const std::uint32_t b = word[i] % 32;
+        lane_bank[i] = static_cast<std::int8_t>(b);
+        lanes[b] |= 1u << i;
+        ++count[b];
+    }
+    std::uint32_t most = 0;
+    std::uint32_t shared = 0;
+    for (std::size_t b = 0; b < 32; ++b) {
+        most = std::max(most, static_cast<std::uint32_t>(count[b]));
+        shared |= count[b] > 1 ? lanes[b] : 0u;
+    }
+    bank_lanes = lanes;
+    lanes_in = count;
+    s.most = most;
+    s.shared = shared;
+    s.distinct = most <= 1 ? 1u : 0u;   // shared banks: the caller ranks the words
+}
+
 // A sector's key relative to the first active lane's; false when one is 2^30 sectors or more away.
 bool sector_keys_plain(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::array<std::int32_t, 32>& key) {
     const std::uint64_t ref = (addr[static_cast<std::size_t>(std::countr_zero(active | 0x80000000u))] & amask) >> 5;
@@ -76,6 +99,135 @@ __attribute__((target("avx2,popcnt"))) int dense_rank32_avx2(const std::array<st
     const __m256i b = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(w01, w23), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), b);
     return _mm_popcnt_u32(firsts);
+}
+
+// one_word_banks32 with AVX2. Each bank's lanes are one byte compare of the 32 lanes' banks and a
+// movemask: no store is read back (a scattered read-modify-write of bank_lanes, or byte counts read
+// back eight at a time, stall on store forwarding). Distinct words: two lanes can only share a word
+// when they share a bank, but all pairs are cheaper to test than the pairs that share a bank: each
+// word folded to 16 bits (w ^ w >> 16, exact below 2^16 words, i.e. for any real shared memory), two
+// registers of 16, every pair met once by rotating one register against the other (dword rotations,
+// and the same with the two halves of each dword swapped). Equal folds where the words differ only
+// make the answer "maybe not distinct".
+__attribute__((target("avx2"), always_inline)) inline __m256i fold16(__m256i w) {
+    return _mm256_and_si256(_mm256_xor_si256(w, _mm256_srli_epi32(w, 16)), _mm256_set1_epi32(0xffff));
+}
+// 16-bit lanes of x equal to y's in the same dword, either half.
+__attribute__((target("avx2"), always_inline)) inline __m256i meet16(__m256i x, __m256i y, __m256i swap) {
+    return _mm256_or_si256(_mm256_cmpeq_epi16(x, y), _mm256_cmpeq_epi16(x, _mm256_shuffle_epi8(y, swap)));
+}
+
+// Lane i's bank (word % 32) in byte i.
+__attribute__((target("avx2"), always_inline)) inline __m256i lane_banks8(__m256i w0, __m256i w1, __m256i w2, __m256i w3) {
+    const __m256i m31 = _mm256_set1_epi32(31);
+    const __m256i b01 = _mm256_packs_epi32(_mm256_and_si256(w0, m31), _mm256_and_si256(w1, m31));
+    const __m256i b23 = _mm256_packs_epi32(_mm256_and_si256(w2, m31), _mm256_and_si256(w3, m31));
+    return _mm256_permutevar8x32_epi32(_mm256_packs_epi16(b01, b23), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+// Whether the 32 words are distinct (false: maybe not), from their 16-bit folds: two registers of 16,
+// every pair met once by rotating one register against the other (dword rotations, and the same with
+// the two halves of each dword swapped).
+__attribute__((target("avx2"), always_inline)) inline bool words_distinct16(__m256i w0, __m256i w1, __m256i w2, __m256i w3) {
+    const __m256i a = _mm256_packus_epi32(fold16(w0), fold16(w1)), c = _mm256_packus_epi32(fold16(w2), fold16(w3));   // lane order does not matter
+    const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+    // Within a register: the partner in the same dword, then dwords 1..4 apart (4 and 8 - 4 are the same pairs).
+    __m256i eq = _mm256_or_si256(_mm256_cmpeq_epi16(a, _mm256_shuffle_epi8(a, swap)), _mm256_cmpeq_epi16(c, _mm256_shuffle_epi8(c, swap)));
+    __m256i rot = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i step = _mm256_set1_epi32(1), wrap = _mm256_set1_epi32(7);
+    eq = _mm256_or_si256(eq, meet16(a, c, swap));
+#pragma GCC unroll 7
+    for (int r = 1; r < 8; ++r) {
+        rot = _mm256_and_si256(_mm256_add_epi32(rot, step), wrap);
+        const __m256i cr = _mm256_permutevar8x32_epi32(c, rot);
+        eq = _mm256_or_si256(eq, meet16(a, cr, swap));   // across the registers: every dword distance
+        if (r <= 4) eq = _mm256_or_si256(eq, _mm256_or_si256(meet16(a, _mm256_permutevar8x32_epi32(a, rot), swap), meet16(c, cr, swap)));
+    }
+    return _mm256_testz_si256(eq, eq) != 0;
+}
+
+// Each bank's lanes as a byte compare of the 32 lanes' banks and a movemask, the rest in general
+// registers: the largest count as a set of counts seen (a vector max, or a bank id folded into a
+// constant, moves values between the register files, about 5 cycles a bank).
+__attribute__((target("avx2,popcnt"), optimize("no-tree-slp-vectorize"))) void one_word_banks32_avx2(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
+                                                                                                  std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in,
+                                                                                                  OneWordBanks& s) {
+    const __m256i* wp = reinterpret_cast<const __m256i*>(word.data());
+    const __m256i w0 = _mm256_loadu_si256(wp), w1 = _mm256_loadu_si256(wp + 1), w2 = _mm256_loadu_si256(wp + 2), w3 = _mm256_loadu_si256(wp + 3);
+    const __m256i banks = lane_banks8(w0, w1, w2, w3);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_bank.data()), banks);
+    __m256i bank = _mm256_setzero_si256();
+    const __m256i one = _mm256_set1_epi8(1);
+    std::uint64_t seen = 0;   // bit c: some bank has c lanes (0..32)
+    std::uint32_t shared = 0;
+    std::uint32_t* lanes_out = bank_lanes.data();
+    std::uint8_t* count_out = lanes_in.data();
+#pragma GCC unroll 32
+    for (int b = 0; b < 32; ++b) {
+        const auto m = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(banks, bank)));
+        bank = _mm256_add_epi8(bank, one);
+        __asm__("" : "+x"(bank));   // keep the running bank id a register add
+        const auto c = static_cast<std::uint32_t>(_mm_popcnt_u32(m));
+        lanes_out[b] = m;
+        count_out[b] = static_cast<std::uint8_t>(c);
+        seen |= std::uint64_t{1} << c;
+        shared |= (m & (m - 1)) != 0 ? m : 0u;
+    }
+    s.most = 63u - static_cast<std::uint32_t>(__builtin_clzll(seen));
+    s.shared = shared;
+    s.distinct = s.most <= 1 || words_distinct16(w0, w1, w2, w3) ? 1u : 0u;
+}
+
+// The same with GFNI, all in vector registers (about twice as fast): the lanes as bytes, each byte one
+// bit of its bank within a group of 8 banks (4 groups); gf2p8affineqb with the matrix 0x8040201008040201
+// transposes every 8 x 8 bit block (8 lanes x 8 banks), and two byte shuffles put a bank's four blocks
+// of 8 lanes into its dword. Counts are dword popcounts (a nibble table).
+__attribute__((target("avx2,gfni"))) void one_word_banks32_gfni(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
+                                                               std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& s) {
+    const __m256i* wp = reinterpret_cast<const __m256i*>(word.data());
+    const __m256i w0 = _mm256_loadu_si256(wp), w1 = _mm256_loadu_si256(wp + 1), w2 = _mm256_loadu_si256(wp + 2), w3 = _mm256_loadu_si256(wp + 3);
+    const __m256i banks = lane_banks8(w0, w1, w2, w3);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_bank.data()), banks);
+    // gf2p8affineqb(x, A) sets bit i of byte j to parity(A.byte[7 - i] & x.byte[j]): with x.byte[j] = 1 << j,
+    // bit i of byte t is bit t of A's byte 7 - i, so each qword's lanes go in reversed.
+    const __m256i rev = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+    const __m256i br = _mm256_shuffle_epi8(banks, rev);
+    const __m256i bit = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+    const __m256i onehot = _mm256_shuffle_epi8(bit, br), group = _mm256_and_si256(br, _mm256_set1_epi8(0x18));
+    const __m256i unit = _mm256_set1_epi64x(0x8040201008040201ll);
+    // Byte t of the four qwords (8 lanes each) -> dword t: pairs within each 128-bit half, the halves'
+    // qwords exchanged, then pairs of pairs.
+    const __m256i pairs = _mm256_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+    const __m256i quads = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+    const __m256i nibble = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i lo4 = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1), one32 = _mm256_set1_epi32(1);
+    __m256i lanes[4], count[4];
+    __m256i* lanes_out = reinterpret_cast<__m256i*>(bank_lanes.data());
+#pragma GCC unroll 4
+    for (int g = 0; g < 4; ++g) {
+        const __m256i in_group = _mm256_and_si256(onehot, _mm256_cmpeq_epi8(group, _mm256_set1_epi8(static_cast<char>(8 * g))));
+        const __m256i blocks = _mm256_gf2p8affine_epi64_epi8(unit, in_group, 0);
+        const __m256i x = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(_mm256_shuffle_epi8(blocks, pairs), 0xd8), quads);
+        lanes[g] = x;
+        _mm256_storeu_si256(lanes_out + g, x);
+        const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(nibble, _mm256_and_si256(x, lo4)), _mm256_shuffle_epi8(nibble, _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4)));
+        count[g] = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16);
+    }
+    const __m256i counts = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(_mm256_packs_epi32(count[0], count[1]), _mm256_packs_epi32(count[2], count[3])),
+                                                       _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lanes_in.data()), counts);
+    __m256i shared = _mm256_setzero_si256();
+    for (int g = 0; g < 4; ++g) shared = _mm256_or_si256(shared, _mm256_and_si256(lanes[g], _mm256_cmpgt_epi32(count[g], one32)));
+    __m256i most = _mm256_max_epu32(_mm256_max_epu32(count[0], count[1]), _mm256_max_epu32(count[2], count[3]));
+    shared = _mm256_or_si256(shared, _mm256_permute2x128_si256(shared, shared, 1));
+    most = _mm256_max_epu32(most, _mm256_permute2x128_si256(most, most, 1));
+    shared = _mm256_or_si256(shared, _mm256_shuffle_epi32(shared, 0x4e));
+    most = _mm256_max_epu32(most, _mm256_shuffle_epi32(most, 0x4e));
+    shared = _mm256_or_si256(shared, _mm256_shuffle_epi32(shared, 0xb1));
+    most = _mm256_max_epu32(most, _mm256_shuffle_epi32(most, 0xb1));
+    s.most = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(most));
+    s.shared = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(shared));
+    s.distinct = s.most <= 1 || words_distinct16(w0, w1, w2, w3) ? 1u : 0u;
 }
 
 // sector_keys_plain in 32-bit lanes: sectors and their distance to the first active lane's in 64 bits
@@ -326,6 +478,36 @@ int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_
     if (avx2) return dense_rank32_avx2(key, below);
 #endif
     return dense_rank32_plain(key, below);
+}
+
+int one_word_banks32_level() {
+#ifdef OCC_RANK_AVX2
+    static const int level = !__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("popcnt") ? 0 : __builtin_cpu_supports("gfni") ? 2 : 1;
+    return level;
+#else
+    return 0;
+#endif
+}
+
+void one_word_banks32_at(int level, const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
+                         std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out) {
+#ifdef OCC_RANK_AVX2
+    if (level >= 2 && one_word_banks32_level() >= 2) return one_word_banks32_gfni(word, lane_bank, bank_lanes, lanes_in, out);
+    if (level >= 1 && one_word_banks32_level() >= 1) return one_word_banks32_avx2(word, lane_bank, bank_lanes, lanes_in, out);
+#else
+    (void)level;
+#endif
+    one_word_banks32_plain(word, lane_bank, bank_lanes, lanes_in, out);
+}
+
+void one_word_banks32(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
+                      std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out) {
+#ifdef OCC_RANK_AVX2
+    static const int level = one_word_banks32_level();
+    if (level == 2) return one_word_banks32_gfni(word, lane_bank, bank_lanes, lanes_in, out);
+    if (level == 1) return one_word_banks32_avx2(word, lane_bank, bank_lanes, lanes_in, out);
+#endif
+    one_word_banks32_plain(word, lane_bank, bank_lanes, lanes_in, out);
 }
 
 }  // namespace occ::detail

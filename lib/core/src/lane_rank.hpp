@@ -55,4 +55,24 @@ struct SortedSectors {
 };
 bool sorted_sectors16(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::uint64_t ab, SortedSectors& out);
 
+// A full warp of one-word lanes on 32 banks (banks.cpp's gather and permutation case), in one pass:
+// lane_bank[i] = word[i] % 32, bank_lanes[b] = the lanes on bank b, lanes_in[b] = how many. `most` is
+// the largest count, `shared` the lanes that share their bank with another lane. `distinct`: every
+// lane asks for its own word (then a bank's distinct words are its lanes); it is only worked out when
+// two lanes share a bank, and false is not exact: "maybe not" (the caller ranks the words).
+struct OneWordBanks {
+    std::uint32_t most = 0;
+    std::uint32_t shared = 0;
+    std::uint32_t distinct = 0;
+};
+// (The summary is written through `out`: returned by value, its mixed-size fields went through the
+// stack and stalled the caller on store forwarding.)
+void one_word_banks32(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
+                      std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out);
+// Which version one_word_banks32 runs here (0 plain loops, 1 AVX2, 2 AVX2 with GFNI), and one chosen
+// version (capped at what the CPU has), for tests that hold each to the plain one.
+int one_word_banks32_level();
+void one_word_banks32_at(int level, const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
+                         std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out);
+
 }  // namespace occ::detail

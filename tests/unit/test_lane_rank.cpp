@@ -1,0 +1,121 @@
+// test_lane_rank.cpp — the memory models' private warp primitives (lib/core/src/lane_rank.hpp),
+// every version this CPU can run held to a plain reference written here: one_word_banks32 (a full
+// warp of one-word lanes on 32 banks: the banks gather). analyze_banks runs only the best version
+// the CPU has, so without this test the AVX2 version would go unchecked on a machine with GFNI.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <random>
+#include <set>
+
+#include "../../lib/core/src/lane_rank.hpp"
+
+using occ::detail::OneWordBanks;
+
+namespace {
+
+struct Answer {
+    std::array<std::int8_t, 32> lane_bank{};
+    std::array<std::uint32_t, 32> bank_lanes{};
+    std::array<std::uint8_t, 32> lanes_in{};
+    OneWordBanks s;
+};
+
+// From the definition: bank = word % 32; a bank's lanes and their count; the largest count; the lanes
+// that share their bank; whether the 32 words are distinct.
+Answer reference(const std::array<std::uint32_t, 32>& word) {
+    Answer a;
+    for (std::size_t i = 0; i < 32; ++i) {
+        const std::uint32_t b = word[i] % 32;
+        a.lane_bank[i] = static_cast<std::int8_t>(b);
+        a.bank_lanes[b] |= 1u << i;
+        ++a.lanes_in[b];
+    }
+    for (std::size_t b = 0; b < 32; ++b) {
+        a.s.most = std::max(a.s.most, static_cast<std::uint32_t>(a.lanes_in[b]));
+        if (a.lanes_in[b] > 1) a.s.shared |= a.bank_lanes[b];
+    }
+    a.s.distinct = std::set<std::uint32_t>(word.begin(), word.end()).size() == 32 ? 1u : 0u;
+    return a;
+}
+
+// One version's answer against the reference. `distinct` may only err towards "maybe not" (0) when
+// two lanes share a bank; with no shared bank it is not worked out and reads 1.
+void check(int level, const std::array<std::uint32_t, 32>& word) {
+    Answer got;
+    got.bank_lanes.fill(0xdeadbeefu);   // every entry must be written
+    got.lanes_in.fill(0xee);
+    occ::detail::one_word_banks32_at(level, word, got.lane_bank, got.bank_lanes, got.lanes_in, got.s);
+    const Answer want = reference(word);
+    CHECK(got.lane_bank == want.lane_bank);
+    CHECK(got.bank_lanes == want.bank_lanes);
+    CHECK(got.lanes_in == want.lanes_in);
+    CHECK(got.s.most == want.s.most);
+    CHECK(got.s.shared == want.s.shared);
+    if (want.s.most <= 1) CHECK(got.s.distinct == 1u);
+    else if (want.s.distinct == 0) CHECK(got.s.distinct == 0u);   // duplicates are never missed
+    else if (level > 0 && *std::max_element(word.begin(), word.end()) < 65536u) CHECK(got.s.distinct == 1u);   // exact below 2^16 words
+}
+
+}  // namespace
+
+TEST_CASE("one_word_banks32: every version equals the plain reference on random warps (gathers, duplicates, permutations)") {
+    const int top = occ::detail::one_word_banks32_level();
+    MESSAGE("one_word_banks32 versions on this CPU: 0.." << top << " (0 plain, 1 AVX2, 2 AVX2 + GFNI)");
+    std::mt19937_64 rng(20261201);
+    for (int level = 0; level <= top; ++level) {
+        for (int iter = 0; iter < 20000; ++iter) {
+            std::array<std::uint32_t, 32> word{};
+            const int mode = iter % 6;
+            const std::uint32_t span = mode == 5 ? 0x40000000u : 1u << (rng() % 20 + 5);   // 32 words .. 2^30
+            std::array<std::uint32_t, 32> perm{};
+            for (std::uint32_t i = 0; i < 32; ++i) perm[i] = i;
+            std::shuffle(perm.begin(), perm.end(), rng);
+            const auto base = static_cast<std::uint32_t>(rng() % 0x3fff0000u);
+            for (std::size_t i = 0; i < 32; ++i) {
+                switch (mode) {
+                    case 0: word[i] = base + static_cast<std::uint32_t>(rng() % span); break;          // gather
+                    case 1: word[i] = base + static_cast<std::uint32_t>(rng() % 8) * 37; break;        // few words, broadcasts
+                    case 2: word[i] = base + perm[i]; break;                                            // a permutation: no shared bank
+                    case 3: word[i] = rng() % 2 ? perm[i] * 32u : 0x200000u + ((perm[i] * 32u) ^ 32u); break;   // one bank, distinct words whose folds collide
+                    case 4: word[i] = static_cast<std::uint32_t>(rng() % 64); break;                    // shared memory's first 256 bytes
+                    default: word[i] = static_cast<std::uint32_t>(rng() % span); break;                 // anywhere below 2^30
+                }
+                word[i] &= 0x3fffffffu;   // banks.cpp keeps words modulo 2^30
+            }
+            if (mode == 0 && iter % 12 == 0) word[rng() % 32] = word[rng() % 32];   // one duplicate in a gather
+            check(level, word);
+        }
+    }
+}
+
+TEST_CASE("one_word_banks32: known warps") {
+    const int top = occ::detail::one_word_banks32_level();
+    for (int level = 0; level <= top; ++level) {
+        CAPTURE(level);
+        // Words 0..31: every bank once, no conflict.
+        std::array<std::uint32_t, 32> w{};
+        for (std::uint32_t i = 0; i < 32; ++i) w[i] = i;
+        Answer a;
+        occ::detail::one_word_banks32_at(level, w, a.lane_bank, a.bank_lanes, a.lanes_in, a.s);
+        CHECK(a.s.most == 1u);
+        CHECK(a.s.shared == 0u);
+        CHECK(a.bank_lanes[5] == 1u << 5);
+        // A column of a 32 x 32 float tile: word 32 * i, all on bank 0, 32 distinct words (32-way).
+        for (std::uint32_t i = 0; i < 32; ++i) w[i] = 32 * i;
+        occ::detail::one_word_banks32_at(level, w, a.lane_bank, a.bank_lanes, a.lanes_in, a.s);
+        CHECK(a.s.most == 32u);
+        CHECK(a.s.shared == 0xffffffffu);
+        CHECK(a.bank_lanes[0] == 0xffffffffu);
+        CHECK(a.lanes_in[0] == 32);
+        CHECK(a.lanes_in[1] == 0);
+        if (level > 0) CHECK(a.s.distinct == 1u);   // the plain version leaves shared banks to the caller's rank
+        // Lanes 0 and 1 on the same word: never "distinct".
+        w[1] = w[0];
+        occ::detail::one_word_banks32_at(level, w, a.lane_bank, a.bank_lanes, a.lanes_in, a.s);
+        CHECK(a.s.distinct == 0u);
+        CHECK(a.s.most == 32u);
+    }
+}
