@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -215,6 +216,59 @@ TEST_CASE("gathers at and past the ranked path's reach (2^30 sectors from the fi
             check_global(w);
             check_banks(w);
         }
+    }
+}
+
+TEST_CASE("partial warps within 1 KiB of the first active lane's line (the window path), at and past its edges") {
+    // The window is [line - 512, line + 512) around the first active lane's 128-byte line: lanes on
+    // its first and last bytes, one byte outside either way (the sort takes those), any width, repeated
+    // addresses, near address 0 (the window's start wraps below 0).
+    std::mt19937_64 rng(20261204);
+    const int widths[] = {1, 2, 4, 8, 16};
+    for (int iter = 0; iter < 20000; ++iter) {
+        WarpAccess w;
+        w.access_bytes = widths[rng() % 5];
+        const std::uint64_t ab = static_cast<std::uint64_t>(w.access_bytes);
+        do w.active = static_cast<std::uint32_t>(rng()) & static_cast<std::uint32_t>(rng());
+        while (w.active == 0 || w.active == 0xffffffffu);
+        const std::uint64_t line = iter % 4 == 0 ? 128 * (rng() % 8) : 4096 + 128 * (rng() % 1000000);   // near 0, or anywhere
+        const int first = std::countr_zero(w.active);
+        for (std::size_t lane = 0; lane < 32; ++lane) {
+            std::uint64_t a = line + 512 + rng() % 1024 - 1024;   // anywhere in the window (mod 2^64 near 0)
+            switch (rng() % 6) {
+                case 0: a = line - 512; break;                 // its first byte
+                case 1: a = line + 511; break;                 // its last byte
+                case 2: a = line + 512; break;                 // one past it
+                case 3: a = line - 513; break;                 // one before it
+                default: break;
+            }
+            if (a >= (std::uint64_t{1} << 56)) a = line + rng() % 128;   // no negative addresses
+            w.addr[lane] = a - a % ab;
+        }
+        w.addr[static_cast<std::size_t>(first)] = line + (rng() % 128) / ab * ab;   // the first active lane on the line
+        if (iter % 3 == 0) w.addr[31] = w.addr[static_cast<std::size_t>(first)];      // a repeated address
+        check_global(w);
+    }
+}
+
+TEST_CASE("full warps of 32 distinct sectors (the sorted gather) equal the reference, sectors below and above lane 0's") {
+    // Lane 0's sector is the keys' origin: the others both sides of it, on shared and separate lines,
+    // and at the ranked path's reach; plus the same warps with one sector shared (dense ranks instead).
+    std::mt19937_64 rng(20261205);
+    for (int iter = 0; iter < 20000; ++iter) {
+        WarpAccess w;
+        w.access_bytes = 4;
+        std::set<std::uint64_t> used;
+        const std::uint64_t span = iter % 4 == 0 ? 2048 : iter % 4 == 1 ? (std::uint64_t{1} << 22) : iter % 4 == 2 ? (std::uint64_t{1} << 34) : 1u << 12;
+        const std::uint64_t mid = (std::uint64_t{1} << 36) + 32 * (rng() % 1000);
+        for (std::size_t lane = 0; lane < 32; ++lane) {
+            std::uint64_t sector;
+            do sector = (mid - span / 2 + rng() % span) / 32;
+            while (!used.insert(sector).second);
+            w.addr[lane] = sector * 32 + 4 * (rng() % 8);
+        }
+        if (iter % 5 == 0) w.addr[rng() % 32] = w.addr[rng() % 32];   // one repeated address: shared sectors
+        check_global(w);
     }
 }
 

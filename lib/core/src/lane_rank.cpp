@@ -62,7 +62,10 @@ bool sector_keys_plain(const std::array<std::uint64_t, 32>& addr, std::uint64_t 
 
 #ifdef OCC_RANK_AVX2
 // The same three steps, 8 lanes at a time.
-__attribute__((target("avx2,popcnt"))) int dense_rank32_avx2(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below) {
+// The rank's first two steps, 8 lanes at a time: r[v] lane i = how many keys are smaller than key
+// 8v + i (duplicates counted); the result is the set of those counts (bit r: some key has r smaller),
+// all ones when the 32 keys are distinct.
+__attribute__((target("avx2"), always_inline)) inline std::uint32_t smaller_counts(const std::array<std::int32_t, 32>& key, __m256i r[4]) {
     const __m256i* kp = reinterpret_cast<const __m256i*>(key.data());
     const __m256i k0 = _mm256_loadu_si256(kp), k1 = _mm256_loadu_si256(kp + 1), k2 = _mm256_loadu_si256(kp + 2), k3 = _mm256_loadu_si256(kp + 3);
     __m256i r0 = _mm256_setzero_si256(), r1 = r0, r2 = r0, r3 = r0;
@@ -75,40 +78,51 @@ __attribute__((target("avx2,popcnt"))) int dense_rank32_avx2(const std::array<st
         r3 = _mm256_sub_epi32(r3, _mm256_cmpgt_epi32(k3, kj));
     }
     const __m256i one = _mm256_set1_epi32(1);
-    __m256i c[4] = {_mm256_sllv_epi32(one, r0), _mm256_sllv_epi32(one, r1), _mm256_sllv_epi32(one, r2), _mm256_sllv_epi32(one, r3)};
-    __m256i f = _mm256_or_si256(_mm256_or_si256(c[0], c[1]), _mm256_or_si256(c[2], c[3]));
+    __m256i f = _mm256_or_si256(_mm256_or_si256(_mm256_sllv_epi32(one, r0), _mm256_sllv_epi32(one, r1)),
+                                _mm256_or_si256(_mm256_sllv_epi32(one, r2), _mm256_sllv_epi32(one, r3)));
     f = _mm256_or_si256(f, _mm256_permute2x128_si256(f, f, 1));
     f = _mm256_or_si256(f, _mm256_shuffle_epi32(f, 0x4e));
-    f = _mm256_or_si256(f, _mm256_shuffle_epi32(f, 0xb1));   // firsts, in every lane
-    const auto firsts = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(f)));
-    if (firsts == 0xffffffffu) {   // 32 distinct keys (a random gather): each rank is its dense rank
-        c[0] = r0, c[1] = r1, c[2] = r2, c[3] = r3;
-    } else {
+    f = _mm256_or_si256(f, _mm256_shuffle_epi32(f, 0xb1));
+    r[0] = r0, r[1] = r1, r[2] = r2, r[3] = r3;
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(f)));
+}
+
+// 32 counts (0..31) in 4 x 8 dwords -> bytes, in lane order.
+__attribute__((target("avx2"), always_inline)) inline __m256i counts_to_bytes(const __m256i c[4]) {
+    const __m256i w01 = _mm256_packs_epi32(c[0], c[1]), w23 = _mm256_packs_epi32(c[2], c[3]);
+    return _mm256_permutevar8x32_epi32(_mm256_packs_epi16(w01, w23), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+// The rank's last step: each count -> popcount(firsts & (2^count - 1)), the distinct keys below.
+__attribute__((target("avx2,popcnt"), always_inline)) inline int dense_below(__m256i c[4], std::uint32_t firsts, std::array<std::uint8_t, 32>& below) {
+    const __m256i f = _mm256_set1_epi32(static_cast<int>(firsts)), one = _mm256_set1_epi32(1);
+    if (firsts != 0xffffffffu) {   // else 32 distinct keys (a random gather): each count is its dense rank
         // popcount(firsts & (2^rank - 1)): a nibble table per byte, then the four bytes of each lane summed.
         const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
         const __m256i lo4 = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
-        for (auto& v : c) {
-            const __m256i x = _mm256_and_si256(f, _mm256_sub_epi32(v, one));
+        for (int i = 0; i < 4; ++i) {
+            __m256i& v = c[i];
+            const __m256i x = _mm256_and_si256(f, _mm256_sub_epi32(_mm256_sllv_epi32(one, v), one));
             const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, lo4)),
                                               _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4)));
             v = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16);
         }
     }
-    // 32 counts (0..31) -> bytes, in lane order.
-    const __m256i w01 = _mm256_packs_epi32(c[0], c[1]), w23 = _mm256_packs_epi32(c[2], c[3]);
-    const __m256i b = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(w01, w23), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), b);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), counts_to_bytes(c));
     return _mm_popcnt_u32(firsts);
 }
 
-// one_word_banks32 with AVX2. Each bank's lanes are one byte compare of the 32 lanes' banks and a
-// movemask: no store is read back (a scattered read-modify-write of bank_lanes, or byte counts read
-// back eight at a time, stall on store forwarding). Distinct words: two lanes can only share a word
-// when they share a bank, but all pairs are cheaper to test than the pairs that share a bank: each
-// word folded to 16 bits (w ^ w >> 16, exact below 2^16 words, i.e. for any real shared memory), two
-// registers of 16, every pair met once by rotating one register against the other (dword rotations,
-// and the same with the two halves of each dword swapped). Equal folds where the words differ only
-// make the answer "maybe not distinct".
+__attribute__((target("avx2,popcnt"))) int dense_rank32_avx2(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below) {
+    __m256i c[4];
+    const std::uint32_t firsts = smaller_counts(key, c);
+    return dense_below(c, firsts, below);
+}
+
+// one_word_banks32 (AVX2 and AVX2 + GFNI). No store is read back: a scattered read-modify-write of
+// bank_lanes, or byte counts read back eight at a time, stall on store forwarding. Distinct words:
+// two lanes can only share a word when they share a bank, but all pairs are cheaper to test than the
+// pairs that share a bank: each word folded to 16 bits (w ^ w >> 16, exact below 2^16 words, i.e. for
+// any real shared memory). Equal folds where the words differ only make the answer "maybe not distinct".
 __attribute__((target("avx2"), always_inline)) inline __m256i fold16(__m256i w) {
     return _mm256_and_si256(_mm256_xor_si256(w, _mm256_srli_epi32(w, 16)), _mm256_set1_epi32(0xffff));
 }
@@ -178,37 +192,47 @@ __attribute__((target("avx2,popcnt"), optimize("no-tree-slp-vectorize"))) void o
     s.distinct = s.most <= 1 || words_distinct16(w0, w1, w2, w3) ? 1u : 0u;
 }
 
-// The same with GFNI, all in vector registers (about twice as fast): the lanes as bytes, each byte one
-// bit of its bank within a group of 8 banks (4 groups); gf2p8affineqb with the matrix 0x8040201008040201
-// transposes every 8 x 8 bit block (8 lanes x 8 banks), and two byte shuffles put a bank's four blocks
-// of 8 lanes into its dword. Counts are dword popcounts (a nibble table).
+// Lanes by bucket with GFNI, all in vector registers: byte i of `bucket` is lane i's bucket (0..31;
+// a byte with its top bit set: none); out[g] dword t = the lanes in bucket 8g + t. The lanes as bytes,
+// each byte one bit of its bucket within a group of 8 (4 groups); gf2p8affineqb with the matrix
+// 0x8040201008040201 transposes every 8 x 8 bit block (8 lanes x 8 buckets), and two byte shuffles
+// put a bucket's four blocks of 8 lanes into its dword.
+__attribute__((target("avx2,gfni"), always_inline)) inline void bucket_lanes_gfni(__m256i bucket, __m256i out[4]) {
+    // gf2p8affineqb(x, A) sets bit i of byte j to parity(A.byte[7 - i] & x.byte[j]): with x.byte[j] = 1 << j,
+    // bit i of byte t is bit t of A's byte 7 - i, so each qword's lanes go in reversed.
+    const __m256i rev = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+    const __m256i br = _mm256_shuffle_epi8(bucket, rev);
+    const __m256i bit = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+    const __m256i onehot = _mm256_shuffle_epi8(bit, br), group = _mm256_and_si256(br, _mm256_set1_epi8(0x18));   // a top bit: no bit
+    const __m256i unit = _mm256_set1_epi64x(0x8040201008040201ll);
+    // Byte t of the four qwords (8 lanes each) -> dword t: pairs within each 128-bit half, the halves'
+    // qwords exchanged, then pairs of pairs.
+    const __m256i pairs = _mm256_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+    const __m256i quads = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+#pragma GCC unroll 4
+    for (int g = 0; g < 4; ++g) {
+        const __m256i in_group = _mm256_and_si256(onehot, _mm256_cmpeq_epi8(group, _mm256_set1_epi8(static_cast<char>(8 * g))));
+        const __m256i blocks = _mm256_gf2p8affine_epi64_epi8(unit, in_group, 0);
+        out[g] = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(_mm256_shuffle_epi8(blocks, pairs), 0xd8), quads);
+    }
+}
+
+// The same with GFNI (about twice as fast): bucket_lanes_gfni with the banks as buckets; counts are
+// dword popcounts (a nibble table).
 __attribute__((target("avx2,gfni"))) void one_word_banks32_gfni(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
                                                                std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& s) {
     const __m256i* wp = reinterpret_cast<const __m256i*>(word.data());
     const __m256i w0 = _mm256_loadu_si256(wp), w1 = _mm256_loadu_si256(wp + 1), w2 = _mm256_loadu_si256(wp + 2), w3 = _mm256_loadu_si256(wp + 3);
     const __m256i banks = lane_banks8(w0, w1, w2, w3);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_bank.data()), banks);
-    // gf2p8affineqb(x, A) sets bit i of byte j to parity(A.byte[7 - i] & x.byte[j]): with x.byte[j] = 1 << j,
-    // bit i of byte t is bit t of A's byte 7 - i, so each qword's lanes go in reversed.
-    const __m256i rev = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
-    const __m256i br = _mm256_shuffle_epi8(banks, rev);
-    const __m256i bit = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
-    const __m256i onehot = _mm256_shuffle_epi8(bit, br), group = _mm256_and_si256(br, _mm256_set1_epi8(0x18));
-    const __m256i unit = _mm256_set1_epi64x(0x8040201008040201ll);
-    // Byte t of the four qwords (8 lanes each) -> dword t: pairs within each 128-bit half, the halves'
-    // qwords exchanged, then pairs of pairs.
-    const __m256i pairs = _mm256_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
-    const __m256i quads = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+    __m256i lanes[4], count[4];
+    bucket_lanes_gfni(banks, lanes);
     const __m256i nibble = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
     const __m256i lo4 = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1), one32 = _mm256_set1_epi32(1);
-    __m256i lanes[4], count[4];
     __m256i* lanes_out = reinterpret_cast<__m256i*>(bank_lanes.data());
 #pragma GCC unroll 4
     for (int g = 0; g < 4; ++g) {
-        const __m256i in_group = _mm256_and_si256(onehot, _mm256_cmpeq_epi8(group, _mm256_set1_epi8(static_cast<char>(8 * g))));
-        const __m256i blocks = _mm256_gf2p8affine_epi64_epi8(unit, in_group, 0);
-        const __m256i x = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(_mm256_shuffle_epi8(blocks, pairs), 0xd8), quads);
-        lanes[g] = x;
+        const __m256i x = lanes[g];
         _mm256_storeu_si256(lanes_out + g, x);
         const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(nibble, _mm256_and_si256(x, lo4)), _mm256_shuffle_epi8(nibble, _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4)));
         count[g] = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16);
@@ -271,6 +295,55 @@ __attribute__((target("avx2,popcnt"))) int sector_dense_rank32_avx2(const std::a
     alignas(32) std::array<std::int32_t, 32> key;
     if (!(active == 0xffffffffu ? sector_keys_avx2<true>(addr, amask, active, key) : sector_keys_avx2<false>(addr, amask, active, key))) return -1;
     return dense_rank32_avx2(key, below);
+}
+
+// full_sector_rank32 with AVX2 + GFNI. When the 32 sectors are distinct, the sorted order (rank ->
+// lane) is the ranks' bucket transpose (bucket_lanes_gfni, the rank as the bucket: one bit per dword,
+// its lane read off the float exponent); the keys are permuted into that order across the four
+// registers, the sector addresses stored in order and the lines counted by neighbour compares.
+__attribute__((target("avx2,popcnt,gfni"))) int full_sector_rank32_gfni(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask,
+                                                                        std::array<std::uint8_t, 32>& below, std::array<std::uint64_t, 32>& sector_addr,
+                                                                        int& lines) {
+    alignas(32) std::array<std::int32_t, 32> key;
+    lines = 0;
+    if (!sector_keys_avx2<true>(addr, amask, 0xffffffffu, key)) return -1;
+    __m256i c[4];
+    const std::uint32_t firsts = smaller_counts(key, c);
+    if (firsts != 0xffffffffu) return dense_below(c, firsts, below);
+    const __m256i ranks = counts_to_bytes(c);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), ranks);
+    __m256i at[4];   // at[o] dword t: the lane with rank 8o + t, as a one-bit mask
+    bucket_lanes_gfni(ranks, at);
+    const __m256i* kp = reinterpret_cast<const __m256i*>(key.data());
+    const __m256i k0 = _mm256_load_si256(kp), k1 = _mm256_load_si256(kp + 1), k2 = _mm256_load_si256(kp + 2), k3 = _mm256_load_si256(kp + 3);
+    const std::uint64_t ref = (addr[0] & amask) >> 5;   // the keys' origin (sector_keys_avx2)
+    const __m256i ref64 = _mm256_set1_epi64x(static_cast<long long>(ref)), ref_in_line = _mm256_set1_epi32(static_cast<int>(ref & 3));
+    const __m256i exponent = _mm256_set1_epi32(0xff), bias = _mm256_set1_epi32(127);
+    __m256i line[4];
+    auto* out = reinterpret_cast<__m256i*>(sector_addr.data());
+#pragma GCC unroll 4
+    for (int o = 0; o < 4; ++o) {
+        const __m256i lane = _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(at[o])), 23), exponent), bias);
+        // key[lane]: each register permuted by the lane's low 3 bits, the register chosen by bits 3 and 4.
+        const __m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(lane, 28)), b4 = _mm256_castsi256_ps(_mm256_slli_epi32(lane, 27));
+        const __m256 lo = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(k0, lane)), _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(k1, lane)), b3);
+        const __m256 hi = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(k2, lane)), _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(k3, lane)), b3);
+        const __m256i sorted = _mm256_castps_si256(_mm256_blendv_ps(lo, hi, b4));
+        _mm256_storeu_si256(out + 2 * o, _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(sorted)), ref64), 5));
+        _mm256_storeu_si256(out + 2 * o + 1, _mm256_slli_epi64(_mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(sorted, 1)), ref64), 5));
+        line[o] = _mm256_srai_epi32(_mm256_add_epi32(sorted, ref_in_line), 2);   // 128-byte line, relative
+    }
+    // Sorted keys on the same line as their predecessor (the first key has none).
+    const __m256i back = _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6), last = _mm256_set1_epi32(7);
+    std::uint32_t same = 0;
+#pragma GCC unroll 4
+    for (int o = 0; o < 4; ++o) {
+        __m256i prev = _mm256_permutevar8x32_epi32(line[o], back);
+        if (o > 0) prev = _mm256_blend_epi32(prev, _mm256_permutevar8x32_epi32(line[o - 1], last), 0x01);
+        same |= static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(line[o], prev)))) << (8 * o);
+    }
+    lines = 32 - _mm_popcnt_u32(same & ~1u);
+    return 32;
 }
 
 // A compare-exchange of every lane with its partner p (a permutation of v): lanes whose bit is set in
@@ -423,6 +496,18 @@ void sort_keys(std::array<std::uint64_t, 32>& key, int n) {
     if (n <= 8) sort_network<8>(key, n);
     else if (n <= 16) sort_network<16>(key, n);
     else std::sort(key.begin(), key.begin() + n);
+}
+
+int full_sector_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
+                       std::array<std::uint64_t, 32>& sector_addr, int& lines) {
+#ifdef OCC_RANK_AVX2
+    static const bool gfni = one_word_banks32_level() >= 2;
+    if (gfni) return full_sector_rank32_gfni(addr, amask, below, sector_addr, lines);
+#else
+    (void)sector_addr;
+#endif
+    lines = 0;
+    return sector_dense_rank32(addr, amask, 0xffffffffu, below);
 }
 
 int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::array<std::uint8_t, 32>& below) {

@@ -34,12 +34,19 @@ int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_
 // over 32) minus the first active lane's, in 32-bit lanes; inactive lanes share the largest key. -1
 // (below[] untouched) when an active lane's sector is 2^30 or more sectors (32 GiB) from the first
 // one's; else dense_rank32's answer (inactive lanes count as one more key when there are any).
+int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
+                        std::array<std::uint8_t, 32>& below);
+
+// sector_dense_rank32 of a full warp; when its 32 sectors are distinct (a wide gather's usual case)
+// and the CPU has GFNI, also sector_addr[0..32) (the sectors' addresses, address & amask & ~31, in
+// ascending order) and lines (the 128-byte lines among them), made without scattering the sectors by
+// rank (reading a scatter back stalls on store forwarding). lines = 0 where those were not made.
+int full_sector_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
+                       std::array<std::uint64_t, 32>& sector_addr, int& lines);
+
 // Sorts key[0..n) ascending (n <= 32): sorting networks without a branch on the data for n <= 16
 // (Batcher's odd-even merge sort; the first n of 8 or 16 slots, the rest filled with the largest key).
 void sort_keys(std::array<std::uint64_t, 32>& key, int n);
-
-int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
-                        std::array<std::uint8_t, 32>& below);
 
 // The sorted walk of a warp with 1..16 active lanes in one pass (AVX2 only): the active lanes' keys,
 // (address - the first active lane's 128-byte line) << 5 | lane, in 32-bit lanes, sorted by a bitonic
