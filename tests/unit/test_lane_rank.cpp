@@ -119,3 +119,36 @@ TEST_CASE("one_word_banks32: known warps") {
         CHECK(a.s.most == 32u);
     }
 }
+
+TEST_CASE("full_sector_rank32: every version's ranks, sorted sector addresses and lines equal a reference (wide gathers, shared sectors)") {
+    const int top = occ::detail::full_sector_rank32_level();
+    MESSAGE("full_sector_rank32 versions on this CPU: 0.." << top << " (0 ranks only, 1 sorted with AVX2 + GFNI, 2 with AVX-512)");
+    std::mt19937_64 rng(20261206);
+    const std::uint64_t amask = (std::uint64_t{1} << 56) - 4;   // 4-byte accesses
+    for (int level = 0; level <= top; ++level) {
+        CAPTURE(level);
+        for (int iter = 0; iter < 20000; ++iter) {
+            std::array<std::uint64_t, 32> addr{};
+            const std::uint64_t span = iter % 3 == 0 ? 4096 : iter % 3 == 1 ? (std::uint64_t{1} << 22) : (std::uint64_t{1} << 34);
+            const std::uint64_t mid = (std::uint64_t{1} << 40) + 4 * (rng() % 100000);
+            for (auto& a : addr) a = (mid - span / 2 + rng() % span) & amask;
+            if (iter % 7 == 0) addr[rng() % 32] = addr[rng() % 32];   // a shared sector
+            std::set<std::uint64_t> sectors, lines;
+            for (const std::uint64_t a : addr) sectors.insert(a >> 5), lines.insert(a >> 7);
+            std::array<std::uint8_t, 32> below{};
+            std::array<std::uint64_t, 32> sorted{};
+            int got_lines = -1;
+            const int n = occ::detail::full_sector_rank32_at(level, addr, amask, below, sorted, got_lines);
+            REQUIRE(n == static_cast<int>(sectors.size()));
+            for (std::size_t i = 0; i < 32; ++i)
+                CHECK(below[i] == std::distance(sectors.begin(), sectors.find(addr[i] >> 5)));
+            if (level == 0 || sectors.size() < 32) {
+                CHECK(got_lines == 0);   // no sorted outputs: the caller scatters by rank
+                continue;
+            }
+            CHECK(got_lines == static_cast<int>(lines.size()));
+            std::size_t r = 0;
+            for (const std::uint64_t s : sectors) CHECK(sorted[r++] == s << 5);
+        }
+    }
+}

@@ -297,34 +297,46 @@ __attribute__((target("avx2,popcnt"))) int sector_dense_rank32_avx2(const std::a
     return dense_rank32_avx2(key, below);
 }
 
-// full_sector_rank32 with AVX2 + GFNI. When the 32 sectors are distinct, the sorted order (rank ->
-// lane) is the ranks' bucket transpose (bucket_lanes_gfni, the rank as the bucket: one bit per dword,
-// its lane read off the float exponent); the keys are permuted into that order across the four
-// registers, the sector addresses stored in order and the lines counted by neighbour compares.
+// full_sector_rank32's first half for the sorted versions (AVX2 + GFNI): the keys (into `key`) and
+// their ranks (into below). When the 32 sectors are distinct (32 returned), the sorted order too: the
+// ranks' bucket transpose (bucket_lanes_gfni, the rank as the bucket), into `at` (dword r: the lane
+// with rank r as a one-bit mask; lane_of reads it off the float exponent). Else sector_dense_rank32's
+// answer, and nothing more to do.
+__attribute__((target("avx2,popcnt,gfni"), always_inline)) inline int ranks_in_order(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask,
+                                                                                    std::array<std::uint8_t, 32>& below, std::array<std::int32_t, 32>& key,
+                                                                                    __m256i at[4]) {
+    if (!sector_keys_avx2<true>(addr, amask, 0xffffffffu, key)) return -1;
+    __m256i c[4];
+    const std::uint32_t firsts = smaller_counts(key, c);   // (in AVX-512, masks adding one: 51 ns a gather against 37)
+    if (firsts != 0xffffffffu) return dense_below(c, firsts, below);
+    const __m256i ranks = counts_to_bytes(c);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), ranks);
+    bucket_lanes_gfni(ranks, at);
+    return 32;
+}
+__attribute__((target("avx2"), always_inline)) inline __m256i lane_of(__m256i bit) {
+    return _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(bit)), 23), _mm256_set1_epi32(0xff)), _mm256_set1_epi32(127));
+}
+
+// full_sector_rank32 with AVX2 + GFNI: the keys permuted into sorted order across the four registers,
+// the sector addresses stored in order and the lines counted by neighbour compares.
 __attribute__((target("avx2,popcnt,gfni"))) int full_sector_rank32_gfni(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask,
                                                                         std::array<std::uint8_t, 32>& below, std::array<std::uint64_t, 32>& sector_addr,
                                                                         int& lines) {
     alignas(32) std::array<std::int32_t, 32> key;
+    __m256i at[4] = {};   // (set when 32 comes back)
     lines = 0;
-    if (!sector_keys_avx2<true>(addr, amask, 0xffffffffu, key)) return -1;
-    __m256i c[4];
-    const std::uint32_t firsts = smaller_counts(key, c);
-    if (firsts != 0xffffffffu) return dense_below(c, firsts, below);
-    const __m256i ranks = counts_to_bytes(c);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), ranks);
-    __m256i at[4];   // at[o] dword t: the lane with rank 8o + t, as a one-bit mask
-    bucket_lanes_gfni(ranks, at);
+    if (const int n = ranks_in_order(addr, amask, below, key, at); n != 32) return n;
     const __m256i* kp = reinterpret_cast<const __m256i*>(key.data());
     const __m256i k0 = _mm256_load_si256(kp), k1 = _mm256_load_si256(kp + 1), k2 = _mm256_load_si256(kp + 2), k3 = _mm256_load_si256(kp + 3);
     const std::uint64_t ref = (addr[0] & amask) >> 5;   // the keys' origin (sector_keys_avx2)
     const __m256i ref64 = _mm256_set1_epi64x(static_cast<long long>(ref)), ref_in_line = _mm256_set1_epi32(static_cast<int>(ref & 3));
-    const __m256i exponent = _mm256_set1_epi32(0xff), bias = _mm256_set1_epi32(127);
     __m256i line[4];
     auto* out = reinterpret_cast<__m256i*>(sector_addr.data());
 #pragma GCC unroll 4
     for (int o = 0; o < 4; ++o) {
-        const __m256i lane = _mm256_sub_epi32(_mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(at[o])), 23), exponent), bias);
         // key[lane]: each register permuted by the lane's low 3 bits, the register chosen by bits 3 and 4.
+        const __m256i lane = lane_of(at[o]);
         const __m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(lane, 28)), b4 = _mm256_castsi256_ps(_mm256_slli_epi32(lane, 27));
         const __m256 lo = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(k0, lane)), _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(k1, lane)), b3);
         const __m256 hi = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(k2, lane)), _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(k3, lane)), b3);
@@ -345,6 +357,37 @@ __attribute__((target("avx2,popcnt,gfni"))) int full_sector_rank32_gfni(const st
     lines = 32 - _mm_popcnt_u32(same & ~1u);
     return 32;
 }
+
+// (GCC 12's AVX-512 intrinsics start from an undefined register, which -Wmaybe-uninitialized reports.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+// The same with AVX-512 (37 ns a gather against 44): the permutation (two registers of 16 as one
+// table), the addresses and the neighbour compares on 16 lanes at once.
+__attribute__((target("avx2,popcnt,gfni,avx512f,avx512vl"))) int full_sector_rank32_512(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask,
+                                                                                        std::array<std::uint8_t, 32>& below,
+                                                                                        std::array<std::uint64_t, 32>& sector_addr, int& lines) {
+    alignas(64) std::array<std::int32_t, 32> key;
+    __m256i at[4] = {};   // (set when 32 comes back)
+    lines = 0;
+    if (const int n = ranks_in_order(addr, amask, below, key, at); n != 32) return n;
+    const __m512i klo = _mm512_load_si512(key.data()), khi = _mm512_load_si512(key.data() + 16);
+    const std::uint64_t ref = (addr[0] & amask) >> 5;
+    const __m512i ref64 = _mm512_set1_epi64(static_cast<long long>(ref)), ref_in_line = _mm512_set1_epi32(static_cast<int>(ref & 3));
+    __m512i line[2];
+    for (int h = 0; h < 2; ++h) {
+        const __m512i bit = _mm512_inserti64x4(_mm512_castsi256_si512(at[2 * h]), at[2 * h + 1], 1);
+        const __m512i lane = _mm512_sub_epi32(_mm512_and_si512(_mm512_srli_epi32(_mm512_castps_si512(_mm512_cvtepi32_ps(bit)), 23), _mm512_set1_epi32(0xff)), _mm512_set1_epi32(127));
+        const __m512i sorted = _mm512_permutex2var_epi32(klo, lane, khi);
+        _mm512_storeu_si512(sector_addr.data() + 16 * h, _mm512_slli_epi64(_mm512_add_epi64(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(sorted)), ref64), 5));
+        _mm512_storeu_si512(sector_addr.data() + 16 * h + 8, _mm512_slli_epi64(_mm512_add_epi64(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(sorted, 1)), ref64), 5));
+        line[h] = _mm512_srai_epi32(_mm512_add_epi32(sorted, ref_in_line), 2);
+    }
+    const std::uint32_t same = static_cast<std::uint32_t>(_mm512_cmpeq_epi32_mask(line[0], _mm512_alignr_epi32(line[0], line[0], 15))) |
+                               static_cast<std::uint32_t>(_mm512_cmpeq_epi32_mask(line[1], _mm512_alignr_epi32(line[1], line[0], 15))) << 16;
+    lines = 32 - _mm_popcnt_u32(same & ~1u);
+    return 32;
+}
+#pragma GCC diagnostic pop
 
 // A compare-exchange of every lane with its partner p (a permutation of v): lanes whose bit is set in
 // Hi keep the larger key.
@@ -498,11 +541,34 @@ void sort_keys(std::array<std::uint64_t, 32>& key, int n) {
     else std::sort(key.begin(), key.begin() + n);
 }
 
+int full_sector_rank32_level() {
+#ifdef OCC_RANK_AVX2
+    static const int level = one_word_banks32_level() < 2 ? 0 : __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 2 : 1;
+    return level;
+#else
+    return 0;
+#endif
+}
+
+int full_sector_rank32_at(int level, const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
+                          std::array<std::uint64_t, 32>& sector_addr, int& lines) {
+#ifdef OCC_RANK_AVX2
+    if (level >= 2 && full_sector_rank32_level() >= 2) return full_sector_rank32_512(addr, amask, below, sector_addr, lines);
+    if (level >= 1 && full_sector_rank32_level() >= 1) return full_sector_rank32_gfni(addr, amask, below, sector_addr, lines);
+#else
+    (void)level;
+    (void)sector_addr;
+#endif
+    lines = 0;
+    return sector_dense_rank32(addr, amask, 0xffffffffu, below);
+}
+
 int full_sector_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
                        std::array<std::uint64_t, 32>& sector_addr, int& lines) {
 #ifdef OCC_RANK_AVX2
-    static const bool gfni = one_word_banks32_level() >= 2;
-    if (gfni) return full_sector_rank32_gfni(addr, amask, below, sector_addr, lines);
+    static const int level = full_sector_rank32_level();
+    if (level == 2) return full_sector_rank32_512(addr, amask, below, sector_addr, lines);
+    if (level == 1) return full_sector_rank32_gfni(addr, amask, below, sector_addr, lines);
 #else
     (void)sector_addr;
 #endif

@@ -38,11 +38,16 @@ int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t
                         std::array<std::uint8_t, 32>& below);
 
 // sector_dense_rank32 of a full warp; when its 32 sectors are distinct (a wide gather's usual case)
-// and the CPU has GFNI, also sector_addr[0..32) (the sectors' addresses, address & amask & ~31, in
+// and the CPU has GFNI (with AVX2 or AVX-512), also sector_addr[0..32) (the sectors' addresses, address & amask & ~31, in
 // ascending order) and lines (the 128-byte lines among them), made without scattering the sectors by
 // rank (reading a scatter back stalls on store forwarding). lines = 0 where those were not made.
 int full_sector_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
                        std::array<std::uint64_t, 32>& sector_addr, int& lines);
+// Which version full_sector_rank32 runs here (0: ranks only, 1: sorted with AVX2 + GFNI, 2: sorted
+// with AVX-512 + GFNI), and one chosen version (capped at what the CPU has), for tests.
+int full_sector_rank32_level();
+int full_sector_rank32_at(int level, const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
+                          std::array<std::uint64_t, 32>& sector_addr, int& lines);
 
 // Sorts key[0..n) ascending (n <= 32): sorting networks without a branch on the data for n <= 16
 // (Batcher's odd-even merge sort; the first n of 8 or 16 slots, the rest filled with the largest key).
