@@ -269,12 +269,13 @@ std::string check_warp_access(const WarpAccess& w) {
 std::string check_pattern(const AccessPattern& p) {
     if (!valid_access_bytes(p.access_bytes)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + num(p.access_bytes);
     if (p.elem_bytes != 0 && !valid_access_bytes(p.elem_bytes)) return "elem_bytes: must be 1, 2, 4, 8 or 16, got " + num(p.elem_bytes);
-    // CUDA C++ Programming Guide, "Technical Specifications": at most 1024 threads per block, z <= 64.
+    // CUDA C++ Programming Guide, "Technical Specifications": at most 1024 threads per block, z <= 64
+    // (the same on every compute capability, so the patterns check them without a device).
     for (int i = 0; i < 3; ++i)
-        if (p.block[i] < 1 || p.block[i] > 1024) return "block: each dimension must be 1..1024, got " + num(p.block[i]);
-    if (p.block[2] > 64) return "block: z must be 1..64, got " + num(p.block[2]);
-    if (static_cast<std::int64_t>(p.block[0]) * p.block[1] * p.block[2] > 1024)
-        return "block: at most 1024 threads, got " + num(static_cast<std::int64_t>(p.block[0]) * p.block[1] * p.block[2]);
+        if (p.block[i] < 1 || p.block[i] > kMaxBlockDimXY) return "block: each dimension must be 1.." + num(kMaxBlockDimXY) + ", got " + num(p.block[i]);
+    if (p.block[2] > kMaxBlockDimZ) return "block: z must be 1.." + num(kMaxBlockDimZ) + ", got " + num(p.block[2]);
+    if (static_cast<std::int64_t>(p.block[0]) * p.block[1] * p.block[2] > kMaxBlockThreads)
+        return "block: at most " + num(kMaxBlockThreads) + " threads, got " + num(static_cast<std::int64_t>(p.block[0]) * p.block[1] * p.block[2]);
     if (p.kind == PatternKind::addresses && p.threads() != kWarpLanes) return "block: explicit addresses describe exactly one warp (32 threads)";
     if (p.base >= (std::uint64_t{1} << 48)) return "base: must be 0..2^48, got " + num(static_cast<std::int64_t>(p.base));
     if (p.offset < -(std::int64_t{1} << 40) || p.offset > (std::int64_t{1} << 40)) return "offset: must be -2^40..2^40 bytes, got " + num(p.offset);

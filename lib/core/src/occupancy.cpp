@@ -124,7 +124,7 @@ namespace {
     if (k.smem_static < 0 || l.smem_dynamic < 0) { x.fail = Fail::smem_negative; return; }
     if (l.carveout < -1 || l.carveout > 100) { x.fail = Fail::carveout_range; return; }
     // 16 named barriers per block (PTX ISA, "bar/barrier": barrier ids 0..15).
-    if (k.barriers < 0 || k.barriers > 16) { x.fail = Fail::barriers_range; return; }
+    if (k.barriers < 0 || k.barriers > kMaxNamedBarriers) { x.fail = Fail::barriers_range; return; }
     if (k.virtual_resources < 0) { x.fail = Fail::virtual_range; return; }
     const std::int64_t smem_static = std::min(k.smem_static, kSizeCap);
     const std::int64_t smem_dynamic = std::min(l.smem_dynamic, kSizeCap);
@@ -257,7 +257,7 @@ using detail::tables_for;
            (static_cast<unsigned>(k.regs_per_thread) <= static_cast<unsigned>(t.max_regs)) &
            (static_cast<std::uint64_t>(k.smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
            (static_cast<std::uint64_t>(l.smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) &
-           (static_cast<unsigned>(k.barriers) <= 16u) & (l.carveout == -1) & (l.cache_config == CacheConfig::none) &
+           (static_cast<unsigned>(k.barriers) <= static_cast<unsigned>(kMaxNamedBarriers)) & (l.carveout == -1) & (l.cache_config == CacheConfig::none) &
            (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) & ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
 }
 // compute_limits() from the tables, for a query table_common() takes. No branch on the query's

@@ -56,7 +56,7 @@ std::string OccupancyResult::error_message() const {
             std::snprintf(buf, sizeof buf, "carveout must be -1 (default) or 0..100 percent, got %lld", ll(v[0]));
             break;
         case Fail::barriers_range:
-            std::snprintf(buf, sizeof buf, "barriers must be 0..16 (named barriers per block), got %lld", ll(v[0]));
+            std::snprintf(buf, sizeof buf, "barriers must be 0..%d (named barriers per block), got %lld", kMaxNamedBarriers, ll(v[0]));
             break;
         case Fail::no_carveout_fits:
             std::snprintf(buf, sizeof buf, "no shared-memory carveout of this device holds one block of %s", bytes(v[0]).c_str());

@@ -36,7 +36,7 @@ struct Tables {
     std::int64_t preferred = 0;                       // preferred_smem() for the default carveout and cache preference
     SmemLimitRule smem_rule;
     std::array<int, 33> warps{}, rounded_warps{};     // by warps per block: the warp limit; the count rounded to sub-partitions
-    std::array<int, 17> barriers{};                   // by named barriers: their limit
+    std::array<int, kMaxNamedBarriers + 1> barriers{};   // by named barriers: their limit
     std::array<std::uint16_t, 256> per_warp{};        // by registers per thread: registers allocated per warp
     std::array<std::uint16_t, 256> warps_total{};     // ... and the warps the register file holds (0 over the block limit)
     std::vector<int> smem;                            // by allocation units up to the preference: its shared-memory limit

@@ -38,7 +38,8 @@ int swizzle_high_bit(const CuteSwizzle& s) { return swizzle_low_bit(s) + s.bits;
 
 std::string check_swizzle(const CuteSwizzle& s) {
     char buf[200];
-    if (s.bits < 0 || s.bits > 8 || s.base < 0 || s.base > 16 || std::abs(s.shift) > 16 || std::abs(s.shift) < s.bits) {
+    if (s.bits < 0 || s.bits > kMaxSwizzleBits || s.base < 0 || s.base > kMaxSwizzleBase || std::abs(s.shift) > kMaxSwizzleShift ||
+        std::abs(s.shift) < s.bits) {
         // swizzle.hpp static_asserts: MBase >= 0, BBits >= 0, abs(SShift) >= BBits.
         std::snprintf(buf, sizeof buf, "cute_swizzle: Swizzle<B,M,S> needs B 0..8, M 0..16, |S| >= B and |S| <= 16, got Swizzle<%d,%d,%d>", s.bits,
                       s.base, s.shift);
@@ -132,12 +133,12 @@ constexpr std::int64_t kMaxTileBytes = 227 * 1024;
 
 std::string check_tile_layout(const TileLayout& t) {
     char buf[320];
-    if (t.rows < 1 || t.rows > 1024 || t.cols < 1 || t.cols > 1024) {
-        std::snprintf(buf, sizeof buf, "tile: rows and columns must each be 1..1024 elements, got %dx%d", t.rows, t.cols);
+    if (t.rows < 1 || t.rows > kMaxTileDim || t.cols < 1 || t.cols > kMaxTileDim) {
+        std::snprintf(buf, sizeof buf, "tile: rows and columns must each be 1..%d elements, got %dx%d", kMaxTileDim, t.rows, t.cols);
         return buf;
     }
     if (!valid_access_bytes(t.elem_bytes)) return "elem_bytes: must be 1, 2, 4, 8 or 16, got " + std::to_string(t.elem_bytes);
-    if (t.pad < 0 || t.pad > 1024) return "pad: must be 0..1024 elements, got " + std::to_string(t.pad);
+    if (t.pad < 0 || t.pad > kMaxTilePad) return "pad: must be 0.." + std::to_string(kMaxTilePad) + " elements, got " + std::to_string(t.pad);
     const std::int64_t elems = std::int64_t{t.rows} * t.pitch();
     if (elems * t.elem_bytes > kMaxTileBytes) {
         std::snprintf(buf, sizeof buf, "tile: %dx%d elements of %d bytes (pitch %d) take %lld bytes; a block has at most %lld (227 KiB)", t.rows, t.cols,

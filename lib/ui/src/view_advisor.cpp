@@ -196,7 +196,7 @@ void ptxas_section(AppState& s) {
         if (ImGui::SmallButton("Use")) {
             s.req.kernel.regs_per_thread = *k.registers;
             s.req.kernel.smem_static = *k.smem_static;
-            s.req.kernel.barriers = std::clamp(k.barriers.value_or(0), 0, 16);
+            s.req.kernel.barriers = std::clamp(k.barriers.value_or(0), 0, kMaxNamedBarriers);
             mark_changed(s);
         }
         ImGui::PopID();

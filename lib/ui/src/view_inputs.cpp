@@ -62,16 +62,16 @@ void draw_inputs(AppState& s) {
     if (s.block_3d) {
         ImGui::SetNextItemWidth(-FLT_MIN);
         if (ImGui::InputInt3("##block3", s.req.block)) {
-            s.req.block[0] = std::clamp(s.req.block[0], 1, 1024);
-            s.req.block[1] = std::clamp(s.req.block[1], 1, 1024);
-            s.req.block[2] = std::clamp(s.req.block[2], 1, 64);
+            s.req.block[0] = std::clamp(s.req.block[0], 1, kMaxBlockDimXY);
+            s.req.block[1] = std::clamp(s.req.block[1], 1, kMaxBlockDimXY);
+            s.req.block[2] = std::clamp(s.req.block[2], 1, kMaxBlockDimZ);
             sync_block(s);
             changed = true;
         }
     } else {
         ImGui::SetNextItemWidth(-em(5.5f));
         if (ImGui::InputInt("##threads", &l.threads, step(32), step(128))) {
-            l.threads = std::clamp(l.threads, 1, 1024);
+            l.threads = std::clamp(l.threads, 1, a.max_threads_per_block);
             sync_block(s);
             changed = true;
         }
@@ -117,7 +117,7 @@ void draw_inputs(AppState& s) {
     input_row("Barriers", "Named barriers the kernel uses (barrier 0 is __syncthreads). Counted against the SM from 9.0 on.");
     ImGui::SetNextItemWidth(-em(5.5f));
     if (ImGui::InputInt("##barriers", &k.barriers, step(1), step(4))) {
-        k.barriers = std::clamp(k.barriers, 0, 16);
+        k.barriers = std::clamp(k.barriers, 0, kMaxNamedBarriers);
         changed = true;
     }
     ImGui::SameLine();

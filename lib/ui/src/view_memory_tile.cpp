@@ -27,9 +27,9 @@ int bytes_index(int b) {
 
 // Swizzle<B,M,S> kept in check_swizzle's ranges (B 0..8, M 0..16, B <= |S| <= 16), as the scenario reads it.
 void clamp_swizzle(int (&c)[3]) {
-    c[0] = std::clamp(c[0], 0, 8);
-    c[1] = std::clamp(c[1], 0, 16);
-    c[2] = std::clamp(c[2], -16, 16);
+    c[0] = std::clamp(c[0], 0, kMaxSwizzleBits);
+    c[1] = std::clamp(c[1], 0, kMaxSwizzleBase);
+    c[2] = std::clamp(c[2], -kMaxSwizzleShift, kMaxSwizzleShift);
     if (std::abs(c[2]) < c[0]) c[2] = c[2] < 0 ? -c[0] : c[0];
 }
 
@@ -70,8 +70,8 @@ void memory_tile_panel(AppState& s) {
     ImGui::SetNextItemWidth(em(9));
     int rc[2] = {in.rows, in.cols};
     if (ImGui::InputInt2("rows x cols##tile", rc)) {
-        in.rows = std::clamp(rc[0], 1, 1024);
-        in.cols = std::clamp(rc[1], 1, 1024);
+        in.rows = std::clamp(rc[0], 1, kMaxTileDim);
+        in.cols = std::clamp(rc[1], 1, kMaxTileDim);
         changed = true;
     }
     int eb = bytes_index(in.elem_bytes), ab = bytes_index(in.access_bytes);
@@ -102,7 +102,7 @@ void memory_tile_panel(AppState& s) {
     if (in.layout == 1) {
         ImGui::SetNextItemWidth(em(8));   // room for 1024 beside the - and + buttons
         if (ImGui::InputInt("pad (elements)##tile", &in.pad)) {
-            in.pad = std::clamp(in.pad, 1, 1024);
+            in.pad = std::clamp(in.pad, 1, kMaxTilePad);
             changed = true;
         }
     }

@@ -17,6 +17,15 @@ namespace occ {
 // Maximum number of shared-memory carveout sizes an architecture offers.
 inline constexpr int kMaxCarveoutSteps = 10;
 
+// Launch limits that are the same on every compute capability (CUDA C++ Programming Guide, "Technical
+// Specifications per Compute Capability": block x and y up to 1024, z up to 64; "Synchronization
+// Functions" / PTX ISA bar.sync: 16 named barriers per block). The occupancy model reads the threads
+// per block from ArchRules::max_threads_per_block; patterns, which have no device, use kMaxBlockThreads.
+inline constexpr int kMaxBlockThreads = 1024;
+inline constexpr int kMaxBlockDimXY = 1024;
+inline constexpr int kMaxBlockDimZ = 64;
+inline constexpr int kMaxNamedBarriers = 16;
+
 // How an SM's shared-memory capacity is set (the per-row source is cited in device_db.cpp).
 enum class SmemConfig : std::uint8_t {
     dedicated,   // a fixed size, no preference (Maxwell, Pascal)

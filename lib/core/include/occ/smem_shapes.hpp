@@ -37,6 +37,13 @@ struct CuteSwizzle {
     bool operator==(const CuteSwizzle&) const = default;
 };
 
+// The ranges check_swizzle and check_tile_layout accept (the UI's inputs clamp to the same).
+inline constexpr int kMaxSwizzleBits = 8;     // B
+inline constexpr int kMaxSwizzleBase = 16;    // M
+inline constexpr int kMaxSwizzleShift = 16;   // |S|
+inline constexpr int kMaxTileDim = 1024;      // rows, columns (elements)
+inline constexpr int kMaxTilePad = 1024;      // elements
+
 std::int64_t swizzle_apply(const CuteSwizzle& s, std::int64_t offset);
 // Empty when usable: B 0..8, M 0..16, |S| >= B, |S| <= 16.
 std::string check_swizzle(const CuteSwizzle& s);
