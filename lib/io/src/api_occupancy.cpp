@@ -69,10 +69,7 @@ class TreeWriter {
 public:
     explicit TreeWriter(json& root) : stack_{&root} {}
     template <typename T>
-    void field(std::string_view k, const T& v) {
-        if constexpr (std::is_same_v<T, std::nullptr_t>) top()[std::string(k)] = nullptr;
-        else top()[std::string(k)] = v;
-    }
+    void field(std::string_view k, const T& v) { top()[std::string(k)] = v; }
     void limit(std::string_view k, int v) { field(k, v == kUnlimited ? json(nullptr) : json(v)); }
     void value(std::string_view k, const json& v) { top()[std::string(k)] = v; }
     void begin_object(std::string_view k) { open(k, json::object()); }

@@ -140,12 +140,17 @@ private:
     bool first_ = true;   // no member written yet in the innermost open object or array
 };
 
+// The answer's keys, without the braces.
+void write_answer_keys(const OccupancyAnswer& a, std::string& out, std::string_view device_json) {
+    TextWriter w(out, device_json);
+    emit_occupancy_answer(w, a);
+}
+
 }  // namespace
 
 void write_occupancy_answer(const OccupancyAnswer& a, std::string& out, std::string_view device_json) {
-    TextWriter w(out, device_json);
     out += '{';
-    emit_occupancy_answer(w, a);
+    write_answer_keys(a, out, device_json);
     out += '}';
 }
 
@@ -365,15 +370,15 @@ bool BatchAnswerer::answer_occupancy_fast(std::string_view line, std::string& ou
     r.launch.grid_blocks = grid;
     r.kernel.virtual_resources = static_cast<int>(virt);
     a.result = compute_occupancy(r.device, r.kernel, r.launch);
-    write_occupancy_answer(a, out, device_text(device));
+    out += '{';
+    write_answer_keys(a, out, device_text(device));
     if (has_id) {   // to_json's last key
         const Value& id = o.values[kId];
-        out.back() = ',';   // the '}' written above
-        put(out, "\"id\":");
+        put(out, ",\"id\":");
         if (id.type == Value::integer) put_int(out, id.i);
         else put_string(out, id.s);
-        out += '}';
     }
+    out += '}';
     ++fast_lines_;
     return true;
 }
