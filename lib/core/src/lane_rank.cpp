@@ -87,7 +87,15 @@ __attribute__((target("avx2"), always_inline)) inline std::uint32_t smaller_coun
     return static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(f)));
 }
 
-// 32 counts (0..31) in 4 x 8 dwords -> bytes, in lane order.
+// Bits set in each dword: a nibble table per byte, then the four bytes of each dword summed.
+__attribute__((target("avx2"), always_inline)) inline __m256i popcount_dwords(__m256i x) {
+    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i lo4 = _mm256_set1_epi8(0x0f);
+    const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, lo4)), _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4)));
+    return _mm256_madd_epi16(_mm256_maddubs_epi16(n, _mm256_set1_epi8(1)), _mm256_set1_epi16(1));
+}
+
+// 32 counts (0..32) in 4 x 8 dwords -> bytes, in lane order.
 __attribute__((target("avx2"), always_inline)) inline __m256i counts_to_bytes(const __m256i c[4]) {
     const __m256i w01 = _mm256_packs_epi32(c[0], c[1]), w23 = _mm256_packs_epi32(c[2], c[3]);
     return _mm256_permutevar8x32_epi32(_mm256_packs_epi16(w01, w23), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
@@ -96,18 +104,8 @@ __attribute__((target("avx2"), always_inline)) inline __m256i counts_to_bytes(co
 // The rank's last step: each count -> popcount(firsts & (2^count - 1)), the distinct keys below.
 __attribute__((target("avx2,popcnt"), always_inline)) inline int dense_below(__m256i c[4], std::uint32_t firsts, std::array<std::uint8_t, 32>& below) {
     const __m256i f = _mm256_set1_epi32(static_cast<int>(firsts)), one = _mm256_set1_epi32(1);
-    if (firsts != 0xffffffffu) {   // else 32 distinct keys (a random gather): each count is its dense rank
-        // popcount(firsts & (2^rank - 1)): a nibble table per byte, then the four bytes of each lane summed.
-        const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-        const __m256i lo4 = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1);
-        for (int i = 0; i < 4; ++i) {
-            __m256i& v = c[i];
-            const __m256i x = _mm256_and_si256(f, _mm256_sub_epi32(_mm256_sllv_epi32(one, v), one));
-            const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, lo4)),
-                                              _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4)));
-            v = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16);
-        }
-    }
+    if (firsts != 0xffffffffu)   // else 32 distinct keys (a random gather): each count is its dense rank
+        for (int i = 0; i < 4; ++i) c[i] = popcount_dwords(_mm256_and_si256(f, _mm256_sub_epi32(_mm256_sllv_epi32(one, c[i]), one)));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), counts_to_bytes(c));
     return _mm_popcnt_u32(firsts);
 }
@@ -218,7 +216,7 @@ __attribute__((target("avx2,gfni"), always_inline)) inline void bucket_lanes_gfn
 }
 
 // The same with GFNI (about twice as fast): bucket_lanes_gfni with the banks as buckets; counts are
-// dword popcounts (a nibble table).
+// dword popcounts.
 __attribute__((target("avx2,gfni"))) void one_word_banks32_gfni(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
                                                                std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& s) {
     const __m256i* wp = reinterpret_cast<const __m256i*>(word.data());
@@ -227,19 +225,14 @@ __attribute__((target("avx2,gfni"))) void one_word_banks32_gfni(const std::array
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_bank.data()), banks);
     __m256i lanes[4], count[4];
     bucket_lanes_gfni(banks, lanes);
-    const __m256i nibble = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-    const __m256i lo4 = _mm256_set1_epi8(0x0f), ones8 = _mm256_set1_epi8(1), ones16 = _mm256_set1_epi16(1), one32 = _mm256_set1_epi32(1);
+    const __m256i one32 = _mm256_set1_epi32(1);
     __m256i* lanes_out = reinterpret_cast<__m256i*>(bank_lanes.data());
 #pragma GCC unroll 4
     for (int g = 0; g < 4; ++g) {
-        const __m256i x = lanes[g];
-        _mm256_storeu_si256(lanes_out + g, x);
-        const __m256i n = _mm256_add_epi8(_mm256_shuffle_epi8(nibble, _mm256_and_si256(x, lo4)), _mm256_shuffle_epi8(nibble, _mm256_and_si256(_mm256_srli_epi16(x, 4), lo4)));
-        count[g] = _mm256_madd_epi16(_mm256_maddubs_epi16(n, ones8), ones16);
+        _mm256_storeu_si256(lanes_out + g, lanes[g]);
+        count[g] = popcount_dwords(lanes[g]);
     }
-    const __m256i counts = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(_mm256_packs_epi32(count[0], count[1]), _mm256_packs_epi32(count[2], count[3])),
-                                                       _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lanes_in.data()), counts);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lanes_in.data()), counts_to_bytes(count));
     __m256i shared = _mm256_setzero_si256();
     for (int g = 0; g < 4; ++g) shared = _mm256_or_si256(shared, _mm256_and_si256(lanes[g], _mm256_cmpgt_epi32(count[g], one32)));
     __m256i most = _mm256_max_epu32(_mm256_max_epu32(count[0], count[1]), _mm256_max_epu32(count[2], count[3]));
