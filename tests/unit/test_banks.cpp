@@ -11,19 +11,12 @@
 
 #include "occ/banks.hpp"
 #include "occ/device.hpp"
+#include "warp_helpers.hpp"
 
 using namespace occ;
+using occ::test::affine_warp;
 
 namespace {
-
-WarpAccess words(int bytes, std::uint64_t base, std::int64_t stride_elems, std::uint32_t mask = 0xffffffffu) {
-    WarpAccess w;
-    w.access_bytes = bytes;
-    w.active = mask;
-    for (int lane = 0; lane < 32; ++lane)
-        w.addr[static_cast<std::size_t>(lane)] = base + static_cast<std::uint64_t>(lane * stride_elems * bytes);
-    return w;
-}
 
 AccessPattern tile(IndexOrder order, std::int64_t pad, bool swizzle) {
     AccessPattern p;
@@ -98,7 +91,7 @@ void check_against_reference(const WarpAccess& w) {
 }  // namespace
 
 TEST_CASE("stride 1 word: no conflict") {
-    const BankResult r = analyze_banks(words(4, 0, 1));
+    const BankResult r = analyze_banks(affine_warp(4, 0, 1));
     CHECK(r.wavefronts == 1);
     CHECK(r.ideal_wavefronts == 1);
     CHECK(r.conflicts == 0);
@@ -108,7 +101,7 @@ TEST_CASE("stride 1 word: no conflict") {
 }
 
 TEST_CASE("stride 2 words: 2-way") {
-    const BankResult r = analyze_banks(words(4, 0, 2));
+    const BankResult r = analyze_banks(affine_warp(4, 0, 2));
     CHECK(r.wavefronts == 2);
     CHECK(r.conflicts == 1);
     CHECK(r.max_way == 2);
@@ -123,7 +116,7 @@ TEST_CASE("stride 2 words: 2-way") {
 }
 
 TEST_CASE("stride 32 words: 32-way") {
-    const BankResult r = analyze_banks(words(4, 0, 32));
+    const BankResult r = analyze_banks(affine_warp(4, 0, 32));
     CHECK(r.wavefronts == 32);
     CHECK(r.conflicts == 31);
     CHECK(r.max_way == 32);
@@ -134,29 +127,29 @@ TEST_CASE("odd strides are conflict-free, stride s is gcd(s, 32)-way") {
     for (int s = 1; s <= 64; ++s) {
         int g = s, b = 32;
         while (b) { const int t = g % b; g = b; b = t; }
-        const BankResult r = analyze_banks(words(4, 0, s));
+        const BankResult r = analyze_banks(affine_warp(4, 0, s));
         CHECK(r.max_way == g);
         CHECK(r.wavefronts == g);
     }
 }
 
 TEST_CASE("broadcast: every lane reads one word -> 1 wavefront") {
-    const BankResult r = analyze_banks(words(4, 100 * 4, 0));
+    const BankResult r = analyze_banks(affine_warp(4, 100 * 4, 0));
     CHECK(r.wavefronts == 1);
     CHECK(r.conflicts == 0);
     CHECK(r.max_way == 1);
     // Half the lanes on word 0, half on word 32 (same bank, different words) -> 2-way.
-    WarpAccess w = words(4, 0, 0);
+    WarpAccess w = affine_warp(4, 0, 0);
     for (int lane = 16; lane < 32; ++lane) w.addr[static_cast<std::size_t>(lane)] = 128;
     CHECK(analyze_banks(w).wavefronts == 2);
     // Bytes of one word: no conflict.
-    CHECK(analyze_banks(words(1, 0, 0)).wavefronts == 1);
-    CHECK(analyze_banks(words(1, 0, 1)).wavefronts == 1);
-    CHECK(analyze_banks(words(2, 0, 1)).wavefronts == 1);
+    CHECK(analyze_banks(affine_warp(1, 0, 0)).wavefronts == 1);
+    CHECK(analyze_banks(affine_warp(1, 0, 1)).wavefronts == 1);
+    CHECK(analyze_banks(affine_warp(2, 0, 1)).wavefronts == 1);
 }
 
 TEST_CASE("64-bit contiguous: 2 phases of 16 lanes -> 2 wavefronts, 0 conflicts") {
-    const BankResult r = analyze_banks(words(8, 0, 1));
+    const BankResult r = analyze_banks(affine_warp(8, 0, 1));
     CHECK(r.phases == 2);
     CHECK(r.wavefronts == 2);
     CHECK(r.ideal_wavefronts == 2);
@@ -165,29 +158,29 @@ TEST_CASE("64-bit contiguous: 2 phases of 16 lanes -> 2 wavefronts, 0 conflicts"
     CHECK(r.lane_bank[1] == 2);
     CHECK(r.lane_bank[16] == 0);
     // 64-bit stride 2: 2-way within each half-warp.
-    const BankResult s2 = analyze_banks(words(8, 0, 2));
+    const BankResult s2 = analyze_banks(affine_warp(8, 0, 2));
     CHECK(s2.wavefronts == 4);
     CHECK(s2.conflicts == 2);
 }
 
 TEST_CASE("128-bit contiguous: 4 phases of 8 lanes -> 4 wavefronts, 0 conflicts") {
-    const BankResult r = analyze_banks(words(16, 0, 1));
+    const BankResult r = analyze_banks(affine_warp(16, 0, 1));
     CHECK(r.phases == 4);
     CHECK(r.wavefronts == 4);
     CHECK(r.conflicts == 0);
     // Only the first quarter active: 1 wavefront, ideal 1.
-    const BankResult q = analyze_banks(words(16, 0, 1, 0xffu));
+    const BankResult q = analyze_banks(affine_warp(16, 0, 1, 0xffu));
     CHECK(q.wavefronts == 1);
     CHECK(q.ideal_wavefronts == 1);
 }
 
 TEST_CASE("inactive lanes do not conflict") {
     // Stride 2 but only lanes 0..15 active: banks 0,2,..30 each once.
-    const BankResult r = analyze_banks(words(4, 0, 2, 0x0000ffffu));
+    const BankResult r = analyze_banks(affine_warp(4, 0, 2, 0x0000ffffu));
     CHECK(r.wavefronts == 1);
     CHECK(r.conflicts == 0);
     CHECK(r.lane_bank[20] == -1);
-    const BankResult none = analyze_banks(words(4, 0, 1, 0));
+    const BankResult none = analyze_banks(affine_warp(4, 0, 1, 0));
     CHECK(none.wavefronts == 0);
     CHECK(none.ideal_wavefronts == 0);
 }
@@ -267,7 +260,7 @@ TEST_CASE("property: every full-warp constant step (the closed-form fast path) m
     for (int bytes : {1, 2, 4, 8, 16})
         for (std::uint64_t base = 0; base < 160; base += static_cast<std::uint64_t>(bytes))
             for (std::int64_t step = 0; step <= 70; ++step) {
-                WarpAccess w = words(bytes, 1024 + base, step);
+                WarpAccess w = affine_warp(bytes, 1024 + base, step);
                 check_against_reference(w);
                 w.addr[31] = w.addr[0];   // off the progression: the general path
                 check_against_reference(w);

@@ -10,19 +10,12 @@
 
 #include "occ/coalescing.hpp"
 #include "occ/device.hpp"
+#include "warp_helpers.hpp"
 
 using namespace occ;
+using occ::test::affine_warp;
 
 namespace {
-
-WarpAccess affine_warp(int bytes, std::uint64_t base, std::int64_t stride_elems, std::uint32_t mask = 0xffffffffu) {
-    WarpAccess w;
-    w.access_bytes = bytes;
-    w.active = mask;
-    for (int lane = 0; lane < 32; ++lane)
-        w.addr[static_cast<std::size_t>(lane)] = base + static_cast<std::uint64_t>(lane * stride_elems * bytes);
-    return w;
-}
 
 const ArchRules& a100() { return *find_arch(8, 0); }
 
