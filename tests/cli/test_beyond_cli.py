@@ -3,17 +3,11 @@
 --batch, exit codes (0 ok, 1 a batch line failed, 2 bad input)."""
 import json
 import os
-import subprocess
 import unittest
 
-OCC = os.environ.get("OCC_BIN", "build/native/bin/occ")
+from occ_cli import run
 SRC = os.environ.get("OCC_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 FIX = os.path.join(SRC, "tests", "fixtures", "ptxas")
-
-
-def run(*args, stdin=None):
-    p = subprocess.run([OCC, *args], input=stdin, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
 
 
 def run_json(*args, stdin=None):

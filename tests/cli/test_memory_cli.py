@@ -2,23 +2,9 @@
 """End-to-end tests of `occ coalesce` and `occ banks`: every case of issue 4, the 80-column pictures,
 --batch answers equal to single --json answers, and exit codes."""
 import json
-import os
-import subprocess
 import unittest
 
-OCC = os.environ.get("OCC_BIN", "build/native/bin/occ")
-
-
-def run(*args, stdin=None):
-    p = subprocess.run([OCC, *args], input=stdin, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def query(kind, *flags):
-    rc, out, err = run(kind, *flags, "--json")
-    if rc != 0:
-        raise AssertionError(f"occ {kind} {' '.join(flags)} --json: rc {rc}: {err}")
-    return json.loads(out)
+from occ_cli import query, run
 
 
 # (flags, expected fields) — CUDA Best Practices Guide "Coalesced Access to Global Memory" and the

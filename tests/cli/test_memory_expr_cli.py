@@ -3,23 +3,9 @@
 writes it gives the same counts as the pattern pickers, bad expressions exit 2 with a message that
 points at the column, and --batch / --warp work through the same request."""
 import json
-import os
-import subprocess
 import unittest
 
-OCC = os.environ.get("OCC_BIN", "build/native/bin/occ")
-
-
-def run(*args, stdin=None):
-    p = subprocess.run([OCC, *args], input=stdin, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
-
-
-def query(kind, *flags):
-    rc, out, err = run(kind, *flags, "--json")
-    if rc != 0:
-        raise AssertionError(f"occ {kind} {' '.join(flags)} --json: rc {rc}: {err}")
-    return json.loads(out)
+from occ_cli import query, run
 
 
 TILE = ["--block", "32,32"]

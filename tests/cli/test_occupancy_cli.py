@@ -1,16 +1,9 @@
 #!/usr/bin/env python3
 """End-to-end tests of `occ occupancy` and `occ gpus`: output, JSON, batch, exit codes, bad flags."""
 import json
-import os
-import subprocess
 import unittest
 
-OCC = os.environ.get("OCC_BIN", "build/native/bin/occ")
-
-
-def run(*args, stdin=None):
-    p = subprocess.run([OCC, *args], input=stdin, capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
+from occ_cli import run
 
 
 class Occupancy(unittest.TestCase):

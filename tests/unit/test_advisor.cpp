@@ -8,26 +8,12 @@
 #include "occ/io/api.hpp"
 #include "occ/waves.hpp"
 
-using namespace occ;
+#include "launch_helpers.hpp"
 
-namespace {
-Device gpu(const char* name) {
-    auto d = find_gpu(name);
-    REQUIRE(d);
-    return *d;
-}
-KernelResources regs(int r) {
-    KernelResources k;
-    k.regs_per_thread = r;
-    return k;
-}
-LaunchConfig threads(int t, std::int64_t smem = 0) {
-    LaunchConfig l;
-    l.threads = t;
-    l.smem_dynamic = smem;
-    return l;
-}
-}  // namespace
+using namespace occ;
+using occ::test::gpu;
+using occ::test::regs;
+using occ::test::threads;
 
 TEST_CASE("register headroom: A100, 256 threads x 64 regs (MODEL.md seed: 4 blocks, 50%)") {
     const ResourceAdvice a = advise_registers(gpu("A100"), regs(64), threads(256));

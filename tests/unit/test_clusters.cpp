@@ -9,25 +9,12 @@
 #include "occ/device.hpp"
 #include "occ/io/api.hpp"
 
-using namespace occ;
+#include "launch_helpers.hpp"
 
-namespace {
-Device gpu(const char* name) {
-    auto d = find_gpu(name);
-    REQUIRE(d);
-    return *d;
-}
-KernelResources regs(int r) {
-    KernelResources k;
-    k.regs_per_thread = r;
-    return k;
-}
-LaunchConfig threads(int t) {
-    LaunchConfig l;
-    l.threads = t;
-    return l;
-}
-}  // namespace
+using namespace occ;
+using occ::test::gpu;
+using occ::test::regs;
+using occ::test::threads;
 
 TEST_CASE("GPC layouts add up and follow the stated assumption") {
     const GpcLayout h100 = gpc_layout(gpu("H100"));

@@ -11,14 +11,12 @@
 #include "occ/occupancy.hpp"
 #include "occ/prepared.hpp"
 
+#include "launch_helpers.hpp"
+
 using namespace occ;
+using occ::test::gpu;
 
 namespace {
-Device gpu(const char* name) {
-    auto d = find_gpu(name);
-    REQUIRE(d.has_value());
-    return *d;
-}
 OccupancyResult run(const Device& d, int threads, int regs, std::int64_t dyn = 0, bool optin = false, std::int64_t stat = 0, int carveout = -1,
                     int barriers = 1) {
     KernelResources k;
