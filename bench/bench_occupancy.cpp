@@ -49,7 +49,9 @@ const occ::Device& a100_copy() {
     return d;
 }
 
-void blocks_per_sm_fast(benchmark::State& state, const occ::ArchRules& a) {
+// Runs fn(kernel, launch) on the queries in turn, one per iteration.
+template <typename Fn>
+void each_query(benchmark::State& state, Fn fn) {
     const auto& qs = queries();
     std::size_t i = 0;
     for (auto _ : state) {
@@ -60,9 +62,13 @@ void blocks_per_sm_fast(benchmark::State& state, const occ::ArchRules& a) {
         occ::LaunchConfig l;
         l.threads = q.threads;
         l.smem_dynamic = q.dyn;
-        benchmark::DoNotOptimize(occ::blocks_per_sm_fast(a, k, l));
+        fn(k, l);
     }
     state.SetItemsProcessed(state.iterations());
+}
+
+void blocks_per_sm_fast(benchmark::State& state, const occ::ArchRules& a) {
+    each_query(state, [&](const occ::KernelResources& k, const occ::LaunchConfig& l) { benchmark::DoNotOptimize(occ::blocks_per_sm_fast(a, k, l)); });
 }
 void BM_occ_blocks_per_sm(benchmark::State& state) { blocks_per_sm_fast(state, a100().arch); }
 void BM_occ_blocks_per_sm_copy(benchmark::State& state) { blocks_per_sm_fast(state, a100_copy().arch); }
@@ -90,20 +96,10 @@ void BM_occ_prepare_device(benchmark::State& state) {
 BENCHMARK(BM_occ_prepare_device)->Unit(benchmark::kMicrosecond);
 
 void compute_occupancy_full(benchmark::State& state, const occ::Device& dev) {
-    const auto& qs = queries();
-    std::size_t i = 0;
-    for (auto _ : state) {
-        const Query& q = qs[i++ & (kQueries - 1)];
-        occ::KernelResources k;
-        k.regs_per_thread = q.regs;
-        k.optin = true;
-        occ::LaunchConfig l;
-        l.threads = q.threads;
-        l.smem_dynamic = q.dyn;
+    each_query(state, [&](const occ::KernelResources& k, const occ::LaunchConfig& l) {
         auto r = occ::compute_occupancy(dev, k, l);
         benchmark::DoNotOptimize(r);   // every field, the refusal's code and numbers included
-    }
-    state.SetItemsProcessed(state.iterations());
+    });
 }
 // Looked up once, as the header's case sets up its device once.
 void BM_occ_compute_occupancy_full(benchmark::State& state) { compute_occupancy_full(state, a100()); }
