@@ -30,6 +30,7 @@ namespace {
 struct Counters {
     long long compared = 0;
     long long prepared_compared = 0;
+    long long fast_compared = 0;      // also through blocks_per_sm_fast and the untabled general path
     long long mismatches = 0;
     long long stale_flag_cases = 0;   // oracle keeps a limiter flag that barriers made stale
 };
@@ -121,6 +122,18 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
             ok = ok && (o.limitingFactors & OCC_LIMIT_BARRIERS) && (mine == occ::kLimitBarriers);
         } else {
             ok = ok && (o.limitingFactors & 0x3f) == mine;
+        }
+    }
+    // Every other way to the block count: the bare count (blocks_per_sm_fast, through the tables where
+    // they apply), and the whole answer on the general path alone (no tables).
+    if (st == CUDA_OCC_SUCCESS) {
+        const int fast = occ::blocks_per_sm_fast(a, k, l);
+        const occ::OccupancyResult g = occ::detail::compute_occupancy_untabled(dev, k, l);
+        ++c.fast_compared;
+        if (fast != o.activeBlocksPerMultiprocessor || g.blocks_per_sm != o.activeBlocksPerMultiprocessor || g.limiters != r.limiters ||
+            g.limit_registers != r.limit_registers || g.limit_shared_memory != r.limit_shared_memory || g.error_code != r.error_code) {
+            ok = false;
+            std::printf("FAST/GENERAL MISMATCH: blocks_per_sm_fast=%d untabled=%d oracle=%d\n", fast, g.blocks_per_sm, o.activeBlocksPerMultiprocessor);
         }
     }
     // The prepared (table) path must give the same block count.
@@ -233,6 +246,7 @@ int main(int argc, char** argv) {
     std::printf("%lld cases where barriers lowered the count (oracle keeps stale limiter flags; occ flags the barrier only)\n",
                 c.stale_flag_cases);
     std::printf("%lld of them also through occ::PreparedDevice (the table path)\n", c.prepared_compared);
+    std::printf("%lld of them also through occ::blocks_per_sm_fast and the general path without tables\n", c.fast_compared);
     std::printf("%lld mismatches\n", c.mismatches);
     std::printf("%d passed, %d failed\n", c.mismatches == 0 ? 1 : 0, c.mismatches == 0 ? 0 : 1);
     return c.mismatches == 0 ? 0 : 1;
