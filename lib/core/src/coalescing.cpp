@@ -373,6 +373,10 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
         }
         if (off_step == 0 && expect < kMaxAddress) {
             done = true;
+            // Lines in closed form too (reading back the sector addresses just stored stalls): below a
+            // 128-byte step the lanes touch every line from the first lane's to the last one's; from it
+            // on, a line each.
+            known_lines = static_cast<int>(std::min<std::uint64_t>(kWarpLanes, expect / kLineBytes - a0 / kLineBytes + 1));
             if (d == 0) {   // broadcast: one address, one sector
                 r.lane_sector.fill(0);
                 sectors = 1;
