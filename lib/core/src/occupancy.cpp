@@ -487,7 +487,8 @@ const Tables* detail::build_tables(const ArchRules& a) {
 OCC_HOT_CLONES int blocks_per_sm_fast(const ArchRules& a, const KernelResources& k, const LaunchConfig& l) {
     OccupancyResult o;
     Extra x;
-    limits(a, k, l, o, x);
+    // The table path takes inputs in range only (table_common), so it has no input error to report.
+    if (limits(a, k, l, o, x)) return final_blocks(o);
     if (is_input_error(x.fail)) return -1;
     return final_blocks(o);
 }
