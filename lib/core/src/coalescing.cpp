@@ -100,7 +100,7 @@ const char* elem_noun(int bytes) {
                                                   int& lines) {
     const std::uint32_t active = w.active;
     const bool full = active == 0xffffffffu;
-    alignas(32) std::array<std::uint8_t, kWarpLanes> k;   // (aligned: a split 32-byte load of the rank's vector store stalls)
+    alignas(32) std::array<std::uint8_t, kWarpLanes> k;   // (aligned: copied unaligned, as two 16-byte loads of the rank's one 32-byte store, it stalled)
     // Sectors in 32-bit lanes; a full warp of 32 distinct sectors may come back sorted already.
     const int keys = full ? detail::full_sector_rank32(w.addr, amask, k, r.sector_addr, lines) : detail::sector_dense_rank32(w.addr, amask, active, k);
     if (keys < 0) return false;
