@@ -528,45 +528,68 @@ void sort_network(std::array<std::uint64_t, 32>& key, int n) {
 
 }  // namespace
 
-void sort_keys(std::array<std::uint64_t, 32>& key, int n) {
-    if (n <= 8) sort_network<8>(key, n);
-    else if (n <= 16) sort_network<16>(key, n);
-    else std::sort(key.begin(), key.begin() + n);
-}
+namespace {
 
-int full_sector_rank32_level() {
+// What this CPU runs (checked once): 0 no AVX2, 1 AVX2, 2 AVX2 + GFNI, 3 AVX-512 + GFNI.
+int vector_level() {
 #ifdef OCC_RANK_AVX2
-    static const int level = one_word_banks32_level() < 2 ? 0 : __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 2 : 1;
+    static const int level = !__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("popcnt") ? 0
+                           : !__builtin_cpu_supports("gfni")                                      ? 1
+                           : __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 3
+                                                                                                   : 2;
     return level;
 #else
     return 0;
 #endif
 }
 
-int full_sector_rank32_at(int level, const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
-                          std::array<std::uint64_t, 32>& sector_addr, int& lines) {
-#ifdef OCC_RANK_AVX2
-    if (level >= 2 && full_sector_rank32_level() >= 2) return full_sector_rank32_512(addr, amask, below, sector_addr, lines);
-    if (level >= 1 && full_sector_rank32_level() >= 1) return full_sector_rank32_gfni(addr, amask, below, sector_addr, lines);
-#else
-    (void)level;
-    (void)sector_addr;
-#endif
+// full_sector_rank32 without the sorted outputs: the ranks of sector_dense_rank32.
+int full_sector_ranks_only(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
+                           std::array<std::uint64_t, 32>& /*sector_addr*/, int& lines) {
     lines = 0;
     return sector_dense_rank32(addr, amask, 0xffffffffu, below);
 }
 
+// Each primitive's version for a level (see the _level functions), capped at what the CPU has.
+using FullSectorRank = int (*)(const std::array<std::uint64_t, 32>&, std::uint64_t, std::array<std::uint8_t, 32>&, std::array<std::uint64_t, 32>&, int&);
+FullSectorRank full_sector_rank32_version(int level) {
+    level = std::min(level, std::max(0, vector_level() - 1));
+#ifdef OCC_RANK_AVX2
+    if (level >= 2) return full_sector_rank32_512;
+    if (level == 1) return full_sector_rank32_gfni;
+#endif
+    return full_sector_ranks_only;
+}
+using OneWordBanksFn = void (*)(const std::array<std::uint32_t, 32>&, std::array<std::int8_t, 32>&, std::array<std::uint32_t, 32>&,
+                                std::array<std::uint8_t, 32>&, OneWordBanks&);
+OneWordBanksFn one_word_banks32_version(int level) {
+    level = std::min(level, vector_level());
+#ifdef OCC_RANK_AVX2
+    if (level >= 2) return one_word_banks32_gfni;
+    if (level == 1) return one_word_banks32_avx2;
+#endif
+    return one_word_banks32_plain;
+}
+
+}  // namespace
+
+void sort_keys(std::array<std::uint64_t, 32>& key, int n) {
+    if (n <= 8) sort_network<8>(key, n);
+    else if (n <= 16) sort_network<16>(key, n);
+    else std::sort(key.begin(), key.begin() + n);
+}
+
+int full_sector_rank32_level() { return std::max(0, vector_level() - 1); }
+
+int full_sector_rank32_at(int level, const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
+                          std::array<std::uint64_t, 32>& sector_addr, int& lines) {
+    return full_sector_rank32_version(level)(addr, amask, below, sector_addr, lines);
+}
+
 int full_sector_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
                        std::array<std::uint64_t, 32>& sector_addr, int& lines) {
-#ifdef OCC_RANK_AVX2
-    static const int level = full_sector_rank32_level();
-    if (level == 2) return full_sector_rank32_512(addr, amask, below, sector_addr, lines);
-    if (level == 1) return full_sector_rank32_gfni(addr, amask, below, sector_addr, lines);
-#else
-    (void)sector_addr;
-#endif
-    lines = 0;
-    return sector_dense_rank32(addr, amask, 0xffffffffu, below);
+    static const FullSectorRank version = full_sector_rank32_version(full_sector_rank32_level());
+    return version(addr, amask, below, sector_addr, lines);
 }
 
 int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::array<std::uint8_t, 32>& below) {
@@ -624,34 +647,17 @@ int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_
     return dense_rank32_plain(key, below);
 }
 
-int one_word_banks32_level() {
-#ifdef OCC_RANK_AVX2
-    static const int level = !__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("popcnt") ? 0 : __builtin_cpu_supports("gfni") ? 2 : 1;
-    return level;
-#else
-    return 0;
-#endif
-}
+int one_word_banks32_level() { return std::min(vector_level(), 2); }
 
 void one_word_banks32_at(int level, const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
                          std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out) {
-#ifdef OCC_RANK_AVX2
-    if (level >= 2 && one_word_banks32_level() >= 2) return one_word_banks32_gfni(word, lane_bank, bank_lanes, lanes_in, out);
-    if (level >= 1 && one_word_banks32_level() >= 1) return one_word_banks32_avx2(word, lane_bank, bank_lanes, lanes_in, out);
-#else
-    (void)level;
-#endif
-    one_word_banks32_plain(word, lane_bank, bank_lanes, lanes_in, out);
+    one_word_banks32_version(level)(word, lane_bank, bank_lanes, lanes_in, out);
 }
 
 void one_word_banks32(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
                       std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out) {
-#ifdef OCC_RANK_AVX2
-    static const int level = one_word_banks32_level();
-    if (level == 2) return one_word_banks32_gfni(word, lane_bank, bank_lanes, lanes_in, out);
-    if (level == 1) return one_word_banks32_avx2(word, lane_bank, bank_lanes, lanes_in, out);
-#endif
-    one_word_banks32_plain(word, lane_bank, bank_lanes, lanes_in, out);
+    static const OneWordBanksFn version = one_word_banks32_version(one_word_banks32_level());
+    version(word, lane_bank, bank_lanes, lanes_in, out);
 }
 
 }  // namespace occ::detail
