@@ -53,7 +53,7 @@ void run(benchmark::State& state, const std::array<WarpAccess, kRing>& ring, Fn 
         benchmark::DoNotOptimize(r);
         i = (i + 1) & (kRing - 1);
     }
-    state.SetItemsProcessed(state.iterations());   // items = warp accesses
+    state.SetItemsProcessed(state.iterations());  // items = warp accesses
 }
 
 // The shapes of docs/PERFORMANCE.md's memory table, the same warps for both models: 4-byte contiguous,
@@ -61,22 +61,22 @@ void run(benchmark::State& state, const std::array<WarpAccess, kRing>& ring, Fn 
 // plus a misaligned start (global), stride 2 (banks) and a half-active shuffled warp (both).
 AccessPattern half_gather() {
     AccessPattern p = gather(4);
-    p.range = 0;   // a permutation of the block's threads: 32 distinct, unordered elements
+    p.range = 0;  // a permutation of the block's threads: 32 distinct, unordered elements
     p.active_lanes = 0x0000ffffu;
     return p;
 }
 
-#define OCC_MEMORY_SHAPES(X)                                              \
-    X(Contiguous4, make_ring(affine(4, 1), false))                         \
-    X(Stride33, make_ring(affine(4, 33), false))                           \
-    X(Stride32, make_ring(affine(4, 32), false))                           \
-    X(Vector8, make_ring(affine(8, 1), false))                             \
-    X(Vector16, make_ring(affine(16, 1), false))                           \
-    X(RandomGather, make_ring(gather(4), true))                            \
+#define OCC_MEMORY_SHAPES(X)                       \
+    X(Contiguous4, make_ring(affine(4, 1), false)) \
+    X(Stride33, make_ring(affine(4, 33), false))   \
+    X(Stride32, make_ring(affine(4, 32), false))   \
+    X(Vector8, make_ring(affine(8, 1), false))     \
+    X(Vector16, make_ring(affine(16, 1), false))   \
+    X(RandomGather, make_ring(gather(4), true))    \
     X(HalfWarpShuffled, make_ring(half_gather(), true))
 
-#define OCC_DEFINE(name, ring)                                                                                    \
-    void BM_Global_##name(benchmark::State& s) { run(s, ring, occ::analyze_global); }                          \
+#define OCC_DEFINE(name, ring)                                                        \
+    void BM_Global_##name(benchmark::State& s) { run(s, ring, occ::analyze_global); } \
     void BM_Banks_##name(benchmark::State& s) { run(s, ring, occ::analyze_banks); }
 OCC_MEMORY_SHAPES(OCC_DEFINE)
 #undef OCC_DEFINE
@@ -86,7 +86,9 @@ void BM_Banks_Stride2(benchmark::State& s) { run(s, make_ring(affine(4, 2), fals
 
 }  // namespace
 
-#define OCC_REGISTER(name, ring) BENCHMARK(BM_Global_##name); BENCHMARK(BM_Banks_##name);
+#define OCC_REGISTER(name, ring) \
+    BENCHMARK(BM_Global_##name); \
+    BENCHMARK(BM_Banks_##name);
 OCC_MEMORY_SHAPES(OCC_REGISTER)
 BENCHMARK(BM_Global_Misaligned4);
 BENCHMARK(BM_Banks_Stride2);

@@ -12,7 +12,7 @@
 #include "occ/sweep.hpp"
 
 #ifdef OCC_HAVE_CUDA_OCCUPANCY
-#include <cuda_occupancy.h>   // oracle only, from the installed toolkit
+#include <cuda_occupancy.h>  // oracle only, from the installed toolkit
 
 #include "oracle_prop.hpp"
 #endif
@@ -68,7 +68,9 @@ void each_query(benchmark::State& state, Fn fn) {
 }
 
 void blocks_per_sm_fast(benchmark::State& state, const occ::ArchRules& a) {
-    each_query(state, [&](const occ::KernelResources& k, const occ::LaunchConfig& l) { benchmark::DoNotOptimize(occ::blocks_per_sm_fast(a, k, l)); });
+    each_query(state, [&](const occ::KernelResources& k, const occ::LaunchConfig& l) {
+        benchmark::DoNotOptimize(occ::blocks_per_sm_fast(a, k, l));
+    });
 }
 void BM_occ_blocks_per_sm(benchmark::State& state) { blocks_per_sm_fast(state, a100().arch); }
 void BM_occ_blocks_per_sm_copy(benchmark::State& state) { blocks_per_sm_fast(state, a100_copy().arch); }
@@ -98,7 +100,7 @@ BENCHMARK(BM_occ_prepare_device)->Unit(benchmark::kMicrosecond);
 void compute_occupancy_full(benchmark::State& state, const occ::Device& dev) {
     each_query(state, [&](const occ::KernelResources& k, const occ::LaunchConfig& l) {
         auto r = occ::compute_occupancy(dev, k, l);
-        benchmark::DoNotOptimize(r);   // every field, the refusal's code and numbers included
+        benchmark::DoNotOptimize(r);  // every field, the refusal's code and numbers included
     });
 }
 // Looked up once, as the header's case sets up its device once.

@@ -14,7 +14,7 @@ namespace {
 
 class Collect : public benchmark::ConsoleReporter {
 public:
-    std::map<std::string, double> cpu_ns;   // benchmark name -> CPU ns per iteration
+    std::map<std::string, double> cpu_ns;  // benchmark name -> CPU ns per iteration
 
     // One figure per case: the median of its repetitions when there are several, else its run.
     void ReportRuns(const std::vector<Run>& runs) override {
@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
     Collect reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     const double load_after = load_average();
-    std::printf("\nRatios in this run (CPU time per query; > 1 = faster than the yardstick); load average %.2f -> %.2f\n",
-                load_before, load_after);
+    std::printf("\nRatios in this run (CPU time per query; > 1 = faster than the yardstick); load average %.2f -> %.2f\n", load_before,
+                load_after);
     for (const Ratio& r : kRatios) {
         const auto a = reporter.cpu_ns.find(r.name), b = reporter.cpu_ns.find(r.yardstick);
         if (a == reporter.cpu_ns.end() || b == reporter.cpu_ns.end()) continue;

@@ -43,9 +43,8 @@ EM_JS(char*, js_stored_scenario, (), {
     stringToUTF8(s, p, n);
     return p;
 });
-EM_JS(void, js_persist, (const char* query, const char* scenario, int replace), {
-    occShell.persist(UTF8ToString(query), UTF8ToString(scenario), replace != 0);
-});
+EM_JS(void, js_persist, (const char* query, const char* scenario, int replace),
+      { occShell.persist(UTF8ToString(query), UTF8ToString(scenario), replace != 0); });
 EM_JS(void, js_notice, (const char* text), { occShell.noticeShown(UTF8ToString(text)); });
 EM_JS(void, js_first_frame, (), { occShell.firstFrame(); });
 // Sizes the canvas backing store and tells the GLFW port. Not glfwSetWindowSize: the port asks for
@@ -77,12 +76,12 @@ std::string take_js_string(char* p) {
 struct Web {
     GLFWwindow* window = nullptr;
     std::unique_ptr<occ::ui::App> app;
-    int width = 0, height = 0;   // canvas backing store, in device pixels
+    int width = 0, height = 0;  // canvas backing store, in device pixels
     double dpr = 0;
-    occ::io::json defaults;      // a fresh App's scenario: the base the URL hash patches
+    occ::io::json defaults;  // a fresh App's scenario: the base the URL hash patches
     bool first_frame_done = false;
     bool dead = false;
-    std::string clipboard;       // the last text pasted or copied (ImGui's clipboard)
+    std::string clipboard;  // the last text pasted or copied (ImGui's clipboard)
     // Touch: index.html turns a tap into a press and a release here and a drag into scrolling (the
     // GLFW port reads no position from touches). While `touch` is set, the pointer is this one.
     bool touch = false, touch_down = false;
@@ -133,7 +132,7 @@ bool load_query(const std::string& query, std::string* error) {
     scenario.merge_patch(*decoded);
     if (const occ::io::json* m = ui_memory(*decoded); m && m->is_object()) {
         occ::io::json whole = occ::io::json::object();
-        whole.merge_patch(*m);   // drops nulls
+        whole.merge_patch(*m);  // drops nulls
         scenario["ui"]["memory"] = whole;
     }
     return g.app->load_scenario_json(scenario.dump(), error);
@@ -171,10 +170,10 @@ void sync_canvas() {
         g.width = w;
         g.height = h;
     }
-    if (dpr != g.dpr) {   // first frame, browser zoom, or a move to another screen
+    if (dpr != g.dpr) {  // first frame, browser zoom, or a move to another screen
         g.dpr = dpr;
         g.app->set_content_scale(static_cast<float>(dpr));
-        if (g.first_frame_done) {   // the renderer holds the old atlas: upload the new one
+        if (g.first_frame_done) {  // the renderer holds the old atlas: upload the new one
             ImGui_ImplOpenGL3_DestroyFontsTexture();
             ImGui_ImplOpenGL3_CreateFontsTexture();
         }
@@ -224,9 +223,7 @@ void frame() {
 extern "C" {
 
 // The current scenario as JSON text ("null" before the App exists, e.g. without WebGL2).
-EMSCRIPTEN_KEEPALIVE const char* occ_web_state() {
-    return occ::web::to_js(g.app ? g.app->scenario_json() : std::string("null"));
-}
+EMSCRIPTEN_KEEPALIVE const char* occ_web_state() { return occ::web::to_js(g.app ? g.app->scenario_json() : std::string("null")); }
 
 // The current scenario as the URL query the hash holds.
 EMSCRIPTEN_KEEPALIVE const char* occ_web_state_query() {
@@ -304,7 +301,7 @@ EMSCRIPTEN_KEEPALIVE int occ_web_tap(float x, float y) {
     frame();
     g.touch_down = false;
     frame();
-    g.touch_pos = ImVec2(-FLT_MAX, -FLT_MAX);   // no hover (and no tooltip) after the finger lifts
+    g.touch_pos = ImVec2(-FLT_MAX, -FLT_MAX);  // no hover (and no tooltip) after the finger lifts
     return ImGui::GetIO().WantTextInput ? 1 : 0;
 }
 
@@ -347,7 +344,7 @@ int start() {
     glfwMakeContextCurrent(g.window);
 
     IMGUI_CHECKVERSION();
-    ImGui::CreateContext();   // before the App: it sets keyboard navigation and no imgui.ini
+    ImGui::CreateContext();  // before the App: it sets keyboard navigation and no imgui.ini
     g.app = std::make_unique<occ::ui::App>();
     if (const int n = js_font_size(); n > 0) {
         std::vector<unsigned char> font(static_cast<std::size_t>(n));

@@ -9,7 +9,6 @@
 
 extern "C" std::uint32_t arc4random(void) {
     std::uint32_t v = 0;
-    while (getrandom(&v, sizeof v, 0) != static_cast<long>(sizeof v)) {
-    }
+    while (getrandom(&v, sizeof v, 0) != static_cast<long>(sizeof v)) {}
     return v;
 }

@@ -53,8 +53,8 @@ int dry_run(const Options& opt) {
         if (!bad.empty()) ++problems;
         const vl::TilePrediction p = vl::predict_tile(c);
         std::printf("case %s %s  (%s, sm_%d+, expect instructions %lld wavefronts %lld bank_conflicts %lld (%d-way)", vl::kind_name(c.kind),
-                    c.id.c_str(), c.kernel().c_str(), c.min_cc(), static_cast<long long>(p.instructions), static_cast<long long>(p.wavefronts),
-                    static_cast<long long>(p.conflicts), p.max_way);
+                    c.id.c_str(), c.kernel().c_str(), c.min_cc(), static_cast<long long>(p.instructions),
+                    static_cast<long long>(p.wavefronts), static_cast<long long>(p.conflicts), p.max_way);
         if (c.kind == vl::Kind::coalescing)
             std::printf(" requests %lld sectors %lld", static_cast<long long>(p.requests), static_cast<long long>(p.sectors));
         std::printf(")%s%s\n", bad.empty() ? "" : "  BAD: ", bad.c_str());
@@ -76,7 +76,7 @@ int dry_run(const Options& opt) {
         for (const auto& [sm, chip] : vl::cupti_bundle_chips()) {
             std::string line;
             auto chip_sets = sets;
-            chip_sets.push_back({"tiles", vl::cupti_tile_metrics(sm)});   // STSM and LDGSTS global counters from sm_90 on
+            chip_sets.push_back({"tiles", vl::cupti_tile_metrics(sm)});  // STSM and LDGSTS global counters from sm_90 on
             for (const auto& [set, metrics] : chip_sets) {
                 const HostPlan p = plan_on_chip(chip, metrics);
                 if (p.ok) {

@@ -12,25 +12,25 @@ namespace occv {
 // count[smid], keeps peak[smid] = max(peak, count), every thread spins on %globaltimer for spin_ns
 // while keeping `live` values in registers, then thread 0 decrements count[smid].
 struct ResidencyArgs {
-    unsigned* count;               // per-SM current resident blocks (kMaxSms entries)
-    unsigned* peak;                // per-SM running maximum
+    unsigned* count;  // per-SM current resident blocks (kMaxSms entries)
+    unsigned* peak;   // per-SM running maximum
     unsigned long long spin_ns;
-    float* sink;                   // written only when flag != 0 (never, at run time)
+    float* sink;  // written only when flag != 0 (never, at run time)
     float seed;
     int flag;
 };
 inline constexpr int kMaxSms = 1024;
 
 struct ResidencyKernel {
-    std::string name;              // "r64_s0", "lb256x4_r128", "rr32_r64", ...
-    const void* func;              // host handle for cudaFuncGetAttributes / cudaLaunchKernel
-    int live_values;               // floats kept live across the spin (drives the register count)
-    int static_smem;               // bytes of __shared__ array in the kernel
-    std::string how;               // "template", "__launch_bounds__(256,4)", "-maxrregcount=32"
+    std::string name;  // "r64_s0", "lb256x4_r128", "rr32_r64", ...
+    const void* func;  // host handle for cudaFuncGetAttributes / cudaLaunchKernel
+    int live_values;   // floats kept live across the spin (drives the register count)
+    int static_smem;   // bytes of __shared__ array in the kernel
+    std::string how;   // "template", "__launch_bounds__(256,4)", "-maxrregcount=32"
 };
-void add_residency_kernels_main(std::vector<ResidencyKernel>& v);   // kernels_occupancy.cu
-void add_residency_kernels_rr32(std::vector<ResidencyKernel>& v);   // kernels_occupancy_rr32.cu
-void add_residency_kernels_rr72(std::vector<ResidencyKernel>& v);   // kernels_occupancy_rr72.cu
+void add_residency_kernels_main(std::vector<ResidencyKernel>& v);  // kernels_occupancy.cu
+void add_residency_kernels_rr32(std::vector<ResidencyKernel>& v);  // kernels_occupancy_rr32.cu
+void add_residency_kernels_rr72(std::vector<ResidencyKernel>& v);  // kernels_occupancy_rr72.cu
 inline std::vector<ResidencyKernel> residency_kernels() {
     std::vector<ResidencyKernel> v;
     add_residency_kernels_main(v);
@@ -45,23 +45,23 @@ inline std::vector<ResidencyKernel> residency_kernels() {
 // reads each thread's byte offset from a constant-memory table (no extra global loads); 2-D mode
 // computes base + threadIdx.y * pitch + threadIdx.x * size. Kernels are idempotent (ncu replays).
 struct MemArgs {
-    char* gbase;                   // 256-byte aligned global buffer
-    int* out;                      // 64 ints: loads land here so they are not optimised away
-    unsigned mask_lo, mask_hi;     // active threads 0-31, 32-63
+    char* gbase;                // 256-byte aligned global buffer
+    int* out;                   // 64 ints: loads land here so they are not optimised away
+    unsigned mask_lo, mask_hi;  // active threads 0-31, 32-63
     int two_d;
-    int base, pitch;               // 2-D mode, bytes
-    int flag;                      // 0 at run time; keeps shared stores observable
+    int base, pitch;  // 2-D mode, bytes
+    int flag;         // 0 at run time; keeps shared stores observable
     // Fallback timing (bandwidth/clock kernels only)
     int reps;
-    long long region_bytes;        // bandwidth kernel: bytes between consecutive blocks' patterns
+    long long region_bytes;  // bandwidth kernel: bytes between consecutive blocks' patterns
     int regions;
-    long long* cycles;             // clock kernel: cycles per access, written by thread 0
+    long long* cycles;  // clock kernel: cycles per access, written by thread 0
 };
 struct MemKernel {
-    std::string name;              // extern "C" name, e.g. "occv_gld_16"
+    std::string name;  // extern "C" name, e.g. "occv_gld_16"
     const void* func;
-    const void* bw_func;           // fallback: global bandwidth kernel (nullptr for shared)
-    const void* clk_func;          // fallback: shared clock kernel (nullptr for global)
+    const void* bw_func;   // fallback: global bandwidth kernel (nullptr for shared)
+    const void* clk_func;  // fallback: shared clock kernel (nullptr for global)
     int elem_size;
     bool shared;
     bool store;
@@ -75,16 +75,16 @@ int upload_offsets(const int* offsets, int n);
 // (sm_80+): block 0, one warp, ONE warp-level instruction at the per-lane byte offsets of the tile
 // tables (occ::tile_warp_access for the shared side, occ::tile_global_access for cp.async's source).
 struct TileArgs {
-    char* gbase;                   // cp.async source buffer (256-byte aligned)
-    int* out;                      // 32 ints: keeps results observable
-    unsigned mask;                 // cp.async: active lanes
-    int flag;                      // 0 at run time
+    char* gbase;    // cp.async source buffer (256-byte aligned)
+    int* out;       // 32 ints: keeps results observable
+    unsigned mask;  // cp.async: active lanes
+    int flag;       // 0 at run time
 };
 struct TileKernel {
-    std::string name;              // extern "C" name
+    std::string name;  // extern "C" name
     const void* func;
-    std::string access;            // occ's tile_access spelling: "ldmatrix.x4.trans", "cp_async", ...
-    int min_cc;                    // 75 (ldmatrix), 80 (cp.async), 90 (stmatrix); earlier parts run an empty body
+    std::string access;  // occ's tile_access spelling: "ldmatrix.x4.trans", "cp_async", ...
+    int min_cc;          // 75 (ldmatrix), 80 (cp.async), 90 (stmatrix); earlier parts run an empty body
 };
 std::vector<TileKernel> tile_kernels();
 // Copies 32 shared-memory and (when not null) 32 global byte offsets into the tables. Returns a cudaError_t value.

@@ -15,26 +15,26 @@ namespace occv {
 struct Options {
     bool quick = false;
     bool list_cases = false;
-    bool memory_run = false;        // internal: launch the memory cases once (what ncu profiles)
-    bool dry_run = false;           // list the plan, probe CUPTI and the device, measure nothing
+    bool memory_run = false;  // internal: launch the memory cases once (what ncu profiles)
+    bool dry_run = false;     // list the plan, probe CUPTI and the device, measure nothing
     bool use_ncu = true;
-    bool use_cupti = true;          // counters through CUPTI's range profiler (counters.hpp)
-    bool device = true, occupancy = true, coalescing = true, banks = true;   // --only
+    bool use_cupti = true;                                                  // counters through CUPTI's range profiler (counters.hpp)
+    bool device = true, occupancy = true, coalescing = true, banks = true;  // --only
     int device_index = 0;
-    int spin_us = 0;                // 0 = default (300 quick, 500 full)
-    std::string out_dir;            // where <gpu>.json and <gpu>.md go
-    std::string ncu;                // path ("" = search)
-    std::string cuobjdump;          // path ("" = search)
-    std::string self;               // this executable (for ncu and cuobjdump)
-    std::string raw_dir;            // --raw DIR: keep ncu's CSV and cuobjdump's SASS there for audit
+    int spin_us = 0;        // 0 = default (300 quick, 500 full)
+    std::string out_dir;    // where <gpu>.json and <gpu>.md go
+    std::string ncu;        // path ("" = search)
+    std::string cuobjdump;  // path ("" = search)
+    std::string self;       // this executable (for ncu and cuobjdump)
+    std::string raw_dir;    // --raw DIR: keep ncu's CSV and cuobjdump's SASS there for audit
 };
 
 struct Context {
     Options opt;
     cudaDeviceProp prop{};
-    occ::Device model_device;       // occ's view of this GPU
-    bool named = false;             // model_device came from occ's named-GPU table
-    std::string counters_denied;    // set once CUPTI reported CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (the line printed)
+    occ::Device model_device;     // occ's view of this GPU
+    bool named = false;           // model_device came from occ's named-GPU table
+    std::string counters_denied;  // set once CUPTI reported CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (the line printed)
 };
 
 // Exit statuses of occ-validate (README "Commands").

@@ -6,30 +6,36 @@
 
 namespace {
 
-__constant__ int c_off[64];   // byte offset per linear thread (table mode)
+__constant__ int c_off[64];  // byte offset per linear thread (table mode)
 
-template <int S> struct Elem;
-template <> struct Elem<1> {
+template <int S>
+struct Elem;
+template <>
+struct Elem<1> {
     using T = unsigned char;
     __device__ static T make(int t) { return static_cast<T>(t); }
     __device__ static int fold(T v) { return v; }
 };
-template <> struct Elem<2> {
+template <>
+struct Elem<2> {
     using T = unsigned short;
     __device__ static T make(int t) { return static_cast<T>(t); }
     __device__ static int fold(T v) { return v; }
 };
-template <> struct Elem<4> {
+template <>
+struct Elem<4> {
     using T = unsigned;
     __device__ static T make(int t) { return static_cast<T>(t); }
     __device__ static int fold(T v) { return static_cast<int>(v); }
 };
-template <> struct Elem<8> {
+template <>
+struct Elem<8> {
     using T = uint2;
     __device__ static T make(int t) { return make_uint2(t, t + 1); }
     __device__ static int fold(T v) { return static_cast<int>(v.x ^ v.y); }
 };
-template <> struct Elem<16> {
+template <>
+struct Elem<16> {
     using T = uint4;
     __device__ static T make(int t) { return make_uint4(t, t + 1, t + 2, t + 3); }
     __device__ static int fold(T v) { return static_cast<int>(v.x ^ v.y ^ v.z ^ v.w); }
@@ -112,7 +118,7 @@ __device__ __forceinline__ void clk_body(const occv::MemArgs& a) {
             } else {
                 acc ^= E::fold(*p);
             }
-            asm volatile("" ::: "memory");   // one real access per iteration
+            asm volatile("" ::: "memory");  // one real access per iteration
         }
     }
     __syncwarp();
@@ -123,14 +129,14 @@ __device__ __forceinline__ void clk_body(const occv::MemArgs& a) {
 
 }  // namespace
 
-#define OCCV_MEM(S)                                                                                   \
-    extern "C" __global__ void occv_gld_##S(occv::MemArgs a) { mem_body<S, false, false>(a); }     \
-    extern "C" __global__ void occv_gst_##S(occv::MemArgs a) { mem_body<S, false, true>(a); }      \
-    extern "C" __global__ void occv_sld_##S(occv::MemArgs a) { mem_body<S, true, false>(a); }      \
-    extern "C" __global__ void occv_sst_##S(occv::MemArgs a) { mem_body<S, true, true>(a); }       \
-    extern "C" __global__ void occv_bw_gld_##S(occv::MemArgs a) { bw_body<S, false>(a); }          \
-    extern "C" __global__ void occv_bw_gst_##S(occv::MemArgs a) { bw_body<S, true>(a); }           \
-    extern "C" __global__ void occv_clk_sld_##S(occv::MemArgs a) { clk_body<S, false>(a); }        \
+#define OCCV_MEM(S)                                                                            \
+    extern "C" __global__ void occv_gld_##S(occv::MemArgs a) { mem_body<S, false, false>(a); } \
+    extern "C" __global__ void occv_gst_##S(occv::MemArgs a) { mem_body<S, false, true>(a); }  \
+    extern "C" __global__ void occv_sld_##S(occv::MemArgs a) { mem_body<S, true, false>(a); }  \
+    extern "C" __global__ void occv_sst_##S(occv::MemArgs a) { mem_body<S, true, true>(a); }   \
+    extern "C" __global__ void occv_bw_gld_##S(occv::MemArgs a) { bw_body<S, false>(a); }      \
+    extern "C" __global__ void occv_bw_gst_##S(occv::MemArgs a) { bw_body<S, true>(a); }       \
+    extern "C" __global__ void occv_clk_sld_##S(occv::MemArgs a) { clk_body<S, false>(a); }    \
     extern "C" __global__ void occv_clk_sst_##S(occv::MemArgs a) { clk_body<S, true>(a); }
 
 OCCV_MEM(1)
@@ -139,15 +145,15 @@ OCCV_MEM(4)
 OCCV_MEM(8)
 OCCV_MEM(16)
 
-#define OCCV_REG(S)                                                                                              \
-    v.push_back({"occv_gld_" #S, reinterpret_cast<const void*>(&occv_gld_##S),                                  \
-                 reinterpret_cast<const void*>(&occv_bw_gld_##S), nullptr, S, false, false});                   \
-    v.push_back({"occv_gst_" #S, reinterpret_cast<const void*>(&occv_gst_##S),                                  \
-                 reinterpret_cast<const void*>(&occv_bw_gst_##S), nullptr, S, false, true});                    \
-    v.push_back({"occv_sld_" #S, reinterpret_cast<const void*>(&occv_sld_##S), nullptr,                         \
-                 reinterpret_cast<const void*>(&occv_clk_sld_##S), S, true, false});                            \
-    v.push_back({"occv_sst_" #S, reinterpret_cast<const void*>(&occv_sst_##S), nullptr,                         \
-                 reinterpret_cast<const void*>(&occv_clk_sst_##S), S, true, true});
+#define OCCV_REG(S)                                                                                                                       \
+    v.push_back({"occv_gld_" #S, reinterpret_cast<const void*>(&occv_gld_##S), reinterpret_cast<const void*>(&occv_bw_gld_##S), nullptr,  \
+                 S, false, false});                                                                                                       \
+    v.push_back({"occv_gst_" #S, reinterpret_cast<const void*>(&occv_gst_##S), reinterpret_cast<const void*>(&occv_bw_gst_##S), nullptr,  \
+                 S, false, true});                                                                                                        \
+    v.push_back({"occv_sld_" #S, reinterpret_cast<const void*>(&occv_sld_##S), nullptr, reinterpret_cast<const void*>(&occv_clk_sld_##S), \
+                 S, true, false});                                                                                                        \
+    v.push_back({"occv_sst_" #S, reinterpret_cast<const void*>(&occv_sst_##S), nullptr, reinterpret_cast<const void*>(&occv_clk_sst_##S), \
+                 S, true, true});
 
 namespace occv {
 

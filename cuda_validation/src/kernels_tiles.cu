@@ -10,8 +10,8 @@
 
 namespace {
 
-__constant__ int c_tile_smem[32];   // shared-memory byte offset per lane (16-byte aligned for matrices)
-__constant__ int c_tile_gmem[32];   // global byte offset per lane (cp.async source)
+__constant__ int c_tile_smem[32];  // shared-memory byte offset per lane (16-byte aligned for matrices)
+__constant__ int c_tile_gmem[32];  // global byte offset per lane (cp.async source)
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
 
@@ -27,11 +27,14 @@ __device__ __forceinline__ void ldmatrix_body(const occv::TileArgs& a) {
     if constexpr (N == 1 && !TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(p));
     if constexpr (N == 1 && TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r0) : "r"(p));
     if constexpr (N == 2 && !TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(p));
-    if constexpr (N == 2 && TRANS) asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(p));
+    if constexpr (N == 2 && TRANS)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(p));
     if constexpr (N == 4 && !TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(p));
     if constexpr (N == 4 && TRANS)
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];" : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(p));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+                     : "r"(p));
     a.out[threadIdx.x] = static_cast<int>(r0 ^ r1 ^ r2 ^ r3);
 #else
     if (a.flag) a.out[threadIdx.x] = lane;
@@ -50,11 +53,14 @@ __device__ __forceinline__ void stmatrix_body(const occv::TileArgs& a) {
     if constexpr (N == 1 && !TRANS) asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" ::"r"(p), "r"(v));
     if constexpr (N == 1 && TRANS) asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" ::"r"(p), "r"(v));
     if constexpr (N == 2 && !TRANS) asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1, %2};" ::"r"(p), "r"(v), "r"(v + 1));
-    if constexpr (N == 2 && TRANS) asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(p), "r"(v), "r"(v + 1));
+    if constexpr (N == 2 && TRANS)
+        asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1, %2};" ::"r"(p), "r"(v), "r"(v + 1));
     if constexpr (N == 4 && !TRANS)
-        asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(p), "r"(v), "r"(v + 1), "r"(v + 2), "r"(v + 3));
+        asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(p), "r"(v), "r"(v + 1), "r"(v + 2),
+                     "r"(v + 3));
     if constexpr (N == 4 && TRANS)
-        asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(p), "r"(v), "r"(v + 1), "r"(v + 2), "r"(v + 3));
+        asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(p), "r"(v), "r"(v + 1), "r"(v + 2),
+                     "r"(v + 3));
     // Keeps the stores observable; flag is 0 at run time.
     if (a.flag) a.out[threadIdx.x] = smem[c_tile_smem[lane]];
 #else
@@ -85,10 +91,10 @@ __device__ __forceinline__ void cp_async_body(const occv::TileArgs& a) {
 
 }  // namespace
 
-#define OCCV_MATRIX(N)                                                                                                    \
-    extern "C" __global__ void occv_ldmatrix_x##N(occv::TileArgs a) { ldmatrix_body<N, false>(a); }                    \
-    extern "C" __global__ void occv_ldmatrix_x##N##_trans(occv::TileArgs a) { ldmatrix_body<N, true>(a); }             \
-    extern "C" __global__ void occv_stmatrix_x##N(occv::TileArgs a) { stmatrix_body<N, false>(a); }                    \
+#define OCCV_MATRIX(N)                                                                                     \
+    extern "C" __global__ void occv_ldmatrix_x##N(occv::TileArgs a) { ldmatrix_body<N, false>(a); }        \
+    extern "C" __global__ void occv_ldmatrix_x##N##_trans(occv::TileArgs a) { ldmatrix_body<N, true>(a); } \
+    extern "C" __global__ void occv_stmatrix_x##N(occv::TileArgs a) { stmatrix_body<N, false>(a); }        \
     extern "C" __global__ void occv_stmatrix_x##N##_trans(occv::TileArgs a) { stmatrix_body<N, true>(a); }
 OCCV_MATRIX(1)
 OCCV_MATRIX(2)
@@ -101,10 +107,11 @@ namespace occv {
 
 std::vector<TileKernel> tile_kernels() {
     std::vector<TileKernel> v;
-#define OCCV_MATRIX_REG(N)                                                                                                      \
-    v.push_back({"occv_ldmatrix_x" #N, reinterpret_cast<const void*>(&occv_ldmatrix_x##N), "ldmatrix.x" #N, 75});              \
-    v.push_back({"occv_ldmatrix_x" #N "_trans", reinterpret_cast<const void*>(&occv_ldmatrix_x##N##_trans), "ldmatrix.x" #N ".trans", 75}); \
-    v.push_back({"occv_stmatrix_x" #N, reinterpret_cast<const void*>(&occv_stmatrix_x##N), "stmatrix.x" #N, 90});              \
+#define OCCV_MATRIX_REG(N)                                                                                                          \
+    v.push_back({"occv_ldmatrix_x" #N, reinterpret_cast<const void*>(&occv_ldmatrix_x##N), "ldmatrix.x" #N, 75});                   \
+    v.push_back(                                                                                                                    \
+        {"occv_ldmatrix_x" #N "_trans", reinterpret_cast<const void*>(&occv_ldmatrix_x##N##_trans), "ldmatrix.x" #N ".trans", 75}); \
+    v.push_back({"occv_stmatrix_x" #N, reinterpret_cast<const void*>(&occv_stmatrix_x##N), "stmatrix.x" #N, 90});                   \
     v.push_back({"occv_stmatrix_x" #N "_trans", reinterpret_cast<const void*>(&occv_stmatrix_x##N##_trans), "stmatrix.x" #N ".trans", 90});
     OCCV_MATRIX_REG(1)
     OCCV_MATRIX_REG(2)

@@ -78,7 +78,8 @@ std::string find_tool(const std::string& explicit_path, const char* env, const c
     for (const char* root : {"/opt/nvidia/nsight-compute", "/usr/local/cuda"}) {
         std::error_code ec;
         for (const auto& d : fs::directory_iterator(root, ec))
-            if (d.path().filename().string().find("nsight-compute") != std::string::npos || std::string(root).find("nsight") != std::string::npos)
+            if (d.path().filename().string().find("nsight-compute") != std::string::npos ||
+                std::string(root).find("nsight") != std::string::npos)
                 dirs.push_back(d.path().string());
     }
     for (const std::string& d : dirs)
@@ -117,11 +118,15 @@ bool parse(int argc, char** argv, Options& o, std::string& err) {
         else if (a == "--no-ncu") o.use_ncu = false;
         else if (a == "--no-cupti") o.use_cupti = false;
         else if (a == "--dry-run") o.dry_run = true;
-        else if (a == "--out") { if (!value(o.out_dir)) return false; }
-        else if (a == "--raw") { if (!value(o.raw_dir)) return false; }
-        else if (a == "--ncu") { if (!value(o.ncu)) return false; }
-        else if (a == "--cuobjdump") { if (!value(o.cuobjdump)) return false; }
-        else if (a == "--spin-us" || a == "--device") {
+        else if (a == "--out") {
+            if (!value(o.out_dir)) return false;
+        } else if (a == "--raw") {
+            if (!value(o.raw_dir)) return false;
+        } else if (a == "--ncu") {
+            if (!value(o.ncu)) return false;
+        } else if (a == "--cuobjdump") {
+            if (!value(o.cuobjdump)) return false;
+        } else if (a == "--spin-us" || a == "--device") {
             if (!value(v)) return false;
             char* end = nullptr;
             const long n = std::strtol(v.c_str(), &end, 10);
@@ -223,8 +228,8 @@ int main(int argc, char** argv) {
         ctx.model_device = *generic;
         ctx.model_device.sm_count = p.multiProcessorCount;
     } else {
-        std::fprintf(stderr, "occ-validate: occ has no rules for compute capability %d.%d (%s); supported: %s\n", p.major,
-                     p.minor, p.name, occ::supported_cc_list().c_str());
+        std::fprintf(stderr, "occ-validate: occ has no rules for compute capability %d.%d (%s); supported: %s\n", p.major, p.minor, p.name,
+                     occ::supported_cc_list().c_str());
         return 3;
     }
 
@@ -241,8 +246,8 @@ int main(int argc, char** argv) {
     r.date = utc_now();
     r.occ_version = OCC_VERSION;
     r.predictor_memory = vl::memory_predictor_name();
-    std::printf("occ-validate: %s (cc %d.%d, %d SMs), occ entry %s, %s run\n", p.name, p.major, p.minor,
-                p.multiProcessorCount, ctx.named ? ctx.model_device.name.c_str() : "(generic)", r.mode.c_str());
+    std::printf("occ-validate: %s (cc %d.%d, %d SMs), occ entry %s, %s run\n", p.name, p.major, p.minor, p.multiProcessorCount,
+                ctx.named ? ctx.model_device.name.c_str() : "(generic)", r.mode.c_str());
     std::fflush(stdout);
 
     if (opt.device) {

@@ -66,8 +66,7 @@ void add(std::vector<occv::ResidencyKernel>& v, const char* prefix, const char* 
 
 template <int N, int SSMEM, int MAXT, int MINB>
 void add_lb(std::vector<occv::ResidencyKernel>& v) {
-    v.push_back({"lb" + std::to_string(MAXT) + "x" + std::to_string(MINB) + "_r" + std::to_string(N) + "_s" +
-                     std::to_string(SSMEM),
+    v.push_back({"lb" + std::to_string(MAXT) + "x" + std::to_string(MINB) + "_r" + std::to_string(N) + "_s" + std::to_string(SSMEM),
                  reinterpret_cast<const void*>(&residency_lb<N, SSMEM, MAXT, MINB>), N, SSMEM,
                  "__launch_bounds__(" + std::to_string(MAXT) + "," + std::to_string(MINB) + ")"});
 }

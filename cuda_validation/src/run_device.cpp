@@ -39,21 +39,20 @@ void run_device_constants(Context& ctx, std::vector<vl::Case>& out) {
         out.push_back(c);
     }
     add("warpSize", a.warp_size, p.warpSize, attr(cudaDevAttrWarpSize, d), "threads per warp");
-    add("maxThreadsPerBlock", a.max_threads_per_block, p.maxThreadsPerBlock, attr(cudaDevAttrMaxThreadsPerBlock, d),
-        "threads per block");
-    add("maxThreadsPerMultiProcessor", a.max_threads_per_sm, p.maxThreadsPerMultiProcessor,
-        attr(cudaDevAttrMaxThreadsPerMultiProcessor, d), "resident threads per SM");
+    add("maxThreadsPerBlock", a.max_threads_per_block, p.maxThreadsPerBlock, attr(cudaDevAttrMaxThreadsPerBlock, d), "threads per block");
+    add("maxThreadsPerMultiProcessor", a.max_threads_per_sm, p.maxThreadsPerMultiProcessor, attr(cudaDevAttrMaxThreadsPerMultiProcessor, d),
+        "resident threads per SM");
     add("maxWarpsPerMultiProcessor", a.max_warps_per_sm(), p.maxThreadsPerMultiProcessor / p.warpSize, std::nullopt,
         "resident warps per SM (threads / warp size)");
-    add("maxBlocksPerMultiProcessor", a.max_blocks_per_sm, p.maxBlocksPerMultiProcessor,
-        attr(cudaDevAttrMaxBlocksPerMultiprocessor, d), "resident blocks per SM");
+    add("maxBlocksPerMultiProcessor", a.max_blocks_per_sm, p.maxBlocksPerMultiProcessor, attr(cudaDevAttrMaxBlocksPerMultiprocessor, d),
+        "resident blocks per SM");
     add("regsPerMultiprocessor", a.regs_per_sm, p.regsPerMultiprocessor, attr(cudaDevAttrMaxRegistersPerMultiprocessor, d),
         "32-bit registers per SM");
     add("regsPerBlock", a.regs_per_block, p.regsPerBlock, attr(cudaDevAttrMaxRegistersPerBlock, d), "registers per block");
     add("sharedMemPerMultiprocessor", a.smem_per_sm, static_cast<std::int64_t>(p.sharedMemPerMultiprocessor),
         attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor, d), "shared memory per SM, largest carveout (bytes)");
-    add("sharedMemPerBlock", a.smem_per_block, static_cast<std::int64_t>(p.sharedMemPerBlock),
-        attr(cudaDevAttrMaxSharedMemoryPerBlock, d), "shared memory per block without opt-in (bytes)");
+    add("sharedMemPerBlock", a.smem_per_block, static_cast<std::int64_t>(p.sharedMemPerBlock), attr(cudaDevAttrMaxSharedMemoryPerBlock, d),
+        "shared memory per block without opt-in (bytes)");
     add("sharedMemPerBlockOptin", a.smem_per_block_optin, static_cast<std::int64_t>(p.sharedMemPerBlockOptin),
         attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, d), "opt-in maximum per block (bytes)");
     add("reservedSharedMemPerBlock", a.smem_reserved_per_block, static_cast<std::int64_t>(p.reservedSharedMemPerBlock),

@@ -73,9 +73,7 @@ void upload(const vl::MemCase& c) {
     check_cuda(static_cast<cudaError_t>(upload_offsets(offs, 64)), "cudaMemcpyToSymbol(c_off)");
 }
 
-std::size_t dyn_smem(const vl::MemCase& c) {
-    return c.kind == vl::Kind::banks ? static_cast<std::size_t>(vl::kSharedBufferBytes) : 0;
-}
+std::size_t dyn_smem(const vl::MemCase& c) { return c.kind == vl::Kind::banks ? static_cast<std::size_t>(vl::kSharedBufferBytes) : 0; }
 
 // The measured launch of case i: gridDim.x = i + 1 (ncu's "Grid Size" gives the case back).
 void launch_case(std::size_t i, const vl::MemCase& c, const MemKernel& k, Buffers& b) {
@@ -179,8 +177,8 @@ struct Estimator {
     }
 };
 
-void add_estimates(const Context& ctx, const std::vector<vl::MemCase>& cases, const std::map<std::string, MemKernel>& km,
-                   Buffers& b, std::vector<vl::Case>& out_cases, std::size_t first, const std::string& why) {
+void add_estimates(const Context& ctx, const std::vector<vl::MemCase>& cases, const std::map<std::string, MemKernel>& km, Buffers& b,
+                   std::vector<vl::Case>& out_cases, std::size_t first, const std::string& why) {
     Estimator est;
     // Baselines: 4-byte, consecutive, all lanes (4 sectors; 1 wavefront).
     vl::MemCase base;
@@ -205,14 +203,14 @@ void add_estimates(const Context& ctx, const std::vector<vl::MemCase>& cases, co
         if (c.kind == vl::Kind::coalescing) {
             const double t = none ? 0.0 : est.global_time(c, k, b.out);
             const auto sectors = static_cast<std::int64_t>(std::llround(4.0 * t / g_base[c.store]));
-            r.checks[1].measured = sectors;   // "sectors"
+            r.checks[1].measured = sectors;  // "sectors"
             char buf[96];
             std::snprintf(buf, sizeof buf, "; %.2f ns per warp access (baseline %.2f)", t * 1e9, g_base[c.store] * 1e9);
             r.note += buf;
         } else {
             const double cyc = none ? 0.0 : est.shared_cycles(c, k, b.out, b.cycles);
             const auto wf = static_cast<std::int64_t>(std::llround(cyc / s_base[c.store]));
-            r.checks[1].measured = wf;         // "wavefronts"
+            r.checks[1].measured = wf;  // "wavefronts"
             char buf[96];
             std::snprintf(buf, sizeof buf, "; %.1f cycles per access (baseline %.1f)", cyc, s_base[c.store]);
             r.note += buf;
@@ -224,7 +222,7 @@ void add_estimates(const Context& ctx, const std::vector<vl::MemCase>& cases, co
 struct CuptiOutcome {
     bool ok = false;
     bool no_privileges = false;
-    std::string why;   // when not ok
+    std::string why;  // when not ok
 };
 
 CuptiOutcome cupti_memory(const Context& ctx, const std::vector<vl::MemCase>& cases, const std::map<std::string, MemKernel>& km,
@@ -244,8 +242,8 @@ CuptiOutcome cupti_memory(const Context& ctx, const std::vector<vl::MemCase>& ca
             if (o.no_privileges) return o;
             continue;
         }
-        std::printf("CUPTI: chip %s, %zu memory metrics in %zu pass(es), %zu ranges...\n", setup.chip.c_str(), metrics.size(),
-                    setup.passes, cases.size());
+        std::printf("CUPTI: chip %s, %zu memory metrics in %zu pass(es), %zu ranges...\n", setup.chip.c_str(), metrics.size(), setup.passes,
+                    cases.size());
         std::fflush(stdout);
         std::string err;
         const bool ran = session->run(
@@ -326,7 +324,7 @@ void run_memory(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
             tools["cupti"] = c.why;
             why = c.why;
             if (no_privileges) {
-                note_counters_denied(ctx, c.why);   // the one clear line
+                note_counters_denied(ctx, c.why);  // the one clear line
                 tools["counters"] = ctx.counters_denied;
             } else {
                 std::printf("CUPTI could not read counters (%s)%s\n", c.why.c_str(), ctx.opt.use_ncu ? "; trying Nsight Compute" : "");
@@ -349,8 +347,8 @@ void run_memory(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
         std::string metrics;
         for (const std::string& m : vl::ncu_memory_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
         std::string cmd = "'" + ncu + "' --csv --page details --print-units base --metrics " + metrics +
-                          " --kernel-name regex:'^occv_[gs](ld|st)_' --cache-control all --clock-control base '" +
-                          ctx.opt.self + "' --memory-run --device " + std::to_string(ctx.opt.device_index);
+                          " --kernel-name regex:'^occv_[gs](ld|st)_' --cache-control all --clock-control base '" + ctx.opt.self +
+                          "' --memory-run --device " + std::to_string(ctx.opt.device_index);
         if (ctx.opt.quick) cmd += " --quick";
         if (!ctx.opt.coalescing) cmd += " --only banks";
         if (!ctx.opt.banks) cmd += " --only coalescing";
@@ -419,10 +417,11 @@ int list_cases(const Options& opt) {
             std::printf("bad case: %s\n", vl::validate_tile_case(c).c_str());
             ++bad;
         }
-    std::printf("%s: %zu residency kernels, >= %zu occupancy cases, %zu coalescing cases, %zu bank cases, %zu tile cases, %zu memory kernels, "
-                "%zu tile kernels\n",
-                opt.quick ? "quick" : "full", kernels.size(), occ_quick_min, coal.size(), banks.size(), tiles.size(), memory_kernels().size(),
-                tile_kernels().size());
+    std::printf(
+        "%s: %zu residency kernels, >= %zu occupancy cases, %zu coalescing cases, %zu bank cases, %zu tile cases, %zu memory kernels, "
+        "%zu tile kernels\n",
+        opt.quick ? "quick" : "full", kernels.size(), occ_quick_min, coal.size(), banks.size(), tiles.size(), memory_kernels().size(),
+        tile_kernels().size());
     if (occ_cases < 300 || coal.size() < 100 || banks.size() < 100 || tiles.size() < 10 || bad) {
         std::printf("FAILED: need >= 300 occupancy, >= 100 coalescing, >= 100 bank and >= 10 tile cases, all well-formed\n");
         return 1;

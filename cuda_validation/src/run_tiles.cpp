@@ -49,8 +49,9 @@ void launch_tile(std::size_t i, const vl::TileCase& c, const TileKernel& k, Tile
     a.out = b.out;
     a.mask = c.mask;
     void* params[] = {&a};
-    check_cuda(cudaLaunchKernel(k.func, dim3(static_cast<unsigned>(i + 1)), dim3(32), params, static_cast<std::size_t>(c.smem_bytes()), nullptr),
-               k.name.c_str());
+    check_cuda(
+        cudaLaunchKernel(k.func, dim3(static_cast<unsigned>(i + 1)), dim3(32), params, static_cast<std::size_t>(c.smem_bytes()), nullptr),
+        k.name.c_str());
     check_cuda(cudaDeviceSynchronize(), k.name.c_str());
 }
 
@@ -62,12 +63,13 @@ void run_tiles(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
     std::map<std::string, TileKernel> km;
     for (const TileKernel& k : tile_kernels()) km.emplace(k.name, k);
     const int cc = ctx.prop.major * 10 + ctx.prop.minor;
-    std::vector<vl::TileCase> cases;   // the ones this GPU can execute
+    std::vector<vl::TileCase> cases;  // the ones this GPU can execute
     std::vector<const vl::TileCase*> skipped;
     for (const vl::TileCase& c : all) {
         const std::string bad = vl::validate_tile_case(c);
         if (!bad.empty() || !km.count(c.kernel())) {
-            std::fprintf(stderr, "occ-validate: internal tile case error: %s\n", bad.empty() ? ("no kernel " + c.kernel()).c_str() : bad.c_str());
+            std::fprintf(stderr, "occ-validate: internal tile case error: %s\n",
+                         bad.empty() ? ("no kernel " + c.kernel()).c_str() : bad.c_str());
             std::exit(3);
         }
         if (cc >= c.min_cc()) cases.push_back(c);
@@ -94,8 +96,8 @@ void run_tiles(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
             why = setup.error;
             if (setup.no_privileges) note_counters_denied(ctx, setup.error);
         } else {
-            std::printf("CUPTI: chip %s, %zu tile metrics in %zu pass(es), %zu ranges...\n", setup.chip.c_str(), metrics.size(), setup.passes,
-                        cases.size());
+            std::printf("CUPTI: chip %s, %zu tile metrics in %zu pass(es), %zu ranges...\n", setup.chip.c_str(), metrics.size(),
+                        setup.passes, cases.size());
             std::fflush(stdout);
             TileBuffers b;
             std::string err;
@@ -112,8 +114,8 @@ void run_tiles(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
             if (ran && session->collect(ranges, err)) {
                 launches = vl::launches_from_ranges(ranges);
                 char buf[200];
-                std::snprintf(buf, sizeof buf, "CUPTI range profiler: chip %s, %zu metrics, %zu pass(es), %zu of %zu ranges, %.1f s", setup.chip.c_str(),
-                              metrics.size(), session->passes_run(), launches.size(), cases.size(),
+                std::snprintf(buf, sizeof buf, "CUPTI range profiler: chip %s, %zu metrics, %zu pass(es), %zu of %zu ranges, %.1f s",
+                              setup.chip.c_str(), metrics.size(), session->passes_run(), launches.size(), cases.size(),
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
                 tools["tile_counters"] = std::string(buf) + (err.empty() ? "" : "; " + err);
                 if (launches.empty()) why = "CUPTI returned no ranges" + (err.empty() ? std::string() : ": " + err);

@@ -3,8 +3,8 @@
 // field descriptions (occ/io/schema.hpp): flag = "--" + JSON key with '_' turned into '-'.
 #pragma once
 #include <functional>
-#include <iostream>
 #include <iosfwd>
+#include <iostream>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,15 +38,15 @@ int run_batch(const std::string& kind, std::istream& in, std::ostream& out);
 // The request fields of one kind as flags, and what the user gave.
 struct RequestFlags {
     const io::KindSpec* kind = nullptr;
-    std::map<std::string, std::vector<std::string>> given;   // key -> the flag's arguments
+    std::map<std::string, std::vector<std::string>> given;  // key -> the flag's arguments
 };
 // One flag per field of `kind` (JSON-only fields such as id have none).
 void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& flags);
 // What every request command reads from its command line: the request and the output mode.
 struct RequestOptions {
     RequestFlags request;
-    bool as_json = false;   // --json: print one JSON object
-    bool batch = false;     // --batch: JSON Lines in and out
+    bool as_json = false;  // --json: print one JSON object
+    bool batch = false;    // --batch: JSON Lines in and out
 };
 // The subcommand of the request kind `name`: its one-line summary (the schema's), `help` under its
 // options, one flag per field of the kind, then --json and --batch.
@@ -75,19 +75,19 @@ int emit(const Result<Answer>& a, bool as_json, ToJson to_json, Human human) {
 // Registration functions, one per cmd_*.cpp.
 void add_occupancy(CLI::App& app, Outcome& out);
 void add_gpus(CLI::App& app, Outcome& out);
-void add_coalesce(CLI::App& app, Outcome& out);   // cmd_coalesce.cpp
-void add_banks(CLI::App& app, Outcome& out);      // cmd_banks.cpp
-void add_validation(CLI::App& app, Outcome& out); // cmd_validation.cpp
-void add_roofline(CLI::App& app, Outcome& out);   // cmd_roofline.cpp
-void add_advise(CLI::App& app, Outcome& out);     // cmd_advise.cpp
-void add_ncu(CLI::App& app, Outcome& out);        // cmd_ncu.cpp
+void add_coalesce(CLI::App& app, Outcome& out);    // cmd_coalesce.cpp
+void add_banks(CLI::App& app, Outcome& out);       // cmd_banks.cpp
+void add_validation(CLI::App& app, Outcome& out);  // cmd_validation.cpp
+void add_roofline(CLI::App& app, Outcome& out);    // cmd_roofline.cpp
+void add_advise(CLI::App& app, Outcome& out);      // cmd_advise.cpp
+void add_ncu(CLI::App& app, Outcome& out);         // cmd_ncu.cpp
 // `occ occupancy --ptxas FILE` (ptxas_table.cpp): occupancy of every kernel in a compiler log;
 // FILE "-" reads stdin. base_request: the launch fields the user gave.
 int run_ptxas_table(const std::string& path, const Result<json>& base_request, bool as_json);
 
 // `occ coalesce` and `occ banks` (cmd_coalesce.cpp, cmd_banks.cpp): the same request fields.
 struct MemoryFlags : RequestOptions {
-    std::string warp;   // --warp: which warp the picture shows
+    std::string warp;  // --warp: which warp the picture shows
 };
 // `occ coalesce` or `occ banks` (the same request fields) and --warp.
 CLI::App* add_memory_command(CLI::App& app, std::string_view name, const char* help, MemoryFlags& o);
@@ -108,7 +108,8 @@ int run_memory(const MemoryFlags& o, const char* kind, AnswerFn answer, Print pr
         if (!w) a = Result<Answer>::fail(w.error);
         else warp = *w;
     }
-    return emit(a, o.as_json, [](const Answer& x) { return io::to_json(x); }, [&](const Answer& x) { print(x, warp); });
+    return emit(
+        a, o.as_json, [](const Answer& x) { return io::to_json(x); }, [&](const Answer& x) { print(x, warp); });
 }
 
 // One typed answer from the flags: its JSON with --json, else `human`; an error in the answer itself

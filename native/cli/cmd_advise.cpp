@@ -24,7 +24,8 @@ std::string limiters(unsigned mask) {
     std::string s;
     for (Limiter l : kAllLimiters)
         if (mask & l) s += (s.empty() ? "" : ", ") + std::string(limiter_name(l));
-    for (char& c : s) if (c == '_') c = ' ';
+    for (char& c : s)
+        if (c == '_') c = ' ';
     return s.empty() ? "-" : s;
 }
 
@@ -45,7 +46,8 @@ void table(const char* title, std::initializer_list<std::pair<const char*, Snap>
     std::printf("\n");
     for (const char* row : {"threads", "regs", "smem_dynamic", "blocks_per_sm", "occupancy", "limiters"}) {
         std::string label = row;
-        for (char& ch : label) if (ch == '_') ch = ' ';
+        for (char& ch : label)
+            if (ch == '_') ch = ' ';
         std::printf("  %-16s", label.c_str());
         for (const auto& c : cols) std::printf(" %-22s", cell(c.second, row).c_str());
         std::printf("\n");
@@ -64,7 +66,8 @@ void advice_table(const char* title, const ResourceAdvice& a, Snap now, std::int
     cut.r = gain ? &a.after_cut : nullptr;
     cut.*resource = a.to_gain_block;
     table(title, {{"now", now}, {"most, same blocks", most}, {"cut to gain a block", cut}});
-    std::printf("  headroom: +%s%s per %s before losing a block", amount(a.headroom).c_str(), unit, a.resource == Resource::registers ? "thread" : "block");
+    std::printf("  headroom: +%s%s per %s before losing a block", amount(a.headroom).c_str(), unit,
+                a.resource == Resource::registers ? "thread" : "block");
     if (gain) std::printf("; cut %s to gain one", amount(a.cut_to_gain).c_str());
     std::printf("\n");
     if (!a.note.empty()) std::printf("  %s\n", a.note.c_str());
@@ -79,30 +82,32 @@ void print_waves(const WaveResult& w, bool grid_given) {
         std::printf("  %s\n", w.error.c_str());
         return;
     }
-    std::printf("  blocks per wave   %lld (%d blocks/SM x %d SMs)\n", static_cast<long long>(w.blocks_per_wave), w.blocks_per_sm, w.sm_count);
+    std::printf("  blocks per wave   %lld (%d blocks/SM x %d SMs)\n", static_cast<long long>(w.blocks_per_wave), w.blocks_per_sm,
+                w.sm_count);
     if (!grid_given) {
-        std::printf("  suggested grid    %lld blocks (one full wave, e.g. for a grid-stride loop)\n", static_cast<long long>(w.blocks_per_wave));
+        std::printf("  suggested grid    %lld blocks (one full wave, e.g. for a grid-stride loop)\n",
+                    static_cast<long long>(w.blocks_per_wave));
         return;
     }
     std::printf("  grid              %lld blocks = %s waves (Nsight Compute \"Waves Per SM\")\n", static_cast<long long>(w.grid_blocks),
                 format_number(w.waves, 2).c_str());
     std::printf("  last wave         %lld blocks, %s full; busy block slots over the run %s\n", static_cast<long long>(w.tail_blocks),
                 format_percent(w.last_wave_fill).c_str(), format_percent(w.efficiency).c_str());
-    std::printf("  whole waves at    %lld or %lld blocks\n", static_cast<long long>(w.suggested_grid_down), static_cast<long long>(w.suggested_grid_up));
+    std::printf("  whole waves at    %lld or %lld blocks\n", static_cast<long long>(w.suggested_grid_down),
+                static_cast<long long>(w.suggested_grid_up));
 }
 
 void print_clusters(const ClusterResult& c) {
     std::printf("\nClusters of %d%s\n", c.cluster_size, c.non_portable ? " (non-portable)" : "");
     std::string gpcs;
     for (int x : c.layout.sms_per_gpc) gpcs += (gpcs.empty() ? "" : ",") + std::to_string(x);
-    std::printf("  GPC layout        %d GPCs: %s SMs%s\n                    %s\n", c.layout.gpc_count(), gpcs.c_str(), c.layout.assumed ? " (assumed)" : "",
-                c.layout.source.c_str());
+    std::printf("  GPC layout        %d GPCs: %s SMs%s\n                    %s\n", c.layout.gpc_count(), gpcs.c_str(),
+                c.layout.assumed ? " (assumed)" : "", c.layout.source.c_str());
     if (c.ok())
         std::printf("  max active        %d clusters (%lld blocks of %lld slots, %s; device occupancy %s)\n", c.max_active_clusters,
-                    static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots), format_percent(c.cluster_occupancy).c_str(),
-                    format_percent(c.device_occupancy).c_str());
-    else
-        std::printf("  %s\n", c.error.c_str());
+                    static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots),
+                    format_percent(c.cluster_occupancy).c_str(), format_percent(c.device_occupancy).c_str());
+    else std::printf("  %s\n", c.error.c_str());
 }
 
 void print_human(const io::AdviseAnswer& a) {
@@ -110,9 +115,11 @@ void print_human(const io::AdviseAnswer& a) {
     const KernelResources& k = a.input.kernel;
     const LaunchConfig& l = a.input.launch;
     const bool tty = stdout_is_tty();
-    std::printf("%s%s%s  cc %d.%d, %d SMs\n", tty ? "\033[1m" : "", d.name.c_str(), tty ? "\033[0m" : "", d.arch.cc_major, d.arch.cc_minor, d.sm_count);
+    std::printf("%s%s%s  cc %d.%d, %d SMs\n", tty ? "\033[1m" : "", d.name.c_str(), tty ? "\033[0m" : "", d.arch.cc_major, d.arch.cc_minor,
+                d.sm_count);
     std::printf("now: %d threads x %d regs, %s dynamic smem -> %d blocks/SM, %s occupancy (limited by %s)\n", l.threads, k.regs_per_thread,
-                format_bytes(l.smem_dynamic).c_str(), a.now.blocks_per_sm, format_percent(a.now.occupancy).c_str(), limiters(a.now.limiters).c_str());
+                format_bytes(l.smem_dynamic).c_str(), a.now.blocks_per_sm, format_percent(a.now.occupancy).c_str(),
+                limiters(a.now.limiters).c_str());
 
     std::printf("\nSuggestions\n");
     for (const std::string& s : a.suggestions) std::printf("  * %s\n", s.c_str());
@@ -122,8 +129,8 @@ void print_human(const io::AdviseAnswer& a) {
         table("Best block size (cudaOccupancyMaxPotentialBlockSize order: most active threads, ties -> larger block)",
               {{"now", Snap{&b.before, l.threads, k.regs_per_thread, a.growth.at(l.threads)}},
                {"best", Snap{&b.after, b.threads, k.regs_per_thread, b.smem_dynamic}}});
-        std::printf("  min grid to fill the GPU: %lld blocks (%d blocks/SM x %d SMs)\n", static_cast<long long>(b.min_grid_blocks), b.blocks_per_sm,
-                    d.sm_count);
+        std::printf("  min grid to fill the GPU: %lld blocks (%d blocks/SM x %d SMs)\n", static_cast<long long>(b.min_grid_blocks),
+                    b.blocks_per_sm, d.sm_count);
     } else {
         std::printf("\nBest block size: %s\n", b.error.c_str());
     }
@@ -131,7 +138,8 @@ void print_human(const io::AdviseAnswer& a) {
     advice_table("Registers", a.registers, now, &Snap::regs, whole, " registers");
     advice_table("Dynamic shared memory", a.shared_memory, now, &Snap::smem_dynamic, bytes, "");
     const DynamicSmemAdvice& t = a.at_target;
-    std::printf("\nDynamic shared memory available per block at %d blocks/SM (cudaOccupancyAvailableDynamicSMemPerBlock): ", t.target_blocks);
+    std::printf("\nDynamic shared memory available per block at %d blocks/SM (cudaOccupancyAvailableDynamicSMemPerBlock): ",
+                t.target_blocks);
     if (t.ok()) std::printf("%s\n", format_bytes(t.available).c_str());
     else std::printf("none: %s\n", t.error.c_str());
     print_waves(a.waves, l.grid_blocks > 0);
@@ -151,10 +159,13 @@ Examples:
   occ advise --gpu A100 --threads 256 --regs 64 --grid 1000
   occ advise --gpu A100 --regs 32 --smem-per-thread 128          # smem grows with the block
   occ advise --gpu A100 --threads 256 --regs 32 --target-blocks 4  # smem available at 4 blocks/SM
-  occ advise --gpu H100 --threads 1024 --regs 64 --cluster-size 16 --non-portable)help", *o);
+  occ advise --gpu H100 --threads 1024 --regs 64 --cluster-size 16 --non-portable)help",
+                                    *o);
     cmd->callback([o, &out] {
         if (o->batch) out.code = run_batch("advise", std::cin, std::cout);
-        else out.code = run_answer(o->request, o->as_json, io::answer_advise, print_human, [](const io::AdviseAnswer& a) { return a.now.error_message(); });
+        else
+            out.code = run_answer(o->request, o->as_json, io::answer_advise, print_human,
+                                  [](const io::AdviseAnswer& a) { return a.now.error_message(); });
     });
 }
 

@@ -34,7 +34,8 @@ void print_banks(const io::BanksAnswer& a, int wi) {
 
     const BankResult& w = r.warps[static_cast<std::size_t>(wi)];
     const int phases = w.phases;
-    std::printf("\n  warp %d: lanes -> banks (%d wavefront%s, ideal %d", a.input.expr ? a.input.expr->launch.warp : wi, w.wavefronts, w.wavefronts == 1 ? "" : "s", w.ideal_wavefronts);
+    std::printf("\n  warp %d: lanes -> banks (%d wavefront%s, ideal %d", a.input.expr ? a.input.expr->launch.warp : wi, w.wavefronts,
+                w.wavefronts == 1 ? "" : "s", w.ideal_wavefronts);
     if (phases > 1) std::printf("; %d phases of %d lanes", phases, 32 / phases);
     std::printf(")\n");
     // Two rows of 16 lanes, 3 columns each: fits 80 columns.
@@ -101,7 +102,8 @@ Examples:
   echo '{"stride":2}' | occ banks --batch
 
 --batch lines carry the same fields as `occ coalesce --batch` (see its --help
-and docs/MEMORY.md).)help", *o);
+and docs/MEMORY.md).)help",
+                                   *o);
     cmd->callback([o, &out] { out.code = run_memory<io::BanksAnswer>(*o, "banks", io::answer_banks, print_banks); });
 }
 

@@ -31,13 +31,20 @@ CLI::App* add_memory_command(CLI::App& app, std::string_view name, const char* h
 std::string lane_ranges(std::uint32_t mask, std::size_t width) {
     std::string s;
     for (int lane = 0; lane < 32;) {
-        if (!((mask >> lane) & 1u)) { ++lane; continue; }
+        if (!((mask >> lane) & 1u)) {
+            ++lane;
+            continue;
+        }
         int end = lane;
         while (end + 1 < 32 && ((mask >> (end + 1)) & 1u)) ++end;
-        std::string part = end == lane ? std::to_string(lane) : end == lane + 1 ? std::to_string(lane) + "," + std::to_string(end)
-                                                                               : std::to_string(lane) + "-" + std::to_string(end);
+        std::string part = end == lane       ? std::to_string(lane)
+                           : end == lane + 1 ? std::to_string(lane) + "," + std::to_string(end)
+                                             : std::to_string(lane) + "-" + std::to_string(end);
         if (!s.empty()) part = "," + part;
-        if (s.size() + part.size() > width) { s += ",..."; break; }
+        if (s.size() + part.size() > width) {
+            s += ",...";
+            break;
+        }
         s += part;
         lane = end + 1;
     }
@@ -96,13 +103,18 @@ std::string describe_input(const AccessPattern& p, int warps) {
 // Pattern expr: the access as typed, the declaration and where it was evaluated.
 std::string describe_expr(const io::MemoryRequest& r) {
     const io::ExprRequest& x = *r.expr;
-    const auto dims = [](const std::array<int, 3>& d) { return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]); };
-    const auto idx = [](const std::array<int, 3>& d) { return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")"; };
+    const auto dims = [](const std::array<int, 3>& d) {
+        return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+    };
+    const auto idx = [](const std::array<int, 3>& d) {
+        return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+    };
     std::string s = std::to_string(r.pattern.access_bytes) + "-byte " + access_op_name(r.pattern.op) + "s, " + x.expr;
     if (!x.array.empty()) s += " on " + x.array;
     if (!x.consts.empty()) s += " with " + x.consts;
     if (x.launch.offset != 0) s += ", offset " + std::to_string(x.launch.offset) + " B";
-    return s + ", warp " + std::to_string(x.launch.warp) + " of block " + idx(x.launch.block_idx) + " of " + dims(x.launch.block) + " threads";
+    return s + ", warp " + std::to_string(x.launch.warp) + " of block " + idx(x.launch.block_idx) + " of " + dims(x.launch.block) +
+           " threads";
 }
 
 // Defined in tile_print.cpp.
@@ -144,7 +156,8 @@ void print_coalesce(const io::CoalesceAnswer& a, int wi) {
     if (a.tile) print_tile_coalesce(a);
 
     const GlobalAccessResult& w = r.warps[static_cast<std::size_t>(wi)];
-    std::printf("\n  warp %d: lanes -> sectors (%d sectors; '.' = inactive lane)\n", a.input.expr ? a.input.expr->launch.warp : wi, w.sectors);
+    std::printf("\n  warp %d: lanes -> sectors (%d sectors; '.' = inactive lane)\n", a.input.expr ? a.input.expr->launch.warp : wi,
+                w.sectors);
     print_lane_ruler("lane");
     std::string row;
     for (int lane = 0; lane < kWarpLanes; ++lane) {
@@ -195,7 +208,8 @@ Examples (CUDA Best Practices Guide, "Coalesced Access to Global Memory"):
 --batch lines carry the fields --json echoes under "input": gpu|cc,
 access_bytes, elem_bytes, op, active_lanes, and addresses (up to 32, null =
 inactive) or a pattern (affine: base, offset, stride; 2d: block, order, pitch,
-pad, swizzle; gather: seed, range), id. See docs/MEMORY.md.)help", *o);
+pad, swizzle; gather: seed, range), id. See docs/MEMORY.md.)help",
+                                   *o);
     cmd->callback([o, &out] { out.code = run_memory<io::CoalesceAnswer>(*o, "coalesce", io::answer_coalesce, print_coalesce); });
 }
 

@@ -19,8 +19,10 @@ void print_human(const io::NcuAnswer& a) {
     if (a.kernels.empty())
         for (const std::string& d : a.report.diagnostics) std::printf("note: %s\n", d.c_str());
     for (const io::NcuKernelAnswer& k : a.kernels) {
-        std::printf("%s%s\n", k.measured.name.c_str(), k.measured.cc_major ? (" (cc " + std::to_string(k.measured.cc_major) + "." +
-                                                                               std::to_string(k.measured.cc_minor) + ")").c_str() : "");
+        std::printf("%s%s\n", k.measured.name.c_str(),
+                    k.measured.cc_major
+                        ? (" (cc " + std::to_string(k.measured.cc_major) + "." + std::to_string(k.measured.cc_minor) + ")").c_str()
+                        : "");
         if (k.device) std::printf("  device: %s, %d SMs (%s)\n", k.device->name.c_str(), k.device->sm_count, k.device_how.c_str());
         std::printf("\n  %-34s %18s %18s\n", "", "ncu printed", "occ predicts");
         for (const io::NcuRow& r : io::ncu_rows(k))
@@ -45,7 +47,8 @@ and --page raw, also pasted into Markdown. The device comes from the report (CC 
 Examples:
   ncu --section LaunchStats --section Occupancy ./app > report.txt; occ ncu report.txt
   occ ncu report.csv --json
-  echo '{"text": "..."}' | occ ncu --batch)help", *o);
+  echo '{"text": "..."}' | occ ncu --batch)help",
+                                    *o);
     cmd->add_option("report", o->file, "The report file, or - for stdin");
     cmd->callback([o, &out] {
         if (o->batch) {
@@ -70,7 +73,8 @@ Examples:
         Result<json> req = request_from(o->request);
         if (req) (*req)["text"] = ss.str();
         const Result<io::NcuAnswer> a = req ? io::answer_ncu(*req) : Result<io::NcuAnswer>::fail(req.error);
-        out.code = emit(a, o->as_json, [](const io::NcuAnswer& x) { return io::to_json(x); }, print_human);
+        out.code = emit(
+            a, o->as_json, [](const io::NcuAnswer& x) { return io::to_json(x); }, print_human);
         if (a && a->kernels.empty()) out.code = kExitUsage;
     });
 }

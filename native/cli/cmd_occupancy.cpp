@@ -14,7 +14,7 @@ namespace occ::cli {
 namespace {
 
 struct Options : RequestOptions {
-    std::string ptxas;   // --ptxas FILE: see ptxas_table.cpp
+    std::string ptxas;  // --ptxas FILE: see ptxas_table.cpp
 };
 
 // The step function of a sweep: one row per range of the swept input with the same answer.
@@ -66,7 +66,8 @@ void print_human(const io::OccupancyAnswer& ans) {
     }
     std::printf("\n  allocated\n");
     for (const io::TableRow& row : rows)
-        if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves) std::printf("  %-19s %s\n", row.key.c_str(), row.value.c_str());
+        if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves)
+            std::printf("  %-19s %s\n", row.key.c_str(), row.value.c_str());
     if (!ans.sweep_input.empty()) print_sweep(ans);
 }
 
@@ -84,8 +85,10 @@ Examples:
   occ occupancy --gpu h100 --threads 128 --regs 96 --smem-dynamic 100K --optin --json
   occ occupancy --gpu A100 --regs 64 --sweep threads
   occ occupancy --gpu A100 --ptxas build.log        # every kernel of a compiler log
-  echo '{"gpu":"A100","threads":256,"regs":64}' | occ occupancy --batch)help", *o);
-    cmd->add_option("--ptxas", o->ptxas, "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump --dump-resource-usage log (- = stdin)");
+  echo '{"gpu":"A100","threads":256,"regs":64}' | occ occupancy --batch)help",
+                                    *o);
+    cmd->add_option("--ptxas", o->ptxas,
+                    "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump --dump-resource-usage log (- = stdin)");
     cmd->callback([o, &out] {
         if (!o->ptxas.empty()) {
             out.code = run_ptxas_table(o->ptxas, request_from(o->request), o->as_json);
@@ -97,7 +100,8 @@ Examples:
         }
         const Result<json> req = request_from(o->request);
         const Result<io::OccupancyAnswer> a = req ? io::answer_occupancy(*req) : Result<io::OccupancyAnswer>::fail(req.error);
-        out.code = emit(a, o->as_json, [](const io::OccupancyAnswer& x) { return io::to_json(x); }, print_human);
+        out.code = emit(
+            a, o->as_json, [](const io::OccupancyAnswer& x) { return io::to_json(x); }, print_human);
         // A launch the model refuses still has an answer (every limit, and why): shown, then the error.
         if (a && !a->result.ok()) {
             if (!o->as_json) std::cerr << "error: " << a->result.error_message() << '\n';

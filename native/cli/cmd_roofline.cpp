@@ -25,8 +25,10 @@ std::string op_params(const Operation& op) {
     switch (op.kind) {
         case OpKind::matmul: return n("m", op.m) + ", " + n("n", op.n) + ", " + n("k", op.k);
         case OpKind::attention_decode:
-            return n("seq_len", op.seq_len) + ", " + n("head_dim", op.head_dim) + ", " + n("heads", op.heads) + ", " + n("batch_size", op.batch);
-        case OpKind::elementwise: return n("elements", op.elements) + ", " + n("inputs", op.inputs) + ", " + x("flops_per_element", op.flops_per_element);
+            return n("seq_len", op.seq_len) + ", " + n("head_dim", op.head_dim) + ", " + n("heads", op.heads) + ", " +
+                   n("batch_size", op.batch);
+        case OpKind::elementwise:
+            return n("elements", op.elements) + ", " + n("inputs", op.inputs) + ", " + x("flops_per_element", op.flops_per_element);
         case OpKind::softmax:
         case OpKind::layernorm: return n("rows", op.rows) + ", " + n("cols", op.cols);
         case OpKind::custom: return x("flops", op.flops) + ", " + x("bytes", op.bytes);
@@ -52,8 +54,8 @@ void print_point(const io::RooflineAnswer& a) {
     std::printf("  %-18s %s (memory %s, compute %s)\n", "fastest possible", format_seconds(p.time_bound_s).c_str(),
                 format_seconds(p.time_memory_s).c_str(), format_seconds(p.time_compute_s).c_str());
     if (p.measured_s > 0) {
-        std::printf("  %-18s %s -> %s, %s\n", "measured", format_seconds(p.measured_s).c_str(), format_si(p.achieved_flops, "FLOP/s").c_str(),
-                    format_si(p.achieved_bandwidth, "B/s").c_str());
+        std::printf("  %-18s %s -> %s, %s\n", "measured", format_seconds(p.measured_s).c_str(),
+                    format_si(p.achieved_flops, "FLOP/s").c_str(), format_si(p.achieved_bandwidth, "B/s").c_str());
         std::printf("  %-18s %s\n", "of roofline", format_percent(p.fraction_of_roofline).c_str());
     }
     if (a.has_compare) {
@@ -71,15 +73,17 @@ void print_point(const io::RooflineAnswer& a) {
 }
 
 void print_devices(const json& r) {
-    std::printf("%-22s %-9s %7s %7s %7s %7s %7s %7s %7s %9s\n", "device", "vendor", "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8", "DRAM GB/s");
+    std::printf("%-22s %-9s %7s %7s %7s %7s %7s %7s %7s %9s\n", "device", "vendor", "fp64", "fp32", "tf32", "fp16", "bf16", "fp8", "int8",
+                "DRAM GB/s");
     for (const json& d : r["devices"]) {
         auto cell = [&](const char* p) {
             const json& v = d["peaks"][p];
             return v.is_null() ? std::string("-") : format_number(v["tflops"].get<double>(), 1) + (v["tensor"].get<bool>() ? "*" : "");
         };
-        std::printf("%-22s %-9s %7s %7s %7s %7s %7s %7s %7s %9s\n", d["name"].get<std::string>().c_str(), d["vendor"].get<std::string>().c_str(),
-                    cell("fp64").c_str(), cell("fp32").c_str(), cell("tf32").c_str(), cell("fp16").c_str(), cell("bf16").c_str(), cell("fp8").c_str(),
-                    cell("int8").c_str(), format_number(d["dram_gbps"].get<double>(), 1).c_str());
+        std::printf("%-22s %-9s %7s %7s %7s %7s %7s %7s %7s %9s\n", d["name"].get<std::string>().c_str(),
+                    d["vendor"].get<std::string>().c_str(), cell("fp64").c_str(), cell("fp32").c_str(), cell("tf32").c_str(),
+                    cell("fp16").c_str(), cell("bf16").c_str(), cell("fp8").c_str(), cell("int8").c_str(),
+                    format_number(d["dram_gbps"].get<double>(), 1).c_str());
     }
     std::printf("\nDense TFLOP/s (TOP/s for int8); * = tensor cores / matrix units. Sources: occ roofline --list --json.\n");
 }
@@ -103,14 +107,15 @@ Examples:
   occ roofline --gpu A100 --op matmul --m 4096 --n 4096 --k 4096 --dtype fp16
   occ roofline --gpu A100 --op attention_decode --seq-len 4096 --head-dim 128 --dtype fp16 --compare phone
   occ roofline --gpu H100 --op matmul --m 8192 --n 8192 --k 8192 --dtype bf16 --measured-ms 1.6ms
-  occ roofline --list)help", *o);
+  occ roofline --list)help",
+                                    *o);
     cmd->add_flag("--list", o->list, "List the devices, their peaks and bandwidths");
     cmd->callback([o, &out] {
         if (o->list && !o->batch) out.code = emit_response(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
         else if (o->batch) out.code = run_batch("roofline", std::cin, std::cout);
-        else out.code = run_answer(o->request, o->as_json, io::answer_roofline, print_point, [](const io::RooflineAnswer& a) {
-            return a.point.point.ok() ? std::string() : a.point.point.error;
-        });
+        else
+            out.code = run_answer(o->request, o->as_json, io::answer_roofline, print_point,
+                                  [](const io::RooflineAnswer& a) { return a.point.point.ok() ? std::string() : a.point.point.error; });
     });
 }
 

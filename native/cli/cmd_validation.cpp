@@ -24,15 +24,13 @@ std::string results_dir(const std::string& flag) {
     if (!flag.empty()) return flag;
     if (const char* e = std::getenv("OCC_VALIDATION_DIR"); e && *e) return e;
     std::error_code ec;
-    const fs::path here = fs::path(__FILE__).parent_path();   // <repo>/native/cli
+    const fs::path here = fs::path(__FILE__).parent_path();  // <repo>/native/cli
     const fs::path from_source = here.parent_path().parent_path() / "cuda_validation" / "results";
     if (here.is_absolute() && fs::is_directory(from_source, ec)) return from_source.string();
     return "cuda_validation/results";
 }
 
-json int_or(const json& j, const char* key) {
-    return j.contains(key) && j.at(key).is_number_integer() ? j.at(key) : json(0);
-}
+json int_or(const json& j, const char* key) { return j.contains(key) && j.at(key).is_number_integer() ? j.at(key) : json(0); }
 
 // One results file -> a summary row (or {"file", "error"}).
 json summarize(const fs::path& p) {
@@ -57,7 +55,7 @@ json summarize(const fs::path& p) {
     row["date"] = j.value("date", "");
     row["synthetic"] = j.value("synthetic", false);
     json s = j.contains("summary") && j["summary"].is_object() ? j["summary"] : json::object();
-    if (s.empty() && j.contains("cases") && j["cases"].is_array()) {   // no summary block: count
+    if (s.empty() && j.contains("cases") && j["cases"].is_array()) {  // no summary block: count
         int cases = 0, matched = 0, mismatched = 0, explained = 0, unverified = 0;
         for (const json& c : j["cases"]) {
             ++cases;
@@ -67,8 +65,7 @@ json summarize(const fs::path& p) {
             explained += st == "explained";
             unverified += st == "unverified";
         }
-        s = json{{"cases", cases}, {"matched", matched}, {"mismatched", mismatched}, {"explained", explained},
-                 {"unverified", unverified}};
+        s = json{{"cases", cases}, {"matched", matched}, {"mismatched", mismatched}, {"explained", explained}, {"unverified", unverified}};
     }
     for (const char* k : {"cases", "matched", "mismatched", "explained", "unverified"}) row[k] = int_or(s, k);
     if (s.contains("by_kind")) row["by_kind"] = s["by_kind"];
@@ -114,14 +111,14 @@ void add_validation(CLI::App& app, Outcome& out) {
         for (const json& r : rows) {
             if (r.contains("error") || r["synthetic"].get<bool>()) continue;
             if (!header) {
-                std::printf("  %-28s %-5s %4s  %-5s %-20s %6s %8s %10s %9s %10s\n", "gpu", "cc", "SMs", "mode", "date", "cases",
-                            "matched", "mismatched", "explained", "unverified");
+                std::printf("  %-28s %-5s %4s  %-5s %-20s %6s %8s %10s %9s %10s\n", "gpu", "cc", "SMs", "mode", "date", "cases", "matched",
+                            "mismatched", "explained", "unverified");
                 header = true;
             }
             std::printf("  %-28s %-5s %4d  %-5s %-20s %6d %8d %10d %9d %10d\n", r["gpu"].get<std::string>().c_str(),
                         r["cc"].get<std::string>().c_str(), r["sm_count"].get<int>(), r["mode"].get<std::string>().c_str(),
-                        r["date"].get<std::string>().c_str(), r["cases"].get<int>(), r["matched"].get<int>(),
-                        r["mismatched"].get<int>(), r["explained"].get<int>(), r["unverified"].get<int>());
+                        r["date"].get<std::string>().c_str(), r["cases"].get<int>(), r["matched"].get<int>(), r["mismatched"].get<int>(),
+                        r["explained"].get<int>(), r["unverified"].get<int>());
         }
         for (const json& r : rows) {
             if (r.contains("error")) {

@@ -15,7 +15,7 @@ bool stdout_is_tty() { return ::isatty(STDOUT_FILENO) != 0; }
 int run_batch(const std::string& kind, std::istream& in, std::ostream& out) {
     std::ios::sync_with_stdio(false);
     std::string line;
-    std::string text;                   // answers waiting to be written; flushed every 64 KB
+    std::string text;  // answers waiting to be written; flushed every 64 KB
     text.reserve(1 << 17);
     io::BatchAnswerer answerer;
     bool any_error = false;

@@ -104,12 +104,12 @@ Result<json> value_of(const io::FieldSpec& s, const std::vector<std::string>& ar
             for (const std::string& arg : args)
                 for (const std::string& part : split(arg, ',')) {
                     long long n = 0;
-                    if (s.hi > 0 && parse_long(part, n)) v.push_back(n);   // a list of integers (gpc_sms)
+                    if (s.hi > 0 && parse_long(part, n)) v.push_back(n);  // a list of integers (gpc_sms)
                     else v.push_back(part);
                 }
             return Result<json>::ok(v);
         }
-        default: return Result<json>::ok(a);   // integers, sizes, numbers, choices, text: the reader parses strings
+        default: return Result<json>::ok(a);  // integers, sizes, numbers, choices, text: the reader parses strings
     }
 }
 
@@ -133,7 +133,8 @@ void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& fl
             help += " [" + std::string(s->def) + "]";
         std::vector<std::string>& slot = flags.given[std::string(s->key)];
         if (s->type == io::FieldType::boolean) {
-            cmd->add_flag_callback(names, [&slot] { slot = {"true"}; }, help);
+            cmd->add_flag_callback(
+                names, [&slot] { slot = {"true"}; }, help);
         } else {
             auto* opt = cmd->add_option(names, slot, help);
             if (s->type == io::FieldType::list) {
@@ -142,8 +143,10 @@ void add_request_flags(CLI::App* cmd, const io::KindSpec& kind, RequestFlags& fl
                 opt->expected(1);
                 opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
             }
-            opt->type_name(s->type == io::FieldType::integer ? "INT" : s->type == io::FieldType::size ? "SIZE"
-                           : s->type == io::FieldType::number || s->type == io::FieldType::duration ? "NUM" : "TEXT");
+            opt->type_name(s->type == io::FieldType::integer                                        ? "INT"
+                           : s->type == io::FieldType::size                                         ? "SIZE"
+                           : s->type == io::FieldType::number || s->type == io::FieldType::duration ? "NUM"
+                                                                                                    : "TEXT");
         }
     }
 }

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        app.exit(e);   // prints the message and the usage hint
+        app.exit(e);  // prints the message and the usage hint
         return occ::cli::kExitUsage;
     }
     return outcome.code;

@@ -13,7 +13,8 @@ char index_char(int i);
 
 std::string describe_tile(const io::TileRequest& t) {
     const TileLayout& L = t.layout;
-    std::string s = "tile " + std::to_string(L.rows) + "x" + std::to_string(L.cols) + " of " + std::to_string(L.elem_bytes) + "-byte elements";
+    std::string s = "tile " + std::to_string(L.rows) + "x" + std::to_string(L.cols) + " of " + std::to_string(L.elem_bytes) +
+                    "-byte elements";
     if (L.pad) s += " + pad " + std::to_string(L.pad);
     if (L.swizzle.bits) s += ", " + cute_swizzle_type(L.swizzle);
     if (L.tma != TmaSwizzle::none) s += std::string(", TMA ") + tma_swizzle_name(L.tma) + " swizzle";
@@ -55,14 +56,15 @@ void print_tile_banks(const io::BanksAnswer& a) {
     const TileLayout& L = a.input.tile->layout;
     std::printf("\n  %-22s %6s %10s %8s %9s %5s\n", "access", "instr", "wavefronts", "ideal", "conflicts", "way");
     for (const io::TileAccessCount& c : t.accesses)
-        std::printf("  %-22s %6d %10lld %8lld %9lld %5d\n", tile_access_name(c.access).c_str(), c.instructions, static_cast<long long>(c.wavefronts),
-                    static_cast<long long>(c.ideal_wavefronts), static_cast<long long>(c.conflicts), c.max_way);
+        std::printf("  %-22s %6d %10lld %8lld %9lld %5d\n", tile_access_name(c.access).c_str(), c.instructions,
+                    static_cast<long long>(c.wavefronts), static_cast<long long>(c.ideal_wavefronts), static_cast<long long>(c.conflicts),
+                    c.max_way);
     const SwizzleSolution& s = t.solution;
     std::printf("\n  solver  %s  %s\n", s.zero ? "zero conflicts with" : "no swizzle reaches zero; least conflicts with", s.type.c_str());
     std::printf("          index   %s\n", s.expression.c_str());
     std::printf("          TMA     %s\n", s.tma == TmaSwizzle::none ? "no TMA swizzle mode writes this layout" : tma_swizzle_name(s.tma));
-    std::printf("          conflicts %lld (row-major: %lld), %d swizzles tried\n", static_cast<long long>(s.conflicts), static_cast<long long>(s.conflicts_plain),
-                s.candidates);
+    std::printf("          conflicts %lld (row-major: %lld), %d swizzles tried\n", static_cast<long long>(s.conflicts),
+                static_cast<long long>(s.conflicts_plain), s.candidates);
     print_chunk_map("this layout", L);
     if (s.swizzle.bits > 0 && !(s.swizzle == L.swizzle)) {
         TileLayout fixed = L;
@@ -77,8 +79,8 @@ void print_tile_banks(const io::BanksAnswer& a) {
 void print_tile_coalesce(const io::CoalesceAnswer& a) {
     std::printf("\n  %-22s %6s %8s %8s %6s\n", "access", "instr", "sectors", "ideal", "lines");
     for (const io::TileAccessCount& c : a.tile->accesses)
-        std::printf("  %-22s %6d %8lld %8lld %6lld\n", tile_access_name(c.access).c_str(), c.instructions, static_cast<long long>(c.sectors),
-                    static_cast<long long>(c.ideal_sectors), static_cast<long long>(c.lines));
+        std::printf("  %-22s %6d %8lld %8lld %6lld\n", tile_access_name(c.access).c_str(), c.instructions,
+                    static_cast<long long>(c.sectors), static_cast<long long>(c.ideal_sectors), static_cast<long long>(c.lines));
 }
 
 }  // namespace occ::cli

@@ -3,7 +3,7 @@
 //
 //   occ-gui [--scenario JSON|FILE] [--size WxH]
 //   occ-gui --screenshot FILE.png [--frames N] [--scenario JSON|FILE] [--size WxH] [--light]
-#include <GLFW/glfw3.h>   // includes the system GL header (glReadPixels etc. are GL 1.x, exported by libGL)
+#include <GLFW/glfw3.h>  // includes the system GL header (glReadPixels etc. are GL 1.x, exported by libGL)
 
 #include <algorithm>
 #include <cfloat>
@@ -27,7 +27,7 @@ namespace {
 
 struct Args {
     std::string screenshot;
-    int frames = 0;       // 0: until closed (screenshots default to 3)
+    int frames = 0;  // 0: until closed (screenshots default to 3)
     std::string scenario;
     int width = 0, height = 0;
     bool light = false;
@@ -48,7 +48,7 @@ int parse_args(int argc, char** argv, Args& a) {
     for (int i = 1; i < argc; ++i) {
         const std::string k = argv[i];
         const bool takes_value = k == "--screenshot" || k == "--scenario" || k == "--frames" || k == "--size";
-        const char* v = takes_value && i + 1 < argc ? argv[++i] : "";   // "" when missing
+        const char* v = takes_value && i + 1 < argc ? argv[++i] : "";  // "" when missing
         if (k == "-h" || k == "--help") {
             usage(stdout);
             return -1;

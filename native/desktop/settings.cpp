@@ -6,8 +6,8 @@
 #include <sstream>
 #include <system_error>
 
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 namespace occ::desktop {
 
@@ -25,7 +25,7 @@ fs::path settings_path() {
 Settings load_settings(const fs::path& path, std::string* warning) {
     Settings s;
     std::ifstream in(path);
-    if (!in) return s;   // first run
+    if (!in) return s;  // first run
     std::stringstream ss;
     ss << in.rdbuf();
     const json j = json::parse(ss.str(), nullptr, false);
@@ -69,7 +69,7 @@ bool save_settings(const fs::path& path, const Settings& s, std::string* error) 
             return false;
         }
     }
-    fs::rename(tmp, path, ec);   // atomic on POSIX when both are in one directory
+    fs::rename(tmp, path, ec);  // atomic on POSIX when both are in one directory
     if (ec) {
         if (error) *error = "cannot replace " + path.string() + ": " + ec.message();
         fs::remove(tmp, ec);

@@ -8,10 +8,10 @@
 namespace occ::desktop {
 
 struct Settings {
-    int x = -1, y = -1;             // window position; -1 = let the window manager choose
+    int x = -1, y = -1;  // window position; -1 = let the window manager choose
     int width = 1440, height = 900;
-    bool size_saved = false;        // width/height came from the file (already in screen units)
-    std::string scenario;           // occ::ui::App::scenario_json(); empty = defaults
+    bool size_saved = false;  // width/height came from the file (already in screen units)
+    std::string scenario;     // occ::ui::App::scenario_json(); empty = defaults
 };
 
 std::filesystem::path settings_path();

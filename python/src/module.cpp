@@ -274,7 +274,8 @@ py::bytearray blocks_per_sm_many(const py::dict& options, const py::buffer& thre
             const bool in_int = t[i] >= INT32_MIN && t[i] <= INT32_MAX && g[i] >= INT32_MIN && g[i] <= INT32_MAX;
             int b = -1;
             if (in_int && tables) {
-                b = prepared.blocks_per_sm(static_cast<int>(t[i]), static_cast<int>(g[i]), ss[i], sd[i], k.optin, k.barriers, k.virtual_resources);
+                b = prepared.blocks_per_sm(static_cast<int>(t[i]), static_cast<int>(g[i]), ss[i], sd[i], k.optin, k.barriers,
+                                           k.virtual_resources);
             } else if (in_int) {
                 l.threads = static_cast<int>(t[i]);
                 k.regs_per_thread = static_cast<int>(g[i]);

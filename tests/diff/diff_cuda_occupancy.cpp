@@ -30,9 +30,9 @@ namespace {
 struct Counters {
     long long compared = 0;
     long long prepared_compared = 0;
-    long long fast_compared = 0;      // also through blocks_per_sm_fast and the untabled general path
+    long long fast_compared = 0;  // also through blocks_per_sm_fast and the untabled general path
     long long mismatches = 0;
-    long long stale_flag_cases = 0;   // oracle keeps a limiter flag that barriers made stale
+    long long stale_flag_cases = 0;  // oracle keeps a limiter flag that barriers made stale
 };
 
 struct Sample {
@@ -41,7 +41,7 @@ struct Sample {
     int carveout;
     occ::CacheConfig cache;
     bool optin;
-    long long max_dyn;   // -1 = derived from optin
+    long long max_dyn;  // -1 = derived from optin
     int barriers;
     occ::PartitionedGC pgc;
     int virt = 0;  // virtualResourceCount (0 = none)
@@ -80,9 +80,9 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
     attr.maxThreadsPerBlock = 1024;
     attr.numRegs = s.regs;
     attr.sharedSizeBytes = static_cast<size_t>(s.smem_static);
-    attr.partitionedGCConfig = s.pgc == occ::PartitionedGC::off ? PARTITIONED_GC_OFF
-                             : s.pgc == occ::PartitionedGC::on  ? PARTITIONED_GC_ON
-                                                                : PARTITIONED_GC_ON_STRICT;
+    attr.partitionedGCConfig = s.pgc == occ::PartitionedGC::off  ? PARTITIONED_GC_OFF
+                               : s.pgc == occ::PartitionedGC::on ? PARTITIONED_GC_ON
+                                                                 : PARTITIONED_GC_ON_STRICT;
     // occ's opt-in switch = the kernel called cudaFuncSetAttribute(MaxDynamicSharedMemorySize); the
     // oracle expresses that as FUNC_SHMEM_LIMIT_OPTIN plus the attribute's value. Opt-in exists from 7.0.
     const bool optin_cfg = a.cc_major >= 7 && (s.optin || s.max_dyn >= 0);
@@ -94,12 +94,13 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
     attr.virtualResourceCount = s.virt;
     cudaOccDeviceState state;
     state.carveoutConfig = s.carveout;
-    state.cacheConfig = s.cache == occ::CacheConfig::prefer_shared ? CACHE_PREFER_SHARED
-                      : s.cache == occ::CacheConfig::prefer_l1     ? CACHE_PREFER_L1
-                      : s.cache == occ::CacheConfig::prefer_equal  ? CACHE_PREFER_EQUAL
-                                                                   : CACHE_PREFER_NONE;
+    state.cacheConfig = s.cache == occ::CacheConfig::prefer_shared  ? CACHE_PREFER_SHARED
+                        : s.cache == occ::CacheConfig::prefer_l1    ? CACHE_PREFER_L1
+                        : s.cache == occ::CacheConfig::prefer_equal ? CACHE_PREFER_EQUAL
+                                                                    : CACHE_PREFER_NONE;
     cudaOccResult o{};
-    const cudaOccError st = cudaOccMaxActiveBlocksPerMultiprocessor(&o, &prop, &attr, &state, s.threads, static_cast<size_t>(s.smem_dynamic));
+    const cudaOccError st = cudaOccMaxActiveBlocksPerMultiprocessor(&o, &prop, &attr, &state, s.threads,
+                                                                    static_cast<size_t>(s.smem_dynamic));
     ++c.compared;
 
     bool ok = st == CUDA_OCC_SUCCESS;
@@ -107,16 +108,15 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
         ok = o.activeBlocksPerMultiprocessor == r.blocks_per_sm && oracle_int(o.blockLimitWarps) == r.limit_warps &&
              oracle_int(o.blockLimitRegs) == r.limit_registers && oracle_int(o.blockLimitSharedMem) == r.limit_shared_memory &&
              oracle_int(o.blockLimitBlocks) == r.limit_blocks && oracle_int(o.blockLimitBarriers) == r.limit_barriers &&
-             oracle_int(o.blockLimitVirtual) == r.limit_virtual_resources &&
-             o.allocatedRegistersPerBlock == r.regs_per_block_allocated &&
+             oracle_int(o.blockLimitVirtual) == r.limit_virtual_resources && o.allocatedRegistersPerBlock == r.regs_per_block_allocated &&
              static_cast<long long>(o.allocatedSharedMemPerBlock) == r.smem_per_block_allocated &&
              (o.partitionedGCConfig != PARTITIONED_GC_OFF) == r.partitioned_gc_active;
         // Limiting factors. The oracle flags warps/regs/smem/blocks/virtual resources against the
         // block count BEFORE the barrier limit is applied; occ flags every resource equal to the final count.
         // They agree exactly unless barriers lowered the count (counted, and checked separately).
         unsigned mine = r.limiters;
-        const int pre_barrier =
-            std::min({r.limit_warps, r.limit_registers, r.limit_shared_memory, r.limit_blocks, r.limit_virtual_resources});
+        const int pre_barrier = std::min(
+            {r.limit_warps, r.limit_registers, r.limit_shared_memory, r.limit_blocks, r.limit_virtual_resources});
         if (r.limit_barriers < pre_barrier) {
             ++c.stale_flag_cases;
             ok = ok && (o.limitingFactors & OCC_LIMIT_BARRIERS) && (mine == occ::kLimitBarriers);
@@ -133,7 +133,8 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
         if (fast != o.activeBlocksPerMultiprocessor || g.blocks_per_sm != o.activeBlocksPerMultiprocessor || g.limiters != r.limiters ||
             g.limit_registers != r.limit_registers || g.limit_shared_memory != r.limit_shared_memory || g.error_code != r.error_code) {
             ok = false;
-            std::printf("FAST/GENERAL MISMATCH: blocks_per_sm_fast=%d untabled=%d oracle=%d\n", fast, g.blocks_per_sm, o.activeBlocksPerMultiprocessor);
+            std::printf("FAST/GENERAL MISMATCH: blocks_per_sm_fast=%d untabled=%d oracle=%d\n", fast, g.blocks_per_sm,
+                        o.activeBlocksPerMultiprocessor);
         }
     }
     // The prepared (table) path must give the same block count.
@@ -148,17 +149,22 @@ void compare(const occ::Device& dev, const cudaOccDeviceProp& prop, const Sample
     }
     if (!ok) {
         if (++c.mismatches <= 20) {
-            std::printf("MISMATCH cc %d.%d threads=%d regs=%d static=%lld dyn=%lld carveout=%d cache=%d optin=%d max_dyn=%lld barriers=%d pgc=%d virt=%d\n",
-                        a.cc_major, a.cc_minor, s.threads, s.regs, s.smem_static, s.smem_dynamic, s.carveout, int(s.cache), int(s.optin),
-                        s.max_dyn, s.barriers, int(s.pgc), s.virt);
-            std::printf("  oracle: status=%d blocks=%d warps=%d regs=%d smem=%d blk=%d bar=%d virt=%d regalloc=%d smemalloc=%zu flags=%x gc=%d\n", int(st),
-                        o.activeBlocksPerMultiprocessor, o.blockLimitWarps, o.blockLimitRegs, o.blockLimitSharedMem, o.blockLimitBlocks,
-                        o.blockLimitBarriers, o.blockLimitVirtual, o.allocatedRegistersPerBlock, o.allocatedSharedMemPerBlock,
-                        o.limitingFactors, int(o.partitionedGCConfig));
-            std::printf("  occ:    error=\"%s\" blocks=%d warps=%d regs=%d smem=%d blk=%d bar=%d virt=%d regalloc=%d smemalloc=%lld flags=%x gc=%d\n",
-                        r.error_message().c_str(), r.blocks_per_sm, r.limit_warps, r.limit_registers, r.limit_shared_memory, r.limit_blocks, r.limit_barriers,
-                        r.limit_virtual_resources, r.regs_per_block_allocated, static_cast<long long>(r.smem_per_block_allocated),
-                        r.limiters, int(r.partitioned_gc_active));
+            std::printf(
+                "MISMATCH cc %d.%d threads=%d regs=%d static=%lld dyn=%lld carveout=%d cache=%d optin=%d max_dyn=%lld barriers=%d pgc=%d "
+                "virt=%d\n",
+                a.cc_major, a.cc_minor, s.threads, s.regs, s.smem_static, s.smem_dynamic, s.carveout, int(s.cache), int(s.optin), s.max_dyn,
+                s.barriers, int(s.pgc), s.virt);
+            std::printf(
+                "  oracle: status=%d blocks=%d warps=%d regs=%d smem=%d blk=%d bar=%d virt=%d regalloc=%d smemalloc=%zu flags=%x gc=%d\n",
+                int(st), o.activeBlocksPerMultiprocessor, o.blockLimitWarps, o.blockLimitRegs, o.blockLimitSharedMem, o.blockLimitBlocks,
+                o.blockLimitBarriers, o.blockLimitVirtual, o.allocatedRegistersPerBlock, o.allocatedSharedMemPerBlock, o.limitingFactors,
+                int(o.partitionedGCConfig));
+            std::printf(
+                "  occ:    error=\"%s\" blocks=%d warps=%d regs=%d smem=%d blk=%d bar=%d virt=%d regalloc=%d smemalloc=%lld flags=%x "
+                "gc=%d\n",
+                r.error_message().c_str(), r.blocks_per_sm, r.limit_warps, r.limit_registers, r.limit_shared_memory, r.limit_blocks,
+                r.limit_barriers, r.limit_virtual_resources, r.regs_per_block_allocated, static_cast<long long>(r.smem_per_block_allocated),
+                r.limiters, int(r.partitioned_gc_active));
         }
     }
 }
@@ -188,12 +194,30 @@ int main(int argc, char** argv) {
             // Shared memory: often none, often small, sometimes near or over each limit.
             const long long top = a.smem_per_block_optin + 4096;
             switch (pick(0, 5)) {
-                case 0: s.smem_static = 0; s.smem_dynamic = 0; break;
-                case 1: s.smem_static = pick(0, 4096); s.smem_dynamic = pick(0, 16384); break;
-                case 2: s.smem_static = pick(0, 49152); s.smem_dynamic = 0; break;
-                case 3: s.smem_static = 0; s.smem_dynamic = pick(0, top); break;
-                case 4: s.smem_static = pick(0, 12288); s.smem_dynamic = pick(0, top); break;
-                default: s.smem_static = pick(0, 64) * 128; s.smem_dynamic = pick(0, top / 1024) * 1024; break;
+                case 0:
+                    s.smem_static = 0;
+                    s.smem_dynamic = 0;
+                    break;
+                case 1:
+                    s.smem_static = pick(0, 4096);
+                    s.smem_dynamic = pick(0, 16384);
+                    break;
+                case 2:
+                    s.smem_static = pick(0, 49152);
+                    s.smem_dynamic = 0;
+                    break;
+                case 3:
+                    s.smem_static = 0;
+                    s.smem_dynamic = pick(0, top);
+                    break;
+                case 4:
+                    s.smem_static = pick(0, 12288);
+                    s.smem_dynamic = pick(0, top);
+                    break;
+                default:
+                    s.smem_static = pick(0, 64) * 128;
+                    s.smem_dynamic = pick(0, top / 1024) * 1024;
+                    break;
             }
             s.carveout = pick(0, 2) == 0 ? -1 : static_cast<int>(pick(0, 100));
             s.cache = static_cast<occ::CacheConfig>(pick(0, 3));

@@ -9,13 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
-#define FUZZ_CHECK(cond, what)                                                                     \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FUZZ_CHECK failed at %s:%d: %s (%s)\n", __FILE__, __LINE__, #cond, \
-                         std::string(what).c_str());                                               \
-            std::abort();                                                                          \
-        }                                                                                          \
+#define FUZZ_CHECK(cond, what)                                                                                                   \
+    do {                                                                                                                         \
+        if (!(cond)) {                                                                                                           \
+            std::fprintf(stderr, "FUZZ_CHECK failed at %s:%d: %s (%s)\n", __FILE__, __LINE__, #cond, std::string(what).c_str()); \
+            std::abort();                                                                                                        \
+        }                                                                                                                        \
     } while (0)
 
 namespace occ::fuzz {

@@ -19,8 +19,8 @@ void check_error(const std::string& e, std::string_view expr, std::string_view a
     if (e.rfind("expr: ", 0) == 0) text = expr;
     else if (e.rfind("array: ", 0) == 0) text = array;
     else if (e.rfind("consts: ", 0) == 0) text = consts;
-    else FUZZ_CHECK(false, "an error that names no text field: " + e);   // the launch here is always valid
-    const auto at = e.rfind(" at column ");   // the message may quote the text itself
+    else FUZZ_CHECK(false, "an error that names no text field: " + e);  // the launch here is always valid
+    const auto at = e.rfind(" at column ");                             // the message may quote the text itself
     if (at == std::string::npos) {
         FUZZ_CHECK(e.find("at most 4096 characters") != std::string::npos || e.find("lies outside byte addresses") != std::string::npos, e);
         return;

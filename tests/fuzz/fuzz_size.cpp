@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto r = occ::io::parse_size(text, "smem_dynamic");
     if (!r) {
         FUZZ_CHECK(r.error.rfind("smem_dynamic: ", 0) == 0, r.error);
-        FUZZ_CHECK(r.error.size() < 400, r.error);   // the input is quoted, but cut short
+        FUZZ_CHECK(r.error.size() < 400, r.error);  // the input is quoted, but cut short
     } else {
         FUZZ_CHECK(*r >= 0 && *r <= (std::int64_t{1} << 40), std::to_string(*r));
         const auto again = occ::io::parse_size(std::to_string(*r));

@@ -37,7 +37,10 @@ int main(int argc, char** argv) {
             for (const auto& e : std::filesystem::directory_iterator(p))
                 if (e.is_regular_file()) files.push_back(e.path());
             std::sort(files.begin(), files.end());
-            for (const auto& f : files) { bad += run_file(f); ++n; }
+            for (const auto& f : files) {
+                bad += run_file(f);
+                ++n;
+            }
         } else {
             bad += run_file(p);
             ++n;

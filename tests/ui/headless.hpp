@@ -44,7 +44,7 @@ inline void run_frame_all_views(occ::ui::App& app) {
     ImGui::NewFrame();
     app.frame();
     occ::ui::AppState& s = app.state();
-    occ::ui::refresh(s);   // every part, whichever tab the app shows
+    occ::ui::refresh(s);  // every part, whichever tab the app shows
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImVec2(1600, 1000));
     ImGui::Begin("all views");

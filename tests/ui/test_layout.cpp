@@ -26,10 +26,9 @@ struct Screen {
     int w, h;
     float dpr;
 };
-constexpr Screen kScreens[] = {{1280, 720, 1}, {1366, 768, 1}, {1440, 900, 1}, {1920, 1080, 1}, {2560, 1440, 1},
-                               {1280, 720, 2}, {1366, 768, 2}, {1440, 900, 2}, {1920, 1080, 2}, {2560, 1440, 2},
-                               {768, 1024, 3}, {390, 844, 3},  {360, 640, 1},  {3840, 2160, 1},
-                               {360, 640, 2},  {360, 640, 3},  {3840, 2160, 2}, {1280, 720, 3}};
+constexpr Screen kScreens[] = {{1280, 720, 1}, {1366, 768, 1},  {1440, 900, 1},  {1920, 1080, 1}, {2560, 1440, 1}, {1280, 720, 2},
+                               {1366, 768, 2}, {1440, 900, 2},  {1920, 1080, 2}, {2560, 1440, 2}, {768, 1024, 3},  {390, 844, 3},
+                               {360, 640, 1},  {3840, 2160, 1}, {360, 640, 2},   {360, 640, 3},   {3840, 2160, 2}, {1280, 720, 3}};
 
 std::vector<unsigned char> ui_font() {
     std::vector<unsigned char> data;
@@ -86,7 +85,7 @@ TEST_CASE("layout check: finds a value cut by its field and two texts drawn over
     auto r = occ::io::json::parse(app.layout_json());
     REQUIRE(r["clipped"].size() == 1);
     CHECK(r["clipped"][0]["id"] == "probe");
-    CHECK(r["clipped"][0]["text"].get<std::string>().rfind("12", 0) == 0);   // the digits that show
+    CHECK(r["clipped"][0]["text"].get<std::string>().rfind("12", 0) == 0);  // the digits that show
     REQUIRE(r["overlaps"].size() == 1);
     CHECK(r["overlaps"][0]["a"]["text"] == "first text");
     CHECK(r["overlaps"][0]["b"]["text"] == "second text");
@@ -122,7 +121,7 @@ TEST_CASE("layout check: finds a value cut by its field and two texts drawn over
         CHECK(c["id"] == "narrow");
         REQUIRE(c.contains("label"));
         const std::string text = c["text"], label = c["label"];
-        CHECK(text.size() < label.size() + 3);   // what shows: a shorter start of the label, then the ellipsis
+        CHECK(text.size() < label.size() + 3);  // what shows: a shorter start of the label, then the ellipsis
         CHECK(label.compare(0, text.size() - 3, text, 0, text.size() - 3) == 0);
         labels.push_back(label);
     }
@@ -194,7 +193,7 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
              s.req.block[1] = 1;
              s.req.block[2] = 1;
              occ::ui::sync_block(s);
-             s.req.launch.grid_blocks = occ::io::fields::grid.hi;   // the largest grid a request takes (15 digits)
+             s.req.launch.grid_blocks = occ::io::fields::grid.hi;  // the largest grid a request takes (15 digits)
              s.req.launch.smem_dynamic = 99999;
          }},
         {"occupancy: a custom device, an old cc", Tab::occupancy,

@@ -57,7 +57,7 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
     occ::ui::App app;
     Headless::upload_fonts();
     occ::ui::AppState& s = app.state();
-    s.derived.recompute.budget_ms = 0;   // one part a frame: the slowest a machine could be
+    s.derived.recompute.budget_ms = 0;  // one part a frame: the slowest a machine could be
     s.req.kernel.regs_per_thread = 40;
     s.req.launch.smem_dynamic = 20000;
     occ::ui::mark_changed(s);
@@ -79,7 +79,8 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
         CAPTURE(part.dump());
         const std::string name = part["part"];
         if (name == "result") CHECK(part["state"] == "computed");
-        else if (name == "block-size graph" || name == "register graph" || name == "shared-memory graph" || name == "heatmap" || name == "hints")
+        else if (name == "block-size graph" || name == "register graph" || name == "shared-memory graph" || name == "heatmap" ||
+                 name == "hints")
             CHECK(part["state"] == "waiting");
         else CHECK(part["state"] == "not shown");
     }
@@ -93,7 +94,7 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
         ++frames;
     }
     CHECK(!s.derived.recompute.waiting);
-    CHECK(frames >= 5);   // the three graphs, the heatmap and the hints came one a frame
+    CHECK(frames >= 5);  // the three graphs, the heatmap and the hints came one a frame
     const std::string complete = frame_text(app);
     CHECK(complete.find("Computing") == std::string::npos);
     CHECK(complete.find("Block size x registers") != std::string::npos);
@@ -101,7 +102,7 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
     CHECK(s.derived.heat_occupancy == expected_heatmap(s));
     CHECK(s.derived.by_threads.size() == 1024);
     CHECK(s.derived.hints.best_block > 0);
-    CHECK(runs(s, Part::heatmap_limiters) == 0);   // nobody hovered the heatmap
+    CHECK(runs(s, Part::heatmap_limiters) == 0);  // nobody hovered the heatmap
     const auto done = occ::io::json::parse(app.recompute_json());
     CHECK(done["settled_frame"] == frames);
     double sum = 0;
@@ -136,7 +137,7 @@ TEST_CASE("recompute: a part whose inputs did not change is kept") {
     occ::ui::App app;
     Headless::upload_fonts();
     occ::ui::AppState& s = app.state();
-    s.derived.recompute.budget_ms = 1e9;   // every part in the frame that needs it
+    s.derived.recompute.budget_ms = 1e9;  // every part in the frame that needs it
     for (int i = 0; i < 2; ++i) run_frame(app);
     REQUIRE(!s.derived.recompute.waiting);
     struct Change {
@@ -148,7 +149,8 @@ TEST_CASE("recompute: a part whose inputs did not change is kept") {
         {"block size", [](occ::ui::AppState& s) { s.req.launch.threads = 128; }, {Part::sweep_threads, Part::heatmap}},
         {"registers", [](occ::ui::AppState& s) { s.req.kernel.regs_per_thread = 64; }, {Part::sweep_regs, Part::heatmap}},
         {"dynamic shared memory", [](occ::ui::AppState& s) { s.req.launch.smem_dynamic = 4096; }, {Part::sweep_smem}},
-        {"grid size", [](occ::ui::AppState& s) { s.req.launch.grid_blocks = 5000; },
+        {"grid size",
+         [](occ::ui::AppState& s) { s.req.launch.grid_blocks = 5000; },
          {Part::sweep_threads, Part::sweep_regs, Part::sweep_smem, Part::heatmap}},
         {"GPU", [](occ::ui::AppState& s) { s.req.device = *occ::find_gpu("H100-SXM5-80GB"); }, {}},
     };
@@ -207,8 +209,8 @@ TEST_CASE("recompute: other tabs' numbers wait for their tab, and are never stal
     run_frame(app);
     CHECK(runs(s, Part::memory) == 2);
     CHECK(s.derived.memory.global.sectors == occ::analyze_global_block(s.memory.pattern, s.req.device.arch).sectors);
-    CHECK(runs(s, Part::memory_tile) == 1);   // its inputs did not change
-    CHECK(runs(s, Part::heatmap) == 1);       // the Occupancy tab is not shown
+    CHECK(runs(s, Part::memory_tile) == 1);  // its inputs did not change
+    CHECK(runs(s, Part::heatmap) == 1);      // the Occupancy tab is not shown
 
     s.tab = occ::ui::Tab::advisor;
     for (int i = 0; i < 3; ++i) run_frame(app);
@@ -228,7 +230,7 @@ TEST_CASE("recompute: the heatmap's limiters are computed when the pointer first
     for (const ImGuiWindow* w : GImGui->Windows)
         if (w->WasActive && std::strstr(w->Name, "heatmap_panel")) heat = w;
     REQUIRE(heat != nullptr);
-    const ImRect r = heat->Rect();   // low on the left: a small block, few registers, where blocks fit
+    const ImRect r = heat->Rect();  // low on the left: a small block, few registers, where blocks fit
     ImGui::GetIO().MousePos = ImVec2(r.Min.x + 0.3f * r.GetWidth(), r.Max.y - 0.3f * r.GetHeight());
     for (int i = 0; i < 3; ++i) run_frame(app);
     CHECK(runs(s, Part::heatmap_limiters) == 1);
@@ -250,7 +252,8 @@ TEST_CASE("recompute: the menu bar's figure has a tooltip") {
     ImGui::GetIO().MousePos = ImVec2(ImGui::GetIO().DisplaySize.x - ImGui::GetFontSize() * 4, ImGui::GetFrameHeight() * 0.5f);
     for (int i = 0; i < 3; ++i) run_frame(app);
     bool tooltip = false;
-    for (const ImGuiWindow* w : GImGui->Windows) tooltip |= w->Active && (w->Flags & ImGuiWindowFlags_Tooltip) && w->DrawList->VtxBuffer.Size > 0;
+    for (const ImGuiWindow* w : GImGui->Windows)
+        tooltip |= w->Active && (w->Flags & ImGuiWindowFlags_Tooltip) && w->DrawList->VtxBuffer.Size > 0;
     CHECK(tooltip);
     ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     for (int i = 0; i < 2; ++i) run_frame(app);

@@ -39,15 +39,15 @@ TEST_CASE("register headroom when registers are not the limiter") {
     // (42 -> 1536 -> 10 warps -> 5 blocks).
     CHECK(a.blocks_per_sm == 6);
     CHECK(a.max_same_blocks == 40);
-    CHECK(a.to_gain_block == 32);   // 32 regs -> 1024/warp -> 16 warps -> 64 warps = 8 blocks
+    CHECK(a.to_gain_block == 32);  // 32 regs -> 1024/warp -> 16 warps -> 64 warps = 8 blocks
     CHECK(a.after_cut.blocks_per_sm == 8);
 
     const ResourceAdvice b = advise_registers(gpu("A100"), regs(16), threads(1024));
     REQUIRE(b.ok());
-    CHECK(b.blocks_per_sm == 2);          // 64 warps / 32
+    CHECK(b.blocks_per_sm == 2);     // 64 warps / 32
     CHECK(b.max_same_blocks == 32);  // 32 regs still fit 2 blocks of 32 warps
     CHECK(b.headroom == 16);
-    CHECK(b.to_gain_block == -1);    // warps limit: no register count helps
+    CHECK(b.to_gain_block == -1);  // warps limit: no register count helps
     CHECK(b.note.find("warps") != std::string::npos);
 }
 
@@ -136,7 +136,7 @@ TEST_CASE("one advice shape for both resources, and each suggestion worded once"
     CHECK(r.now == 64);
     CHECK(cut_suggestion(r) ==
           "registers 64 -> 48 per thread (cut 16, e.g. __launch_bounds__ or -maxrregcount): 4 -> 5 blocks/SM, occupancy 50% -> 62.5%");
-    CHECK(headroom_suggestion(r).empty());   // 64 is already the most that keeps 4 blocks
+    CHECK(headroom_suggestion(r).empty());  // 64 is already the most that keeps 4 blocks
     const ResourceAdvice h = advise_registers(gpu("A100"), regs(16), threads(1024));
     CHECK(headroom_suggestion(h) == "register headroom: up to 32 registers per thread (+16) keep 2 blocks/SM (100%)");
     CHECK(cut_suggestion(h).empty());
@@ -173,7 +173,7 @@ TEST_CASE("waves: blocks per wave, waves, tail (Nsight Compute's Waves Per SM)")
     CHECK(exact.tail_blocks == 0);
     CHECK(exact.last_wave_fill == 1.0);
     CHECK(exact.efficiency == 1.0);
-    const WaveResult none = compute_waves(4, 108, 0);   // not given: one full wave
+    const WaveResult none = compute_waves(4, 108, 0);  // not given: one full wave
     CHECK(none.waves == 1.0);
     CHECK_FALSE(compute_waves(0, 108, 10).ok());
     CHECK_FALSE(compute_waves(4, 0, 10).ok());
@@ -197,7 +197,7 @@ TEST_CASE("advise request: every section, with before/after numbers and suggesti
     // Growing shared memory applies to the launch as it is now, too: 256 x 128 B = 32 KiB -> 4 blocks.
     const json g = occ::io::handle("advise", json{{"gpu", "A100"}, {"regs", 32}, {"smem_per_thread", 128}});
     CHECK(g["occupancy"]["blocks_per_sm"] == 4);
-    CHECK(g["shared_memory"]["dynamic_to_gain_block"] == 32512);   // (32512 + 1024) x 5 <= 167936
+    CHECK(g["shared_memory"]["dynamic_to_gain_block"] == 32512);  // (32512 + 1024) x 5 <= 167936
     CHECK(g["block_size"]["threads"] == 320);
     const json both = occ::io::handle("advise", json{{"gpu", "A100"}, {"smem_dynamic", 1024}, {"smem_per_thread", 128}});
     CHECK(both["error"].get<std::string>().find("smem_dynamic") == 0);
@@ -220,9 +220,10 @@ TEST_CASE("answer_advise: the typed answer behind occ advise and its JSON") {
     CHECK_FALSE(a->clusters);
     CHECK_FALSE(a->suggestions.empty());
     CHECK(a->id == json(7));
-    CHECK(io::to_json(*a) == io::handle("advise", req));   // the JSON edge is the typed answer's
+    CHECK(io::to_json(*a) == io::handle("advise", req));  // the JSON edge is the typed answer's
     // Shared memory that grows with the block: the launch now uses fixed + per_thread x threads.
-    const Result<io::AdviseAnswer> g = io::answer_advise(json{{"gpu", "A100"}, {"threads", 128}, {"smem_fixed", 1024}, {"smem_per_thread", 64}});
+    const Result<io::AdviseAnswer> g = io::answer_advise(
+        json{{"gpu", "A100"}, {"threads", 128}, {"smem_fixed", 1024}, {"smem_per_thread", 64}});
     REQUIRE(g);
     CHECK(g->input.launch.smem_dynamic == 1024 + 64 * 128);
     const Result<io::AdviseAnswer> c = io::answer_advise(json{{"gpu", "H100"}, {"threads", 128}, {"cluster_size", 4}});

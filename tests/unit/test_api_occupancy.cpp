@@ -8,7 +8,8 @@ using occ::io::handle_text;
 using json = occ::io::json;
 
 TEST_CASE("occupancy response carries the documented snake_case fields") {
-    const json r = handle("occupancy", json{{"gpu", "A100-SXM4-80GB"}, {"threads", 256}, {"regs", 64}, {"smem_dynamic", "48K"}, {"optin", true}});
+    const json r = handle("occupancy",
+                          json{{"gpu", "A100-SXM4-80GB"}, {"threads", 256}, {"regs", 64}, {"smem_dynamic", "48K"}, {"optin", true}});
     CHECK(r["error"].is_null());
     CHECK(r["blocks_per_sm"] == 3);
     CHECK(r["warps_per_sm"] == 24);
@@ -24,8 +25,9 @@ TEST_CASE("occupancy response carries the documented snake_case fields") {
     CHECK(r["regs_per_block_allocated"] == 16384);
     CHECK(r["smem_per_block_allocated"] == 50176);
     CHECK(r["smem_per_sm_configured"] == 167936);
-    for (const char* k : {"cc_major", "cc_minor", "max_threads_per_block", "max_threads_per_sm", "max_blocks_per_sm", "regs_per_sm", "regs_per_block",
-                          "max_regs_per_thread", "smem_per_sm", "smem_per_block", "smem_per_block_optin", "smem_reserved_per_block", "sm_count", "name"}) {
+    for (const char* k :
+         {"cc_major", "cc_minor", "max_threads_per_block", "max_threads_per_sm", "max_blocks_per_sm", "regs_per_sm", "regs_per_block",
+          "max_regs_per_thread", "smem_per_sm", "smem_per_block", "smem_per_block_optin", "smem_reserved_per_block", "sm_count", "name"}) {
         CAPTURE(k);
         CHECK(r["device"].contains(k));
     }
@@ -37,14 +39,15 @@ TEST_CASE("cc instead of a GPU, 3-D blocks, ids are echoed") {
     const json r = handle("occupancy", json{{"cc", "8.6"}, {"block", {16, 16, 2}}, {"regs", 32}, {"id", "row-7"}});
     CHECK(r["error"].is_null());
     CHECK(r["warps_per_block"] == 16);
-    CHECK(r["blocks_per_sm"] == 3);   // 48 warps / 16
+    CHECK(r["blocks_per_sm"] == 3);  // 48 warps / 16
     CHECK(r["id"] == "row-7");
     CHECK(r["input"]["block"] == json::array({16, 16, 2}));
 }
 
 TEST_CASE("bad requests give one error naming the field") {
     CHECK(handle_text("occupancy", "{nope")["error"].get<std::string>().find("not valid JSON") == 0);
-    CHECK(handle("occupancy", json{{"gpu", "H100-SMX5"}})["error"].get<std::string>().find("did you mean \"H100-SXM5-80GB\"") != std::string::npos);
+    CHECK(handle("occupancy", json{{"gpu", "H100-SMX5"}})["error"].get<std::string>().find("did you mean \"H100-SXM5-80GB\"") !=
+          std::string::npos);
     CHECK(handle("occupancy", json{{"thread", 5}})["error"] == "thread: unknown field in occupancy request; did you mean \"threads\"?");
     CHECK(handle("occupancy", json{{"threads", "many"}})["error"].get<std::string>().find("threads: must be an integer") == 0);
     CHECK(handle("occupancy", json{{"smem_dynamic", "48Q"}})["error"].get<std::string>().find("smem_dynamic: unknown unit") == 0);
@@ -59,12 +62,13 @@ TEST_CASE("bad requests give one error naming the field") {
 }
 
 TEST_CASE("custom devices use cudaDeviceProp field names") {
-    const json dev = {{"name", "my-a100-slice"}, {"major", 8}, {"minor", 0}, {"multiProcessorCount", 14}, {"sharedMemPerMultiprocessor", 100 * 1024}};
+    const json dev = {
+        {"name", "my-a100-slice"}, {"major", 8}, {"minor", 0}, {"multiProcessorCount", 14}, {"sharedMemPerMultiprocessor", 100 * 1024}};
     const json r = handle("occupancy", json{{"device", dev}, {"threads", 256}, {"regs", 32}, {"smem_dynamic", 30 * 1024}});
     CHECK(r["error"].is_null());
     CHECK(r["device"]["name"] == "my-a100-slice");
     CHECK(r["device"]["sm_count"] == 14);
-    CHECK(r["limits"]["shared_memory"] == 3);   // 100 KiB carveout / 31 KiB
+    CHECK(r["limits"]["shared_memory"] == 3);  // 100 KiB carveout / 31 KiB
     const json bad = handle("occupancy", json{{"device", {{"major", 8}, {"minor", 0}, {"warpSize", 64}}}});
     CHECK(bad["error"].get<std::string>().find("device.warpSize: must be an integer 32..32") == 0);
     const json unknown = handle("occupancy", json{{"device", {{"major", 8}, {"minor", 0}, {"regsPerSM", 1}}}});
@@ -78,7 +82,8 @@ TEST_CASE("gpus kind lists the database") {
 }
 
 TEST_CASE("every kind echoes its device so the echoed input reads back to the same answer") {
-    const json dev = {{"name", "half-h100"}, {"major", 9}, {"minor", 0}, {"multiProcessorCount", 66}, {"sharedMemPerMultiprocessor", 100 * 1024}};
+    const json dev = {
+        {"name", "half-h100"}, {"major", 9}, {"minor", 0}, {"multiProcessorCount", 66}, {"sharedMemPerMultiprocessor", 100 * 1024}};
     for (const char* kind : {"occupancy", "coalesce", "banks"}) {
         CAPTURE(kind);
         json req = {{"device", dev}};

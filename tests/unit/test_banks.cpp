@@ -126,7 +126,11 @@ TEST_CASE("stride 32 words: 32-way") {
 TEST_CASE("odd strides are conflict-free, stride s is gcd(s, 32)-way") {
     for (int s = 1; s <= 64; ++s) {
         int g = s, b = 32;
-        while (b) { const int t = g % b; g = b; b = t; }
+        while (b) {
+            const int t = g % b;
+            g = b;
+            b = t;
+        }
         const BankResult r = analyze_banks(affine_warp(4, 0, s));
         CHECK(r.max_way == g);
         CHECK(r.wavefronts == g);
@@ -262,7 +266,7 @@ TEST_CASE("property: every full-warp constant step (the closed-form fast path) m
             for (std::int64_t step = 0; step <= 70; ++step) {
                 WarpAccess w = affine_warp(bytes, 1024 + base, step);
                 check_against_reference(w);
-                w.addr[31] = w.addr[0];   // off the progression: the general path
+                w.addr[31] = w.addr[0];  // off the progression: the general path
                 check_against_reference(w);
             }
 }

@@ -43,7 +43,7 @@ TEST_CASE("batch: the streamed occupancy answer is the tree's dump, on every cor
         REQUIRE_MESSAGE(streamed == dumped(occ::io::to_json(*a)), line);
         ++answered;
     }
-    CHECK(answered > 2000);   // sweeps, ids, cc and custom devices, refusals among them
+    CHECK(answered > 2000);  // sweeps, ids, cc and custom devices, refusals among them
 }
 
 TEST_CASE("batch: BatchAnswerer answers every corpus line as handle_text does") {
@@ -63,21 +63,21 @@ TEST_CASE("batch: BatchAnswerer answers every corpus line as handle_text does") 
 TEST_CASE("batch: lines the small reader leaves to the full reader answer the same") {
     const char* lines[] = {
         R"({"gpu":"A100","threads":256,"regs":32})",
-        R"({"gpu":"A100","threads":256,"regs":32,"regs":40})",                 // repeated key
-        R"({"gpu":"A100","threads":"256"})",                                    // numeric string
-        R"({"gpu":"A100","threads":256.0})",                                    // whole float
+        R"({"gpu":"A100","threads":256,"regs":32,"regs":40})",  // repeated key
+        R"({"gpu":"A100","threads":"256"})",                    // numeric string
+        R"({"gpu":"A100","threads":256.0})",                    // whole float
         R"({"gpu":"A100","threads":2e2})",
-        R"({"gpu":"A100","threads":0256})",                                     // not JSON
-        R"({"gpu":"A100","threads":99999999999999999999})",                     // beyond int64
-        R"({"gpu":"A100","threads":9999999999})",                               // beyond the field's range
+        R"({"gpu":"A100","threads":0256})",                  // not JSON
+        R"({"gpu":"A100","threads":99999999999999999999})",  // beyond int64
+        R"({"gpu":"A100","threads":9999999999})",            // beyond the field's range
         R"({"gpu":"A100","smem_dynamic":"48K","optin":1})",
-        R"({"gpu":"A100","cache_config":"Shared","partitioned_gc":"ON"})",     // choices in any case
+        R"({"gpu":"A100","cache_config":"Shared","partitioned_gc":"ON"})",  // choices in any case
         R"({"gpu":"A100","cache_config":"bogus"})",
         R"({"gpu":"A100","optin":"yes","sweep":"regs"})",
         R"({"gpu":"no such gpu","threads":128})",
-        R"({"gpu":"Orin"})",                                                    // ambiguous
-        R"({"gpu":"A\u0031","threads":64})",                                    // escape in a string
-        R"({"gpu":"A100","threds":64})",                                        // unknown key
+        R"({"gpu":"Orin"})",                  // ambiguous
+        R"({"gpu":"A\u0031","threads":64})",  // escape in a string
+        R"({"gpu":"A100","threds":64})",      // unknown key
         R"({"gpu":"A100","threads":64,"id":7})",
         R"({"cc":"9.0","threads":64,"barriers":3})",
         R"({"gpu":"A100","threads":64} trailing)",
@@ -87,7 +87,7 @@ TEST_CASE("batch: lines the small reader leaves to the full reader answer the sa
         R"({"gpu":"B200","threads":1024,"regs":0,"virtual_resources":200,"grid":100000})",
         R"({"gpu":"A100","threads":-5,"regs":-1,"carveout":101,"barriers":17,"max_dynamic_smem":9999999})",
         R"({"gpu":"A100","smem_dynamic":"48K","optin":true,"id":"run-1"})",
-        R"({"gpu":"A100","smem_dynamic":"48Q"})",                              // not a size
+        R"({"gpu":"A100","smem_dynamic":"48Q"})",  // not a size
         R"({"gpu":"A100","id":-0})",
         R"({"gpu":"A100","id":true})",
         R"({})",
@@ -124,9 +124,9 @@ TEST_CASE("gpu_cache: find_gpu_cached agrees with find_gpu and keeps one Device 
         CHECK(d->name == ref->name);
         CHECK(d->sm_count == ref->sm_count);
         CHECK(d->arch.cc_major == ref->arch.cc_major);
-        CHECK(occ::find_gpu_cached(name) == d);   // the same Device, from the map
+        CHECK(occ::find_gpu_cached(name) == d);  // the same Device, from the map
     }
     CHECK(occ::find_gpu_cached("A100-SXM4-80GB") == occ::find_gpu_cached("a100 sxm4 80gb"));
     CHECK(occ::find_gpu_cached("no such gpu") == nullptr);
-    CHECK(occ::find_gpu_cached("Orin") == nullptr);   // ambiguous: find_gpu refuses it too
+    CHECK(occ::find_gpu_cached("Orin") == nullptr);  // ambiguous: find_gpu refuses it too
 }

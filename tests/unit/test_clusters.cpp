@@ -34,7 +34,7 @@ TEST_CASE("GPC layouts add up and follow the stated assumption") {
         for (int s : l.sms_per_gpc) CHECK(s <= full);
         if (!g.gpc.sms.empty()) CHECK(l.gpc_count() == g.gpc.gpcs);
     }
-    const GpcLayout even = even_gpc_layout(148);   // B200: 9 GPCs of up to 18 SMs
+    const GpcLayout even = even_gpc_layout(148);  // B200: 9 GPCs of up to 18 SMs
     CHECK(even.gpc_count() == 9);
     CHECK(std::accumulate(even.sms_per_gpc.begin(), even.sms_per_gpc.end(), 0) == 148);
 }
@@ -45,14 +45,14 @@ TEST_CASE("max active clusters on H100 SXM5 (assumed 2 x 18 + 6 x 16 SMs)") {
     const ClusterResult c16 = compute_clusters(h, regs(64), threads(1024), 16, /*non_portable=*/true);
     REQUIRE(c16.ok());
     CHECK(c16.blocks_per_sm == 1);
-    CHECK(c16.max_active_clusters == 8);           // one per GPC
+    CHECK(c16.max_active_clusters == 8);  // one per GPC
     CHECK(c16.active_blocks == 128);
-    CHECK(c16.idle_block_slots == 4);              // 2 SMs idle in each 18-SM GPC
+    CHECK(c16.idle_block_slots == 4);  // 2 SMs idle in each 18-SM GPC
     CHECK(c16.cluster_occupancy == doctest::Approx(128.0 / 132));
     const ClusterResult c8 = compute_clusters(h, regs(64), threads(1024), 8);
     CHECK(c8.max_active_clusters == 16);
     const ClusterResult c6 = compute_clusters(h, regs(64), threads(1024), 6);
-    CHECK(c6.max_active_clusters == 2 * 3 + 6 * 2);   // 18 / 6 = 3, 16 / 6 = 2
+    CHECK(c6.max_active_clusters == 2 * 3 + 6 * 2);  // 18 / 6 = 3, 16 / 6 = 2
     CHECK(c6.active_blocks == 108);
     // 256 threads x 32 regs: 8 blocks per SM; clusters of 2 use every slot: 132 x 8 / 2.
     const ClusterResult c2 = compute_clusters(h, regs(32), threads(256), 2);
@@ -75,31 +75,37 @@ TEST_CASE("cluster rules: 9.0+, portable 8, non-portable 16") {
 
 TEST_CASE("clusters request, with a GPC layout override") {
     using occ::io::json;
-    const json r = occ::io::handle("clusters", json{{"gpu", "H100"}, {"threads", 1024}, {"regs", 64}, {"cluster_size", 16}, {"non_portable", true}});
+    const json r = occ::io::handle("clusters",
+                                   json{{"gpu", "H100"}, {"threads", 1024}, {"regs", 64}, {"cluster_size", 16}, {"non_portable", true}});
     REQUIRE(r["error"].is_null());
     CHECK(r["max_active_clusters"] == 8);
     CHECK(r["gpc"]["count"] == 8);
     CHECK(r["gpc"]["assumed"] == true);
     // If the real part had 7 GPCs of 18 SMs + one of 6, clusters of 16 would drop to 7.
-    const json o = occ::io::handle("clusters", json{{"gpu", "H100"}, {"threads", 1024}, {"regs", 64}, {"cluster_size", 16},
-                                                    {"non_portable", true}, {"gpc_sms", {18, 18, 18, 18, 18, 18, 18, 6}}});
+    const json o = occ::io::handle("clusters", json{{"gpu", "H100"},
+                                                    {"threads", 1024},
+                                                    {"regs", 64},
+                                                    {"cluster_size", 16},
+                                                    {"non_portable", true},
+                                                    {"gpc_sms", {18, 18, 18, 18, 18, 18, 18, 6}}});
     CHECK(o["max_active_clusters"] == 7);
     CHECK(o["gpc"]["assumed"] == false);
     CHECK(occ::io::handle("clusters", json{{"gpu", "H100"}, {"cluster_size", 12}})["error"].get<std::string>().find("non_portable") !=
           std::string::npos);
     CHECK(occ::io::handle("clusters", json{{"gpu", "H100"}})["error"].get<std::string>().find("cluster_size") == 0);
-    CHECK(occ::io::handle("clusters", json{{"gpu", "H100"}, {"cluster_size", 2}, {"gpc_sms", {1, 2}}})["error"].get<std::string>().find("gpc_sms") == 0);
+    CHECK(occ::io::handle("clusters", json{{"gpu", "H100"}, {"cluster_size", 2}, {"gpc_sms", {1, 2}}})["error"].get<std::string>().find(
+              "gpc_sms") == 0);
 }
 
 // Public cudaOccupancyMaxActiveClusters results at one block per SM (sources in gpu_db.cpp).
 TEST_CASE("measured cluster counts: B200 and B300 ([BWCL]), RTX 5090 (issue 11)") {
-    const std::pair<int, int> bw[] = {{2, 74}, {3, 45}, {4, 33}, {5, 26},  {6, 22}, {7, 15},
+    const std::pair<int, int> bw[] = {{2, 74}, {3, 45}, {4, 33},  {5, 26}, {6, 22}, {7, 15},
                                       {8, 15}, {9, 15}, {10, 11}, {12, 7}, {14, 7}, {16, 7}};
     for (const char* name : {"B200", "B300"}) {
         CAPTURE(name);
         const Device d = gpu(name);
         const GpcLayout l = gpc_layout(d);
-        CHECK_FALSE(l.assumed);   // derived from the measured counts
+        CHECK_FALSE(l.assumed);  // derived from the measured counts
         CHECK(l.sms_per_gpc == std::vector<int>{20, 20, 20, 18, 18, 18, 18, 10, 2, 2, 2});
         for (auto [size, clusters] : bw) {
             CAPTURE(size);

@@ -50,7 +50,10 @@ void check_against_reference(const WarpAccess& w) {
     // Per-lane sector indices point at the sector holding the lane's address, in ascending order.
     for (int lane = 0; lane < 32; ++lane) {
         const int s = r.lane_sector[static_cast<std::size_t>(lane)];
-        if (!((w.active >> lane) & 1u)) { CHECK(s == kNoSector); continue; }
+        if (!((w.active >> lane) & 1u)) {
+            CHECK(s == kNoSector);
+            continue;
+        }
         REQUIRE(s >= 0);
         REQUIRE(s < r.sectors);
         CHECK(r.sector_addr[static_cast<std::size_t>(s)] == w.addr[static_cast<std::size_t>(lane)] / 32 * 32);
@@ -177,9 +180,9 @@ TEST_CASE("2-D block: threadIdx.x fastest, a 16x16 block puts two rows in each w
     CHECK(p.warps() == 8);
     const WarpAccess w = make_warp_access(p, 0);
     CHECK(w.addr[15] == 15 * 4);
-    CHECK(w.addr[16] == 1024 * 4);   // lane 16 = (x 0, y 1)
+    CHECK(w.addr[16] == 1024 * 4);  // lane 16 = (x 0, y 1)
     const WarpAccess w3 = make_warp_access(p, 3);
-    CHECK(w3.addr[0] == 6 * 1024 * 4);   // warp 3 starts at y = 6
+    CHECK(w3.addr[0] == 6 * 1024 * 4);  // warp 3 starts at y = 6
     const GlobalAccessResult r = analyze_global(w);
     CHECK(r.sectors == 4);
     CHECK(r.lines == 2);
@@ -295,7 +298,7 @@ TEST_CASE("validation: widths, alignment, block, architecture") {
     p.block[1] = 1;
     p.access_bytes = 16;
     p.elem_bytes = 4;
-    CHECK(check_pattern(p).find("elem_bytes") == 0);   // float index with float4 loads: misaligned
+    CHECK(check_pattern(p).find("elem_bytes") == 0);  // float index with float4 loads: misaligned
     p.stride = 4;
     CHECK(check_pattern(p).empty());
     WarpAccess w = affine_warp(8, 4, 1);
@@ -317,12 +320,14 @@ TEST_CASE("property: analyze_global matches a brute-force byte walk") {
         w.access_bytes = widths[rng() % 5];
         w.active = static_cast<std::uint32_t>(rng());
         if (iter % 7 == 0) w.active = 0xffffffffu;
-        const std::uint64_t span = std::uint64_t{1} << (rng() % 14 + 4);   // 16 B .. 128 KiB: collisions happen
+        const std::uint64_t span = std::uint64_t{1} << (rng() % 14 + 4);  // 16 B .. 128 KiB: collisions happen
         const int mode = static_cast<int>(rng() % 3);
         const std::uint64_t base = (rng() % 4096) * static_cast<std::uint64_t>(w.access_bytes);
         const std::uint64_t stride = (rng() % 40) * static_cast<std::uint64_t>(w.access_bytes);
         for (int lane = 0; lane < 32; ++lane) {
-            std::uint64_t a = mode == 0 ? base + (rng() % span) : mode == 1 ? base + static_cast<std::uint64_t>(lane) * stride : rng() % (1ull << 40);
+            std::uint64_t a = mode == 0   ? base + (rng() % span)
+                              : mode == 1 ? base + static_cast<std::uint64_t>(lane) * stride
+                                          : rng() % (1ull << 40);
             w.addr[static_cast<std::size_t>(lane)] = a - a % static_cast<std::uint64_t>(w.access_bytes);
         }
         check_against_reference(w);

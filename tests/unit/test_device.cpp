@@ -10,8 +10,8 @@
 using namespace occ;
 
 TEST_CASE("every compute capability in MODEL.md is modelled") {
-    for (auto [maj, min] : {std::pair{3, 5}, {3, 7}, {5, 0}, {5, 2}, {5, 3}, {6, 0}, {6, 1}, {6, 2}, {7, 0}, {7, 2}, {7, 5}, {8, 0},
-                            {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {10, 3}, {11, 0}, {12, 0}, {12, 1}}) {
+    for (auto [maj, min] : {std::pair{3, 5}, {3, 7}, {5, 0}, {5, 2}, {5, 3}, {6, 0},  {6, 1},  {6, 2},  {7, 0},  {7, 2}, {7, 5},
+                            {8, 0},          {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {10, 3}, {11, 0}, {12, 0}, {12, 1}}) {
         CAPTURE(maj);
         CAPTURE(min);
         const ArchRules* a = find_arch(maj, min);
@@ -53,8 +53,26 @@ TEST_CASE("at least 30 named GPUs across segments, Kepler to Blackwell") {
     CHECK(segments.size() == 4);
     CHECK(families.count("Kepler"));
     CHECK(families.count("Blackwell"));
-    for (const char* n : {"K80", "P100", "V100", "T4", "A100-SXM4-40GB", "A100-SXM4-80GB", "A10", "A30", "L4", "L40S", "RTX-2080-Ti", "RTX-3090",
-                          "RTX-4090", "RTX-5090", "H100-SXM5-80GB", "H100-PCIe-80GB", "H200", "GH200", "B200", "Jetson-AGX-Orin"}) {
+    for (const char* n : {"K80",
+                          "P100",
+                          "V100",
+                          "T4",
+                          "A100-SXM4-40GB",
+                          "A100-SXM4-80GB",
+                          "A10",
+                          "A30",
+                          "L4",
+                          "L40S",
+                          "RTX-2080-Ti",
+                          "RTX-3090",
+                          "RTX-4090",
+                          "RTX-5090",
+                          "H100-SXM5-80GB",
+                          "H100-PCIe-80GB",
+                          "H200",
+                          "GH200",
+                          "B200",
+                          "Jetson-AGX-Orin"}) {
         CAPTURE(n);
         CHECK(find_gpu(n).has_value());
     }
@@ -97,7 +115,7 @@ TEST_CASE("behaviours are fields of the rules table, each on the compute capabil
     for (const ArchRules& a : all_archs()) {
         CAPTURE(a.cc_major);
         CAPTURE(a.cc_minor);
-        if (prev) CHECK(cc_older(prev->cc_major, prev->cc_minor, a.cc_major, a.cc_minor));   // ascending
+        if (prev) CHECK(cc_older(prev->cc_major, prev->cc_minor, a.cc_major, a.cc_minor));  // ascending
         prev = &a;
         const int cc = a.cc_major * 10 + a.cc_minor;
         // [PG] 3.x: L1/shared split; 5.x-6.x: dedicated; Volta+ tuning guides: carveouts.
@@ -153,16 +171,16 @@ TEST_CASE("one catalogue: each GPU entry carries its roofline peaks and GPC layo
     for (const GpuEntry& g : reference_devices()) {
         CHECK(g.cc_major == 0);
         CHECK(std::string(g.vendor) != "NVIDIA");
-        CHECK_FALSE(find_gpu(g.name).has_value());   // not a CUDA device
+        CHECK_FALSE(find_gpu(g.name).has_value());  // not a CUDA device
     }
     CHECK(lookup_gpu("NVIDIA A100") == find_gpu_entry("A100-SXM4-80GB"));
-    CHECK(find_gpu_entry("a100") == nullptr);   // canonical names only
+    CHECK(find_gpu_entry("a100") == nullptr);  // canonical names only
 }
 
 TEST_CASE("one normaliser, one edit distance, one did-you-mean") {
     CHECK(fold_name("NVIDIA GeForce RTX-4090") == "nvidiageforcertx4090");
     CHECK(normalise_name("NVIDIA GeForce RTX 4090", {"nvidia", "geforce"}) == "rtx4090");
-    CHECK(normalise_name("nvidia", {"nvidia"}) == "nvidia");   // a vendor word alone stays
+    CHECK(normalise_name("nvidia", {"nvidia"}) == "nvidia");  // a vendor word alone stays
     CHECK(edit_distance("rtx4009", "rtx4090") == 1);
     CHECK(edit_distance("rtx4009", "rtx4090", /*swaps=*/false) == 2);
     CHECK(edit_distance("", "abc") == 3);
@@ -234,8 +252,8 @@ TEST_CASE("Orin and Xavier name several modules: refused with the choices") {
     CHECK(xavier[0]->sm_count == 8);
     CHECK(xavier[1]->sm_count == 6);
     const std::string msg = ambiguous_gpu_message("Orin");
-    for (const char* part : {"\"Orin\"", "Jetson-AGX-Orin (16 SMs)", "Jetson-AGX-Orin-32GB (14 SMs)", "Jetson-Orin-Nano-4GB (4 SMs)",
-                             "multiProcessorCount"}) {
+    for (const char* part :
+         {"\"Orin\"", "Jetson-AGX-Orin (16 SMs)", "Jetson-AGX-Orin-32GB (14 SMs)", "Jetson-Orin-Nano-4GB (4 SMs)", "multiProcessorCount"}) {
         CAPTURE(part);
         CHECK(msg.find(part) != std::string::npos);
     }

@@ -49,9 +49,9 @@ TEST_CASE("expr: C++ precedence and associativity") {
     CHECK(num("(1 + 2) * 3") == 9);
     CHECK(num("10 - 4 - 3") == 3);
     CHECK(num("64 / 4 / 2") == 8);
-    CHECK(num("1 << 2 + 1") == 8);         // + binds tighter than <<
-    CHECK(num("6 & 3 ^ 1 | 8") == 11);     // & before ^ before |: ((6&3)^1)|8
-    CHECK(num("1 | 2 ^ 3 & 6") == 1);      // 1 | (2 ^ (3 & 6)) = 1 | 0
+    CHECK(num("1 << 2 + 1") == 8);      // + binds tighter than <<
+    CHECK(num("6 & 3 ^ 1 | 8") == 11);  // & before ^ before |: ((6&3)^1)|8
+    CHECK(num("1 | 2 ^ 3 & 6") == 1);   // 1 | (2 ^ (3 & 6)) = 1 | 0
     CHECK(num("1 + 2 == 3") == 1);
     CHECK(num("2 < 3 == 1") == 1);
     CHECK(num("0 || 1 && 0") == 0);
@@ -82,18 +82,18 @@ TEST_CASE("expr: / and % truncate toward zero; (a/b)*b + a%b == a") {
 }
 
 TEST_CASE("expr: shifts follow C++17") {
-    CHECK(num("-16 >> 2") == -4);   // arithmetic for a negative int
-    CHECK(num("0x80000000 >> 4") == 0x08000000);   // unsigned int: logical
-    CHECK(num("1 << 31") == INT32_MIN);   // 2^31 fits unsigned int, so it is defined: INT_MIN
+    CHECK(num("-16 >> 2") == -4);                 // arithmetic for a negative int
+    CHECK(num("0x80000000 >> 4") == 0x08000000);  // unsigned int: logical
+    CHECK(num("1 << 31") == INT32_MIN);           // 2^31 fits unsigned int, so it is defined: INT_MIN
     CHECK(val("1u << 31").type == ExprType::u32);
     CHECK(num("1ll << 40") == (std::int64_t{1} << 40));
     CHECK(num("static_cast<long long>(threadIdx.x + 1) << 33") == (std::int64_t{1} << 33));
-    CHECK(val("1 << 2u").type == ExprType::i32);   // the left operand's type
+    CHECK(val("1 << 2u").type == ExprType::i32);  // the left operand's type
     CHECK(err("2 << 31") == "expr: 2 << 31 overflows int at column 3");
     CHECK(err("1 << 32") == "expr: shift count 32 is outside 0..31 for int at column 3");
     CHECK(err("1 >> -1") == "expr: shift count -1 is outside 0..31 for int at column 3");
     CHECK(err("-1 << 1") == "expr: left shift of the negative value -1 (undefined in C++17) at column 4");
-    CHECK(num("1u << 31 << 1") == 0);   // unsigned wraps
+    CHECK(num("1u << 31 << 1") == 0);  // unsigned wraps
 }
 
 TEST_CASE("expr: built-ins are unsigned int, so index arithmetic wraps as on the GPU") {
@@ -102,9 +102,9 @@ TEST_CASE("expr: built-ins are unsigned int, so index arithmetic wraps as on the
     CHECK(v.v == 4294967295);
     CHECK(num("(int)threadIdx.x - 1", thread(0)) == -1);
     CHECK(num("threadIdx.x * -2", thread(1)) == 4294967294);
-    CHECK(num("-1 < 0u") == 0);     // -1 converts to 4294967295
+    CHECK(num("-1 < 0u") == 0);  // -1 converts to 4294967295
     CHECK(num("-1 < 0") == 1);
-    CHECK(num("-1ll < 0u") == 1);   // long long holds every unsigned int
+    CHECK(num("-1ll < 0u") == 1);  // long long holds every unsigned int
     CHECK(num("-1 < 0ull") == 0);
     CHECK(num("4294967295u + 1") == 0);
     CHECK(num("-(1u)") == 4294967295);
@@ -122,8 +122,8 @@ TEST_CASE("expr: built-ins are unsigned int, so index arithmetic wraps as on the
 
 TEST_CASE("expr: literal types ([lex.icon]) and casts") {
     CHECK(val("2147483647").type == ExprType::i32);
-    CHECK(val("2147483648").type == ExprType::i64);   // decimal: int, long, long long
-    CHECK(val("0x80000000").type == ExprType::u32);   // hex: int, unsigned int, ...
+    CHECK(val("2147483648").type == ExprType::i64);  // decimal: int, long, long long
+    CHECK(val("0x80000000").type == ExprType::u32);  // hex: int, unsigned int, ...
     CHECK(val("0xffffffffffffffff").type == ExprType::u64);
     CHECK(val("5ul").type == ExprType::u64);
     CHECK(val("5LL").type == ExprType::i64);
@@ -131,7 +131,8 @@ TEST_CASE("expr: literal types ([lex.icon]) and casts") {
     CHECK(err("18446744073709551615") == "expr: the literal 18446744073709551615 does not fit in long long (add a u suffix) at column 1");
     CHECK(static_cast<std::uint64_t>(num("18446744073709551615u")) == ~0ull);
     CHECK(err("2 * 1.5") == "expr: '1.5' is not an integer literal (occ models integer index arithmetic) at column 5");
-    CHECK(err("(unsigned char)0") == "expr: cannot cast to 'unsigned char': use int, unsigned, long long, unsigned long long, size_t, ... at column 1");
+    CHECK(err("(unsigned char)0") ==
+          "expr: cannot cast to 'unsigned char': use int, unsigned, long long, unsigned long long, size_t, ... at column 1");
 }
 
 TEST_CASE("expr: errors point at the column") {
@@ -143,11 +144,13 @@ TEST_CASE("expr: errors point at the column") {
     CHECK(err("A[1]]") == "expr: unexpected ']' after the end of the expression at column 5");
     CHECK(err("1 $ 2") == "expr: unexpected character '$' at column 3");
     CHECK(err("") == "expr: give an index expression, e.g. A[blockIdx.x * blockDim.x + threadIdx.x] at column 1");
-    CHECK(err("(float)threadIdx.x") == "expr: cannot cast to 'float': use int, unsigned, long long, unsigned long long, size_t, ... at column 1");
+    CHECK(err("(float)threadIdx.x") ==
+          "expr: cannot cast to 'float': use int, unsigned, long long, unsigned long long, size_t, ... at column 1");
     CHECK(err("tile[threadIdx.y][threadIdx.x + 1]", "float tile[32][32]", {}, thread(31)) ==
           "expr: index 32 is out of bounds for dimension 2 of tile[32][32] (0..31) at column 19");
     CHECK(err("tile[threadIdx.y]", "float tile[32][32]") == "expr: tile has 2 dimensions, the access gives 1 subscript at column 1");
-    CHECK(err("tle[0][0]", "float tile[32][32]") == "expr: unknown array 'tle' (the declaration names tile) at column 1; did you mean tile?");
+    CHECK(err("tle[0][0]", "float tile[32][32]") ==
+          "expr: unknown array 'tle' (the declaration names tile) at column 1; did you mean tile?");
     CHECK(err("s[0][1]") ==
           "expr: s has 1 dimension (declare it with the array field, e.g. float s[32][33]), the access gives 2 subscripts at column 1");
     CHECK(err("A[N]", {}, "N = 4 / (2 - 2)") == "consts: division by zero at column 7");
@@ -216,7 +219,8 @@ TEST_CASE("expr: one warp's addresses") {
     l.warp = 1;
     REQUIRE(expr_warp_access(e, l, w).empty());
     CHECK(w.active == 0xfeu);
-    CHECK(expr_warp_access(IndexExpr::parse("A[100 / (int)threadIdx.x]"), {}, w) == "expr: division by zero at column 7 (lane 0, threadIdx (0,0,0))");
+    CHECK(expr_warp_access(IndexExpr::parse("A[100 / (int)threadIdx.x]"), {}, w) ==
+          "expr: division by zero at column 7 (lane 0, threadIdx (0,0,0))");
     CHECK(expr_warp_access(IndexExpr::parse("A[(int)threadIdx.x - 1]"), {}, w) ==
           "expr: element -1 lies outside byte addresses 0..2^48-1 (base + offset + index x 4) (lane 0, threadIdx (0,0,0))");
     CHECK(expr_warp_access(IndexExpr::parse("A[threadIdx.x]"), {.offset = 2}, w) ==
@@ -291,12 +295,12 @@ TEST_CASE("expr: agrees with the affine, 2-D, swizzle and gather pickers (random
         const std::string decl = std::string(types[wi]) + "* A";
         const int kind = iter % 4;
         CAPTURE(iter);
-        if (kind == 0) {   // affine: A[t * S], a signed stride
+        if (kind == 0) {  // affine: A[t * S], a signed stride
             p.kind = PatternKind::affine;
             p.stride = pick(-40, 40);
             const std::string consts = "S = " + std::to_string(p.stride);
             same_warps(p, IndexExpr::parse("A[(int)" + t + " * S]", decl, consts), arch);
-        } else if (kind == 1 || kind == 2) {   // 2-D tile, row or column order, pad, swizzle
+        } else if (kind == 1 || kind == 2) {  // 2-D tile, row or column order, pad, swizzle
             p.kind = PatternKind::index_2d;
             p.order = pick(0, 1) ? IndexOrder::row : IndexOrder::column;
             const bool row = p.order == IndexOrder::row;
@@ -313,11 +317,11 @@ TEST_CASE("expr: agrees with the affine, 2-D, swizzle and gather pickers (random
             const std::string c = row ? "threadIdx.x" : "threadIdx.z * blockDim.y + threadIdx.y";
             const std::string consts = "LD = " + std::to_string(ld) + ", r = " + r + ", c = " + c;
             const std::string col = p.swizzle ? "c ^ (r & " + std::to_string(pw - 1) + ")" : "c";
-            const bool fits = !p.swizzle || pw >= ld - p.pad;   // swizzled columns stay below LD
+            const bool fits = !p.swizzle || pw >= ld - p.pad;  // swizzled columns stay below LD
             const std::string d = std::string(types[wi]) + " tile[" + std::to_string(rows) + "][LD]";
             if (fits) same_warps(p, IndexExpr::parse("tile[r][" + col + "]", d, consts), arch);
             same_warps(p, IndexExpr::parse("tile[r * LD + (" + col + ")]", std::string(types[wi]) + "* tile", consts), arch);
-        } else {   // gather with a range: splitmix64 written out in unsigned long long
+        } else {  // gather with a range: splitmix64 written out in unsigned long long
             p.kind = PatternKind::gather;
             p.seed = rng();
             p.range = pick(1, 1 << 20);

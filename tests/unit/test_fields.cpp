@@ -34,5 +34,6 @@ TEST_CASE("a key the kind does not describe stays an unknown field, null or not"
           "thread: unknown field in occupancy request; did you mean \"threads\"?");
     // pattern is a memory field, not an occupancy one.
     CHECK(answer("occupancy", R"({"gpu":"A100","pattern":null})")["error"] == "pattern: unknown field in occupancy request");
-    CHECK(answer("roofline", R"({"gpu":"A100","regs":null})")["error"] == "regs: unknown field in roofline request; did you mean \"rows\"?");
+    CHECK(answer("roofline", R"({"gpu":"A100","regs":null})")["error"] ==
+          "regs: unknown field in roofline request; did you mean \"rows\"?");
 }

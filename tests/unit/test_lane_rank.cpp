@@ -45,7 +45,7 @@ Answer reference(const std::array<std::uint32_t, 32>& word) {
 // two lanes share a bank; with no shared bank it is not worked out and reads 1.
 void check(int level, const std::array<std::uint32_t, 32>& word) {
     Answer got;
-    got.bank_lanes.fill(0xdeadbeefu);   // every entry must be written
+    got.bank_lanes.fill(0xdeadbeefu);  // every entry must be written
     got.lanes_in.fill(0xee);
     occ::detail::one_word_banks32_at(level, word, got.lane_bank, got.bank_lanes, got.lanes_in, got.s);
     const Answer want = reference(word);
@@ -55,8 +55,8 @@ void check(int level, const std::array<std::uint32_t, 32>& word) {
     CHECK(got.s.most == want.s.most);
     CHECK(got.s.shared == want.s.shared);
     if (want.s.most <= 1) CHECK(got.s.distinct == 1u);
-    else if (want.s.distinct == 0) CHECK(got.s.distinct == 0u);   // duplicates are never missed
-    else if (level > 0 && *std::max_element(word.begin(), word.end()) < 65536u) CHECK(got.s.distinct == 1u);   // exact below 2^16 words
+    else if (want.s.distinct == 0) CHECK(got.s.distinct == 0u);                                               // duplicates are never missed
+    else if (level > 0 && *std::max_element(word.begin(), word.end()) < 65536u) CHECK(got.s.distinct == 1u);  // exact below 2^16 words
 }
 
 }  // namespace
@@ -69,23 +69,25 @@ TEST_CASE("one_word_banks32: every version equals the plain reference on random 
         for (int iter = 0; iter < 20000; ++iter) {
             std::array<std::uint32_t, 32> word{};
             const int mode = iter % 6;
-            const std::uint32_t span = mode == 5 ? 0x40000000u : 1u << (rng() % 20 + 5);   // 32 words .. 2^30
+            const std::uint32_t span = mode == 5 ? 0x40000000u : 1u << (rng() % 20 + 5);  // 32 words .. 2^30
             std::array<std::uint32_t, 32> perm{};
             for (std::uint32_t i = 0; i < 32; ++i) perm[i] = i;
             std::shuffle(perm.begin(), perm.end(), rng);
             const auto base = static_cast<std::uint32_t>(rng() % 0x3fff0000u);
             for (std::size_t i = 0; i < 32; ++i) {
                 switch (mode) {
-                    case 0: word[i] = base + static_cast<std::uint32_t>(rng() % span); break;          // gather
-                    case 1: word[i] = base + static_cast<std::uint32_t>(rng() % 8) * 37; break;        // few words, broadcasts
-                    case 2: word[i] = base + perm[i]; break;                                            // a permutation: no shared bank
-                    case 3: word[i] = rng() % 2 ? perm[i] * 32u : 0x200000u + ((perm[i] * 32u) ^ 32u); break;   // one bank, distinct words whose folds collide
-                    case 4: word[i] = static_cast<std::uint32_t>(rng() % 64); break;                    // shared memory's first 256 bytes
-                    default: word[i] = static_cast<std::uint32_t>(rng() % span); break;                 // anywhere below 2^30
+                    case 0: word[i] = base + static_cast<std::uint32_t>(rng() % span); break;    // gather
+                    case 1: word[i] = base + static_cast<std::uint32_t>(rng() % 8) * 37; break;  // few words, broadcasts
+                    case 2: word[i] = base + perm[i]; break;                                     // a permutation: no shared bank
+                    case 3:
+                        word[i] = rng() % 2 ? perm[i] * 32u : 0x200000u + ((perm[i] * 32u) ^ 32u);
+                        break;                                                           // one bank, distinct words whose folds collide
+                    case 4: word[i] = static_cast<std::uint32_t>(rng() % 64); break;     // shared memory's first 256 bytes
+                    default: word[i] = static_cast<std::uint32_t>(rng() % span); break;  // anywhere below 2^30
                 }
-                word[i] &= 0x3fffffffu;   // banks.cpp keeps words modulo 2^30
+                word[i] &= 0x3fffffffu;  // banks.cpp keeps words modulo 2^30
             }
-            if (mode == 0 && iter % 12 == 0) word[rng() % 32] = word[rng() % 32];   // one duplicate in a gather
+            if (mode == 0 && iter % 12 == 0) word[rng() % 32] = word[rng() % 32];  // one duplicate in a gather
             check(level, word);
         }
     }
@@ -111,7 +113,7 @@ TEST_CASE("one_word_banks32: known warps") {
         CHECK(a.bank_lanes[0] == 0xffffffffu);
         CHECK(a.lanes_in[0] == 32);
         CHECK(a.lanes_in[1] == 0);
-        if (level > 0) CHECK(a.s.distinct == 1u);   // the plain version leaves shared banks to the caller's rank
+        if (level > 0) CHECK(a.s.distinct == 1u);  // the plain version leaves shared banks to the caller's rank
         // Lanes 0 and 1 on the same word: never "distinct".
         w[1] = w[0];
         occ::detail::one_word_banks32_at(level, w, a.lane_bank, a.bank_lanes, a.lanes_in, a.s);
@@ -124,7 +126,7 @@ TEST_CASE("full_sector_rank32: every version's ranks, sorted sector addresses an
     const int top = occ::detail::full_sector_rank32_level();
     MESSAGE("full_sector_rank32 versions on this CPU: 0.." << top << " (0 ranks only, 1 sorted with AVX2 + GFNI, 2 with AVX-512)");
     std::mt19937_64 rng(20261206);
-    const std::uint64_t amask = (std::uint64_t{1} << 56) - 4;   // 4-byte accesses
+    const std::uint64_t amask = (std::uint64_t{1} << 56) - 4;  // 4-byte accesses
     for (int level = 0; level <= top; ++level) {
         CAPTURE(level);
         for (int iter = 0; iter < 20000; ++iter) {
@@ -132,7 +134,7 @@ TEST_CASE("full_sector_rank32: every version's ranks, sorted sector addresses an
             const std::uint64_t span = iter % 3 == 0 ? 4096 : iter % 3 == 1 ? (std::uint64_t{1} << 22) : (std::uint64_t{1} << 34);
             const std::uint64_t mid = (std::uint64_t{1} << 40) + 4 * (rng() % 100000);
             for (auto& a : addr) a = (mid - span / 2 + rng() % span) & amask;
-            if (iter % 7 == 0) addr[rng() % 32] = addr[rng() % 32];   // a shared sector
+            if (iter % 7 == 0) addr[rng() % 32] = addr[rng() % 32];  // a shared sector
             std::set<std::uint64_t> sectors, lines;
             for (const std::uint64_t a : addr) sectors.insert(a >> 5), lines.insert(a >> 7);
             std::array<std::uint8_t, 32> below{};
@@ -140,10 +142,9 @@ TEST_CASE("full_sector_rank32: every version's ranks, sorted sector addresses an
             int got_lines = -1;
             const int n = occ::detail::full_sector_rank32_at(level, addr, amask, below, sorted, got_lines);
             REQUIRE(n == static_cast<int>(sectors.size()));
-            for (std::size_t i = 0; i < 32; ++i)
-                CHECK(below[i] == std::distance(sectors.begin(), sectors.find(addr[i] >> 5)));
+            for (std::size_t i = 0; i < 32; ++i) CHECK(below[i] == std::distance(sectors.begin(), sectors.find(addr[i] >> 5)));
             if (level == 0 || sectors.size() < 32) {
-                CHECK(got_lines == 0);   // no sorted outputs: the caller scatters by rank
+                CHECK(got_lines == 0);  // no sorted outputs: the caller scatters by rank
                 continue;
             }
             CHECK(got_lines == static_cast<int>(lines.size()));

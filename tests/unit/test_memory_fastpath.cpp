@@ -7,8 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <bit>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -29,12 +29,12 @@ WarpAccess random_warp(std::mt19937_64& rng, int iter) {
     switch (iter % 6) {
         case 0: w.active = 0xffffffffu; break;
         case 1: w.active = static_cast<std::uint32_t>(rng()); break;
-        case 2: w.active = 1u << (rng() % 32) | 1u << (rng() % 32); break;   // one or two lanes
+        case 2: w.active = 1u << (rng() % 32) | 1u << (rng() % 32); break;  // one or two lanes
         case 3: w.active = static_cast<std::uint32_t>(rng()) & static_cast<std::uint32_t>(rng()); break;
-        case 4: w.active = 0xffffffffu >> (rng() % 32); break;                   // a tail warp
+        case 4: w.active = 0xffffffffu >> (rng() % 32); break;  // a tail warp
         default: w.active = iter % 97 == 0 ? 0u : 0xffffffffu; break;
     }
-    const int span_bits = static_cast<int>(rng() % 45) + 3;                  // 8 B .. 16 TiB
+    const int span_bits = static_cast<int>(rng() % 45) + 3;  // 8 B .. 16 TiB
     const std::uint64_t span = std::uint64_t{1} << span_bits;
     const std::uint64_t base = rng() % (std::uint64_t{1} << 48);
     const bool misalign = rng() % 4 == 0;
@@ -48,11 +48,13 @@ WarpAccess random_warp(std::mt19937_64& rng, int iter) {
     for (std::size_t lane = 0; lane < 32; ++lane) {
         std::uint64_t a = 0;
         switch (mode) {
-            case 0: a = base + rng() % span; break;                                     // gather
-            case 1: a = pool[rng() % pool.size()]; break;                               // duplicates
-            case 2: a = base + static_cast<std::uint64_t>(perm[lane]) * static_cast<std::uint64_t>(w.access_bytes); break;   // shuffled contiguous
-            case 3: a = base + lane * stride; break;                                     // any step in bytes
-            default: a = base + static_cast<std::uint64_t>(perm[lane] % 8) * 32 + rng() % 64; break;   // a few sectors
+            case 0: a = base + rng() % span; break;        // gather
+            case 1: a = pool[rng() % pool.size()]; break;  // duplicates
+            case 2:
+                a = base + static_cast<std::uint64_t>(perm[lane]) * static_cast<std::uint64_t>(w.access_bytes);
+                break;                                                                                // shuffled contiguous
+            case 3: a = base + lane * stride; break;                                                  // any step in bytes
+            default: a = base + static_cast<std::uint64_t>(perm[lane] % 8) * 32 + rng() % 64; break;  // a few sectors
         }
         if (!misalign) a -= a % static_cast<std::uint64_t>(w.access_bytes);
         w.addr[lane] = a % (std::uint64_t{1} << 56);
@@ -191,7 +193,7 @@ TEST_CASE("property: warps of at most 16 active lanes (either half, or spread) e
         }
         const std::uint64_t base = rng() % (std::uint64_t{1} << 44), span = spans[static_cast<std::size_t>(iter / 3) % 7];
         for (auto& a : w.addr) a = base + rng() % span;
-        if (iter % 5 == 0) w.addr[31] = w.addr[30];   // a repeated address
+        if (iter % 5 == 0) w.addr[31] = w.addr[30];  // a repeated address
         check_global(w);
         check_banks(w);
     }
@@ -211,7 +213,7 @@ TEST_CASE("gathers at and past the ranked path's reach (2^30 sectors from the fi
     for (const std::uint64_t apart : {reach - 64, reach - 32, reach, reach + 32, reach + 4096}) {
         for (int iter = 0; iter < 200; ++iter) {
             WarpAccess w = random_warp(rng, iter);
-            for (auto& a : w.addr) a += reach + 4096;   // room below
+            for (auto& a : w.addr) a += reach + 4096;  // room below
             for (std::size_t lane = 1; lane < 32; lane += 2) w.addr[lane] += (iter & 1) ? apart : 0 - apart;
             check_global(w);
             check_banks(w);
@@ -231,22 +233,22 @@ TEST_CASE("partial warps within 1 KiB of the first active lane's line (the windo
         const std::uint64_t ab = static_cast<std::uint64_t>(w.access_bytes);
         do w.active = static_cast<std::uint32_t>(rng()) & static_cast<std::uint32_t>(rng());
         while (w.active == 0 || w.active == 0xffffffffu);
-        const std::uint64_t line = iter % 4 == 0 ? 128 * (rng() % 8) : 4096 + 128 * (rng() % 1000000);   // near 0, or anywhere
+        const std::uint64_t line = iter % 4 == 0 ? 128 * (rng() % 8) : 4096 + 128 * (rng() % 1000000);  // near 0, or anywhere
         const int first = std::countr_zero(w.active);
         for (std::size_t lane = 0; lane < 32; ++lane) {
-            std::uint64_t a = line + 512 + rng() % 1024 - 1024;   // anywhere in the window (mod 2^64 near 0)
+            std::uint64_t a = line + 512 + rng() % 1024 - 1024;  // anywhere in the window (mod 2^64 near 0)
             switch (rng() % 6) {
-                case 0: a = line - 512; break;                 // its first byte
-                case 1: a = line + 511; break;                 // its last byte
-                case 2: a = line + 512; break;                 // one past it
-                case 3: a = line - 513; break;                 // one before it
+                case 0: a = line - 512; break;  // its first byte
+                case 1: a = line + 511; break;  // its last byte
+                case 2: a = line + 512; break;  // one past it
+                case 3: a = line - 513; break;  // one before it
                 default: break;
             }
-            if (a >= (std::uint64_t{1} << 56)) a = line + rng() % 128;   // no negative addresses
+            if (a >= (std::uint64_t{1} << 56)) a = line + rng() % 128;  // no negative addresses
             w.addr[lane] = a - a % ab;
         }
-        w.addr[static_cast<std::size_t>(first)] = line + (rng() % 128) / ab * ab;   // the first active lane on the line
-        if (iter % 3 == 0) w.addr[31] = w.addr[static_cast<std::size_t>(first)];      // a repeated address
+        w.addr[static_cast<std::size_t>(first)] = line + (rng() % 128) / ab * ab;  // the first active lane on the line
+        if (iter % 3 == 0) w.addr[31] = w.addr[static_cast<std::size_t>(first)];   // a repeated address
         check_global(w);
     }
 }
@@ -259,7 +261,10 @@ TEST_CASE("full warps of 32 distinct sectors (the sorted gather) equal the refer
         WarpAccess w;
         w.access_bytes = 4;
         std::set<std::uint64_t> used;
-        const std::uint64_t span = iter % 4 == 0 ? 2048 : iter % 4 == 1 ? (std::uint64_t{1} << 22) : iter % 4 == 2 ? (std::uint64_t{1} << 34) : 1u << 12;
+        const std::uint64_t span = iter % 4 == 0   ? 2048
+                                   : iter % 4 == 1 ? (std::uint64_t{1} << 22)
+                                   : iter % 4 == 2 ? (std::uint64_t{1} << 34)
+                                                   : 1u << 12;
         const std::uint64_t mid = (std::uint64_t{1} << 36) + 32 * (rng() % 1000);
         for (std::size_t lane = 0; lane < 32; ++lane) {
             std::uint64_t sector;
@@ -267,7 +272,7 @@ TEST_CASE("full warps of 32 distinct sectors (the sorted gather) equal the refer
             while (!used.insert(sector).second);
             w.addr[lane] = sector * 32 + 4 * (rng() % 8);
         }
-        if (iter % 5 == 0) w.addr[rng() % 32] = w.addr[rng() % 32];   // one repeated address: shared sectors
+        if (iter % 5 == 0) w.addr[rng() % 32] = w.addr[rng() % 32];  // one repeated address: shared sectors
         check_global(w);
     }
 }
@@ -276,7 +281,8 @@ TEST_CASE("known answer: a random gather of 32 distinct floats in separate secto
     // Best Practices Guide, "Coalesced Access to Global Memory": each 32-byte sector touched is a
     // transaction; 32 lanes in 32 different sectors -> 32 sectors, 4 of 32 bytes used in each.
     WarpAccess w;
-    const std::array<int, 32> order = {7, 30, 2, 19, 11, 0, 25, 14, 31, 5, 22, 9, 16, 28, 3, 12, 27, 20, 1, 8, 24, 15, 6, 29, 10, 18, 4, 26, 13, 21, 17, 23};
+    const std::array<int, 32> order = {7,  30, 2, 19, 11, 0,  25, 14, 31, 5,  22, 9,  16, 28, 3,  12,
+                                       27, 20, 1, 8,  24, 15, 6,  29, 10, 18, 4,  26, 13, 21, 17, 23};
     for (std::size_t lane = 0; lane < 32; ++lane) w.addr[lane] = 4096 + static_cast<std::uint64_t>(order[lane]) * 64;
     const GlobalAccessResult r = analyze_global(w);
     CHECK(r.sectors == 32);

@@ -41,9 +41,7 @@ ReportLaunch launch_of(const json& r) {
     return x;
 }
 
-json expected() {
-    return json::parse(fixture("expected.json"));
-}
+json expected() { return json::parse(fixture("expected.json")); }
 
 }  // namespace
 
@@ -63,17 +61,19 @@ TEST_CASE("ncu: every fixture's kernels, launch shapes and values read as the RE
             if (e.contains("cc") && e["cc"].is_null()) CHECK(k.cc_major == 0);
             if (e.contains("block") && e["block"].is_array() && e["block"][1].is_number()) {
                 REQUIRE(k.block.has_value());
-                for (int d = 0; d < 3; ++d) CHECK((*k.block)[static_cast<std::size_t>(d)] == e["block"][static_cast<std::size_t>(d)].get<std::int64_t>());
+                for (int d = 0; d < 3; ++d)
+                    CHECK((*k.block)[static_cast<std::size_t>(d)] == e["block"][static_cast<std::size_t>(d)].get<std::int64_t>());
             }
             if (e.contains("grid") && e["grid"].is_array() && e["grid"][1].is_number()) {
                 REQUIRE(k.grid.has_value());
-                for (int d = 0; d < 3; ++d) CHECK((*k.grid)[static_cast<std::size_t>(d)] == e["grid"][static_cast<std::size_t>(d)].get<std::int64_t>());
+                for (int d = 0; d < 3; ++d)
+                    CHECK((*k.grid)[static_cast<std::size_t>(d)] == e["grid"][static_cast<std::size_t>(d)].get<std::int64_t>());
             }
             for (auto m = e["measured"].begin(); m != e["measured"].end(); ++m) {
                 INFO("value " << m.key());
                 const occ::io::NcuValue* v = k.get(m.key());
                 if (m->is_null()) {
-                    CHECK(v == nullptr);   // never a number the report did not print
+                    CHECK(v == nullptr);  // never a number the report did not print
                 } else {
                     REQUIRE(v != nullptr);
                     CHECK(std::fabs(v->value - m->get<double>()) < 1e-6);
@@ -93,7 +93,7 @@ TEST_CASE("ncu: values keep what was printed, the interval it can mean and the b
     CHECK(occ::io::ncu_value("1.02", "Kbyte/block")->value == 1024);
     CHECK(occ::io::ncu_value("102.40", "Kbyte")->value == 102400);
     CHECK(occ::io::ncu_value("167.94", "Kbyte")->value == 167936);
-    CHECK(occ::io::ncu_value("4.22", "Kbyte/block")->value == 4224);   // no whole KiB fits: the 128-byte unit does
+    CHECK(occ::io::ncu_value("4.22", "Kbyte/block")->value == 4224);  // no whole KiB fits: the 128-byte unit does
     CHECK(occ::io::ncu_value("2,048", "")->value == 2048);
     CHECK(occ::io::ncu_value("1,048,576", "thread")->value == 1048576);
     CHECK(occ::io::ncu_value("66.67", "%")->value == doctest::Approx(66.67));
@@ -153,7 +153,7 @@ TEST_CASE("ncu: on every gathered public report occ's register, warp and block-s
         if (r["block_limit_warps"].is_number()) CHECK(res.limit_warps == r["block_limit_warps"].get<int>());
         if (r["block_limit_sm"].is_number()) CHECK(res.limit_blocks == r["block_limit_sm"].get<int>());
         if (r["theoretical_occupancy"].is_number())
-            CHECK(std::fabs(res.occupancy * 100 - r["theoretical_occupancy"].get<double>()) <= 0.005 + 1e-9);   // printed with 2 decimals
+            CHECK(std::fabs(res.occupancy * 100 - r["theoretical_occupancy"].get<double>()) <= 0.005 + 1e-9);  // printed with 2 decimals
         ++compared;
     }
     CHECK(compared >= 100);
@@ -168,7 +168,7 @@ TEST_CASE("ncu: the driver's carveout choice matches at least 90 % of the gather
         if (!r["cc"].is_string() || !r["block_size"].is_number() || !r["registers_per_thread"].is_number() ||
             !r["shared_memory_configuration_size"].is_number() || !r["block_limit_shared_mem"].is_number())
             continue;
-        if (r["source"].get<std::string>().find("occ_sweep.csv") != std::string::npos) continue;   // the sweep rows are counted apart
+        if (r["source"].get<std::string>().find("occ_sweep.csv") != std::string::npos) continue;  // the sweep rows are counted apart
         const ReportLaunch x = launch_of(r);
         const occ::OccupancyResult res = occ::compute_occupancy(x.dev, x.k, x.l);
         const occ::DriverSmemConfig d = occ::driver_smem_config(x.dev.arch, x.k, res);
@@ -176,8 +176,9 @@ TEST_CASE("ncu: the driver's carveout choice matches at least 90 % of the gather
         const bool ok = d.bytes == r["shared_memory_configuration_size"].get<std::int64_t>() &&
                         d.block_limit == r["block_limit_shared_mem"].get<int>();
         if (ok) ++fit;
-        else MESSAGE("miss: " << r["source"].get<std::string>() << ": ncu " << r["shared_memory_configuration_size"] << " B, occ " << d.bytes
-                              << " B" << std::string(d.may_be_larger ? " (flagged: may be larger)" : ""));
+        else
+            MESSAGE("miss: " << r["source"].get<std::string>() << ": ncu " << r["shared_memory_configuration_size"] << " B, occ " << d.bytes
+                             << " B" << std::string(d.may_be_larger ? " (flagged: may be larger)" : ""));
     }
     CHECK(compared >= 55);
     CHECK(fit * 10 >= compared * 9);

@@ -17,8 +17,8 @@ using namespace occ;
 using occ::test::gpu;
 
 namespace {
-OccupancyResult run(const Device& d, int threads, int regs, std::int64_t dyn = 0, bool optin = false, std::int64_t stat = 0, int carveout = -1,
-                    int barriers = 1) {
+OccupancyResult run(const Device& d, int threads, int regs, std::int64_t dyn = 0, bool optin = false, std::int64_t stat = 0,
+                    int carveout = -1, int barriers = 1) {
     KernelResources k;
     k.regs_per_thread = regs;
     k.smem_static = stat;
@@ -258,15 +258,15 @@ TEST_CASE("virtual resources limit blocks from 10.0 on, only when the kernel dec
     const Device b200 = gpu("B200");
     const OccupancyResult none = virt(b200, 32, 0);
     CHECK(none.limit_virtual_resources == kUnlimited);
-    CHECK(none.blocks_per_sm == 32);                 // block slots
-    const OccupancyResult v8 = virt(b200, 32, 8);    // 128 / 8 = 16
+    CHECK(none.blocks_per_sm == 32);               // block slots
+    const OccupancyResult v8 = virt(b200, 32, 8);  // 128 / 8 = 16
     CHECK(v8.ok());
     CHECK(v8.limit_virtual_resources == 16);
     CHECK(v8.blocks_per_sm == 16);
     CHECK(v8.limiters == kLimitVirtualResources);
-    CHECK(virt(b200, 32, 5).blocks_per_sm == 25);    // floor(128 / 5)
-    CHECK(virt(b200, 32, 4).limiters == (kLimitBlocks | kLimitVirtualResources));   // 32 = 32
-    CHECK(virt(b200, 1024, 8).blocks_per_sm == 2);   // warps limit first
+    CHECK(virt(b200, 32, 5).blocks_per_sm == 25);                                  // floor(128 / 5)
+    CHECK(virt(b200, 32, 4).limiters == (kLimitBlocks | kLimitVirtualResources));  // 32 = 32
+    CHECK(virt(b200, 1024, 8).blocks_per_sm == 2);                                 // warps limit first
     CHECK(virt(gpu("RTX-5090"), 32, 64).blocks_per_sm == 2);
     // Before 10.0 the header has no such limit.
     const OccupancyResult h = virt(gpu("H100"), 32, 8);
@@ -277,7 +277,8 @@ TEST_CASE("virtual resources limit blocks from 10.0 on, only when the kernel dec
     const OccupancyResult many = virt(b200, 32, 129);
     CHECK(many.blocks_per_sm == 0);
     CHECK(many.limit_virtual_resources == 0);
-    CHECK(many.error_message() == "virtual_resources: 129 per block is more than the 128 an SM has on compute capability 10.0: no block fits");
+    CHECK(many.error_message() ==
+          "virtual_resources: 129 per block is more than the 128 an SM has on compute capability 10.0: no block fits");
     const OccupancyResult neg = virt(b200, 32, -1);
     CHECK(neg.error_message() == "virtual_resources must be >= 0 (virtual resources per block, 0 = none), got -1");
     KernelResources k;

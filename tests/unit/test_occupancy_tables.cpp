@@ -46,10 +46,16 @@ Query random_query(std::mt19937_64& rng, const ArchRules& a, bool common) {
     const std::int64_t top = a.smem_per_block_optin + 4096;
     switch (pick(0, 4)) {
         case 0: break;
-        case 1: q.k.smem_static = pick(0, 4096); q.l.smem_dynamic = pick(0, 16384); break;
+        case 1:
+            q.k.smem_static = pick(0, 4096);
+            q.l.smem_dynamic = pick(0, 16384);
+            break;
         case 2: q.k.smem_static = pick(0, 49152); break;
         case 3: q.l.smem_dynamic = pick(0, top); break;
-        default: q.k.smem_static = pick(0, 12288); q.l.smem_dynamic = pick(0, top); break;
+        default:
+            q.k.smem_static = pick(0, 12288);
+            q.l.smem_dynamic = pick(0, top);
+            break;
     }
     q.k.optin = pick(0, 1) == 1;
     q.k.barriers = static_cast<int>(pick(0, 16));
@@ -105,7 +111,7 @@ TEST_CASE("the table path gives compute_occupancy's answer on every architecture
         CAPTURE(a.cc_major);
         CAPTURE(a.cc_minor);
         const Device dev = *device_for_cc(a.cc_major, a.cc_minor);
-        const bool room = !detail::occupancy_tables_full();   // other test cases may have used the slots
+        const bool room = !detail::occupancy_tables_full();  // other test cases may have used the slots
         warm(dev);
         // Every part in the database gets tables except GP100 (its GP10x register check stays on
         // the general path).
@@ -159,7 +165,7 @@ TEST_CASE("the table path: devices from find_gpu_cached are found by address and
         CAPTURE(name);
         const Device* dev = find_gpu_cached(name);
         REQUIRE(dev != nullptr);
-        CHECK(detail::occupancy_tables_ready(dev->arch));   // at once: no warm-up
+        CHECK(detail::occupancy_tables_ready(dev->arch));  // at once: no warm-up
         check_paths(*dev, rng, 20000);
     }
 }

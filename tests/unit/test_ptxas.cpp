@@ -45,7 +45,7 @@ TEST_CASE("demangler matches c++filt on the fixture kernels and common shapes") 
     CHECK(demangle("_Z3fooILj4ELb1ELln3EEvRKiPPc") == "void foo<4u, true, -3l>(int const&, char**)");
     CHECK(demangle("_ZN2ns5outerIiE5innerEv") == "ns::outer<int>::inner()");
     CHECK(demangle("_Z3barPFviE") == "bar(void (*)(int))");
-    CHECK(demangle("_Z6kernelP6__halfi.constprop.0") == "kernel(__half*, int)");   // clone suffix dropped
+    CHECK(demangle("_Z6kernelP6__halfi.constprop.0") == "kernel(__half*, int)");  // clone suffix dropped
     // Not mangled (an extern "C" kernel, even one named like a type code) or malformed: left to the caller.
     CHECK(demangle("saxpy") == "");
     CHECK(demangle("i") == "");
@@ -64,7 +64,7 @@ TEST_CASE("sm_80 log: every kernel, its resources, and the device function") {
 
     const PtxasKernel* saxpy = find(log, "saxpy");
     REQUIRE(saxpy);
-    CHECK(saxpy->name == "saxpy");   // extern "C": not mangled
+    CHECK(saxpy->name == "saxpy");  // extern "C": not mangled
     CHECK(saxpy->arch == "sm_80");
     CHECK(saxpy->cc_major == 8);
     CHECK(saxpy->cc_minor == 0);
@@ -80,11 +80,11 @@ TEST_CASE("sm_80 log: every kernel, its resources, and the device function") {
     CHECK(t->name == "transpose_tile(float*, float const*, int, int)");
     CHECK(t->registers == 26);
     CHECK(t->barriers == 1);
-    CHECK(t->smem_static == 4224);   // float[32][33]
+    CHECK(t->smem_static == 4224);  // float[32][33]
 
     const PtxasKernel* s = find(log, "_Z11spill_heavyPKfPfi");
     REQUIRE(s);
-    CHECK(s->registers == 32);   // __launch_bounds__(1024, 2): 65536 / 2048 threads
+    CHECK(s->registers == 32);  // __launch_bounds__(1024, 2): 65536 / 2048 threads
     CHECK(s->stack_frame == 1376);
     CHECK(s->spill_stores == 3456);
     CHECK(s->spill_loads == 4080);
@@ -92,19 +92,25 @@ TEST_CASE("sm_80 log: every kernel, its resources, and the device function") {
 
     const PtxasKernel* r = find(log, "_Z12block_reduceIdLi512EEvPKT_PS0_i");
     REQUIRE(r);
-    CHECK(r->smem_static == 4096);   // double[512]
+    CHECK(r->smem_static == 4096);  // double[512]
     CHECK(r->registers == 14);
 
     const PtxasKernel* h = find(log, "_Z11helper_polyf");
     REQUIRE(h);
     CHECK_FALSE(h->entry);
-    CHECK_FALSE(h->registers.has_value());   // a device function has no "Used" line: not read (was the sentinel -1)
+    CHECK_FALSE(h->registers.has_value());  // a device function has no "Used" line: not read (was the sentinel -1)
     CHECK_FALSE(h->smem_static.has_value());
     CHECK(h->stack_frame == 0);
 }
 
 TEST_CASE("every architecture's log parses: sm_75, sm_90, sm_100, sm_120") {
-    struct Case { const char* file; const char* arch; int transpose_regs; int spill_regs; std::int64_t spill_stores; };
+    struct Case {
+        const char* file;
+        const char* arch;
+        int transpose_regs;
+        int spill_regs;
+        std::int64_t spill_stores;
+    };
     const Case cases[] = {
         {"kernels_sm75.log", "sm_75", 24, 64, 2760},
         {"kernels_sm90.log", "sm_90", 26, 32, 3220},
@@ -135,7 +141,7 @@ TEST_CASE("Hopper log: named barriers and cluster kernels") {
     const PtxasLog log = parse_ptxas_log(fixture("hopper_sm90.log"));
     const PtxasKernel* nb = find(log, "_Z14named_barriersPf");
     REQUIRE(nb);
-    CHECK(nb->barriers == 3);   // barrier 0 plus bar.sync/arrive 1 and 2
+    CHECK(nb->barriers == 3);  // barrier 0 plus bar.sync/arrive 1 and 2
     CHECK(nb->smem_static == 512);
     const PtxasKernel* cl = find(log, "_Z12cluster_pairPf");
     REQUIRE(cl);
@@ -157,7 +163,7 @@ TEST_CASE("other tools' lines are skipped and counted, never fatal") {
     int entries = 0;
     for (const auto& k : log.kernels) entries += k.entry;
     CHECK(entries == 8);
-    CHECK(log.skipped_lines >= 6);   // make lines and g++'s warning block
+    CHECK(log.skipped_lines >= 6);  // make lines and g++'s warning block
     const PtxasKernel* t = find(log, "_Z14transpose_tilePfPKfii");
     REQUIRE(t);
     CHECK(t->arch == "sm_86");
@@ -165,7 +171,7 @@ TEST_CASE("other tools' lines are skipped and counted, never fatal") {
     // Garbage, truncation, huge numbers, CRLF, MSBuild prefixes.
     const std::string junk =
         "\x01\x02 binary junk\n"
-        "ptxas info    : Used 99999999999999999999999 registers\n"   // no current kernel: ignored
+        "ptxas info    : Used 99999999999999999999999 registers\n"  // no current kernel: ignored
         "ptxas info    : Compiling entry function 'k' for 'sm_80'\r\n"
         "ptxas info    : Function properties for k\r\n"
         "    0 bytes stack frame, 8 bytes spill stores, x bytes spill loads\r\n"
@@ -177,7 +183,7 @@ TEST_CASE("other tools' lines are skipped and counted, never fatal") {
     const PtxasLog j = parse_ptxas_log(junk);
     REQUIRE(j.kernels.size() == 1);
     CHECK(j.kernels[0].mangled == "k");
-    CHECK(j.kernels[0].registers == 2147483647);   // saturated, then refused by the occupancy range check
+    CHECK(j.kernels[0].registers == 2147483647);  // saturated, then refused by the occupancy range check
     CHECK(j.kernels[0].barriers == 2);
     CHECK(j.kernels[0].spill_stores == 8);
     CHECK(parse_ptxas_log("").kernels.empty());
@@ -303,20 +309,21 @@ TEST_CASE("ptxas answer: a field the log did not give is null, never 0; earlier 
     const json j = occ::io::to_json(answer(json{{"log", variant_log("cuobjdump_two_archs.log")}}));
     REQUIRE(j["kernels"].size() == 2);
     const json& row = j["kernels"][0];
-    CHECK(row["resources"]["spill_stores"].is_null());   // cuobjdump has no spill figures
+    CHECK(row["resources"]["spill_stores"].is_null());  // cuobjdump has no spill figures
     CHECK(row["resources"]["spill_loads"].is_null());
     CHECK(row["resources"]["barriers"].is_null());
     CHECK(row["resources"]["registers"] == 19);
     CHECK(row["resources"]["textures"] == 0);
     CHECK(row["stack_frame"] == 0);
-    CHECK(row["spill_stores"] == 0);   // kept for the app, which reads these as numbers
+    CHECK(row["spill_stores"] == 0);  // kept for the app, which reads these as numbers
     CHECK(row["barriers"] == 0);
     CHECK(row["cc"] == "5.2");
 
     // A compilation without its "Used" line: no registers, no shared memory, no occupancy.
-    const std::string cut = "ptxas info    : Compiling entry function '_Z4stepPf' for 'sm_80'\n"
-                            "ptxas info    : Function properties for _Z4stepPf\n"
-                            "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+    const std::string cut =
+        "ptxas info    : Compiling entry function '_Z4stepPf' for 'sm_80'\n"
+        "ptxas info    : Function properties for _Z4stepPf\n"
+        "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
     const occ::io::PtxasAnswer a = answer(json{{"log", cut}, {"gpu", "A100"}});
     REQUIRE(a.rows.size() == 1);
     CHECK_FALSE(a.rows[0].result.has_value());
@@ -386,12 +393,13 @@ TEST_CASE("ptxas answer: a log of warnings alone says what they report") {
 
 TEST_CASE("ptxas answer: named barriers the log does not give are not guessed on a 9.0 device") {
     const occ::io::PtxasAnswer a = answer(json{{"log", variant_log("triton_single_space_sm89.log")}, {"gpu", "H100"}});
-    CHECK(a.rows.empty());   // sm_89 cubins do not run on 9.0
+    CHECK(a.rows.empty());  // sm_89 cubins do not run on 9.0
     const occ::io::PtxasAnswer b = answer(json{{"log", variant_log("wrapped_lines_sm90.log")}, {"gpu", "H100"}, {"threads", 128}});
     REQUIRE(b.rows.size() == 2);
-    for (const occ::io::PtxasRow& row : b.rows) CHECK(row.notes.empty());   // both give "used N barriers"
-    const std::string no_barriers = "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
-                                    "ptxas info    : Used 32 registers, 2048 bytes smem, 400 bytes cmem[0]\n";
+    for (const occ::io::PtxasRow& row : b.rows) CHECK(row.notes.empty());  // both give "used N barriers"
+    const std::string no_barriers =
+        "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+        "ptxas info    : Used 32 registers, 2048 bytes smem, 400 bytes cmem[0]\n";
     const occ::io::PtxasAnswer c = answer(json{{"log", no_barriers}, {"gpu", "H100"}});
     REQUIRE(c.rows.size() == 1);
     REQUIRE(c.rows[0].notes.size() == 1);
@@ -400,8 +408,9 @@ TEST_CASE("ptxas answer: named barriers the log does not give are not guessed on
 }
 
 TEST_CASE("ptxas answer: a figure the model refuses is an error, not a number") {
-    const std::string log = "ptxas info    : Compiling entry function 'wide' for 'sm_80'\n"
-                            "ptxas info    : Used 300 registers, 400 bytes cmem[0]\n";
+    const std::string log =
+        "ptxas info    : Compiling entry function 'wide' for 'sm_80'\n"
+        "ptxas info    : Used 300 registers, 400 bytes cmem[0]\n";
     const occ::io::PtxasAnswer a = answer(json{{"log", log}, {"gpu", "A100"}});
     REQUIRE(a.rows.size() == 1);
     CHECK_FALSE(a.rows[0].result.has_value());

@@ -114,7 +114,7 @@ TEST_CASE("schema: flags are the JSON keys with '_' turned into '-'") {
         seen.clear();
         for (const occ::io::FieldSpec* f : kind.fields) {
             INFO(kind.name << "." << f->key);
-            CHECK(seen.insert(std::string(f->key)).second);   // a key once per kind
+            CHECK(seen.insert(std::string(f->key)).second);  // a key once per kind
             // --batch and --json are the CLI's modes: no field may take those names.
             CHECK(f->key != "batch");
             CHECK(f->key != "json");

@@ -26,7 +26,7 @@ TEST_CASE("bad sizes name the field and say what is allowed") {
     CHECK_FALSE(parse_size("abc"));
     CHECK_FALSE(parse_size(""));
     CHECK_FALSE(parse_size("48Q"));
-    CHECK_FALSE(parse_size("1.3"));                 // not a whole number of bytes
+    CHECK_FALSE(parse_size("1.3"));  // not a whole number of bytes
     CHECK_FALSE(parse_size("99999999999999999999"));
     CHECK(parse_size("12X", "smem_static").error.find("unknown unit") != std::string::npos);
 }
@@ -52,7 +52,7 @@ TEST_CASE("integers in the C spellings: decimal, hex, octal, signs, overflow") {
     CHECK((parse_integer("-42", i) && i == -42));
     CHECK((parse_integer("+7", i) && i == 7));
     CHECK((parse_integer("0x2A", i) && i == 42));
-    CHECK((parse_integer("052", i) && i == 42));   // octal, as strtoll base 0
+    CHECK((parse_integer("052", i) && i == 42));  // octal, as strtoll base 0
     CHECK((parse_integer("0", i) && i == 0));
     CHECK((parse_integer("-9223372036854775808", i) && i == INT64_MIN));
     CHECK_FALSE(parse_integer("9223372036854775808", i));
@@ -60,7 +60,7 @@ TEST_CASE("integers in the C spellings: decimal, hex, octal, signs, overflow") {
     CHECK_FALSE(parse_integer("-", i));
     CHECK_FALSE(parse_integer("--1", i));
     CHECK_FALSE(parse_integer("0x", i));
-    CHECK_FALSE(parse_integer("08", i));   // not octal
+    CHECK_FALSE(parse_integer("08", i));  // not octal
     CHECK_FALSE(parse_integer("12abc", i));
     CHECK_FALSE(parse_integer(" 1", i));
     CHECK((parse_unsigned("0xffffffffffffffff", u) && u == UINT64_MAX));

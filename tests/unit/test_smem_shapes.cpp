@@ -38,7 +38,7 @@ TEST_CASE("CuTe Swizzle<B,M,S>: the examples of cute/swizzle.hpp") {
     // CUTLASS include/cute/swizzle.hpp: make_swizzle<0b1000, 0b0100>() -> Swizzle<1,2,1>: bit 3 (YYY) is XORed into bit 2 (ZZZ).
     CHECK(swizzle_apply({1, 2, 1}, 0b1000) == 0b1100);
     CHECK(swizzle_apply({1, 2, 1}, 0b1100) == 0b1000);
-    CHECK(swizzle_apply({1, 2, 1}, 0b0100) == 0b0100);   // ZZZ alone is kept
+    CHECK(swizzle_apply({1, 2, 1}, 0b0100) == 0b0100);  // ZZZ alone is kept
     // make_swizzle<0b11000000, 0b00000110>() -> Swizzle<2,1,5>.
     CHECK(swizzle_apply({2, 1, 5}, 0b11000000) == 0b11000110);
     CHECK(swizzle_apply({2, 1, 5}, 0b01000010) == 0b01000000);
@@ -61,7 +61,7 @@ TEST_CASE("CuTe Swizzle<B,M,S>: the examples of cute/swizzle.hpp") {
     CHECK_FALSE(parse_cute_swizzle("Swizzle<3,3>", s));
     CHECK_FALSE(parse_cute_swizzle("Swizzle<3,3,3", s));
     CHECK_FALSE(parse_cute_swizzle("3,3,3,3", s));
-    CHECK(check_swizzle({3, 3, 2}).find("|S| >= B") != std::string::npos);   // swizzle.hpp: abs(SShift) >= BBits
+    CHECK(check_swizzle({3, 3, 2}).find("|S| >= B") != std::string::npos);  // swizzle.hpp: abs(SShift) >= BBits
     CHECK(cute_swizzle_type({3, 3, 3}) == "cute::Swizzle<3,3,3>");
     CHECK(swizzle_index_expression({3, 3, 3}) == "i ^ ((i >> 3) & 0x38)");
     CHECK(swizzle_index_expression({0, 0, 0}) == "i");
@@ -90,7 +90,8 @@ TEST_CASE("TMA swizzle modes are Swizzle<B,4,3> on bytes") {
     t64.tma = TmaSwizzle::b64;
     REQUIRE(check_tile_layout(t64) == "");
     for (int r = 0; r < 16; ++r)
-        for (int c = 0; c < 4; ++c) CHECK(tile_byte_address(t64, r, 8 * c) == static_cast<std::uint64_t>(64 * r + 16 * (c ^ ((r / 2) % 4))));
+        for (int c = 0; c < 4; ++c)
+            CHECK(tile_byte_address(t64, r, 8 * c) == static_cast<std::uint64_t>(64 * r + 16 * (c ^ ((r / 2) % 4))));
     // cuTensorMapEncodeTiled: the inner box dimension is at most the swizzle span.
     TileLayout wide = tile(8, 128, 2);
     wide.tma = TmaSwizzle::b128;
@@ -104,9 +105,9 @@ TEST_CASE("ldmatrix / stmatrix: one wavefront per 8x8 matrix, 8-way on 128-byte 
     // PTX ISA, ldmatrix: threads 0-7 give the row addresses of matrix 0, 8-15 matrix 1, 16-23 matrix 2,
     // 24-31 matrix 3 (.x1 uses threads 0-7, .x2 0-15); each row is 8 x 16 bits = 16 bytes. Nsight Compute
     // counts one wavefront per matrix when its 8 rows reach all 32 banks (NVIDIA forum thread 278716).
-    const TileLayout plain = tile(64, 64, 2);   // half tile[64][64]: rows are 128 bytes, so 8 rows share 4 banks
+    const TileLayout plain = tile(64, 64, 2);  // half tile[64][64]: rows are 128 bytes, so 8 rows share 4 banks
     const TileAccess x4 = access("ldmatrix.x4", 2, 2);
-    CHECK(tile_access_warps(plain, x4) == 16);   // 16 x 16 halfs per instruction
+    CHECK(tile_access_warps(plain, x4) == 16);  // 16 x 16 halfs per instruction
     TileBankTotals r = count(plain, x4);
     CHECK(r.wavefronts == 16 * 32);
     CHECK(r.ideal_wavefronts == 16 * 4);
@@ -126,9 +127,9 @@ TEST_CASE("ldmatrix / stmatrix: one wavefront per 8x8 matrix, 8-way on 128-byte 
     const WarpAccess w2 = tile_warp_access(plain, access("ldmatrix.x2", 2, 2), 0);
     CHECK(w2.active == 0xffffu);
     CHECK(analyze_banks(w2).ideal_wavefronts == 2);
-    CHECK(w2.addr[8] == 8 * 128);   // lane 8 = row 8 (matrix 1)
+    CHECK(w2.addr[8] == 8 * 128);  // lane 8 = row 8 (matrix 1)
     const WarpAccess w4 = tile_warp_access(plain, x4, 0);
-    CHECK(w4.addr[16] == 16);       // lane 16 = row 0, bytes 16..31 (matrix 2)
+    CHECK(w4.addr[16] == 16);  // lane 16 = row 0, bytes 16..31 (matrix 2)
     CHECK(w4.addr[31] == 7 * 128 + 8 * 128 + 16);
     // Swizzle<3,3,3> (= TMA 128B on halfs) spreads the 8 rows over 8 chunks: no conflict.
     TileLayout sw = plain;
@@ -156,8 +157,8 @@ TEST_CASE("8- and 16-byte vector tiles and column reads") {
     // Programming Guide / Nsight Compute: 8-byte accesses run as 2 phases of 16 lanes, 16-byte as 4 of 8.
     const TileLayout f = tile(32, 64, 4);
     TileBankTotals v8 = count(f, access("row", 8, 4));
-    CHECK(v8.warps == 32);        // 32 rows x 256 bytes / (32 lanes x 8 bytes)
-    CHECK(v8.wavefronts == 64);   // 2 per warp
+    CHECK(v8.warps == 32);       // 32 rows x 256 bytes / (32 lanes x 8 bytes)
+    CHECK(v8.wavefronts == 64);  // 2 per warp
     CHECK(v8.conflicts == 0);
     const TileLayout h = tile(64, 64, 2);
     TileBankTotals v16 = count(h, access("row", 16, 2));
@@ -251,7 +252,7 @@ TEST_CASE("swizzle solver: known answers") {
     CHECK_FALSE(s.zero);
     CHECK(s.conflicts > 0);
     CHECK(s.conflicts < s.conflicts_plain);
-    CHECK(s.per_access[0] == 0);   // the least-conflict choice still fixes ldmatrix
+    CHECK(s.per_access[0] == 0);  // the least-conflict choice still fixes ldmatrix
     // Bad input names the field.
     CHECK(solve_swizzle(64, 64, 2, std::vector<TileAccess>{}).error.rfind("access:", 0) == 0);
     CHECK(solve_swizzle(0, 64, 2, mma).error.rfind("tile:", 0) == 0);
@@ -270,7 +271,7 @@ TEST_CASE("swizzle solver: every answer re-counted by the model, 8-128 columns, 
                 TileLayout probe = tile(rows, cols, e);
                 bool fits = true;
                 for (const TileAccess& a : acc) fits = fits && check_tile_access(probe, a).empty();
-                if (!fits) continue;   // e.g. 8 columns of halfs: a 16-byte row is the whole row, too narrow for ldmatrix.x4
+                if (!fits) continue;  // e.g. 8 columns of halfs: a 16-byte row is the whole row, too narrow for ldmatrix.x4
                 CAPTURE(e);
                 CAPTURE(cols);
                 CAPTURE(set);

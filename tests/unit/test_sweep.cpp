@@ -17,7 +17,7 @@ TEST_CASE("block-size sweep covers 1..1024 and matches compute_occupancy") {
     REQUIRE(s.size() == 1024);
     CHECK(s.front().x == 1);
     CHECK(s.back().x == 1024);
-    CHECK(s[255].blocks_per_sm == 4);        // 256 threads, the seed example
+    CHECK(s[255].blocks_per_sm == 4);  // 256 threads, the seed example
     CHECK(s[255].occupancy == doctest::Approx(0.5));
     CHECK(s[1023].blocks_per_sm == 1);
     const auto coarse = sweep_block_size(d, k, l, 32);
@@ -31,7 +31,7 @@ TEST_CASE("register sweep 0..255 is non-increasing") {
     const auto s = sweep_registers(d, KernelResources{}, LaunchConfig{});
     REQUIRE(s.size() == 256);
     for (std::size_t i = 1; i < s.size(); ++i) CHECK(s[i].blocks_per_sm <= s[i - 1].blocks_per_sm);
-    CHECK(s[0].blocks_per_sm == 8);   // 256-thread blocks: warp-limited at 64/8
+    CHECK(s[0].blocks_per_sm == 8);  // 256-thread blocks: warp-limited at 64/8
 }
 
 TEST_CASE("shared-memory sweep ends at what one block may use") {

@@ -12,8 +12,7 @@ using namespace occ::validation;
 
 namespace {
 
-MemCase table_case(Kind kind, int size, std::int64_t stride_elems, std::int64_t shift_bytes = 0,
-                   std::uint64_t mask = 0xFFFFFFFFull) {
+MemCase table_case(Kind kind, int size, std::int64_t stride_elems, std::int64_t shift_bytes = 0, std::uint64_t mask = 0xFFFFFFFFull) {
     MemCase c;
     c.kind = kind;
     c.id = "t";
@@ -75,12 +74,12 @@ TEST_CASE("validate_case refuses malformed cases") {
 
 TEST_CASE("global predictions: the Best Practices Guide's worked examples") {
     CHECK(predict_global(table_case(Kind::coalescing, 4, 1)).sectors == 4);
-    CHECK(predict_global(table_case(Kind::coalescing, 4, 1, 4)).sectors == 5);     // shifted by one float
+    CHECK(predict_global(table_case(Kind::coalescing, 4, 1, 4)).sectors == 5);  // shifted by one float
     CHECK(predict_global(table_case(Kind::coalescing, 4, 2)).sectors == 8);
     CHECK(predict_global(table_case(Kind::coalescing, 4, 32)).sectors == 32);
     CHECK(predict_global(table_case(Kind::coalescing, 16, 1)).sectors == 16);
     CHECK(predict_global(table_case(Kind::coalescing, 1, 1)).sectors == 1);
-    CHECK(predict_global(table_case(Kind::coalescing, 4, 0)).sectors == 1);        // broadcast
+    CHECK(predict_global(table_case(Kind::coalescing, 4, 0)).sectors == 1);  // broadcast
     const GlobalPrediction none = predict_global(table_case(Kind::coalescing, 4, 1, 0, 0));
     CHECK(none.requests == 0);
     CHECK(none.sectors == 0);
@@ -107,7 +106,7 @@ TEST_CASE("2-D cases use x-fastest lane order and sum over warps") {
         if (c.id != "gmem/ld4/2d_16x4_p64") continue;
         CHECK(c.threads() == 64);
         CHECK(predict_global(c).requests == 2);
-        CHECK(predict_global(c).sectors == 8);   // each warp: two rows of 64 contiguous bytes
+        CHECK(predict_global(c).sectors == 8);  // each warp: two rows of 64 contiguous bytes
     }
 }
 
@@ -149,7 +148,7 @@ TEST_CASE("memory_result pairs predictions with (SYNTHETIC) counters by grid ind
     NcuLaunch l;
     l.id = 0;
     l.kernel = "occv_gld_4";
-    l.grid_x = 1;   // case 0
+    l.grid_x = 1;  // case 0
     const MemCase& c0 = cases[0];
     REQUIRE(c0.id == "gmem/ld4/contiguous");
     CHECK(memory_kernel_name(c0) == "occv_gld_4");

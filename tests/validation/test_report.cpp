@@ -81,8 +81,7 @@ TEST_CASE("JSON round trip keeps every field and writes a summary") {
 }
 
 TEST_CASE("bad reports are refused with a readable reason") {
-    CHECK_THROWS_WITH_AS(load_report(kFix + "/synthetic_bad_schema.json"), doctest::Contains("unsupported schema"),
-                         std::runtime_error);
+    CHECK_THROWS_WITH_AS(load_report(kFix + "/synthetic_bad_schema.json"), doctest::Contains("unsupported schema"), std::runtime_error);
     CHECK_THROWS_AS(load_report(kFix + "/does_not_exist.json"), std::runtime_error);
     json j = to_json(load_report(kFix + "/synthetic_report.json"));
     j["cases"][0]["kind"] = "nonsense";
@@ -100,7 +99,7 @@ TEST_CASE("console table marks mismatches and shows the three columns") {
     CHECK(all.find("MISMATCH") != std::string::npos);
     CHECK(all.find("occ/r64_s0/t256/d0/c-1") != std::string::npos);
     const std::string problems = format_table(r, true);
-    CHECK(problems.find("occ/r64_s0/t256/d0/c-1") == std::string::npos);   // matched: left out
+    CHECK(problems.find("occ/r64_s0/t256/d0/c-1") == std::string::npos);  // matched: left out
     CHECK(problems.find("occ/r40_s0/t1000/d0/c-1") != std::string::npos);
     CHECK(problems.find("explained: made-up explanation") != std::string::npos);
 }

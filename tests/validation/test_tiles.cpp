@@ -138,10 +138,10 @@ TEST_CASE("tile cases: report entries compare occ's values with the counters") {
 TEST_CASE("tile cases in a report: counted under their kind, shown in the table and the Markdown summary") {
     const auto v = tile_cases(true);
     Report r;
-    r.synthetic = true;   // hand-made, not a measurement
+    r.synthetic = true;  // hand-made, not a measurement
     r.gpu.name = "NVIDIA H200";
     r.gpu.cc_major = 9;
-    NcuLaunch l;   // SYNTHETIC counters: one bank conflict short of occ's 28
+    NcuLaunch l;  // SYNTHETIC counters: one bank conflict short of occ's 28
     l.metrics = {{"smsp__sass_inst_executed_op_ldsm.sum", 1},
                  {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", 32},
                  {"smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum", 27}};

@@ -30,8 +30,8 @@ TEST_CASE("ncu CSV: rows, integer values, n/a, thousands separators, ==PROF== li
     CHECK(rows[0].kernel == "occv_gld_4");
     CHECK(rows[0].metric == "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
     CHECK(rows[0].value == 1);
-    CHECK_FALSE(rows[2].value.has_value());   // n/a
-    CHECK(rows[6].value == 1024);             // "1,024"
+    CHECK_FALSE(rows[2].value.has_value());  // n/a
+    CHECK(rows[6].value == 1024);            // "1,024"
     const auto launches = group_ncu(rows);
     REQUIRE(launches.size() == 2);
     CHECK(launches[0].grid_x == 1);
@@ -123,21 +123,23 @@ TEST_CASE("CUPTI range names round-trip; foreign names are refused") {
 
 TEST_CASE("CUPTI ranges become launches that match_launches and memory_result read") {
     std::vector<CounterRange> ranges;
-    ranges.push_back({"case-1", {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1.0},
-                                 {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 3.9999999}}});
+    ranges.push_back(
+        {"case-1",
+         {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1.0}, {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 3.9999999}}});
     ranges.push_back({"unrelated", {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 7.0}}});
-    ranges.push_back({"case-0", {{"smsp__inst_executed_op_shared_ld.sum", 2.0},
-                                 {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 64.0},
-                                 {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 62.0},
-                                 {"sm__warps_active.avg.pct_of_peak_sustained_active", NAN}}});
+    ranges.push_back({"case-0",
+                      {{"smsp__inst_executed_op_shared_ld.sum", 2.0},
+                       {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 64.0},
+                       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 62.0},
+                       {"sm__warps_active.avg.pct_of_peak_sustained_active", NAN}}});
     const auto launches = launches_from_ranges(ranges);
     REQUIRE(launches.size() == 2);
     CHECK(launches[0].grid_x == 2);
-    CHECK(launches[0].metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 4);   // rounded
+    CHECK(launches[0].metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 4);  // rounded
     CHECK(launches[1].grid_x == 1);
     // The hardware fallback counter is filed under the name the report reads.
     CHECK(launches[1].metrics.at("smsp__sass_inst_executed_op_shared_ld.sum") == 2);
-    CHECK(launches[1].metrics.count("sm__warps_active.avg.pct_of_peak_sustained_active") == 0);   // NaN dropped
+    CHECK(launches[1].metrics.count("sm__warps_active.avg.pct_of_peak_sustained_active") == 0);  // NaN dropped
 
     const auto by_case = match_launches(launches, 3);
     CHECK(by_case[0] == &launches[1]);
@@ -156,7 +158,7 @@ TEST_CASE("CUPTI ranges become launches that match_launches and memory_result re
     CHECK(r.checks[0].measured == 2);
     CHECK(r.checks[1].measured == 64);
     CHECK(r.checks[2].measured == 62);
-    CHECK(evaluate(r) == Status::match);   // 2 warps x 32-way conflict = occ's prediction
+    CHECK(evaluate(r) == Status::match);  // 2 warps x 32-way conflict = occ's prediction
 }
 
 TEST_CASE("CUPTI failures: one line, privilege errors name the driver setting") {
@@ -167,7 +169,7 @@ TEST_CASE("CUPTI failures: one line, privilege errors name the driver setting") 
     CHECK(p.find("NVreg_RestrictProfilingToAdminUsers") != std::string::npos);
     CHECK(p.find("cuptiRangeProfilerEnable") != std::string::npos);
     CHECK(p.find('\n') == std::string::npos);
-    CHECK(is_privilege_error(p));   // the line still carries the result name
+    CHECK(is_privilege_error(p));  // the line still carries the result name
     const std::string o = cupti_failure_reason("cuptiProfilerHostConfigAddMetrics", "CUPTI_ERROR_INVALID_METRIC_NAME");
     CHECK(o == "CUPTI cuptiProfilerHostConfigAddMetrics failed: CUPTI_ERROR_INVALID_METRIC_NAME");
 }

@@ -33,8 +33,7 @@ struct Builder {
         c.elem_size = size;
         c.mask = mask;
         for (int lane = 0; lane < 32; ++lane) c.offsets.push_back(offset(lane));
-        c.id = std::string(kind == Kind::coalescing ? "gmem/" : "smem/") + (store ? "st" : "ld") + std::to_string(size) +
-               "/" + family;
+        c.id = std::string(kind == Kind::coalescing ? "gmem/" : "smem/") + (store ? "st" : "ld") + std::to_string(size) + "/" + family;
         c.description = desc;
         out.push_back(std::move(c));
     }
@@ -54,11 +53,10 @@ struct Builder {
         c.mask = bx * by >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << (bx * by)) - 1);
         for (int y = 0; y < by; ++y)
             for (int x = 0; x < bx; ++x) c.offsets.push_back(base + y * pitch + std::int64_t{x} * size);
-        c.id = std::string(kind == Kind::coalescing ? "gmem/" : "smem/") + (store ? "st" : "ld") + std::to_string(size) +
-               "/2d_" + std::to_string(bx) + "x" + std::to_string(by) + "_p" + std::to_string(pitch) +
-               (base ? "_b" + std::to_string(base) : "");
-        c.description = "2-D block " + std::to_string(bx) + "x" + std::to_string(by) + ", row pitch " +
-                        std::to_string(pitch) + " B (lanes x-fastest)";
+        c.id = std::string(kind == Kind::coalescing ? "gmem/" : "smem/") + (store ? "st" : "ld") + std::to_string(size) + "/2d_" +
+               std::to_string(bx) + "x" + std::to_string(by) + "_p" + std::to_string(pitch) + (base ? "_b" + std::to_string(base) : "");
+        c.description = "2-D block " + std::to_string(bx) + "x" + std::to_string(by) + ", row pitch " + std::to_string(pitch) +
+                        " B (lanes x-fastest)";
         out.push_back(std::move(c));
     }
 };
@@ -66,8 +64,11 @@ struct Builder {
 }  // namespace
 
 json MemCase::inputs() const {
-    json j{{"space", kind == Kind::coalescing ? "global" : "shared"}, {"op", store ? "st" : "ld"}, {"elem_size", elem_size},
-           {"block", {block_x, block_y}}, {"mask", "0x" + hex_mask(mask)}};
+    json j{{"space", kind == Kind::coalescing ? "global" : "shared"},
+           {"op", store ? "st" : "ld"},
+           {"elem_size", elem_size},
+           {"block", {block_x, block_y}},
+           {"mask", "0x" + hex_mask(mask)}};
     if (two_d) {
         j["mode"] = "2d";
         j["base"] = base;
@@ -84,14 +85,12 @@ std::vector<MemCase> coalescing_cases(bool quick) {
     for (bool store : {false, true}) {
         Builder b{v, Kind::coalescing, quick};
         for (int s : kSizes) {
-            const bool q = !store || s == 4 || s == 16;   // quick: every load, stores of 4 and 16 bytes
+            const bool q = !store || s == 4 || s == 16;  // quick: every load, stores of 4 and 16 bytes
             b.table(q, "contiguous", "consecutive elements", s, store, [s](int l) { return std::int64_t{l} * s; });
-            b.table(q, "shift1", "consecutive, base shifted by one element", s, store,
-                    [s](int l) { return std::int64_t{l + 1} * s; });
+            b.table(q, "shift1", "consecutive, base shifted by one element", s, store, [s](int l) { return std::int64_t{l + 1} * s; });
             b.table(!store, "shift3", "consecutive, base shifted by three elements", s, store,
                     [s](int l) { return std::int64_t{l + 3} * s; });
-            b.table(q, "shift32B", "consecutive, base shifted by 32 bytes", s, store,
-                    [s](int l) { return 32 + std::int64_t{l} * s; });
+            b.table(q, "shift32B", "consecutive, base shifted by 32 bytes", s, store, [s](int l) { return 32 + std::int64_t{l} * s; });
             for (int stride : {2, 3, 4, 8, 32, 33, 1024}) {
                 const bool qs = q && (stride == 2 || stride == 4 || stride == 32 || stride == 33 || (!store && stride == 1024));
                 b.table(qs, "stride" + std::to_string(stride), "stride " + std::to_string(stride) + " elements", s, store,
@@ -108,8 +107,9 @@ std::vector<MemCase> coalescing_cases(bool quick) {
             });
             for (std::uint64_t m : {0x55555555ull, 0x0000FFFFull, 0xFFFF0000ull, 0x00000001ull, 0x80000001ull, 0x0ull}) {
                 const bool qm = q && (m == 0x55555555ull || m == 0x1ull || m == 0x0ull);
-                b.table(qm, "mask" + hex_mask(m), "consecutive, active mask 0x" + hex_mask(m), s, store,
-                        [s](int l) { return std::int64_t{l} * s; }, m);
+                b.table(
+                    qm, "mask" + hex_mask(m), "consecutive, active mask 0x" + hex_mask(m), s, store,
+                    [s](int l) { return std::int64_t{l} * s; }, m);
             }
             b.two_d(q, s, store, 8, 4, 8 * s);
             b.two_d(q, s, store, 8, 4, 1024);
@@ -142,15 +142,14 @@ std::vector<MemCase> bank_cases(bool /*quick*/) {
                 [](int l) { return std::int64_t{l < 16 ? 0 : l * 4}; });
         b.table(q, "tile_column", "column of a 32x32 float tile (32-way)", 4, store,
                 [](int l) { return std::int64_t{l} * 32 * 4 + 5 * 4; });
-        b.table(q, "tile_column_padded", "column of a 32x33 padded tile", 4, store,
-                [](int l) { return std::int64_t{l} * 33 * 4 + 5 * 4; });
+        b.table(q, "tile_column_padded", "column of a 32x33 padded tile", 4, store, [](int l) { return std::int64_t{l} * 33 * 4 + 5 * 4; });
         b.table(q, "tile_column_xor", "column of a 32x32 tile, XOR swizzle col^row", 4, store,
                 [](int l) { return (std::int64_t{l} * 32 + (5 ^ l)) * 4; });
-        b.table(!store, "permuted", "consecutive words, lanes permuted", 4, store,
-                [](int l) { return std::int64_t{(l * 13) % 32} * 4; });
+        b.table(!store, "permuted", "consecutive words, lanes permuted", 4, store, [](int l) { return std::int64_t{(l * 13) % 32} * 4; });
         for (std::uint64_t m : {0x55555555ull, 0x0000FFFFull, 0x00000001ull, 0x0ull})
-            b.table(!store || m == 0x55555555ull, "stride32_mask" + hex_mask(m), "stride 32 words, active mask 0x" + hex_mask(m),
-                    4, store, [](int l) { return std::int64_t{l} * 32 * 4; }, m);
+            b.table(
+                !store || m == 0x55555555ull, "stride32_mask" + hex_mask(m), "stride 32 words, active mask 0x" + hex_mask(m), 4, store,
+                [](int l) { return std::int64_t{l} * 32 * 4; }, m);
         b.two_d(q, 4, store, 8, 4, 32 * 4);
         b.two_d(q, 4, store, 8, 4, 33 * 4);
         b.two_d(!store, 4, store, 4, 8, 128 * 4);
@@ -172,8 +171,8 @@ std::vector<MemCase> bank_cases(bool /*quick*/) {
                     [stride](int l) { return std::int64_t{l} * stride * 16; });
         }
         b.table(q, "broadcast", "every lane reads the same element", 16, store, [](int) { return std::int64_t{64}; });
-        b.table(!store, "mask55555555", "consecutive, every other lane", 16, store,
-                [](int l) { return std::int64_t{l} * 16; }, 0x55555555ull);
+        b.table(
+            !store, "mask55555555", "consecutive, every other lane", 16, store, [](int l) { return std::int64_t{l} * 16; }, 0x55555555ull);
         // Bytes and halves: several lanes share a word (broadcast within a word).
         for (int s : {1, 2}) {
             for (int stride : {1, 2, 4, 64, 128}) {
@@ -208,7 +207,7 @@ int expected_sass_width(int elem_size) { return elem_size; }
 
 // --- Occupancy configurations -----------------------------------------------------------------------
 std::vector<OccConfig> occupancy_configs(const OccKernel& k, int kernel_index, bool quick, std::int64_t optin_max) {
-    static constexpr int kBlocks[] = {32, 33, 64, 96, 100, 128, 160, 192, 224, 256, 257, 288, 320, 384,
+    static constexpr int kBlocks[] = {32,  33,  64,  96,  100, 128, 160, 192, 224, 256, 257, 288,  320,  384,
                                       448, 480, 512, 513, 576, 640, 704, 768, 800, 896, 960, 1000, 1023, 1024};
     static constexpr std::int64_t kSmall[] = {0, 256, 1000, 2048, 4096, 6000, 8192, 12288, 16384, 24576, 32768, 40960, 45000};
     static constexpr std::int64_t kOptin[] = {50000, 65536, 81920, 100000, 120000, 131072, 163840, 180000, 200000, 232448};

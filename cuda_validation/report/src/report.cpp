@@ -131,8 +131,8 @@ T get_or(const json& j, const char* key, T fallback) {
 }
 
 json tally_json(const Tally& t) {
-    return json{{"cases", t.cases}, {"matched", t.matched}, {"mismatched", t.mismatched},
-                {"explained", t.explained}, {"unverified", t.unverified}};
+    return json{
+        {"cases", t.cases}, {"matched", t.matched}, {"mismatched", t.mismatched}, {"explained", t.explained}, {"unverified", t.unverified}};
 }
 
 }  // namespace
@@ -140,8 +140,11 @@ json tally_json(const Tally& t) {
 json to_json(const Case& c) {
     json checks = json::array();
     for (const Check& k : c.checks)
-        checks.push_back(json{{"name", k.name}, {"predicted", k.predicted}, {"runtime", opt(k.runtime)},
-                              {"measured", opt(k.measured)}, {"agrees", k.agrees()}});
+        checks.push_back(json{{"name", k.name},
+                              {"predicted", k.predicted},
+                              {"runtime", opt(k.runtime)},
+                              {"measured", opt(k.measured)},
+                              {"agrees", k.agrees()}});
     json j{{"kind", kind_name(c.kind)}, {"id", c.id}, {"status", status_name(evaluate(c))}};
     if (!c.description.empty()) j["description"] = c.description;
     j["inputs"] = c.inputs;
@@ -186,10 +189,16 @@ json to_json(const Report& r) {
     for (const Case& c : r.cases) cases.push_back(to_json(c));
     return json{{"schema", kSchema},
                 {"synthetic", r.synthetic},
-                {"gpu", {{"name", r.gpu.name}, {"slug", r.gpu.slug}, {"occ_gpu", r.gpu.occ_gpu},
-                         {"cc", std::to_string(r.gpu.cc_major) + "." + std::to_string(r.gpu.cc_minor)},
-                         {"cc_major", r.gpu.cc_major}, {"cc_minor", r.gpu.cc_minor}, {"sm_count", r.gpu.sm_count},
-                         {"driver_version", r.gpu.driver_version}, {"runtime_version", r.gpu.runtime_version}}},
+                {"gpu",
+                 {{"name", r.gpu.name},
+                  {"slug", r.gpu.slug},
+                  {"occ_gpu", r.gpu.occ_gpu},
+                  {"cc", std::to_string(r.gpu.cc_major) + "." + std::to_string(r.gpu.cc_minor)},
+                  {"cc_major", r.gpu.cc_major},
+                  {"cc_minor", r.gpu.cc_minor},
+                  {"sm_count", r.gpu.sm_count},
+                  {"driver_version", r.gpu.driver_version},
+                  {"runtime_version", r.gpu.runtime_version}}},
                 {"mode", r.mode},
                 {"date", r.date},
                 {"occ_version", r.occ_version},
@@ -268,8 +277,8 @@ void line(std::string& out, const char* fmt, auto... args) {
 std::string format_summary_line(const Report& r) {
     const Tally t = r.tally();
     std::string s = r.gpu.name + " (cc " + std::to_string(r.gpu.cc_major) + "." + std::to_string(r.gpu.cc_minor) + ", " +
-                    std::to_string(r.gpu.sm_count) + " SMs): " + std::to_string(t.cases) + " cases, " +
-                    std::to_string(t.matched) + " matched, " + std::to_string(t.mismatched) + " mismatched";
+                    std::to_string(r.gpu.sm_count) + " SMs): " + std::to_string(t.cases) + " cases, " + std::to_string(t.matched) +
+                    " matched, " + std::to_string(t.mismatched) + " mismatched";
     if (t.explained) s += ", " + std::to_string(t.explained) + " explained";
     if (t.unverified) s += ", " + std::to_string(t.unverified) + " unverified";
     if (r.synthetic) s += " [SYNTHETIC fixture, not a hardware result]";
@@ -284,8 +293,8 @@ std::string format_table(const Report& r, bool only_problems) {
         if (only_problems && s == Status::match) continue;
         for (const Check& k : c.checks) {
             const char* m = s == Status::match ? "ok" : (k.agrees() ? (c.estimate ? "estimate" : "") : mark(s));
-            line(out, "%-10s %-44s %-26s %10lld %10s %10s  %s\n", kind_name(c.kind), fit(c.id, 44).c_str(),
-                 fit(k.name, 26).c_str(), static_cast<long long>(k.predicted), val(k.runtime).c_str(), val(k.measured).c_str(), m);
+            line(out, "%-10s %-44s %-26s %10lld %10s %10s  %s\n", kind_name(c.kind), fit(c.id, 44).c_str(), fit(k.name, 26).c_str(),
+                 static_cast<long long>(k.predicted), val(k.runtime).c_str(), val(k.measured).c_str(), m);
         }
         if (s != Status::match && !c.explanation.empty()) out += "           explained: " + c.explanation + "\n";
         if (s != Status::match && !c.note.empty()) out += "           note: " + c.note + "\n";
@@ -297,12 +306,13 @@ std::string format_markdown(const Report& r) {
     std::string out;
     out += "# occ hardware validation: " + r.gpu.name + "\n\n";
     if (r.synthetic)
-        out += "> **SYNTHETIC fixture.** These numbers were written by hand to test the report code; they are not a "
-               "hardware result.\n\n";
-    line(out, "- GPU: %s, compute capability %d.%d, %d SMs (occ entry: %s)\n", r.gpu.name.c_str(), r.gpu.cc_major,
-         r.gpu.cc_minor, r.gpu.sm_count, r.gpu.occ_gpu.empty() ? "generic cc device" : r.gpu.occ_gpu.c_str());
-    line(out, "- Driver %d, runtime %d; mode %s; %s; occ %s\n", r.gpu.driver_version, r.gpu.runtime_version,
-         r.mode.c_str(), r.date.c_str(), r.occ_version.c_str());
+        out +=
+            "> **SYNTHETIC fixture.** These numbers were written by hand to test the report code; they are not a "
+            "hardware result.\n\n";
+    line(out, "- GPU: %s, compute capability %d.%d, %d SMs (occ entry: %s)\n", r.gpu.name.c_str(), r.gpu.cc_major, r.gpu.cc_minor,
+         r.gpu.sm_count, r.gpu.occ_gpu.empty() ? "generic cc device" : r.gpu.occ_gpu.c_str());
+    line(out, "- Driver %d, runtime %d; mode %s; %s; occ %s\n", r.gpu.driver_version, r.gpu.runtime_version, r.mode.c_str(), r.date.c_str(),
+         r.occ_version.c_str());
     if (!r.predictor_memory.empty()) out += "- Coalescing/bank predictions by: " + r.predictor_memory + "\n";
     for (const auto& [k, v] : r.tools.items()) out += "- " + k + ": " + (v.is_string() ? v.get<std::string>() : v.dump()) + "\n";
     out += "\n| kind | cases | matched | mismatched | explained | unverified |\n|---|---:|---:|---:|---:|---:|\n";
@@ -311,8 +321,7 @@ std::string format_markdown(const Report& r) {
         line(out, "| %s | %d | %d | %d | %d | %d |\n", kind_name(k), t.cases, t.matched, t.mismatched, t.explained, t.unverified);
     }
     const Tally t = r.tally();
-    line(out, "| **all** | **%d** | **%d** | **%d** | **%d** | **%d** |\n\n", t.cases, t.matched, t.mismatched, t.explained,
-         t.unverified);
+    line(out, "| **all** | **%d** | **%d** | **%d** | **%d** | **%d** |\n\n", t.cases, t.matched, t.mismatched, t.explained, t.unverified);
     std::string rows;
     for (const Case& c : r.cases) {
         const Status s = evaluate(c);
@@ -321,16 +330,17 @@ std::string format_markdown(const Report& r) {
             if (k.agrees() && !c.estimate) continue;
             std::string why = !c.explanation.empty() ? c.explanation : c.note;
             std::replace(why.begin(), why.end(), '|', '/');
-            rows += "| " + std::string(kind_name(c.kind)) + " | `" + c.id + "` | " + k.name + " | " +
-                    std::to_string(k.predicted) + " | " + val(k.runtime) + " | " + val(k.measured) + " | " + status_name(s) +
-                    " | " + why + " |\n";
+            rows += "| " + std::string(kind_name(c.kind)) + " | `" + c.id + "` | " + k.name + " | " + std::to_string(k.predicted) + " | " +
+                    val(k.runtime) + " | " + val(k.measured) + " | " + status_name(s) + " | " + why + " |\n";
         }
     }
     if (rows.empty()) {
         out += "Every compared value agreed.\n";
     } else {
-        out += "## Cases that did not match\n\n| kind | case | check | occ | runtime | hardware | status | why |\n"
-               "|---|---|---|---:|---:|---:|---|---|\n" + rows;
+        out +=
+            "## Cases that did not match\n\n| kind | case | check | occ | runtime | hardware | status | why |\n"
+            "|---|---|---|---:|---:|---:|---|---|\n" +
+            rows;
     }
     return out;
 }

@@ -7,8 +7,7 @@
 namespace occ::validation {
 
 std::string memory_kernel_name(const MemCase& c) {
-    return std::string("occv_") + (c.kind == Kind::coalescing ? "g" : "s") + (c.store ? "st_" : "ld_") +
-           std::to_string(c.elem_size);
+    return std::string("occv_") + (c.kind == Kind::coalescing ? "g" : "s") + (c.store ? "st_" : "ld_") + std::to_string(c.elem_size);
 }
 
 std::vector<const NcuLaunch*> match_launches(const std::vector<NcuLaunch>& launches, std::size_t case_count) {
@@ -42,13 +41,17 @@ Case memory_result(const MemCase& c, const NcuLaunch* launch, std::optional<std:
     const std::string op = c.store ? "st" : "ld";
     if (c.kind == Kind::coalescing) {
         const GlobalPrediction p = predict_global(c);
-        r.checks.push_back({"requests", p.requests, std::nullopt, metric(launch, "l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum")});
+        r.checks.push_back(
+            {"requests", p.requests, std::nullopt, metric(launch, "l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum")});
         r.checks.push_back({"sectors", p.sectors, std::nullopt, metric(launch, "l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum")});
     } else {
         const SharedPrediction p = predict_shared(c);
-        r.checks.push_back({"instructions", p.instructions, std::nullopt, metric(launch, "smsp__sass_inst_executed_op_shared_" + op + ".sum")});
-        r.checks.push_back({"wavefronts", p.wavefronts, std::nullopt, metric(launch, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum")});
-        r.checks.push_back({"bank_conflicts", p.conflicts, std::nullopt, metric(launch, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum")});
+        r.checks.push_back(
+            {"instructions", p.instructions, std::nullopt, metric(launch, "smsp__sass_inst_executed_op_shared_" + op + ".sum")});
+        r.checks.push_back(
+            {"wavefronts", p.wavefronts, std::nullopt, metric(launch, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + op + ".sum")});
+        r.checks.push_back({"bank_conflicts", p.conflicts, std::nullopt,
+                            metric(launch, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + op + ".sum")});
     }
     // Only meaningful when some lane accesses memory: with no active lane the instruction still exists.
     r.checks.push_back({"sass_width_bytes", expected_sass_width(c.elem_size), std::nullopt, sass_width});

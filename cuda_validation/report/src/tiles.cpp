@@ -55,8 +55,8 @@ struct TileBuilder {
         const std::string name = tile_access_name(c.access);
         c.id = "tile/" + name + (c.access.kind == TileAccessKind::cp_async ? std::to_string(c.access.bytes) : "") + "/" + layout_tag(t) +
                (global_pitch ? "/gpitch" + std::to_string(global_pitch) : "") + "/w" + std::to_string(warp);
-        c.description = name + (c.access.kind == TileAccessKind::cp_async ? " " + std::to_string(c.access.bytes) + " B" : "") + ", warp instruction " +
-                        std::to_string(warp) + " of a " + layout_words(t);
+        c.description = name + (c.access.kind == TileAccessKind::cp_async ? " " + std::to_string(c.access.bytes) + " B" : "") +
+                        ", warp instruction " + std::to_string(warp) + " of a " + layout_words(t);
         out.push_back(std::move(c));
     }
 };
@@ -85,9 +85,7 @@ int TileCase::min_cc() const {
     return access.kind == TileAccessKind::stmatrix ? 90 : 75;
 }
 
-std::int64_t TileCase::smem_bytes() const {
-    return (std::int64_t{layout.rows} * layout.pitch() * layout.elem_bytes + 127) / 128 * 128;
-}
+std::int64_t TileCase::smem_bytes() const { return (std::int64_t{layout.rows} * layout.pitch() * layout.elem_bytes + 127) / 128 * 128; }
 
 json TileCase::inputs() const {
     json j{{"kernel", kernel()},
@@ -141,7 +139,7 @@ std::vector<TileCase> tile_cases(bool quick) {
     // cp.async: 16, 8 and 4 bytes per lane from a row-major global matrix into the tile.
     b.add(true, rm, "cp_async", 16);
     b.add(true, swz, "cp_async", 16);
-    b.add(true, rm, "cp_async", 16, 0, 72);   // global rows of 144 B: sectors straddle
+    b.add(true, rm, "cp_async", 16, 0, 72);  // global rows of 144 B: sectors straddle
     b.add(false, pad, "cp_async", 16);
     b.add(false, tma, "cp_async", 16, 3);
     b.add(true, rm, "cp_async", 8);
@@ -159,8 +157,10 @@ std::string validate_tile_case(const TileCase& c) {
     const int width = is_matrix(c.access) ? 16 : c.access.bytes;
     for (int l = 0; l < kWarpLanes; ++l) {
         const int s = c.smem[static_cast<std::size_t>(l)], g = c.gmem[static_cast<std::size_t>(l)];
-        if (s < 0 || s + width > c.smem_bytes() || s % width != 0) return c.id + ": shared offset of lane " + std::to_string(l) + " out of the tile or misaligned";
-        if (g < 0 || g + width > kGlobalBufferBytes || g % width != 0) return c.id + ": global offset of lane " + std::to_string(l) + " out of the buffer or misaligned";
+        if (s < 0 || s + width > c.smem_bytes() || s % width != 0)
+            return c.id + ": shared offset of lane " + std::to_string(l) + " out of the tile or misaligned";
+        if (g < 0 || g + width > kGlobalBufferBytes || g % width != 0)
+            return c.id + ": global offset of lane " + std::to_string(l) + " out of the buffer or misaligned";
     }
     if (c.mask == 0) return c.id + ": no active lane";
     return {};
@@ -189,7 +189,8 @@ TilePrediction predict_tile(const TileCase& c) {
 // exist only as SASS-patched smsp__sass_l1tex_* counters; STSM has no instruction counter. "" = no
 // counter on that chip (the check keeps occ's value only).
 std::vector<std::string> tile_metrics(const TileAccess& a, int sm) {
-    const std::string wf = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_", bc = "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_";
+    const std::string wf = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_",
+                      bc = "smsp__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_";
     if (a.kind == TileAccessKind::cp_async) {
         const bool global = sm >= 90;
         return {"smsp__sass_inst_executed_op_ldgsts.sum", global ? "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum" : "",

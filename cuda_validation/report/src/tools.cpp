@@ -9,12 +9,16 @@
 namespace occ::validation {
 
 std::vector<std::string> ncu_memory_metrics() {
-    return {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    return {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-            "smsp__sass_inst_executed_op_shared_ld.sum",            "smsp__sass_inst_executed_op_shared_st.sum"};
+            "smsp__sass_inst_executed_op_shared_ld.sum",
+            "smsp__sass_inst_executed_op_shared_st.sum"};
 }
 
 namespace {
@@ -129,8 +133,7 @@ std::vector<NcuLaunch> group_ncu(const std::vector<NcuRow>& rows) {
 }
 
 std::string ncu_failure_reason(std::string_view out) {
-    if (out.find("ERR_NVGPUCTRPERM") != std::string_view::npos)
-        return "no permission to read GPU performance counters (ERR_NVGPUCTRPERM)";
+    if (out.find("ERR_NVGPUCTRPERM") != std::string_view::npos) return "no permission to read GPU performance counters (ERR_NVGPUCTRPERM)";
     if (out.find("No kernels were profiled") != std::string_view::npos) return "ncu profiled no kernels";
     if (out.find("is not supported") != std::string_view::npos && out.find("==ERROR==") != std::string_view::npos)
         return "ncu does not support this GPU";
@@ -245,7 +248,7 @@ std::vector<SassFunction> parse_cuobjdump_sass(std::string_view text) {
             const auto close = line.find("*/");
             if (close == std::string_view::npos) continue;
             std::string_view rest = trim(line.substr(close + 2));
-            if (rest.empty() || rest.front() == '/') continue;   // encoding-only line
+            if (rest.empty() || rest.front() == '/') continue;  // encoding-only line
             if (rest.front() == '@') {
                 const auto sp = rest.find(' ');
                 if (sp == std::string_view::npos) continue;

@@ -120,7 +120,7 @@ ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, con
         a.error = a.before.error_message();
         return a;
     }
-    const std::vector<SweepPoint> pts = sweep_registers(dev, k, l);   // index = registers per thread
+    const std::vector<SweepPoint> pts = sweep_registers(dev, k, l);  // index = registers per thread
     const int cur = k.regs_per_thread;
     KernelResources q = k;
 
@@ -145,7 +145,11 @@ ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, con
         q.regs_per_thread = static_cast<int>(a.to_gain_block);
         a.after_cut = compute_occupancy(dev, q, l);
     } else {
-        const OccupancyResult zero = [&] { KernelResources z = k; z.regs_per_thread = 0; return compute_occupancy(dev, z, l); }();
+        const OccupancyResult zero = [&] {
+            KernelResources z = k;
+            z.regs_per_thread = 0;
+            return compute_occupancy(dev, z, l);
+        }();
         a.note = "no register count fits more blocks: even with 0 registers the launch is limited by " + limiter_list(zero.limiters);
     }
     return a;
@@ -180,7 +184,8 @@ ResourceAdvice advise_shared_memory(const Device& dev, const KernelResources& k,
         z.smem_dynamic = 0;
         const OccupancyResult zero = compute_occupancy(dev, k, z);
         a.note = zero.blocks_per_sm <= a.blocks_per_sm
-                     ? "no dynamic shared memory size fits more blocks: with 0 bytes the launch is limited by " + limiter_list(zero.limiters)
+                     ? "no dynamic shared memory size fits more blocks: with 0 bytes the launch is limited by " +
+                           limiter_list(zero.limiters)
                      : "more blocks need less static shared memory";
     }
     return a;
@@ -200,8 +205,8 @@ DynamicSmemAdvice available_dynamic_smem(const Device& dev, const KernelResource
         const OccupancyResult zero = compute_occupancy(dev, k, z);
         a.at_available = zero;
         a.error = !zero.ok() ? zero.error_message()
-                             : "at most " + std::to_string(zero.blocks_per_sm) + " blocks per SM fit even with no dynamic shared memory (limited by " +
-                                   limiter_list(zero.limiters) + ")";
+                             : "at most " + std::to_string(zero.blocks_per_sm) +
+                                   " blocks per SM fit even with no dynamic shared memory (limited by " + limiter_list(zero.limiters) + ")";
         return a;
     }
     LaunchConfig q = l;
@@ -215,7 +220,8 @@ DynamicSmemAdvice available_dynamic_smem(const Device& dev, const KernelResource
 std::string block_size_suggestion(const BlockSizeAdvice& b, int threads_now) {
     if (!b.ok() || b.threads == threads_now || !(b.after.occupancy > b.before.occupancy + 1e-12)) return {};
     char buf[400];
-    std::snprintf(buf, sizeof buf, "block size %d -> %d threads: occupancy %s -> %s (%d -> %d blocks/SM); grid of at least %lld blocks fills the GPU",
+    std::snprintf(buf, sizeof buf,
+                  "block size %d -> %d threads: occupancy %s -> %s (%d -> %d blocks/SM); grid of at least %lld blocks fills the GPU",
                   threads_now, b.threads, format_percent(b.before.occupancy).c_str(), format_percent(b.after.occupancy).c_str(),
                   b.before.blocks_per_sm, b.blocks_per_sm, static_cast<long long>(b.min_grid_blocks));
     return buf;
@@ -225,13 +231,16 @@ std::string cut_suggestion(const ResourceAdvice& a) {
     if (!a.ok() || a.to_gain_block < 0) return {};
     char buf[400];
     if (a.resource == Resource::registers)
-        std::snprintf(buf, sizeof buf, "registers %d -> %d per thread (cut %d, e.g. __launch_bounds__ or -maxrregcount): %d -> %d blocks/SM, occupancy %s -> %s",
-                      static_cast<int>(a.now), static_cast<int>(a.to_gain_block), static_cast<int>(a.cut_to_gain), a.blocks_per_sm,
-                      a.after_cut.blocks_per_sm, format_percent(a.before.occupancy).c_str(), format_percent(a.after_cut.occupancy).c_str());
+        std::snprintf(
+            buf, sizeof buf,
+            "registers %d -> %d per thread (cut %d, e.g. __launch_bounds__ or -maxrregcount): %d -> %d blocks/SM, occupancy %s -> %s",
+            static_cast<int>(a.now), static_cast<int>(a.to_gain_block), static_cast<int>(a.cut_to_gain), a.blocks_per_sm,
+            a.after_cut.blocks_per_sm, format_percent(a.before.occupancy).c_str(), format_percent(a.after_cut.occupancy).c_str());
     else
         std::snprintf(buf, sizeof buf, "dynamic shared memory %s -> %s per block (cut %s): %d -> %d blocks/SM, occupancy %s -> %s",
-                      format_bytes(a.now).c_str(), format_bytes(a.to_gain_block).c_str(), format_bytes(a.cut_to_gain).c_str(), a.blocks_per_sm,
-                      a.after_cut.blocks_per_sm, format_percent(a.before.occupancy).c_str(), format_percent(a.after_cut.occupancy).c_str());
+                      format_bytes(a.now).c_str(), format_bytes(a.to_gain_block).c_str(), format_bytes(a.cut_to_gain).c_str(),
+                      a.blocks_per_sm, a.after_cut.blocks_per_sm, format_percent(a.before.occupancy).c_str(),
+                      format_percent(a.after_cut.occupancy).c_str());
     return buf;
 }
 
@@ -240,7 +249,8 @@ std::string headroom_suggestion(const ResourceAdvice& a) {
     char buf[400];
     if (a.resource == Resource::registers)
         std::snprintf(buf, sizeof buf, "register headroom: up to %d registers per thread (+%d) keep %d blocks/SM (%s)",
-                      static_cast<int>(a.max_same_blocks), static_cast<int>(a.headroom), a.blocks_per_sm, format_percent(a.before.occupancy).c_str());
+                      static_cast<int>(a.max_same_blocks), static_cast<int>(a.headroom), a.blocks_per_sm,
+                      format_percent(a.before.occupancy).c_str());
     else
         std::snprintf(buf, sizeof buf, "shared-memory headroom: up to %s dynamic per block (+%s) keeps %d blocks/SM",
                       format_bytes(a.max_same_blocks).c_str(), format_bytes(a.headroom).c_str(), a.blocks_per_sm);
@@ -260,21 +270,23 @@ std::string waves_suggestion(const WaveResult& w) {
     char buf[400];
     std::snprintf(buf, sizeof buf, "grid %lld blocks = %s waves of %lld; last wave %s full: %lld or %lld blocks end on a whole wave",
                   static_cast<long long>(w.grid_blocks), format_number(w.waves, 2).c_str(), static_cast<long long>(w.blocks_per_wave),
-                  format_percent(w.last_wave_fill).c_str(), static_cast<long long>(w.suggested_grid_down), static_cast<long long>(w.suggested_grid_up));
+                  format_percent(w.last_wave_fill).c_str(), static_cast<long long>(w.suggested_grid_down),
+                  static_cast<long long>(w.suggested_grid_up));
     return buf;
 }
 
 std::string clusters_suggestion(const ClusterResult& c) {
     if (!c.ok() || c.idle_block_slots <= 0) return {};
     char buf[400];
-    std::snprintf(buf, sizeof buf, "clusters of %d: %d active clusters use %lld of %lld block slots (%s); the rest stay idle", c.cluster_size,
-                  c.max_active_clusters, static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots),
+    std::snprintf(buf, sizeof buf, "clusters of %d: %d active clusters use %lld of %lld block slots (%s); the rest stay idle",
+                  c.cluster_size, c.max_active_clusters, static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots),
                   format_percent(c.cluster_occupancy).c_str());
     return buf;
 }
 
 std::string no_change_suggestion(const OccupancyResult& now) {
-    return "no change improves occupancy: " + std::string(now.ok() ? std::string("already at the best this kernel allows") : now.error_message());
+    return "no change improves occupancy: " +
+           std::string(now.ok() ? std::string("already at the best this kernel allows") : now.error_message());
 }
 
 }  // namespace occ

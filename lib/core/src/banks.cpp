@@ -36,7 +36,7 @@ namespace {
     const std::uint32_t align = ~static_cast<std::uint32_t>(ab - 1);
     const std::uint32_t a0 = static_cast<std::uint32_t>(w.addr[0]) & align;
     const std::uint32_t d = (static_cast<std::uint32_t>(w.addr[1]) & align) - a0;
-    if (d % kBankBytes != 0 || (static_cast<std::uint32_t>(w.addr[2]) & align) != a0 + 2 * d) return false;   // gathers stop here
+    if (d % kBankBytes != 0 || (static_cast<std::uint32_t>(w.addr[2]) & align) != a0 + 2 * d) return false;  // gathers stop here
     std::uint32_t off_step = 0, expect = a0 + d;
     for (int i = 2; i < kWarpLanes; ++i) {
         expect += d;
@@ -54,7 +54,8 @@ namespace {
     const int way = d == 0 ? 1 : std::max(1, lanes_per_phase >> log_p);
     for (std::uint32_t i = 0; i < kWarpLanes; ++i) r.lane_bank[i] = static_cast<std::int8_t>((w0 + i * dw) % kBanks);
     // Lanes i0, i0 + p, i0 + 2p ... share lane i0's banks.
-    static constexpr std::uint32_t kEvery[6] = {0xffffffffu, 0x55555555u, 0x11111111u, 0x01010101u, 0x00010001u, 0x00000001u};   // by log2(p)
+    static constexpr std::uint32_t kEvery[6] = {0xffffffffu, 0x55555555u, 0x11111111u,
+                                                0x01010101u, 0x00010001u, 0x00000001u};  // by log2(p)
     const std::uint32_t every_p = kEvery[log_p];
     for (int i0 = 0; i0 < p; ++i0) {
         const std::uint32_t b0 = static_cast<std::uint32_t>(r.lane_bank[static_cast<std::size_t>(i0)]);
@@ -88,14 +89,15 @@ int phase_distinct_words(const std::array<std::uint32_t, kWarpLanes>& lane_word,
         for (std::size_t i = 0; i < kWarpLanes; ++i)
             key[i] = (lanes >> i) & 1u ? static_cast<std::int32_t>(lane_word[i]) : std::numeric_limits<std::int32_t>::max();
     std::array<std::uint8_t, kWarpLanes> id;
-    const int ids = detail::dense_rank32(key, id) - (lanes != 0xffffffffu);   // inactive lanes share one more id
+    const int ids = detail::dense_rank32(key, id) - (lanes != 0xffffffffu);  // inactive lanes share one more id
     std::array<std::uint8_t, kBanks> count;
     if (ids == detail::pop32(lanes) && lanes_in) {
-        count = *lanes_in;   // every lane asks for its own word: a bank's words are its lanes
+        count = *lanes_in;  // every lane asks for its own word: a bank's words are its lanes
     } else if (ids == detail::pop32(lanes)) {
-        for (std::size_t bank = 0; bank < kBanks; ++bank) count[bank] = static_cast<std::uint8_t>(detail::pop32(r.bank_lanes[bank] & lanes));
+        for (std::size_t bank = 0; bank < kBanks; ++bank)
+            count[bank] = static_cast<std::uint8_t>(detail::pop32(r.bank_lanes[bank] & lanes));
     } else {
-        std::array<std::uint32_t, kBanks> ids_of{};   // bit d: a lane of this phase asks this bank for word id d
+        std::array<std::uint32_t, kBanks> ids_of{};  // bit d: a lane of this phase asks this bank for word id d
         for (std::uint32_t m = lanes; m; m &= m - 1) {
             const std::size_t lane = static_cast<std::size_t>(std::countr_zero(m));
             const std::size_t b0 = lane_word[lane] % kBanks;
@@ -126,7 +128,7 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
     if (w.active == 0xffffffffu && analyze_banks_affine(w, ab, r)) return r;
     const int lanes_per_phase = kWarpLanes / r.phases;
     const std::uint32_t words_per_lane = ab >= kBankBytes ? static_cast<std::uint32_t>(ab / kBankBytes) : 1u;
-    const std::uint32_t lane_banks = (1u << words_per_lane) - 1u;   // the banks one lane covers, from its first
+    const std::uint32_t lane_banks = (1u << words_per_lane) - 1u;  // the banks one lane covers, from its first
     const std::uint32_t phase_mask = lanes_per_phase == kWarpLanes ? 0xffffffffu : (1u << lanes_per_phase) - 1u;
     const std::uint32_t align = ~static_cast<std::uint32_t>(ab - 1);
     // First word of each lane. Programming Guide, "Shared Memory" (5.x+): successive 32-bit words map to
@@ -155,29 +157,28 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
         r.conflicts = wf - 1;
         return r;
     }
-    std::uint32_t one_word_banks = 0;                    // banks used by a conflict-free phase
+    std::uint32_t one_word_banks = 0;  // banks used by a conflict-free phase
     for (int ph = 0; ph < r.phases; ++ph) {
         const int first = ph * lanes_per_phase;
         const std::uint32_t lanes = w.active & (phase_mask << first);
-        if (lanes == 0) continue;   // a phase with no active lane costs nothing
+        if (lanes == 0) continue;  // a phase with no active lane costs nothing
         r.active_lanes += detail::pop32(lanes);
         std::uint32_t banks_seen = 0;
         bool collide = false;
         for (std::uint32_t m = lanes; m; m &= m - 1) {
             const int lane = std::countr_zero(m);
-            const std::uint32_t b0 = lane_word[static_cast<std::size_t>(lane)] % kBanks;   // aligned accesses never wrap past bank 31
+            const std::uint32_t b0 = lane_word[static_cast<std::size_t>(lane)] % kBanks;  // aligned accesses never wrap past bank 31
             r.lane_bank[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(b0);
             const std::uint32_t bits = lane_banks << b0;
             collide |= (banks_seen & bits) != 0;
             banks_seen |= bits;
             if (words_per_lane == 1) r.bank_lanes[b0] |= 1u << lane;
-            else for (std::uint32_t k = 0; k < words_per_lane; ++k) r.bank_lanes[b0 + k] |= 1u << lane;
+            else
+                for (std::uint32_t k = 0; k < words_per_lane; ++k) r.bank_lanes[b0 + k] |= 1u << lane;
         }
         int wf = 1;
-        if (!collide)
-            one_word_banks |= banks_seen;   // every bank is asked for at most one word (bank_way is raised to 1 at the end)
-        else
-            wf = phase_distinct_words(lane_word, lanes, words_per_lane, nullptr, r);
+        if (!collide) one_word_banks |= banks_seen;  // every bank is asked for at most one word (bank_way is raised to 1 at the end)
+        else wf = phase_distinct_words(lane_word, lanes, words_per_lane, nullptr, r);
         // A phase needs as many wavefronts as its busiest bank has distinct words.
         r.phase_wavefronts[static_cast<std::size_t>(ph)] = static_cast<std::uint8_t>(wf);
         r.wavefronts += wf;
@@ -228,7 +229,10 @@ Totals totals_of(const AccessPattern& p, std::vector<BankResult>* keep, int* wor
         t.ideal += r.ideal_wavefronts;
         t.conflicts += r.conflicts;
         t.max_way = std::max(t.max_way, r.max_way);
-        if (worst && r.conflicts > worst_conf) { worst_conf = r.conflicts; *worst = wi; }
+        if (worst && r.conflicts > worst_conf) {
+            worst_conf = r.conflicts;
+            *worst = wi;
+        }
         if (keep) keep->push_back(r);
     }
     return t;
@@ -237,7 +241,10 @@ Totals totals_of(const AccessPattern& p, std::vector<BankResult>* keep, int* wor
 std::string lane_list_text(std::uint32_t mask) {
     std::string s;
     for (int lane = 0; lane < kWarpLanes;) {
-        if (!((mask >> lane) & 1u)) { ++lane; continue; }
+        if (!((mask >> lane) & 1u)) {
+            ++lane;
+            continue;
+        }
         int end = lane;
         while (end + 1 < kWarpLanes && ((mask >> (end + 1)) & 1u)) ++end;
         if (!s.empty()) s += ", ";
@@ -274,7 +281,9 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
         b.reason = "no active lane: no shared-memory access";
         return b;
     }
-    const char* phase_txt = w.phases == 1 ? "" : w.phases == 2 ? " (8-byte accesses run as 2 phases of 16 lanes)" : " (16-byte accesses run as 4 phases of 8 lanes)";
+    const char* phase_txt = w.phases == 1   ? ""
+                            : w.phases == 2 ? " (8-byte accesses run as 2 phases of 16 lanes)"
+                                            : " (16-byte accesses run as 4 phases of 8 lanes)";
     if (b.conflicts == 0) {
         bool shared_word = false;
         {
@@ -284,8 +293,10 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
                 if (lanes > w.bank_way[static_cast<std::size_t>(bank)] * w.phases) shared_word = true;
             }
         }
-        std::snprintf(buf, sizeof buf, "no bank conflict: every bank serves at most one word per phase%s; %d wavefront%s per warp, the ideal%s",
-                      shared_word ? ", lanes asking for the same word share it (broadcast)" : "", w.wavefronts, w.wavefronts == 1 ? "" : "s", phase_txt);
+        std::snprintf(buf, sizeof buf,
+                      "no bank conflict: every bank serves at most one word per phase%s; %d wavefront%s per warp, the ideal%s",
+                      shared_word ? ", lanes asking for the same word share it (broadcast)" : "", w.wavefronts,
+                      w.wavefronts == 1 ? "" : "s", phase_txt);
         b.reason = buf;
         return b;
     }
@@ -298,8 +309,8 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
     if (p.kind == PatternKind::affine && p.access_bytes == kBankBytes && (p.stride * eb) % kBankBytes == 0 && p.stride != 0) {
         // A stride of s words visits 32 / gcd(s, 32) banks, so gcd(s, 32) lanes share each one.
         const std::int64_t words = std::abs(p.stride * eb) / kBankBytes;
-        cause = "stride of " + std::to_string(words) + " words (" + std::to_string(std::abs(p.stride * eb)) + " bytes) between lanes: " +
-                std::to_string(std::gcd(words, std::int64_t{kBanks})) + " lanes share each bank they use; ";
+        cause = "stride of " + std::to_string(words) + " words (" + std::to_string(std::abs(p.stride * eb)) +
+                " bytes) between lanes: " + std::to_string(std::gcd(words, std::int64_t{kBanks})) + " lanes share each bank they use; ";
     } else if (p.kind == PatternKind::affine && p.stride != 0) {
         cause = "stride of " + std::to_string(std::abs(p.stride * eb)) + " bytes between lanes; ";
     } else if (p.kind == PatternKind::index_2d && p.order == IndexOrder::column) {
@@ -308,18 +319,21 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
                 (row_bytes % (kBanks * kBankBytes) == 0 ? ", a multiple of 128 bytes, so they land in the same bank; " : "; ");
     }
     std::snprintf(buf, sizeof buf, "%sbank %d is asked for %d different words by lanes %s: %d-way conflict, %d wavefronts instead of %d%s",
-                  cause.c_str(), bank, w.bank_way[static_cast<std::size_t>(bank)], lane_list_text(w.bank_lanes[static_cast<std::size_t>(bank)]).c_str(),
-                  w.max_way, w.wavefronts, w.ideal_wavefronts, phase_txt);
+                  cause.c_str(), bank, w.bank_way[static_cast<std::size_t>(bank)],
+                  lane_list_text(w.bank_lanes[static_cast<std::size_t>(bank)]).c_str(), w.max_way, w.wavefronts, w.ideal_wavefronts,
+                  phase_txt);
     b.reason = buf;
 
     if (p.kind == PatternKind::index_2d) {
         std::string fix;
         if (b.conflicts_padded >= 0 && b.conflicts_padded < b.conflicts)
-            fix = "pad each row by one element (pitch " + std::to_string(p.row_pitch() + 1) + ", e.g. tile[" + std::to_string(p.row_pitch() - p.pad) +
-                  "][" + std::to_string(p.row_pitch() + 1) + "]): " + std::to_string(b.conflicts) + " -> " + std::to_string(b.conflicts_padded) + " conflicts";
+            fix = "pad each row by one element (pitch " + std::to_string(p.row_pitch() + 1) + ", e.g. tile[" +
+                  std::to_string(p.row_pitch() - p.pad) + "][" + std::to_string(p.row_pitch() + 1) + "]): " + std::to_string(b.conflicts) +
+                  " -> " + std::to_string(b.conflicts_padded) + " conflicts";
         if (!p.swizzle && b.conflicts_swizzled >= 0 && b.conflicts_swizzled < b.conflicts)
-            fix += std::string(fix.empty() ? "" : "; or ") + "XOR-swizzle the column (col ^ row) with no extra memory: " + std::to_string(b.conflicts) +
-                   " -> " + std::to_string(b.conflicts_swizzled) + " conflicts";
+            fix += std::string(fix.empty() ? "" : "; or ") +
+                   "XOR-swizzle the column (col ^ row) with no extra memory: " + std::to_string(b.conflicts) + " -> " +
+                   std::to_string(b.conflicts_swizzled) + " conflicts";
         b.fix = fix.empty() ? "neither one element of padding nor an XOR swizzle helps here; change which lanes read which words" : fix;
     } else if (p.kind == PatternKind::affine && (p.stride * eb) % kBankBytes == 0) {
         // An odd stride in words visits all 32 banks (gcd(odd, 32) = 1).
@@ -329,10 +343,9 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
         std::int64_t after = -1;
         if (check_pattern(odd).empty()) after = totals_of(odd, nullptr, nullptr).conflicts;
         if (after >= 0 && after < b.conflicts)
-            b.fix = "make the stride an odd number of " + std::string(eb >= kBankBytes ? "elements" : "words") + " (pad each row, stride " + std::to_string(odd.stride) + "): " +
-                    std::to_string(b.conflicts) + " -> " + std::to_string(after) + " conflicts";
-        else
-            b.fix = "pad rows by one word or XOR-swizzle the index so the lanes of a phase reach different banks";
+            b.fix = "make the stride an odd number of " + std::string(eb >= kBankBytes ? "elements" : "words") + " (pad each row, stride " +
+                    std::to_string(odd.stride) + "): " + std::to_string(b.conflicts) + " -> " + std::to_string(after) + " conflicts";
+        else b.fix = "pad rows by one word or XOR-swizzle the index so the lanes of a phase reach different banks";
     } else {
         b.fix = "spread the lanes of each phase over different banks: pad rows by one word or XOR-swizzle the index";
     }

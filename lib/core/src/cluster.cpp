@@ -16,7 +16,7 @@ std::vector<int> spread(int sm_count, int gpcs) {
     const int tpcs = sm_count / 2;
     const int n = static_cast<int>(out.size());
     for (int g = 0; g < n; ++g) out[static_cast<std::size_t>(g)] = 2 * (tpcs / n + (g < tpcs % n ? 1 : 0));
-    out[0] += sm_count % 2;   // an odd SM count (custom devices) puts the odd SM in the first GPC
+    out[0] += sm_count % 2;  // an odd SM count (custom devices) puts the odd SM in the first GPC
     return out;
 }
 
@@ -55,8 +55,8 @@ GpcLayout gpc_layout(const Device& dev) {
 
 // [SECTION] Model
 
-ClusterResult compute_clusters(const Device& dev, const KernelResources& k, const LaunchConfig& l, int cluster_size,
-                               bool non_portable, const GpcLayout& layout) {
+ClusterResult compute_clusters(const Device& dev, const KernelResources& k, const LaunchConfig& l, int cluster_size, bool non_portable,
+                               const GpcLayout& layout) {
     ClusterResult c;
     c.cluster_size = cluster_size;
     c.non_portable = non_portable;
@@ -70,8 +70,9 @@ ClusterResult compute_clusters(const Device& dev, const KernelResources& k, cons
     }
     const int max = non_portable ? kMaxNonPortableClusterSize : kMaxPortableClusterSize;
     if (cluster_size < 1 || cluster_size > max) {
-        c.error = "cluster_size must be 1.." + std::to_string(max) + (non_portable ? " (non-portable maximum)" : " (portable maximum; 9..16 need non_portable)") +
-                  ", got " + std::to_string(cluster_size);
+        c.error = "cluster_size must be 1.." + std::to_string(max) +
+                  (non_portable ? " (non-portable maximum)" : " (portable maximum; 9..16 need non_portable)") + ", got " +
+                  std::to_string(cluster_size);
         return c;
     }
     const int sum = std::accumulate(layout.sms_per_gpc.begin(), layout.sms_per_gpc.end(), 0);
@@ -100,8 +101,8 @@ ClusterResult compute_clusters(const Device& dev, const KernelResources& k, cons
     c.device_occupancy = max_warps > 0 ? static_cast<double>(c.active_blocks) * c.per_sm.warps_per_block / max_warps : 0.0;
     if (c.max_active_clusters == 0 && c.blocks_per_sm > 0) {
         const int biggest = *std::max_element(layout.sms_per_gpc.begin(), layout.sms_per_gpc.end());
-        c.error = "a cluster of " + std::to_string(cluster_size) + " blocks does not fit in one GPC (" + std::to_string(biggest) + " SMs x " +
-                  std::to_string(c.blocks_per_sm) + " blocks per SM)";
+        c.error = "a cluster of " + std::to_string(cluster_size) + " blocks does not fit in one GPC (" + std::to_string(biggest) +
+                  " SMs x " + std::to_string(c.blocks_per_sm) + " blocks per SM)";
     }
     return c;
 }

@@ -12,9 +12,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "occ/format.hpp"
 #include "lane_rank.hpp"
 #include "memory_block.hpp"
+#include "occ/format.hpp"
 
 namespace occ {
 namespace {
@@ -37,21 +37,25 @@ std::int64_t thread_address(const AccessPattern& p, int t, const std::uint16_t* 
     const std::int64_t eb = p.element_bytes();
     const std::int64_t start = static_cast<std::int64_t>(p.base) + p.offset;
     switch (p.kind) {
-        case PatternKind::addresses:
-            return static_cast<std::int64_t>(p.addresses[static_cast<std::size_t>(t & 31)]);
-        case PatternKind::affine:
-            return start + static_cast<std::int64_t>(t) * p.stride * eb;
+        case PatternKind::addresses: return static_cast<std::int64_t>(p.addresses[static_cast<std::size_t>(t & 31)]);
+        case PatternKind::affine: return start + static_cast<std::int64_t>(t) * p.stride * eb;
         case PatternKind::index_2d: {
             const int bx = p.block[0], by = p.block[1];
             const int x = t % bx, y = (t / bx) % by, z = t / (bx * by);
             std::int64_t row = 0, col = 0;
-            if (p.order == IndexOrder::row) { row = y + static_cast<std::int64_t>(z) * by; col = x; }
-            else { row = x; col = y + static_cast<std::int64_t>(z) * by; }
+            if (p.order == IndexOrder::row) {
+                row = y + static_cast<std::int64_t>(z) * by;
+                col = x;
+            } else {
+                row = x;
+                col = y + static_cast<std::int64_t>(z) * by;
+            }
             const std::int64_t pitch = p.row_pitch();
             if (p.swizzle) {
                 // XOR swizzle (e.g. CUTLASS's Swizzle, NVIDIA GTC "CUTLASS" talks): permute columns within
                 // each aligned group of P by the row, so a column walk spreads over P banks.
-                const std::int64_t pw = std::int64_t{1} << (63 - std::countl_zero(static_cast<std::uint64_t>(std::max<std::int64_t>(pitch, 1))));
+                const std::int64_t pw = std::int64_t{1}
+                                        << (63 - std::countl_zero(static_cast<std::uint64_t>(std::max<std::int64_t>(pitch, 1))));
                 col = col ^ (row & (pw - 1));
             }
             return start + (row * pitch + col) * eb;
@@ -96,16 +100,18 @@ const char* elem_noun(int bytes) {
 // and no branch on the data. Used bytes come from a 32-bit byte mask per sector: aligned accesses of one width either
 // coincide or are disjoint, so the mask counts each requested byte once. Fills lane_sector,
 // sector_addr and sector_used_bytes; false (nothing written) for wider spans.
-[[gnu::always_inline]] inline bool ranked_sectors(const WarpAccess& w, std::uint64_t ab, std::uint64_t amask, GlobalAccessResult& r, int& sectors, int& distinct,
-                                                  int& lines) {
+[[gnu::always_inline]] inline bool ranked_sectors(const WarpAccess& w, std::uint64_t ab, std::uint64_t amask, GlobalAccessResult& r,
+                                                  int& sectors, int& distinct, int& lines) {
     const std::uint32_t active = w.active;
     const bool full = active == 0xffffffffu;
-    alignas(32) std::array<std::uint8_t, kWarpLanes> k;   // (aligned: copied unaligned, as two 16-byte loads of the rank's one 32-byte store, it stalled)
+    alignas(32) std::array<std::uint8_t, kWarpLanes>
+        k;  // (aligned: copied unaligned, as two 16-byte loads of the rank's one 32-byte store, it stalled)
     // Sectors in 32-bit lanes; a full warp of 32 distinct sectors may come back sorted already.
-    const int keys = full ? detail::full_sector_rank32(w.addr, amask, k, r.sector_addr, lines) : detail::sector_dense_rank32(w.addr, amask, active, k);
+    const int keys = full ? detail::full_sector_rank32(w.addr, amask, k, r.sector_addr, lines)
+                          : detail::sector_dense_rank32(w.addr, amask, active, k);
     if (keys < 0) return false;
     sectors = keys - !full;
-    if (full && lines > 0) {   // 32 sectors in order: every lane's index is its rank, every sector holds one lane's bytes
+    if (full && lines > 0) {  // 32 sectors in order: every lane's index is its rank, every sector holds one lane's bytes
         std::memcpy(r.lane_sector.data(), k.data(), kWarpLanes);
         r.sector_used_bytes.fill(static_cast<std::uint8_t>(ab));
         distinct = kWarpLanes;
@@ -124,7 +130,7 @@ const char* elem_noun(int bytes) {
             for (std::size_t b = 0; b < 8; ++b) r.sector_addr[(k8 >> (8 * b)) & 0xffu] = w.addr[q + b] & smask;
         }
         if (sectors < kWarpLanes) r.sector_addr[static_cast<std::size_t>(sectors)] = 0;
-        if (full) {   // 32 sectors: every lane's index is its rank, every sector holds one lane's bytes
+        if (full) {  // 32 sectors: every lane's index is its rank, every sector holds one lane's bytes
             std::memcpy(r.lane_sector.data(), k.data(), kWarpLanes);
             r.sector_used_bytes.fill(static_cast<std::uint8_t>(ab));
         } else {
@@ -136,7 +142,7 @@ const char* elem_noun(int bytes) {
         distinct = sectors;
         return true;
     }
-    std::array<std::uint32_t, kWarpLanes> mask;   // the bytes of its sector a lane asks for
+    std::array<std::uint32_t, kWarpLanes> mask;  // the bytes of its sector a lane asks for
     const std::uint32_t width = (1u << ab) - 1u;
     for (std::size_t i = 0; i < kWarpLanes; ++i)
         mask[i] = (width << (w.addr[i] & amask & (kSectorBytes - 1))) & (0u - ((active >> i) & 1u));
@@ -168,14 +174,15 @@ const char* elem_noun(int bytes) {
 // (nothing written) when an active address lies outside the window.
 constexpr std::uint64_t kWindowBefore = 512, kWindow = 1024;
 inline std::uint64_t window_base(const WarpAccess& w, std::uint64_t amask) {
-    return (w.addr[static_cast<std::size_t>(std::countr_zero(w.active))] & amask & ~std::uint64_t{kLineBytes - 1}) - kWindowBefore;   // mod 2^64
+    return (w.addr[static_cast<std::size_t>(std::countr_zero(w.active))] & amask & ~std::uint64_t{kLineBytes - 1}) -
+           kWindowBefore;  // mod 2^64
 }
 // Whether the last active lane lies in the window: a wide gather is turned away here, inline.
 inline bool window_may_hold(const WarpAccess& w, std::uint64_t amask) {
     return (w.addr[static_cast<std::size_t>(31 - std::countl_zero(w.active | 1u))] & amask) - window_base(w, amask) < kWindow;
 }
-[[gnu::always_inline]] inline bool window_sectors(const WarpAccess& w, std::uint64_t ab, std::uint64_t amask, GlobalAccessResult& r, int& sectors,
-                                                     int& distinct, int& lines) {
+[[gnu::always_inline]] inline bool window_sectors(const WarpAccess& w, std::uint64_t ab, std::uint64_t amask, GlobalAccessResult& r,
+                                                  int& sectors, int& distinct, int& lines) {
     const std::uint32_t active = w.active;
     const std::uint64_t base = window_base(w, amask);
     std::array<std::uint32_t, kWarpLanes> rel;
@@ -186,9 +193,9 @@ inline bool window_may_hold(const WarpAccess& w, std::uint64_t amask) {
         rel[i] = static_cast<std::uint32_t>(d);
     }
     if (outside >= kWindow) return false;
-    std::array<std::uint32_t, kWarpLanes> used{};   // by window sector: the bytes asked for
+    std::array<std::uint32_t, kWarpLanes> used{};  // by window sector: the bytes asked for
     std::uint32_t touched = 0;
-    const std::uint32_t width = (1u << ab) - 1u;   // aligned accesses never cross a sector
+    const std::uint32_t width = (1u << ab) - 1u;  // aligned accesses never cross a sector
     for (std::uint32_t m = active; m; m &= m - 1) {
         const std::uint32_t d = rel[static_cast<std::size_t>(std::countr_zero(m))];
         touched |= 1u << (d >> 5);
@@ -196,7 +203,8 @@ inline bool window_may_hold(const WarpAccess& w, std::uint64_t amask) {
     }
     for (std::uint32_t m = active; m; m &= m - 1) {
         const int lane = std::countr_zero(m);
-        r.lane_sector[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(detail::pop32(touched & ((1u << (rel[static_cast<std::size_t>(lane)] >> 5)) - 1u)));
+        r.lane_sector[static_cast<std::size_t>(lane)] = static_cast<std::int8_t>(
+            detail::pop32(touched & ((1u << (rel[static_cast<std::size_t>(lane)] >> 5)) - 1u)));
     }
     int k = 0, bytes = 0;
     for (std::uint32_t t = touched; t; t &= t - 1, ++k) {
@@ -251,8 +259,7 @@ std::int64_t AccessPattern::row_pitch() const {
 }
 
 std::string check_warp_access(const WarpAccess& w) {
-    if (!valid_access_bytes(w.access_bytes))
-        return "access_bytes: must be 1, 2, 4, 8 or 16, got " + num(w.access_bytes);
+    if (!valid_access_bytes(w.access_bytes)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + num(w.access_bytes);
     for (int lane = 0; lane < kWarpLanes; ++lane) {
         if (!w.lane_active(lane)) continue;
         const std::uint64_t a = w.addr[static_cast<std::size_t>(lane)];
@@ -260,8 +267,8 @@ std::string check_warp_access(const WarpAccess& w) {
         // CUDA C++ Programming Guide, "Device Memory Accesses": global memory instructions support
         // reading or writing words of size 1, 2, 4, 8, or 16 bytes that are naturally aligned.
         if (a % static_cast<std::uint64_t>(w.access_bytes) != 0)
-            return "addresses: lane " + num(lane) + " address " + num(static_cast<std::int64_t>(a)) + " is not a multiple of access_bytes (" +
-                   num(w.access_bytes) + "); CUDA requires naturally aligned accesses";
+            return "addresses: lane " + num(lane) + " address " + num(static_cast<std::int64_t>(a)) +
+                   " is not a multiple of access_bytes (" + num(w.access_bytes) + "); CUDA requires naturally aligned accesses";
     }
     return {};
 }
@@ -272,14 +279,19 @@ std::string check_pattern(const AccessPattern& p) {
     // CUDA C++ Programming Guide, "Technical Specifications": at most 1024 threads per block, z <= 64
     // (the same on every compute capability, so the patterns check them without a device).
     for (int i = 0; i < 3; ++i)
-        if (p.block[i] < 1 || p.block[i] > kMaxBlockDimXY) return "block: each dimension must be 1.." + num(kMaxBlockDimXY) + ", got " + num(p.block[i]);
+        if (p.block[i] < 1 || p.block[i] > kMaxBlockDimXY)
+            return "block: each dimension must be 1.." + num(kMaxBlockDimXY) + ", got " + num(p.block[i]);
     if (p.block[2] > kMaxBlockDimZ) return "block: z must be 1.." + num(kMaxBlockDimZ) + ", got " + num(p.block[2]);
     if (static_cast<std::int64_t>(p.block[0]) * p.block[1] * p.block[2] > kMaxBlockThreads)
-        return "block: at most " + num(kMaxBlockThreads) + " threads, got " + num(static_cast<std::int64_t>(p.block[0]) * p.block[1] * p.block[2]);
-    if (p.kind == PatternKind::addresses && p.threads() != kWarpLanes) return "block: explicit addresses describe exactly one warp (32 threads)";
+        return "block: at most " + num(kMaxBlockThreads) + " threads, got " +
+               num(static_cast<std::int64_t>(p.block[0]) * p.block[1] * p.block[2]);
+    if (p.kind == PatternKind::addresses && p.threads() != kWarpLanes)
+        return "block: explicit addresses describe exactly one warp (32 threads)";
     if (p.base >= (std::uint64_t{1} << 48)) return "base: must be 0..2^48, got " + num(static_cast<std::int64_t>(p.base));
-    if (p.offset < -(std::int64_t{1} << 40) || p.offset > (std::int64_t{1} << 40)) return "offset: must be -2^40..2^40 bytes, got " + num(p.offset);
-    if (p.stride < -(std::int64_t{1} << 24) || p.stride > (std::int64_t{1} << 24)) return "stride: must be -16777216..16777216 elements, got " + num(p.stride);
+    if (p.offset < -(std::int64_t{1} << 40) || p.offset > (std::int64_t{1} << 40))
+        return "offset: must be -2^40..2^40 bytes, got " + num(p.offset);
+    if (p.stride < -(std::int64_t{1} << 24) || p.stride > (std::int64_t{1} << 24))
+        return "stride: must be -16777216..16777216 elements, got " + num(p.stride);
     if (p.pitch < 0 || p.pitch > (std::int64_t{1} << 24)) return "pitch: must be 0..16777216 elements, got " + num(p.pitch);
     if (p.pad < 0 || p.pad > 1024) return "pad: must be 0..1024 elements, got " + num(p.pad);
     if (p.range < 0 || p.range > (std::int64_t{1} << 32)) return "range: must be 0..2^32 elements, got " + num(p.range);
@@ -295,8 +307,10 @@ std::string check_pattern(const AccessPattern& p) {
         if (static_cast<std::uint64_t>(a) >= kMaxAddress) return "base: thread " + num(t) + " address must be below 2^56";
         if (a % p.access_bytes != 0) {
             const bool from_offset = (static_cast<std::int64_t>(p.base) + p.offset) % p.access_bytes != 0;
-            return std::string(from_offset ? "offset" : p.kind == PatternKind::addresses ? "addresses" : "elem_bytes") + ": thread " + num(t) +
-                   " address " + num(a) + " is not a multiple of access_bytes (" + num(p.access_bytes) +
+            return std::string(from_offset                        ? "offset"
+                               : p.kind == PatternKind::addresses ? "addresses"
+                                                                  : "elem_bytes") +
+                   ": thread " + num(t) + " address " + num(a) + " is not a multiple of access_bytes (" + num(p.access_bytes) +
                    "); CUDA requires naturally aligned accesses (shift by whole elements to model misalignment)";
         }
     }
@@ -377,13 +391,13 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
             // 128-byte step the lanes touch every line from the first lane's to the last one's; from it
             // on, a line each.
             known_lines = static_cast<int>(std::min<std::uint64_t>(kWarpLanes, expect / kLineBytes - a0 / kLineBytes + 1));
-            if (d == 0) {   // broadcast: one address, one sector
+            if (d == 0) {  // broadcast: one address, one sector
                 r.lane_sector.fill(0);
                 sectors = 1;
                 distinct = 1;
                 r.sector_addr[0] = a0 & ~std::uint64_t{kSectorBytes - 1};
                 r.sector_used_bytes[0] = static_cast<std::uint8_t>(ab);
-            } else if (d >= static_cast<std::uint64_t>(kSectorBytes)) {   // a sector per lane
+            } else if (d >= static_cast<std::uint64_t>(kSectorBytes)) {  // a sector per lane
                 sectors = distinct = kWarpLanes;
                 std::uint64_t at = a0;
                 for (int i = 0; i < kWarpLanes; ++i) {
@@ -392,7 +406,7 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
                     at += d;
                 }
                 r.sector_used_bytes.fill(static_cast<std::uint8_t>(ab));
-            } else {   // 0 < d < 32: lane i sits in sector (off + i*d) / 32 of the first one
+            } else {  // 0 < d < 32: lane i sits in sector (off + i*d) / 32 of the first one
                 const std::uint64_t off = a0 % kSectorBytes, first = a0 - off;
                 std::uint64_t pos = off;
                 for (int i = 0; i < kWarpLanes; ++i) {
@@ -420,21 +434,26 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     // (Lanes 0-3 first: a gather is out of order there 23 times in 24.)
     if (!done && active == 0xffffffffu) {
         const std::uint64_t a1 = w.addr[1] & amask, a2 = w.addr[2] & amask;
-        std::int64_t descending = int{a1 < (w.addr[0] & amask)} | int{a2 < a1} | int{(w.addr[3] & amask) < a2};   // addresses < 2^56
+        std::int64_t descending = int{a1 < (w.addr[0] & amask)} | int{a2 < a1} | int{(w.addr[3] & amask) < a2};  // addresses < 2^56
         if (descending == 0)
             for (std::size_t i = 4; i < kWarpLanes; ++i)
                 descending |= static_cast<std::int64_t>(w.addr[i] & amask) < static_cast<std::int64_t>(w.addr[i - 1] & amask);
         ordered = descending == 0;
-    } else if (const std::uint32_t m1 = active & (active - 1), m2 = m1 & (m1 - 1); !done && m2 != 0) {   // a partial warp's first 3 lanes
-        const std::uint64_t a1 = w.addr[static_cast<std::size_t>(std::countr_zero(m1))] & amask, a2 = w.addr[static_cast<std::size_t>(std::countr_zero(m2))] & amask;
-        ordered = (int{a1 < (w.addr[static_cast<std::size_t>(std::countr_zero(active))] & amask)} | int{a2 < a1}) == 0;   // else sorted: same answers
+    } else if (const std::uint32_t m1 = active & (active - 1), m2 = m1 & (m1 - 1); !done && m2 != 0) {  // a partial warp's first 3 lanes
+        const std::uint64_t a1 = w.addr[static_cast<std::size_t>(std::countr_zero(m1))] & amask,
+                            a2 = w.addr[static_cast<std::size_t>(std::countr_zero(m2))] & amask;
+        ordered = (int{a1 < (w.addr[static_cast<std::size_t>(std::countr_zero(active))] & amask)} | int{a2 < a1}) ==
+                  0;  // else sorted: same answers
     }
     // Fast path: lanes already in address order (contiguous, strided, misaligned, vector, broadcast).
     std::uint64_t last = 0;
     for (std::uint32_t m = done || !ordered ? 0u : active; m; m &= m - 1) {
         const int lane = std::countr_zero(m);
         const std::uint64_t a = w.addr[static_cast<std::size_t>(lane)] & amask;
-        if (a < last) { ordered = false; break; }
+        if (a < last) {
+            ordered = false;
+            break;
+        }
         last = a;
         step(a, lane);
     }
@@ -442,11 +461,12 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     // (Partial warps only: taken for full ones too, even just the test, the ranked path of a wide
     // gather measured a quarter slower, from code layout rather than work.)
     if (!ordered && active != 0xffffffffu && window_may_hold(w, amask) && window_sectors(w, ab, amask, r, sectors, distinct, known_lines)) {
-        done = true;   // lanes within 1 KiB: a mask of the window's sectors
+        done = true;  // lanes within 1 KiB: a mask of the window's sectors
     } else if (!ordered && detail::pop32(active) > kWarpLanes / 2 && ranked_sectors(w, ab, amask, r, sectors, distinct, known_lines)) {
         done = true;
-    } else if (detail::SortedSectors ss{r.lane_sector, r.sector_addr, r.sector_used_bytes}; !ordered && detail::sorted_sectors16(w.addr, amask, active, ab, ss)) {
-        done = true;   // up to 16 lanes, sorted in vector registers (lane_rank.hpp)
+    } else if (detail::SortedSectors ss{r.lane_sector, r.sector_addr, r.sector_used_bytes};
+               !ordered && detail::sorted_sectors16(w.addr, amask, active, ab, ss)) {
+        done = true;  // up to 16 lanes, sorted in vector registers (lane_rank.hpp)
         sectors = ss.sectors, distinct = ss.distinct, known_lines = ss.lines;
     } else if (!ordered) {
         // Start over in sorted order: keys hold the address in the high bits and the lane in the low 5.
@@ -467,13 +487,14 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     // its distinct addresses x width (a broadcast counts once).
     for (int k = 0; !done && k < sectors; ++k) {
         const int end = k + 1 < sectors ? first_distinct[static_cast<std::size_t>(k + 1)] : distinct;
-        r.sector_used_bytes[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(end - first_distinct[static_cast<std::size_t>(k)]) * ab);
+        r.sector_used_bytes[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(
+            static_cast<std::uint64_t>(end - first_distinct[static_cast<std::size_t>(k)]) * ab);
     }
     // Lines: 128-byte lines among the (ascending) sectors. Slots past the last sector hold 0, so the
     // whole array is compared (no bound in the loop) and the one step down to 0 is taken back.
     int lines = known_lines;
     if (lines == 0) {
-        std::int64_t steps = 0;   // 64-bit compares and sums (addresses are below 2^56), which vectorise
+        std::int64_t steps = 0;  // 64-bit compares and sums (addresses are below 2^56), which vectorise
         for (std::size_t i = 1; i < kWarpLanes; ++i)
             steps += static_cast<std::int64_t>(r.sector_addr[i] ^ r.sector_addr[i - 1]) >= std::int64_t{kLineBytes};
         lines = 1 + static_cast<int>(steps);
@@ -518,7 +539,10 @@ int distinct_addresses(const WarpAccess& w, std::array<std::uint64_t, kWarpLanes
     if (n >= 2) {
         step = static_cast<std::int64_t>(out[1] - out[0]);
         for (int i = 2; i < n; ++i)
-            if (static_cast<std::int64_t>(out[static_cast<std::size_t>(i)] - out[static_cast<std::size_t>(i - 1)]) != step) { step = 0; break; }
+            if (static_cast<std::int64_t>(out[static_cast<std::size_t>(i)] - out[static_cast<std::size_t>(i - 1)]) != step) {
+                step = 0;
+                break;
+            }
     }
     return n;
 }
@@ -553,12 +577,17 @@ GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& 
         b.bytes_transferred += r.bytes_transferred;
         b.ideal_sectors += r.ideal_sectors;
         b.excess_sectors += r.excess_sectors;
-        if (r.excess_sectors > worst_excess) { worst_excess = r.excess_sectors; b.worst_warp = wi; }
+        if (r.excess_sectors > worst_excess) {
+            worst_excess = r.excess_sectors;
+            b.worst_warp = wi;
+        }
         b.warps.push_back(r);
     }
     b.efficiency = b.bytes_transferred > 0 ? static_cast<double>(b.bytes_requested) / static_cast<double>(b.bytes_transferred) : 0.0;
     b.contiguous_sectors = b.ideal_sectors;
-    b.contiguous_efficiency = b.contiguous_sectors > 0 ? static_cast<double>(b.bytes_requested) / static_cast<double>(b.contiguous_sectors * kSectorBytes) : 0.0;
+    b.contiguous_efficiency = b.contiguous_sectors > 0
+                                  ? static_cast<double>(b.bytes_requested) / static_cast<double>(b.contiguous_sectors * kSectorBytes)
+                                  : 0.0;
 
     // The verdict comes from the worst warp: that is the one a user has to fix.
     const GlobalAccessResult& ww = b.warps[static_cast<std::size_t>(b.worst_warp)];
@@ -584,12 +613,14 @@ GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& 
     if (b.excess_sectors == 0) {
         if (distinct < ww.active_lanes) {
             b.verdict = GlobalVerdict::broadcast;
-            std::snprintf(buf, sizeof buf, "%d lanes ask for %d distinct %d-byte address%s: shared values are fetched once (broadcast), %s, nothing wasted",
+            std::snprintf(buf, sizeof buf,
+                          "%d lanes ask for %d distinct %d-byte address%s: shared values are fetched once (broadcast), %s, nothing wasted",
                           ww.active_lanes, distinct, ab, distinct == 1 ? "" : "es", sect.c_str());
         } else {
             b.verdict = GlobalVerdict::coalesced;
             std::snprintf(buf, sizeof buf, "%d lanes %s %lld bytes that fill %s exactly: every byte moved is used (coalesced)",
-                          ww.active_lanes, p.op == AccessOp::load ? "read" : "write", static_cast<long long>(ww.bytes_requested), sect.c_str());
+                          ww.active_lanes, p.op == AccessOp::load ? "read" : "write", static_cast<long long>(ww.bytes_requested),
+                          sect.c_str());
         }
         b.reason = buf;
         if (p.kind == PatternKind::index_2d && p.order == IndexOrder::row && p.block[0] < kWarpLanes && p.block[1] * p.block[2] > 1 &&
@@ -611,14 +642,15 @@ GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& 
                       p.block[0], rows, p.block[0], elem_noun(p.element_bytes()), static_cast<long long>(p.row_pitch() * p.element_bytes()),
                       sect.c_str(), ww.ideal_sectors);
         b.reason = buf;
-        set_fix("make blockDim.x a multiple of 32 (e.g. " + num(kWarpLanes) + "x" + num(std::max(1, p.threads() / kWarpLanes)) + ") so each warp reads one row", "");
+        set_fix("make blockDim.x a multiple of 32 (e.g. " + num(kWarpLanes) + "x" + num(std::max(1, p.threads() / kWarpLanes)) +
+                    ") so each warp reads one row",
+                "");
         return b;
     }
     if (ordered && step == ab && distinct == ww.active_lanes) {
         b.verdict = GlobalVerdict::misaligned;
         const long long off = static_cast<long long>(addrs[0] % kSectorBytes);
-        std::snprintf(buf, sizeof buf,
-                      "contiguous %lld bytes start %lld bytes past a 32-byte boundary, so they straddle %s instead of %d",
+        std::snprintf(buf, sizeof buf, "contiguous %lld bytes start %lld bytes past a 32-byte boundary, so they straddle %s instead of %d",
                       static_cast<long long>(ww.bytes_requested), off, sect.c_str(), ww.ideal_sectors);
         b.reason = buf;
         set_fix("align the start to 32 bytes (cudaMalloc returns 256-byte-aligned memory; keep offsets a multiple of 32 bytes)", "");
@@ -636,14 +668,16 @@ GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& 
         else usage = format_percent(used) + " of each sector is used";
         if (elems > 0)
             std::snprintf(buf, sizeof buf, "stride of %lld %s (%lld bytes) between lanes: %s; %s instead of %d",
-                          static_cast<long long>(elems), elem_noun(eb), static_cast<long long>(step), usage.c_str(), sect.c_str(), ww.ideal_sectors);
+                          static_cast<long long>(elems), elem_noun(eb), static_cast<long long>(step), usage.c_str(), sect.c_str(),
+                          ww.ideal_sectors);
         else
-            std::snprintf(buf, sizeof buf, "stride of %lld bytes between lanes: %s; %s instead of %d",
-                          static_cast<long long>(step), usage.c_str(), sect.c_str(), ww.ideal_sectors);
+            std::snprintf(buf, sizeof buf, "stride of %lld bytes between lanes: %s; %s instead of %d", static_cast<long long>(step),
+                          usage.c_str(), sect.c_str(), ww.ideal_sectors);
         b.reason = buf;
-        const char* how = p.kind == PatternKind::index_2d && p.order == IndexOrder::column
-                              ? "swap the indices so threadIdx.x walks a row (A[threadIdx.y * pitch + threadIdx.x]), or transpose through shared memory"
-                              : "make consecutive lanes access consecutive elements (structure of arrays, or stage through shared memory)";
+        const char* how =
+            p.kind == PatternKind::index_2d && p.order == IndexOrder::column
+                ? "swap the indices so threadIdx.x walks a row (A[threadIdx.y * pitch + threadIdx.x]), or transpose through shared memory"
+                : "make consecutive lanes access consecutive elements (structure of arrays, or stage through shared memory)";
         std::snprintf(buf, sizeof buf, "%s: %lld sectors per block instead of %lld, %s efficiency (now %s)", how,
                       static_cast<long long>(b.contiguous_sectors), static_cast<long long>(b.sectors), eff_fix.c_str(), eff_now.c_str());
         b.fix = buf;

@@ -8,19 +8,22 @@
 namespace occ {
 namespace {
 std::string lim(int v) { return v == kUnlimited ? std::string("no limit") : std::to_string(v); }
-}
+}  // namespace
 
 const char* limit_rule(Limiter which) {
     switch (which) {
         case kLimitWarps: return "Warp slots: an SM holds a fixed number of resident warps; a block takes ceil(threads / 32) of them.";
         case kLimitRegisters:
             return "Registers: allocated per warp (regs x 32, rounded up to 256); each of the SM's sub-partitions has its own "
-                   "quarter of the register file, so warps that fit = floor(regs_per_sm / sub-partitions / regs_per_warp) x sub-partitions.";
+                   "quarter of the register file, so warps that fit = floor(regs_per_sm / sub-partitions / regs_per_warp) x "
+                   "sub-partitions.";
         case kLimitSharedMemory:
             return "Shared memory: static + dynamic + the driver's 1 KB reserve (8.0+), rounded to 128 B (256 B before 8.0), "
                    "out of the carveout the driver configures for the SM.";
         case kLimitBlocks: return "Block slots: an SM holds at most 16, 24 or 32 resident blocks depending on the architecture.";
-        case kLimitBarriers: return "Named barriers (9.0+): each block slot carries 1 or 2 sets of hardware barriers; a kernel using more barriers fits fewer blocks.";
+        case kLimitBarriers:
+            return "Named barriers (9.0+): each block slot carries 1 or 2 sets of hardware barriers; a kernel using more barriers fits "
+                   "fewer blocks.";
     }
     return "";
 }
@@ -46,12 +49,15 @@ std::string explain_limit(Limiter which, const Device& dev, const KernelResource
         }
         case kLimitSharedMemory:
             if (r.smem_per_block_allocated == 0) return "no shared memory used";
-            if (r.limit_shared_memory == 0) return "block needs " + format_bytes(r.smem_per_block_allocated) + ", over its " + format_bytes(r.smem_per_block_limit) + " limit";
+            if (r.limit_shared_memory == 0)
+                return "block needs " + format_bytes(r.smem_per_block_allocated) + ", over its " + format_bytes(r.smem_per_block_limit) +
+                       " limit";
             std::snprintf(buf, sizeof buf, "%s carveout / %s per block", format_bytes(r.smem_per_sm_configured).c_str(),
                           format_bytes(r.smem_per_block_allocated).c_str());
             return buf;
         case kLimitBlocks:
-            return std::to_string(a.max_blocks_per_sm) + " block slots per SM on cc " + std::to_string(a.cc_major) + "." + std::to_string(a.cc_minor);
+            return std::to_string(a.max_blocks_per_sm) + " block slots per SM on cc " + std::to_string(a.cc_major) + "." +
+                   std::to_string(a.cc_minor);
         case kLimitBarriers:
             if (r.limit_barriers == kUnlimited) return a.barriers_limit_blocks ? "no named barriers used" : "not modelled before 9.0";
             std::snprintf(buf, sizeof buf, "%d block slots x %d barrier sets / %d barriers per block", a.max_blocks_per_sm,
@@ -69,7 +75,8 @@ std::string summarize(const OccupancyResult& r) {
     for (Limiter l : kAllLimiters) {
         if (!(r.limiters & l)) continue;
         std::string name = limiter_name(l);
-        for (char& c : name) if (c == '_') c = ' ';
+        for (char& c : name)
+            if (c == '_') c = ' ';
         s += (n++ ? " and " : "") + name;
     }
     // Not a Limiter (occupancy.hpp): only kernels that declare a virtual-resource count have it.

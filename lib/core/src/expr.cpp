@@ -23,23 +23,73 @@ namespace {
 
 struct TypeName {
     const char* name;
-    int bytes;   // element size (declarations)
-    int cast;    // -1: not a cast target; else an ExprType
+    int bytes;  // element size (declarations)
+    int cast;   // -1: not a cast target; else an ExprType
 };
 // Element sizes: CUDA C++ Programming Guide, "Built-in Vector Types" (alignment table) and cuda_fp16 / cuda_bf16.
 constexpr TypeName kTypes[] = {
-    {"char", 1, -1}, {"signed char", 1, -1}, {"unsigned char", 1, -1}, {"int8_t", 1, -1}, {"uint8_t", 1, -1}, {"bool", 1, -1},
-    {"char2", 2, -1}, {"uchar2", 2, -1}, {"short", 2, -1}, {"unsigned short", 2, -1}, {"int16_t", 2, -1}, {"uint16_t", 2, -1},
-    {"half", 2, -1}, {"__half", 2, -1}, {"__nv_bfloat16", 2, -1}, {"nv_bfloat16", 2, -1}, {"bfloat16", 2, -1},
-    {"int", 4, 0}, {"signed", 4, 0}, {"signed int", 4, 0}, {"int32_t", 4, 0}, {"unsigned", 4, 1}, {"unsigned int", 4, 1},
-    {"uint32_t", 4, 1}, {"float", 4, -1}, {"char4", 4, -1}, {"uchar4", 4, -1}, {"short2", 4, -1}, {"ushort2", 4, -1},
-    {"half2", 4, -1}, {"__half2", 4, -1}, {"__nv_bfloat162", 4, -1},
-    {"long", 8, 2}, {"long int", 8, 2}, {"long long", 8, 2}, {"long long int", 8, 2}, {"int64_t", 8, 2}, {"ptrdiff_t", 8, 2},
-    {"intptr_t", 8, 2}, {"unsigned long", 8, 3}, {"unsigned long int", 8, 3}, {"unsigned long long", 8, 3},
-    {"unsigned long long int", 8, 3}, {"uint64_t", 8, 3}, {"size_t", 8, 3}, {"uintptr_t", 8, 3}, {"double", 8, -1},
-    {"float2", 8, -1}, {"int2", 8, -1}, {"uint2", 8, -1}, {"short4", 8, -1}, {"ushort4", 8, -1}, {"longlong1", 8, -1},
-    {"float4", 16, -1}, {"int4", 16, -1}, {"uint4", 16, -1}, {"double2", 16, -1}, {"longlong2", 16, -1},
-    {"ulonglong2", 16, -1}, {"float3", 12, -1}, {"int3", 12, -1}, {"double4", 32, -1},
+    {"char", 1, -1},
+    {"signed char", 1, -1},
+    {"unsigned char", 1, -1},
+    {"int8_t", 1, -1},
+    {"uint8_t", 1, -1},
+    {"bool", 1, -1},
+    {"char2", 2, -1},
+    {"uchar2", 2, -1},
+    {"short", 2, -1},
+    {"unsigned short", 2, -1},
+    {"int16_t", 2, -1},
+    {"uint16_t", 2, -1},
+    {"half", 2, -1},
+    {"__half", 2, -1},
+    {"__nv_bfloat16", 2, -1},
+    {"nv_bfloat16", 2, -1},
+    {"bfloat16", 2, -1},
+    {"int", 4, 0},
+    {"signed", 4, 0},
+    {"signed int", 4, 0},
+    {"int32_t", 4, 0},
+    {"unsigned", 4, 1},
+    {"unsigned int", 4, 1},
+    {"uint32_t", 4, 1},
+    {"float", 4, -1},
+    {"char4", 4, -1},
+    {"uchar4", 4, -1},
+    {"short2", 4, -1},
+    {"ushort2", 4, -1},
+    {"half2", 4, -1},
+    {"__half2", 4, -1},
+    {"__nv_bfloat162", 4, -1},
+    {"long", 8, 2},
+    {"long int", 8, 2},
+    {"long long", 8, 2},
+    {"long long int", 8, 2},
+    {"int64_t", 8, 2},
+    {"ptrdiff_t", 8, 2},
+    {"intptr_t", 8, 2},
+    {"unsigned long", 8, 3},
+    {"unsigned long int", 8, 3},
+    {"unsigned long long", 8, 3},
+    {"unsigned long long int", 8, 3},
+    {"uint64_t", 8, 3},
+    {"size_t", 8, 3},
+    {"uintptr_t", 8, 3},
+    {"double", 8, -1},
+    {"float2", 8, -1},
+    {"int2", 8, -1},
+    {"uint2", 8, -1},
+    {"short4", 8, -1},
+    {"ushort4", 8, -1},
+    {"longlong1", 8, -1},
+    {"float4", 16, -1},
+    {"int4", 16, -1},
+    {"uint4", 16, -1},
+    {"double2", 16, -1},
+    {"longlong2", 16, -1},
+    {"ulonglong2", 16, -1},
+    {"float3", 12, -1},
+    {"int3", 12, -1},
+    {"double4", 32, -1},
 };
 const TypeName* find_type(std::string_view words) {
     for (const TypeName& t : kTypes)
@@ -51,8 +101,8 @@ bool type_word(std::string_view w) {
         if (std::string_view(t.name).substr(0, std::string_view(t.name).find(' ')) == w) return true;
     return w == "int" || w == "long";
 }
-constexpr std::string_view kQualifiers[] = {"__shared__", "extern", "static", "const", "volatile", "__device__", "__constant__",
-                                            "__restrict__", "__restrict", "__grid_constant__"};
+constexpr std::string_view kQualifiers[] = {"__shared__", "extern",       "static",       "const",      "volatile",
+                                            "__device__", "__constant__", "__restrict__", "__restrict", "__grid_constant__"};
 
 }  // namespace
 
@@ -79,7 +129,8 @@ struct ExprParser {
     // "did you mean" hints follow the column.
     int fail(int c, const std::string& what, const std::string& hint = {}) {
         if (e.error_.empty())
-            e.error_ = std::string(kSrc[src]) + ": " + cut(what, 300) + " at column " + std::to_string(c) + (hint.empty() ? "" : "; did you mean " + cut(hint, 60) + "?");
+            e.error_ = std::string(kSrc[src]) + ": " + cut(what, 300) + " at column " + std::to_string(c) +
+                       (hint.empty() ? "" : "; did you mean " + cut(hint, 60) + "?");
         return -1;
     }
     int fail(const std::string& what) { return fail(col(), what); }
@@ -88,9 +139,15 @@ struct ExprParser {
     void next() {
         while (pos < s.size() && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\n' || s[pos] == '\r')) ++pos;
         start = pos;
-        if (pos >= s.size()) { tk = end; text = {}; return; }
+        if (pos >= s.size()) {
+            tk = end;
+            text = {};
+            return;
+        }
         const char c = s[pos];
-        auto word = [&](auto pred) { while (pos < s.size() && pred(s[pos])) ++pos; };
+        auto word = [&](auto pred) {
+            while (pos < s.size() && pred(s[pos])) ++pos;
+        };
         if (c >= '0' && c <= '9') {
             tk = num;
             word([](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '\''; });
@@ -165,7 +222,10 @@ struct ExprParser {
             if (u && is_signed(ty)) continue;
             if (!u && base == 10 && !is_signed(ty)) continue;
             if (l && width(ty) == 32) continue;
-            const std::uint64_t max = ty == ExprType::i32 ? INT32_MAX : ty == ExprType::u32 ? UINT32_MAX : ty == ExprType::i64 ? INT64_MAX : ~0ull;
+            const std::uint64_t max = ty == ExprType::i32   ? INT32_MAX
+                                      : ty == ExprType::u32 ? UINT32_MAX
+                                      : ty == ExprType::i64 ? INT64_MAX
+                                                            : ~0ull;
             if (v <= max) {
                 next();
                 return make(lit, c, -1, -1, {static_cast<std::int64_t>(v), ty});
@@ -218,7 +278,7 @@ struct ExprParser {
             if (!expect(")")) return -1;
             return make(cast, c, a, -1, {0, static_cast<ExprType>(t)});
         }
-        if (name == "warpSize") return make(lit, c, -1, -1, {32, ExprType::i32});   // CUDA C++ Programming Guide, "warpSize": 32
+        if (name == "warpSize") return make(lit, c, -1, -1, {32, ExprType::i32});  // CUDA C++ Programming Guide, "warpSize": 32
         for (int b = 0; b < 4; ++b) {
             if (name != kBuiltins[b]) continue;
             if (!is(".")) return fail(c, name + " needs a member: " + name + ".x, .y or .z");
@@ -262,10 +322,13 @@ struct ExprParser {
 
     // [expr.mul] .. [expr.log.or]: C++ precedence, left-associative.
     static int precedence(std::string_view p, Op& op) {
-        static constexpr struct { std::string_view t; Op op; int prec; } k[] = {
-            {"||", lor, 1}, {"&&", land, 2}, {"|", bor, 3}, {"^", bxor, 4}, {"&", band, 5}, {"==", eq, 6}, {"!=", ne, 6},
-            {"<", lt, 7}, {">", gt, 7}, {"<=", le, 7}, {">=", ge, 7}, {"<<", shl, 8}, {">>", shr, 8}, {"+", add, 9},
-            {"-", sub, 9}, {"*", mul, 10}, {"/", div_, 10}, {"%", mod, 10}};
+        static constexpr struct {
+            std::string_view t;
+            Op op;
+            int prec;
+        } k[] = {{"||", lor, 1}, {"&&", land, 2}, {"|", bor, 3}, {"^", bxor, 4}, {"&", band, 5},  {"==", eq, 6},
+                 {"!=", ne, 6},  {"<", lt, 7},    {">", gt, 7},  {"<=", le, 7},  {">=", ge, 7},   {"<<", shl, 8},
+                 {">>", shr, 8}, {"+", add, 9},   {"-", sub, 9}, {"*", mul, 10}, {"/", div_, 10}, {"%", mod, 10}};
         for (const auto& x : k)
             if (x.t == p) return op = x.op, x.prec;
         return 0;
@@ -296,7 +359,8 @@ struct ExprParser {
             r = make(cond, c, cnd, a);
             if (r >= 0) {
                 e.nodes_[static_cast<std::size_t>(r)].c = b;
-                e.nodes_[static_cast<std::size_t>(r)].lit.type = common(e.nodes_[static_cast<std::size_t>(a)].lit.type, e.nodes_[static_cast<std::size_t>(b)].lit.type);
+                e.nodes_[static_cast<std::size_t>(r)].lit.type = common(e.nodes_[static_cast<std::size_t>(a)].lit.type,
+                                                                        e.nodes_[static_cast<std::size_t>(b)].lit.type);
             }
         }
         --depth;
@@ -312,7 +376,8 @@ IndexExpr IndexExpr::parse(std::string_view expr, std::string_view array, std::s
     IndexExpr e;
     e.elem_bytes_ = elem_bytes;
     for (auto [text, field] : {std::pair{expr, "expr"}, std::pair{array, "array"}, std::pair{consts, "consts"}})
-        if (text.size() > kMaxText) return e.error_ = std::string(field) + ": at most 4096 characters, got " + std::to_string(text.size()), e;
+        if (text.size() > kMaxText)
+            return e.error_ = std::string(field) + ": at most 4096 characters, got " + std::to_string(text.size()), e;
     // Named values first: the declaration and the access may use them.
     ExprParser pc(e, consts, 2);
     for (pc.next(); pc.tk != ExprParser::end && !pc.failed();) {
@@ -385,9 +450,12 @@ IndexExpr IndexExpr::parse(std::string_view expr, std::string_view array, std::s
         }
         if (pa.is(";")) pa.next();
         if (!pa.at_end()) return e;
-        if (pointer && !e.dims_.empty()) return pa.fail(1, "a pointer to arrays is not modelled: declare the array, e.g. float tile[32][33]"), e;
+        if (pointer && !e.dims_.empty())
+            return pa.fail(1, "a pointer to arrays is not modelled: declare the array, e.g. float tile[32][33]"), e;
         if (pointer) e.dims_.push_back(0);
-        if (e.dims_.empty()) return pa.fail(1, e.name_ + " is neither an array nor a pointer: add its dimensions, e.g. " + words + " " + e.name_ + "[1024]"), e;
+        if (e.dims_.empty())
+            return pa.fail(1, e.name_ + " is neither an array nor a pointer: add its dimensions, e.g. " + words + " " + e.name_ + "[1024]"),
+                   e;
         std::int64_t total = 1;
         for (auto d : e.dims_)
             if (d > 0 && __builtin_mul_overflow(total, d, &total)) return pa.fail(1, "the array is larger than 2^63 elements"), e;
@@ -424,7 +492,8 @@ IndexExpr IndexExpr::parse(std::string_view expr, std::string_view array, std::s
         if (e.subs_.size() != e.dims_.size())
             return px.fail(name_col, name + " has " + std::to_string(e.dims_.size()) + " dimension" + (e.dims_.size() == 1 ? "" : "s") +
                                          (array.empty() ? " (declare it with the array field, e.g. float " + name + "[32][33])" : "") +
-                                         ", the access gives " + std::to_string(e.subs_.size()) + " subscript" + (e.subs_.size() == 1 ? "" : "s")),
+                                         ", the access gives " + std::to_string(e.subs_.size()) + " subscript" +
+                                         (e.subs_.size() == 1 ? "" : "s")),
                    e;
     } else {
         e.root_ = px.conditional();

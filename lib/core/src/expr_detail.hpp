@@ -11,10 +11,37 @@
 namespace occ {
 namespace expr_detail {
 
-enum Op : std::uint8_t { lit, builtin, cref, cast, neg, uplus, bnot, lnot, add, sub, mul, div_, mod, shl, shr, band, bor, bxor,
-                         lt, gt, le, ge, eq, ne, land, lor, cond };
-inline constexpr const char* kOpText[] = {"", "", "", "", "-", "+", "~", "!", "+", "-", "*", "/", "%", "<<", ">>", "&", "|",
-                                          "^", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?:"};
+enum Op : std::uint8_t {
+    lit,
+    builtin,
+    cref,
+    cast,
+    neg,
+    uplus,
+    bnot,
+    lnot,
+    add,
+    sub,
+    mul,
+    div_,
+    mod,
+    shl,
+    shr,
+    band,
+    bor,
+    bxor,
+    lt,
+    gt,
+    le,
+    ge,
+    eq,
+    ne,
+    land,
+    lor,
+    cond
+};
+inline constexpr const char* kOpText[] = {"",   "",  "",  "",  "-", "+", "~",  "!",  "+",  "-",  "*",  "/",  "%", "<<",
+                                          ">>", "&", "|", "^", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "?:"};
 inline constexpr const char* kSrc[] = {"expr", "array", "consts"};
 inline constexpr const char* kBuiltins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
 inline constexpr int kMaxDepth = 200;
@@ -40,10 +67,12 @@ inline ExprType common(ExprType a, ExprType b) {
     if (is_signed(a) == is_signed(b)) return width(a) >= width(b) ? a : b;
     const ExprType s = is_signed(a) ? a : b, u = is_signed(a) ? b : a;
     if (width(u) >= width(s)) return u;
-    return s;   // long long holds every unsigned int
+    return s;  // long long holds every unsigned int
 }
 
-inline std::string show(ExprValue x) { return x.type == ExprType::u64 ? std::to_string(static_cast<std::uint64_t>(x.v)) : std::to_string(x.v); }
+inline std::string show(ExprValue x) {
+    return x.type == ExprType::u64 ? std::to_string(static_cast<std::uint64_t>(x.v)) : std::to_string(x.v);
+}
 
 inline bool fits(std::int64_t v, ExprType t) { return t != ExprType::i32 || (v >= INT32_MIN && v <= INT32_MAX); }
 
@@ -53,7 +82,7 @@ inline bool fits(std::int64_t v, ExprType t) { return t != ExprType::i32 || (v >
 struct ExprEval {
     using Node = IndexExpr::Node;
     const IndexExpr& e;
-    const ExprThread* t;   // nullptr: a constant (array dimensions)
+    const ExprThread* t;  // nullptr: a constant (array dimensions)
     std::vector<ExprValue> cvals;
     std::string err;
 

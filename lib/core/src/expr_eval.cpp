@@ -36,7 +36,10 @@ bool ExprEval::eval(int i, ExprValue& out) {
         case cref:
             if (static_cast<std::size_t>(n.a) < cvals.size()) return out = cvals[static_cast<std::size_t>(n.a)], true;
             return eval(e.consts_[static_cast<std::size_t>(n.a)].root, out);
-        case cast: if (!eval(n.a, x)) return false; out = convert(x, n.lit.type); return true;
+        case cast:
+            if (!eval(n.a, x)) return false;
+            out = convert(x, n.lit.type);
+            return true;
         case uplus: return eval(n.a, out);
         case neg:
             if (!eval(n.a, x)) return false;
@@ -44,8 +47,14 @@ bool ExprEval::eval(int i, ExprValue& out) {
                 return fail(n, "-(" + show(x) + ") overflows " + expr_type_name(x.type));
             out = convert({static_cast<std::int64_t>(0ull - static_cast<std::uint64_t>(x.v)), x.type}, x.type);
             return true;
-        case bnot: if (!eval(n.a, x)) return false; out = convert({~x.v, x.type}, x.type); return true;
-        case lnot: if (!eval(n.a, x)) return false; out = {x.v == 0, ExprType::i32}; return true;
+        case bnot:
+            if (!eval(n.a, x)) return false;
+            out = convert({~x.v, x.type}, x.type);
+            return true;
+        case lnot:
+            if (!eval(n.a, x)) return false;
+            out = {x.v == 0, ExprType::i32};
+            return true;
         case land:
         case lor: {
             if (!eval(n.a, x)) return false;
@@ -88,7 +97,12 @@ bool ExprEval::binary(const Node& n, ExprValue x, ExprValue y, ExprValue& out) {
         const bool s = is_signed(ty);
         const auto ua = static_cast<std::uint64_t>(a.v), ub = static_cast<std::uint64_t>(b.v);
         const bool less = s ? a.v < b.v : ua < ub, equal = a.v == b.v;
-        const bool r = n.op == lt ? less : n.op == gt ? !less && !equal : n.op == le ? less || equal : n.op == ge ? !less : n.op == eq ? equal : !equal;
+        const bool r = n.op == lt   ? less
+                       : n.op == gt ? !less && !equal
+                       : n.op == le ? less || equal
+                       : n.op == ge ? !less
+                       : n.op == eq ? equal
+                                    : !equal;
         out = {r, ExprType::i32};
         return true;
     }
@@ -99,8 +113,14 @@ bool ExprEval::binary(const Node& n, ExprValue x, ExprValue y, ExprValue& out) {
     if ((n.op == div_ || n.op == mod) && b.v == 0) return fail(n, std::string(n.op == div_ ? "division" : "remainder") + " by zero");
     if (!is_signed(ty)) {
         std::uint64_t u = 0;
-        u = n.op == add ? ua + ub : n.op == sub ? ua - ub : n.op == mul ? ua * ub : n.op == div_ ? ua / ub : n.op == mod ? ua % ub
-          : n.op == band ? ua & ub : n.op == bor ? ua | ub : ua ^ ub;
+        u = n.op == add    ? ua + ub
+            : n.op == sub  ? ua - ub
+            : n.op == mul  ? ua * ub
+            : n.op == div_ ? ua / ub
+            : n.op == mod  ? ua % ub
+            : n.op == band ? ua & ub
+            : n.op == bor  ? ua | ub
+                           : ua ^ ub;
         out = convert({static_cast<std::int64_t>(u), ty}, ty);
         return true;
     }
@@ -187,17 +207,17 @@ std::string check_expr_launch(const ExprLaunch& l) {
     if (b[0] < 1 || b[0] > 1024 || b[1] < 1 || b[1] > 1024 || b[2] < 1 || b[2] > 64 || b[0] * b[1] * b[2] > 1024)
         return "block: each dimension 1..1024 (z 1..64), at most 1024 threads, got " + dims(b);
     const auto& g = l.grid_dim;
-    if (g[0] < 1 || g[1] < 1 || g[1] > 65535 || g[2] < 1 || g[2] > 65535)
-        return "grid_dim: x 1..2^31-1, y and z 1..65535, got " + dims(g);
+    if (g[0] < 1 || g[1] < 1 || g[1] > 65535 || g[2] < 1 || g[2] > 65535) return "grid_dim: x 1..2^31-1, y and z 1..65535, got " + dims(g);
     for (int i = 0; i < 3; ++i)
         if (l.block_idx[static_cast<std::size_t>(i)] < 0 || l.block_idx[static_cast<std::size_t>(i)] >= g[static_cast<std::size_t>(i)])
             return "block_idx: each 0..grid_dim-1 (grid_dim " + dims(g) + "), got " + dims(l.block_idx);
     if (l.base >= (std::uint64_t{1} << 48)) return "base: must be a byte address 0..2^48-1, got " + std::to_string(l.base);
-    if (l.offset < -(std::int64_t{1} << 40) || l.offset > (std::int64_t{1} << 40)) return "offset: must be -2^40..2^40, got " + std::to_string(l.offset);
+    if (l.offset < -(std::int64_t{1} << 40) || l.offset > (std::int64_t{1} << 40))
+        return "offset: must be -2^40..2^40, got " + std::to_string(l.offset);
     const int warps = (b[0] * b[1] * b[2] + kWarpLanes - 1) / kWarpLanes;
     if (l.warp < 0 || l.warp >= warps)
-        return "warp: must be 0.." + std::to_string(warps - 1) + " (the block has " + std::to_string(warps) + " warp" + (warps == 1 ? "" : "s") +
-               "), got " + std::to_string(l.warp);
+        return "warp: must be 0.." + std::to_string(warps - 1) + " (the block has " + std::to_string(warps) + " warp" +
+               (warps == 1 ? "" : "s") + "), got " + std::to_string(l.warp);
     return "";
 }
 

@@ -41,7 +41,7 @@ const Device* find_gpu_cached(std::string_view name) {
         if (d.name == found->name && d.sm_count == found->sm_count) device = &d;
     if (!device) {
         device = &c.devices.emplace_back(*found);
-        detail::occupancy_rules_fixed(device->arch);   // never changed nor freed: occupancy may find it by address
+        detail::occupancy_rules_fixed(device->arch);  // never changed nor freed: occupancy may find it by address
     }
     if (c.by_spelling.size() >= kMaxSpellings) c.by_spelling.clear();
     c.by_spelling.emplace(key, device);

@@ -65,7 +65,8 @@ struct SortedSectors {
     std::array<std::uint8_t, 32>& used;
     int sectors = 0, distinct = 0, lines = 0;
 };
-bool sorted_sectors16(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::uint64_t ab, SortedSectors& out);
+bool sorted_sectors16(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::uint64_t ab,
+                      SortedSectors& out);
 
 // A full warp of one-word lanes on 32 banks (banks.cpp's gather and permutation case), in one pass:
 // lane_bank[i] = word[i] % 32, bank_lanes[b] = the lanes on bank b, lanes_in[b] = how many. `most` is
@@ -79,12 +80,12 @@ struct OneWordBanks {
 };
 // (The summary is written through `out`: returned by value, its mixed-size fields went through the
 // stack and stalled the caller on store forwarding.)
-void one_word_banks32(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
-                      std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out);
+void one_word_banks32(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
+                      std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out);
 // Which version one_word_banks32 runs here (0 plain loops, 1 AVX2, 2 AVX2 with GFNI), and one chosen
 // version (capped at what the CPU has), for tests that hold each to the plain one.
 int one_word_banks32_level();
-void one_word_banks32_at(int level, const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
-                         std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out);
+void one_word_banks32_at(int level, const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
+                         std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out);
 
 }  // namespace occ::detail

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "lane_rank.hpp"   // OCC_HOT_CLONES
+#include "lane_rank.hpp"  // OCC_HOT_CLONES
 #include "occupancy_tables.hpp"
 
 namespace occ {
@@ -27,9 +27,11 @@ inline std::int64_t round_up64(std::int64_t x, std::int64_t y) { return (x + y -
 // barriers: 1..64). A shift or a multiply does either exactly; the plain division stays for the
 // rest (custom devices, out-of-range inputs). Branches on device constants are always predicted.
 inline bool pow2(int y) { return y > 0 && (y & (y - 1)) == 0; }
-inline int div_p2(int x, int y) { return pow2(y) ? x >> __builtin_ctz(static_cast<unsigned>(y)) : x / y; }   // x >= 0
-inline int round_up_p2(int x, int y) { return pow2(y) ? (x + y - 1) & -y : round_up(x, y); }                 // x >= 0
-inline std::int64_t round_up64_p2(std::int64_t x, std::int64_t y) { return pow2(static_cast<int>(y)) ? (x + y - 1) & -y : round_up64(x, y); }
+inline int div_p2(int x, int y) { return pow2(y) ? x >> __builtin_ctz(static_cast<unsigned>(y)) : x / y; }  // x >= 0
+inline int round_up_p2(int x, int y) { return pow2(y) ? (x + y - 1) & -y : round_up(x, y); }                // x >= 0
+inline std::int64_t round_up64_p2(std::int64_t x, std::int64_t y) {
+    return pow2(static_cast<int>(y)) ? (x + y - 1) & -y : round_up64(x, y);
+}
 // floor(n / d) for d in 1..64 and 0 <= n < 2^16 as (n * ceil(2^32 / d)) >> 32, exact for 16-bit n and d
 // (Lemire, Kaser, Kurz, "Faster remainder by direct computation", 2019, Theorem 1; tests/unit checks every pair).
 struct Reciprocals {
@@ -50,7 +52,7 @@ using Fail = OccupancyError;
 // What the core works out beside the result's own fields (the refusal's numbers read them).
 struct Extra {
     int regs_per_block_assumed = 0;
-    int rounded_warps = 0;   // the table path's warps per block rounded to sub-partitions
+    int rounded_warps = 0;  // the table path's warps per block rounded to sub-partitions
     std::int64_t max_dyn = 0;
     Fail fail = Fail::none;
 };
@@ -119,13 +121,31 @@ namespace {
 [[gnu::always_inline]] inline void compute_limits(const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& o,
                                                   Extra& x) {
     // --- input ranges ---------------------------------------------------------------------------
-    if (l.threads < 1) { x.fail = Fail::threads_range; return; }
-    if (k.regs_per_thread < 0 || k.regs_per_thread > a.max_regs_per_thread) { x.fail = Fail::regs_range; return; }
-    if (k.smem_static < 0 || l.smem_dynamic < 0) { x.fail = Fail::smem_negative; return; }
-    if (l.carveout < -1 || l.carveout > 100) { x.fail = Fail::carveout_range; return; }
+    if (l.threads < 1) {
+        x.fail = Fail::threads_range;
+        return;
+    }
+    if (k.regs_per_thread < 0 || k.regs_per_thread > a.max_regs_per_thread) {
+        x.fail = Fail::regs_range;
+        return;
+    }
+    if (k.smem_static < 0 || l.smem_dynamic < 0) {
+        x.fail = Fail::smem_negative;
+        return;
+    }
+    if (l.carveout < -1 || l.carveout > 100) {
+        x.fail = Fail::carveout_range;
+        return;
+    }
     // 16 named barriers per block (PTX ISA, "bar/barrier": barrier ids 0..15).
-    if (k.barriers < 0 || k.barriers > kMaxNamedBarriers) { x.fail = Fail::barriers_range; return; }
-    if (k.virtual_resources < 0) { x.fail = Fail::virtual_range; return; }
+    if (k.barriers < 0 || k.barriers > kMaxNamedBarriers) {
+        x.fail = Fail::barriers_range;
+        return;
+    }
+    if (k.virtual_resources < 0) {
+        x.fail = Fail::virtual_range;
+        return;
+    }
     const std::int64_t smem_static = std::min(k.smem_static, kSizeCap);
     const std::int64_t smem_dynamic = std::min(l.smem_dynamic, kSizeCap);
 
@@ -226,8 +246,9 @@ namespace {
     const auto den = static_cast<std::uint32_t>(std::clamp<std::int64_t>(o.smem_per_block_allocated, 1, 0xffffffffll));
     const int blocks_smem = static_cast<int>(std::min<std::uint32_t>(num / den, kUnlimited));
     o.limit_shared_memory = over || configured < 0 ? 0 : o.smem_per_block_allocated <= 0 ? kUnlimited : blocks_smem;
-    const Fail smem_fail = over ? (dyn_exceeded ? Fail::smem_over_kernel_max : Fail::smem_over_block)
-                                : configured < 0 ? Fail::no_carveout_fits : Fail::none;
+    const Fail smem_fail = over             ? (dyn_exceeded ? Fail::smem_over_kernel_max : Fail::smem_over_block)
+                           : configured < 0 ? Fail::no_carveout_fits
+                                            : Fail::none;
     if (x.fail == Fail::none) x.fail = smem_fail;
 
     // --- barriers (9.0+) --------------------------------------------------------------------------
@@ -257,8 +278,9 @@ using detail::tables_for;
            (static_cast<unsigned>(k.regs_per_thread) <= static_cast<unsigned>(t.max_regs)) &
            (static_cast<std::uint64_t>(k.smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
            (static_cast<std::uint64_t>(l.smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) &
-           (static_cast<unsigned>(k.barriers) <= static_cast<unsigned>(kMaxNamedBarriers)) & (l.carveout == -1) & (l.cache_config == CacheConfig::none) &
-           (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) & ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
+           (static_cast<unsigned>(k.barriers) <= static_cast<unsigned>(kMaxNamedBarriers)) & (l.carveout == -1) &
+           (l.cache_config == CacheConfig::none) & (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) &
+           ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
 }
 // compute_limits() from the tables, for a query table_common() takes. No branch on the query's
 // values: every figure is worked out, then chosen by a mask (refusals are common and random in a
@@ -280,9 +302,9 @@ using detail::tables_for;
     const int per_warp = t.per_warp[static_cast<std::size_t>(regs)];
     const int block_regs = per_warp * w, assumed = per_warp * t.rounded_warps[static_cast<std::size_t>(w)];
     const unsigned regs_over = static_cast<unsigned>(assumed > a.regs_per_block) | static_cast<unsigned>(block_regs > a.regs_per_block);
-    const int regs_blocks =
-        static_cast<int>((static_cast<std::uint64_t>(t.warps_total[static_cast<std::size_t>(regs)]) * kReciprocals.c[w]) >> 32);
-    const int unlimited_if_none = -static_cast<int>(per_warp == 0) & kUnlimited;   // no registers: no limit
+    const int regs_blocks = static_cast<int>(
+        (static_cast<std::uint64_t>(t.warps_total[static_cast<std::size_t>(regs)]) * kReciprocals.c[w]) >> 32);
+    const int unlimited_if_none = -static_cast<int>(per_warp == 0) & kUnlimited;  // no registers: no limit
     o.warps_per_block = w;
     o.regs_per_warp_allocated = per_warp;
     o.regs_per_block_allocated = block_regs;
@@ -299,8 +321,8 @@ using detail::tables_for;
     o.limit_barriers = t.barriers[static_cast<std::size_t>(k.barriers)];
     x.max_dyn = lim.max_dynamic;
     // The first refusal in compute_limits()' order: registers, then shared memory.
-    static constexpr Fail kFail[8] = {Fail::none, Fail::none, Fail::smem_over_block, Fail::smem_over_kernel_max,
-                                      Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block};
+    static constexpr Fail kFail[8] = {Fail::none,           Fail::none,           Fail::smem_over_block, Fail::smem_over_kernel_max,
+                                      Fail::regs_per_block, Fail::regs_per_block, Fail::regs_per_block,  Fail::regs_per_block};
     x.fail = kFail[regs_over * 4 + smem_over * 2 + dyn_exceeded];
 }
 
@@ -330,15 +352,22 @@ using Args = std::array<std::int64_t, OccupancyResult::kErrorArgs>;
 // rounded_warps: the warp count rounded up to whole sub-partitions.
 [[gnu::always_inline]] inline Args regs_per_block_args(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l,
                                                        const OccupancyResult& r, int rounded_warps) {
-    return {k.regs_per_thread, l.threads, x.regs_per_block_assumed, r.regs_per_warp_allocated, a.reg_alloc_unit, r.warps_per_block,
-            rounded_warps, a.subpartitions, a.regs_per_block};
+    return {k.regs_per_thread, l.threads,     x.regs_per_block_assumed, r.regs_per_warp_allocated, a.reg_alloc_unit,
+            r.warps_per_block, rounded_warps, a.subpartitions,          a.regs_per_block};
 }
 [[gnu::always_inline]] inline Args smem_over_block_args(const SmemLimitRule& rule, const ArchRules& a, const KernelResources& k,
                                                         const LaunchConfig& l, const OccupancyResult& r) {
-    const bool optin_would_fit =
-        !k.optin && k.max_dynamic_smem < 0 && rule.optin_supported() && r.smem_per_block_allocated <= rule.optin_bytes();
-    return {r.smem_per_block_allocated, k.smem_static, l.smem_dynamic, a.smem_reserved_per_block, a.smem_alloc_unit, r.smem_per_block_limit,
-            optin_would_fit, 0, 0};
+    const bool optin_would_fit = !k.optin && k.max_dynamic_smem < 0 && rule.optin_supported() &&
+                                 r.smem_per_block_allocated <= rule.optin_bytes();
+    return {r.smem_per_block_allocated,
+            k.smem_static,
+            l.smem_dynamic,
+            a.smem_reserved_per_block,
+            a.smem_alloc_unit,
+            r.smem_per_block_limit,
+            optin_would_fit,
+            0,
+            0};
 }
 
 void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, const LaunchConfig& l, OccupancyResult& r) {
@@ -346,22 +375,46 @@ void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, 
     Args v{};
     switch (x.fail) {
         case Fail::none: break;
-        case Fail::threads_range: v[0] = a.max_threads_per_block; v[1] = l.threads; break;
-        case Fail::threads_too_many: v[0] = a.max_threads_per_block; v[1] = a.cc_major; v[2] = a.cc_minor; v[3] = l.threads; break;
-        case Fail::regs_range: v[0] = a.max_regs_per_thread; v[1] = k.regs_per_thread; break;
+        case Fail::threads_range:
+            v[0] = a.max_threads_per_block;
+            v[1] = l.threads;
+            break;
+        case Fail::threads_too_many:
+            v[0] = a.max_threads_per_block;
+            v[1] = a.cc_major;
+            v[2] = a.cc_minor;
+            v[3] = l.threads;
+            break;
+        case Fail::regs_range:
+            v[0] = a.max_regs_per_thread;
+            v[1] = k.regs_per_thread;
+            break;
         case Fail::regs_per_block: v = regs_per_block_args(x, a, k, l, r, round_up(r.warps_per_block, a.subpartitions)); break;
-        case Fail::smem_negative: v[0] = k.smem_static < 0; v[1] = k.smem_static < 0 ? k.smem_static : l.smem_dynamic; break;
+        case Fail::smem_negative:
+            v[0] = k.smem_static < 0;
+            v[1] = k.smem_static < 0 ? k.smem_static : l.smem_dynamic;
+            break;
         case Fail::smem_over_block: v = smem_over_block_args(SmemLimitRule(a), a, k, l, r); break;
-        case Fail::smem_over_kernel_max: v[0] = l.smem_dynamic; v[1] = x.max_dyn; break;
+        case Fail::smem_over_kernel_max:
+            v[0] = l.smem_dynamic;
+            v[1] = x.max_dyn;
+            break;
         case Fail::max_dyn_range:
-            v[0] = block_smem_limit(a, k.smem_static, true, -1).device_max_dynamic; v[1] = a.smem_per_block_optin;
-            v[2] = k.smem_static; v[3] = k.max_dynamic_smem;
+            v[0] = block_smem_limit(a, k.smem_static, true, -1).device_max_dynamic;
+            v[1] = a.smem_per_block_optin;
+            v[2] = k.smem_static;
+            v[3] = k.max_dynamic_smem;
             break;
         case Fail::carveout_range: v[0] = l.carveout; break;
         case Fail::barriers_range: v[0] = k.barriers; break;
         case Fail::no_carveout_fits: v[0] = r.smem_per_block_allocated; break;
         case Fail::virtual_range: v[0] = k.virtual_resources; break;
-        case Fail::virtual_too_many: v[0] = k.virtual_resources; v[1] = a.virtual_resources_per_sm; v[2] = a.cc_major; v[3] = a.cc_minor; break;
+        case Fail::virtual_too_many:
+            v[0] = k.virtual_resources;
+            v[1] = a.virtual_resources_per_sm;
+            v[2] = a.cc_major;
+            v[3] = a.cc_minor;
+            break;
     }
     for (int i = 0; i < OccupancyResult::kErrorArgs; ++i) r.set_error_arg(i, v[static_cast<std::size_t>(i)]);
 }
@@ -381,7 +434,8 @@ void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, 
         (r.set_error_arg(static_cast<int>(I),
                          (regs[I] & use_regs) | (((kernel_max[I] & use_kernel_max) | (smem[I] & ~use_kernel_max)) & ~use_regs)),
          ...);
-    }(std::make_index_sequence<OccupancyResult::kErrorArgs>{});
+    }
+    (std::make_index_sequence<OccupancyResult::kErrorArgs>{});
 }
 
 // What every answer works out from its limits.
@@ -395,13 +449,13 @@ void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, 
     r.threads_per_sm = b * threads;
     // A multiply by the exact reciprocal where the warp count is a power of two (the same double).
     r.occupancy = pow2(r.max_warps_per_sm) ? r.warps_per_sm * (1.0 / r.max_warps_per_sm)
-                : r.max_warps_per_sm > 0   ? static_cast<double>(r.warps_per_sm) / r.max_warps_per_sm
+                  : r.max_warps_per_sm > 0 ? static_cast<double>(r.warps_per_sm) / r.max_warps_per_sm
                                            : 0.0;
 }
 
 // The answer from the tables (for a query table_common() takes): one straight path that sets every field.
 [[gnu::always_inline]] inline OccupancyResult tabled_occupancy(const Tables& t, const ArchRules& a, const KernelResources& k,
-                                                              const LaunchConfig& l) {
+                                                               const LaunchConfig& l) {
     OccupancyResult r;
     Extra x;
     table_limits(t, a, k, l, r, x);
@@ -419,7 +473,7 @@ void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, 
     compute_limits(a, k, l, r, x);
     r.max_warps_per_sm = a.warp_size == 32 ? a.max_threads_per_sm >> 5 : a.max_warps_per_sm();
     if (x.fail != Fail::none) record_error(x, a, k, l, r);
-    if (is_input_error(x.fail)) return r;   // every limit 0 (barriers and virtual resources: kUnlimited)
+    if (is_input_error(x.fail)) return r;  // every limit 0 (barriers and virtual resources: kUnlimited)
     finish(r, l.threads);
     return r;
 }

@@ -39,13 +39,15 @@ std::string OccupancyResult::error_message() const {
             std::snprintf(buf, sizeof buf, "%s must be >= 0 bytes, got %lld", v[0] ? "smem_static" : "smem_dynamic", ll(v[1]));
             break;
         case Fail::smem_over_block:
-            std::snprintf(buf, sizeof buf,
-                          "shared memory per block is %s (static %s + dynamic %s + reserved %s, rounded to %lld B), over the %s a block may use%s",
-                          bytes(v[0]).c_str(), bytes(v[1]).c_str(), bytes(v[2]).c_str(), bytes(v[3]).c_str(), ll(v[4]), bytes(v[5]).c_str(),
-                          v[6] ? ": opt in (--optin, cudaFuncAttributeMaxDynamicSharedMemorySize) to raise it" : "");
+            std::snprintf(
+                buf, sizeof buf,
+                "shared memory per block is %s (static %s + dynamic %s + reserved %s, rounded to %lld B), over the %s a block may use%s",
+                bytes(v[0]).c_str(), bytes(v[1]).c_str(), bytes(v[2]).c_str(), bytes(v[3]).c_str(), ll(v[4]), bytes(v[5]).c_str(),
+                v[6] ? ": opt in (--optin, cudaFuncAttributeMaxDynamicSharedMemorySize) to raise it" : "");
             break;
         case Fail::smem_over_kernel_max:
-            std::snprintf(buf, sizeof buf, "smem_dynamic %s is above the kernel's max_dynamic_smem %s (cudaFuncAttributeMaxDynamicSharedMemorySize)",
+            std::snprintf(buf, sizeof buf,
+                          "smem_dynamic %s is above the kernel's max_dynamic_smem %s (cudaFuncAttributeMaxDynamicSharedMemorySize)",
                           bytes(v[0]).c_str(), bytes(v[1]).c_str());
             break;
         case Fail::max_dyn_range:
@@ -65,9 +67,10 @@ std::string OccupancyResult::error_message() const {
             std::snprintf(buf, sizeof buf, "virtual_resources must be >= 0 (virtual resources per block, 0 = none), got %lld", ll(v[0]));
             break;
         case Fail::virtual_too_many:
-            std::snprintf(buf, sizeof buf,
-                          "virtual_resources: %lld per block is more than the %lld an SM has on compute capability %lld.%lld: no block fits",
-                          ll(v[0]), ll(v[1]), ll(v[2]), ll(v[3]));
+            std::snprintf(
+                buf, sizeof buf,
+                "virtual_resources: %lld per block is more than the %lld an SM has on compute capability %lld.%lld: no block fits",
+                ll(v[0]), ll(v[1]), ll(v[2]), ll(v[3]));
             break;
     }
     return buf;

@@ -4,7 +4,7 @@
 
 #include <mutex>
 
-#include "lane_rank.hpp"   // OCC_HOT_CLONES
+#include "lane_rank.hpp"  // OCC_HOT_CLONES
 
 namespace occ::detail {
 
@@ -14,7 +14,7 @@ Fixed g_fixed[kSlots];
 
 namespace {
 
-std::mutex g_build_mutex;   // building, and the counts below
+std::mutex g_build_mutex;  // building, and the counts below
 struct Seen {
     unsigned char key[kKeyBytes];
     int count;

@@ -23,7 +23,7 @@
 
 namespace occ::detail {
 
-inline constexpr std::size_t kKeyBytes = offsetof(ArchRules, driver_smem_floor);   // every field the model reads
+inline constexpr std::size_t kKeyBytes = offsetof(ArchRules, driver_smem_floor);  // every field the model reads
 inline constexpr int kSlots = 64;
 inline constexpr int kBuildAfter = 8;
 
@@ -33,13 +33,13 @@ struct Tables {
     bool usable = false;
     int max_threads = 0, max_regs = 0, unit_shift = 0, max_warps = 0;
     std::int64_t reserved = 0, unit = 1;
-    std::int64_t preferred = 0;                       // preferred_smem() for the default carveout and cache preference
+    std::int64_t preferred = 0;  // preferred_smem() for the default carveout and cache preference
     SmemLimitRule smem_rule;
-    std::array<int, 33> warps{}, rounded_warps{};     // by warps per block: the warp limit; the count rounded to sub-partitions
-    std::array<int, kMaxNamedBarriers + 1> barriers{};   // by named barriers: their limit
-    std::array<std::uint16_t, 256> per_warp{};        // by registers per thread: registers allocated per warp
-    std::array<std::uint16_t, 256> warps_total{};     // ... and the warps the register file holds (0 over the block limit)
-    std::vector<int> smem;                            // by allocation units up to the preference: its shared-memory limit
+    std::array<int, 33> warps{}, rounded_warps{};       // by warps per block: the warp limit; the count rounded to sub-partitions
+    std::array<int, kMaxNamedBarriers + 1> barriers{};  // by named barriers: their limit
+    std::array<std::uint16_t, 256> per_warp{};          // by registers per thread: registers allocated per warp
+    std::array<std::uint16_t, 256> warps_total{};       // ... and the warps the register file holds (0 over the block limit)
+    std::vector<int> smem;                              // by allocation units up to the preference: its shared-memory limit
 };
 
 // Built by the model itself (occupancy.cpp); usable = false where the tables cannot stand for the rules.
@@ -61,14 +61,14 @@ inline bool same_key(const unsigned char* key, const ArchRules& a) {
     return diff == 0 && std::memcmp(key + kKeyBytes / 8 * 8, p + kKeyBytes / 8 * 8, kKeyBytes % 8) == 0;
 }
 
-extern const Tables* g_tables[kSlots];   // [0, g_published) are built and never change
+extern const Tables* g_tables[kSlots];  // [0, g_published) are built and never change
 extern std::atomic<int> g_published;
 
 // Rules that never change, found by address alone: a direct-mapped table of kSlots entries, each
 // written once (a later address landing on a taken entry keeps the comparison by bytes).
 struct Fixed {
     std::atomic<const ArchRules*> rules{nullptr};
-    const Tables* tables = nullptr;   // written before `rules`
+    const Tables* tables = nullptr;  // written before `rules`
 };
 extern Fixed g_fixed[kSlots];
 inline std::size_t fixed_slot(const ArchRules& a) { return (reinterpret_cast<std::uintptr_t>(&a) >> 4) % kSlots; }

@@ -34,14 +34,18 @@ PreparedDevice::PreparedDevice(const ArchRules& a, int carveout, CacheConfig cac
     smem_.assign(static_cast<std::size_t>(max_units + 1), 0);
     for (std::int64_t u = 0; u <= max_units; ++u) {
         const std::int64_t alloc = u * unit_;
-        if (alloc == 0) { smem_[0] = 255; continue; }
+        if (alloc == 0) {
+            smem_[0] = 255;
+            continue;
+        }
         const std::int64_t sm = configured_smem_per_sm(a, carveout, cache, alloc);
         smem_[static_cast<std::size_t>(u)] = sm < 0 ? 0 : static_cast<std::uint8_t>(std::min<std::int64_t>(255, sm / alloc));
     }
     // Named barriers (where they limit blocks: 9.0+).
     for (int b = 0; b <= 16; ++b)
         barriers_[static_cast<std::size_t>(b)] = (a.barriers_limit_blocks && b > 0)
-                                                     ? static_cast<std::uint8_t>(std::min(255, a.max_blocks_per_sm * a.barriers_per_block_slot / b))
+                                                     ? static_cast<std::uint8_t>(
+                                                           std::min(255, a.max_blocks_per_sm * a.barriers_per_block_slot / b))
                                                      : 255;
     // Virtual resources (where the SM has them: 10.x+): the SM's count / the kernel's; 0 = none declared.
     virtual_per_sm_ = std::max(0, a.virtual_resources_per_sm);

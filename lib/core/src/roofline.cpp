@@ -58,7 +58,7 @@ constexpr PrecisionRow kPrecisions[kPrecisionCount] = {
     {"fp64", "double,f64", &GpuPeaks::fp64, false, 8},
     {"fp64_tensor", "", &GpuPeaks::fp64_tensor, true, 8},
     {"fp32", "float,single,f32", &GpuPeaks::fp32, false, 4},
-    {"tf32", "", &GpuPeaks::tf32, true, 4},   // TF32 operands live in memory as FP32 (Ampere whitepaper, "TF32")
+    {"tf32", "", &GpuPeaks::tf32, true, 4},  // TF32 operands live in memory as FP32 (Ampere whitepaper, "TF32")
     {"fp16", "half,f16", &GpuPeaks::fp16, true, 2},
     {"bf16", "bfloat16", &GpuPeaks::bf16, true, 2},
     {"fp8", "e4m3,e5m2,f8", &GpuPeaks::fp8, true, 1},
@@ -72,8 +72,12 @@ struct OpRow {
     const char* aliases;
 };
 constexpr OpRow kOps[] = {
-    {"matmul", "gemm,mm"}, {"attention_decode", "attention,decode,attn"}, {"elementwise", "add,eltwise,axpy"},
-    {"softmax", ""},       {"layernorm", "ln,norm"},                      {"custom", ""},
+    {"matmul", "gemm,mm"},
+    {"attention_decode", "attention,decode,attn"},
+    {"elementwise", "add,eltwise,axpy"},
+    {"softmax", ""},
+    {"layernorm", "ln,norm"},
+    {"custom", ""},
 };
 
 // [SECTION] Devices
@@ -105,9 +109,8 @@ const std::vector<Listed>& listed() {
                 v.push_back({std::move(d), &g});
             }
         }
-        std::stable_sort(v.begin(), v.end(), [](const Listed& a, const Listed& b) {
-            return a.entry->peaks.list_position < b.entry->peaks.list_position;
-        });
+        std::stable_sort(v.begin(), v.end(),
+                         [](const Listed& a, const Listed& b) { return a.entry->peaks.list_position < b.entry->peaks.list_position; });
         return v;
     }();
     return t;
@@ -202,7 +205,8 @@ OpCost operation_cost(const Operation& op) {
             // output (d each) and the softmax over n scores are negligible next to them (MODEL.md, Roofline).
             c.flops = 4.0 * nd;
             c.bytes = 2.0 * nd * s;
-            std::snprintf(buf, sizeof buf, "flops = 4*seq_len*head_dim*heads*batch; bytes = 2*seq_len*head_dim*heads*batch * %d B (K and V)",
+            std::snprintf(buf, sizeof buf,
+                          "flops = 4*seq_len*head_dim*heads*batch; bytes = 2*seq_len*head_dim*heads*batch * %d B (K and V)",
                           static_cast<int>(s));
             break;
         }
@@ -280,7 +284,7 @@ RooflinePoint compute_roofline(const RooflineQuery& q) {
     const double gbps = q.memory == MemoryLevel::l2 ? q.device.l2_gbps : q.device.dram_gbps;
     if (!(gbps > 0)) {
         p.error = q.device.name + std::string(q.memory == MemoryLevel::l2 ? " has no published L2 bandwidth; give bandwidth_gbps"
-                                                                            : " has no DRAM bandwidth; give bandwidth_gbps");
+                                                                          : " has no DRAM bandwidth; give bandwidth_gbps");
         return p;
     }
     if (q.measured_s < 0) {

@@ -33,7 +33,7 @@ std::int64_t swizzle_apply(const CuteSwizzle& s, std::int64_t offset) {
     return static_cast<std::int64_t>(o ^ moved);
 }
 
-int swizzle_low_bit(const CuteSwizzle& s) { return s.base - std::min(0, s.shift); }   // zzz_msk's lowest bit
+int swizzle_low_bit(const CuteSwizzle& s) { return s.base - std::min(0, s.shift); }  // zzz_msk's lowest bit
 int swizzle_high_bit(const CuteSwizzle& s) { return swizzle_low_bit(s) + s.bits; }
 
 std::string check_swizzle(const CuteSwizzle& s) {
@@ -41,8 +41,8 @@ std::string check_swizzle(const CuteSwizzle& s) {
     if (s.bits < 0 || s.bits > kMaxSwizzleBits || s.base < 0 || s.base > kMaxSwizzleBase || std::abs(s.shift) > kMaxSwizzleShift ||
         std::abs(s.shift) < s.bits) {
         // swizzle.hpp static_asserts: MBase >= 0, BBits >= 0, abs(SShift) >= BBits.
-        std::snprintf(buf, sizeof buf, "cute_swizzle: Swizzle<B,M,S> needs B 0..8, M 0..16, |S| >= B and |S| <= 16, got Swizzle<%d,%d,%d>", s.bits,
-                      s.base, s.shift);
+        std::snprintf(buf, sizeof buf, "cute_swizzle: Swizzle<B,M,S> needs B 0..8, M 0..16, |S| >= B and |S| <= 16, got Swizzle<%d,%d,%d>",
+                      s.bits, s.base, s.shift);
         return buf;
     }
     return {};
@@ -113,7 +113,7 @@ CuteSwizzle tma_swizzle_bytes(TmaSwizzle t) {
 CuteSwizzle tma_swizzle_elements(TmaSwizzle t, int elem_bytes) {
     CuteSwizzle s = tma_swizzle_bytes(t);
     if (s.bits == 0 || elem_bytes < 1 || elem_bytes > 16 || !std::has_single_bit(static_cast<unsigned>(elem_bytes))) return {};
-    s.base -= log2_exact(elem_bytes);   // byte bit 4 is element bit 4 - log2(elem_bytes)
+    s.base -= log2_exact(elem_bytes);  // byte bit 4 is element bit 4 - log2(elem_bytes)
     return s;
 }
 
@@ -138,11 +138,13 @@ std::string check_tile_layout(const TileLayout& t) {
         return buf;
     }
     if (!valid_access_bytes(t.elem_bytes)) return "elem_bytes: must be 1, 2, 4, 8 or 16, got " + std::to_string(t.elem_bytes);
-    if (t.pad < 0 || t.pad > kMaxTilePad) return "pad: must be 0.." + std::to_string(kMaxTilePad) + " elements, got " + std::to_string(t.pad);
+    if (t.pad < 0 || t.pad > kMaxTilePad)
+        return "pad: must be 0.." + std::to_string(kMaxTilePad) + " elements, got " + std::to_string(t.pad);
     const std::int64_t elems = std::int64_t{t.rows} * t.pitch();
     if (elems * t.elem_bytes > kMaxTileBytes) {
-        std::snprintf(buf, sizeof buf, "tile: %dx%d elements of %d bytes (pitch %d) take %lld bytes; a block has at most %lld (227 KiB)", t.rows, t.cols,
-                      t.elem_bytes, t.pitch(), static_cast<long long>(elems * t.elem_bytes), static_cast<long long>(kMaxTileBytes));
+        std::snprintf(buf, sizeof buf, "tile: %dx%d elements of %d bytes (pitch %d) take %lld bytes; a block has at most %lld (227 KiB)",
+                      t.rows, t.cols, t.elem_bytes, t.pitch(), static_cast<long long>(elems * t.elem_bytes),
+                      static_cast<long long>(kMaxTileBytes));
         return buf;
     }
     if (std::string e = check_swizzle(t.swizzle); !e.empty()) return e;
@@ -155,7 +157,8 @@ std::string check_tile_layout(const TileLayout& t) {
         const std::int64_t block = std::int64_t{1} << swizzle_high_bit(t.swizzle);
         if (elems % block != 0) {
             std::snprintf(buf, sizeof buf,
-                          "cute_swizzle: %s permutes aligned blocks of %lld elements; the tile's rows x pitch = %lld elements is not a multiple of that, so elements would leave the tile",
+                          "cute_swizzle: %s permutes aligned blocks of %lld elements; the tile's rows x pitch = %lld elements is not a "
+                          "multiple of that, so elements would leave the tile",
                           cute_swizzle_type(t.swizzle).c_str(), static_cast<long long>(block), static_cast<long long>(elems));
             return buf;
         }
@@ -165,15 +168,18 @@ std::string check_tile_layout(const TileLayout& t) {
         if (t.pad != 0) return "pad: TMA writes rows back to back; leave pad at 0 with tma_swizzle";
         // CUDA Driver API, cuTensorMapEncodeTiled: with a swizzle mode, boxDim[0] * element size must be <= the swizzle span.
         if (std::int64_t{t.cols} * t.elem_bytes > span) {
-            std::snprintf(buf, sizeof buf, "tma_swizzle: a %s swizzle takes rows (the box's inner dimension) of at most %d bytes, got %d x %d = %d bytes",
+            std::snprintf(buf, sizeof buf,
+                          "tma_swizzle: a %s swizzle takes rows (the box's inner dimension) of at most %d bytes, got %d x %d = %d bytes",
                           tma_swizzle_name(t.tma), span, t.cols, t.elem_bytes, t.cols * t.elem_bytes);
             return buf;
         }
         if ((elems * t.elem_bytes) % span != 0)
-            return std::string("tile: with tma_swizzle ") + tma_swizzle_name(t.tma) + " the tile must be a multiple of " + std::to_string(span) + " bytes";
+            return std::string("tile: with tma_swizzle ") + tma_swizzle_name(t.tma) + " the tile must be a multiple of " +
+                   std::to_string(span) + " bytes";
         // The pattern repeats every 8 spans (256, 512, 1024 bytes) and is taken from the address bits.
         if (t.base % static_cast<std::uint64_t>(8 * span) != 0)
-            return "base: a " + std::string(tma_swizzle_name(t.tma)) + " TMA tile must start at a multiple of " + std::to_string(8 * span) + " bytes";
+            return "base: a " + std::string(tma_swizzle_name(t.tma)) + " TMA tile must start at a multiple of " + std::to_string(8 * span) +
+                   " bytes";
     }
     return {};
 }
@@ -228,7 +234,8 @@ std::string tile_access_name(const TileAccess& a) {
         case TileAccessKind::cp_async: return "cp_async";
         default: break;
     }
-    return std::string(a.kind == TileAccessKind::ldmatrix ? "ldmatrix" : "stmatrix") + ".x" + std::to_string(a.matrices) + (a.trans ? ".trans" : "");
+    return std::string(a.kind == TileAccessKind::ldmatrix ? "ldmatrix" : "stmatrix") + ".x" + std::to_string(a.matrices) +
+           (a.trans ? ".trans" : "");
 }
 
 namespace {
@@ -275,19 +282,25 @@ std::string check_tile_access(const TileLayout& t, const TileAccess& a) {
     if (a.kind == TileAccessKind::cp_async && v != 4 && v != 8 && v != 16)
         return "access_bytes: cp.async copies 4, 8 or 16 bytes per lane (PTX ISA cp-size), got " + std::to_string(v);
     if (!valid_access_bytes(v)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + std::to_string(v);
-    if (v < e) return "access_bytes: " + name + " moves " + std::to_string(v) + (v == 1 ? " byte" : " bytes") + " per lane, less than one " + std::to_string(e) + "-byte element";
+    if (v < e)
+        return "access_bytes: " + name + " moves " + std::to_string(v) + (v == 1 ? " byte" : " bytes") + " per lane, less than one " +
+               std::to_string(e) + "-byte element";
     if (std::int64_t{t.cols} * e % (is_matrix(a) ? matrix_row_bytes(a) : v) != 0)
         return "tile: " + name + " needs rows of a multiple of " + std::to_string(is_matrix(a) ? matrix_row_bytes(a) : v) + " bytes, got " +
                std::to_string(t.cols) + " x " + std::to_string(e) + " bytes";
     if (is_matrix(a) && t.rows % matrix_rows(a) != 0)
-        return "tile: " + name + " covers " + std::to_string(matrix_rows(a)) + " rows at a time; the tile's " + std::to_string(t.rows) + " rows are not a multiple";
+        return "tile: " + name + " covers " + std::to_string(matrix_rows(a)) + " rows at a time; the tile's " + std::to_string(t.rows) +
+               " rows are not a multiple";
     if (std::int64_t{t.pitch()} * e % v != 0 || t.base % static_cast<std::uint64_t>(v) != 0)
-        return "pad: rows of " + std::to_string(t.pitch() * e) + " bytes (with pad) or the base break the " + std::to_string(v) + "-byte alignment of " + name +
-               "; pad by a multiple of " + std::to_string(v / e) + " elements";
-    if (v > e && t.xor_rows) return "swizzle: col ^ row moves single elements apart; " + name + " moves " + std::to_string(v) + " bytes per lane: use a CuTe swizzle";
+        return "pad: rows of " + std::to_string(t.pitch() * e) + " bytes (with pad) or the base break the " + std::to_string(v) +
+               "-byte alignment of " + name + "; pad by a multiple of " + std::to_string(v / e) + " elements";
+    if (v > e && t.xor_rows)
+        return "swizzle: col ^ row moves single elements apart; " + name + " moves " + std::to_string(v) +
+               " bytes per lane: use a CuTe swizzle";
     if (t.swizzle.bits > 0 && (std::int64_t{e} << swizzle_low_bit(t.swizzle)) < v)
-        return "cute_swizzle: " + cute_swizzle_type(t.swizzle) + " moves groups of " + std::to_string(e << swizzle_low_bit(t.swizzle)) + " bytes; " + name +
-               " needs its " + std::to_string(v) + " bytes together: M must be at least " + std::to_string(log2_exact(v / e));
+        return "cute_swizzle: " + cute_swizzle_type(t.swizzle) + " moves groups of " + std::to_string(e << swizzle_low_bit(t.swizzle)) +
+               " bytes; " + name + " needs its " + std::to_string(v) + " bytes together: M must be at least " +
+               std::to_string(log2_exact(v / e));
     return {};
 }
 
@@ -321,7 +334,8 @@ WarpAccess tile_global_access(const TileLayout& t, const TileAccess& a, int warp
         int r = 0, c = 0;
         if (!lane_cell(t, a, warp, lane, r, c)) continue;
         w.active |= 1u << lane;
-        w.addr[static_cast<std::size_t>(lane)] = global_base + static_cast<std::uint64_t>((std::int64_t{r} * global_pitch + c) * t.elem_bytes);
+        w.addr[static_cast<std::size_t>(lane)] = global_base +
+                                                 static_cast<std::uint64_t>((std::int64_t{r} * global_pitch + c) * t.elem_bytes);
     }
     return w;
 }
@@ -339,7 +353,10 @@ TileBankTotals tile_banks(const TileLayout& t, const TileAccess& a, std::vector<
         s.ideal_wavefronts += r.ideal_wavefronts;
         s.conflicts += r.conflicts;
         s.max_way = std::max(s.max_way, r.max_way);
-        if (r.conflicts > worst) { worst = r.conflicts; s.worst_warp = wi; }
+        if (r.conflicts > worst) {
+            worst = r.conflicts;
+            s.worst_warp = wi;
+        }
         if (keep) keep->push_back(r);
     }
     return s;

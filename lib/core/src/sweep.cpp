@@ -45,7 +45,8 @@ std::vector<SweepPoint> sweep_registers(const Device& dev, const KernelResources
 std::vector<SweepPoint> sweep_shared_memory(const Device& dev, const KernelResources& k, const LaunchConfig& l, std::int64_t step) {
     const ArchRules& a = dev.arch;
     if (step <= 0) step = a.smem_alloc_unit;
-    std::int64_t max = block_smem_limit(a, std::max<std::int64_t>(0, k.smem_static), k.optin || k.max_dynamic_smem >= 0, -1).device_max_dynamic;
+    std::int64_t max = block_smem_limit(a, std::max<std::int64_t>(0, k.smem_static), k.optin || k.max_dynamic_smem >= 0, -1)
+                           .device_max_dynamic;
     if (k.max_dynamic_smem >= 0) max = std::min(max, k.max_dynamic_smem);
     max = std::max<std::int64_t>(0, max);
     std::vector<SweepPoint> out;

@@ -12,7 +12,8 @@ namespace occ {
 namespace {
 
 // Conflicts of every access on layout t, stopping once the total passes `limit`.
-std::int64_t total_conflicts(const TileLayout& t, std::span<const TileAccess> accesses, std::int64_t limit, std::vector<std::int64_t>* per) {
+std::int64_t total_conflicts(const TileLayout& t, std::span<const TileAccess> accesses, std::int64_t limit,
+                             std::vector<std::int64_t>* per) {
     std::int64_t sum = 0;
     for (const TileAccess& a : accesses) {
         const std::int64_t c = tile_banks(t, a).conflicts;
@@ -26,9 +27,9 @@ std::int64_t total_conflicts(const TileLayout& t, std::span<const TileAccess> ac
 int widest_bytes(int elem_bytes, std::span<const TileAccess> accesses) {
     int v = elem_bytes;
     for (const TileAccess& a : accesses)
-        v = std::max(v, a.kind == TileAccessKind::column ? elem_bytes
+        v = std::max(v, a.kind == TileAccessKind::column                                           ? elem_bytes
                         : a.kind == TileAccessKind::ldmatrix || a.kind == TileAccessKind::stmatrix ? 16
-                                                                                                  : a.bytes);
+                                                                                                   : a.bytes);
     return v;
 }
 
@@ -40,10 +41,19 @@ SwizzleSolution solve_swizzle(int rows, int cols, int elem_bytes, std::span<cons
     plain.rows = rows;
     plain.cols = cols;
     plain.elem_bytes = elem_bytes;
-    if (std::string e = check_tile_layout(plain); !e.empty()) { s.error = std::move(e); return s; }
-    if (accesses.empty()) { s.error = "access: give at least one access to the tile (row, column, ldmatrix.x4, ...)"; return s; }
+    if (std::string e = check_tile_layout(plain); !e.empty()) {
+        s.error = std::move(e);
+        return s;
+    }
+    if (accesses.empty()) {
+        s.error = "access: give at least one access to the tile (row, column, ldmatrix.x4, ...)";
+        return s;
+    }
     for (const TileAccess& a : accesses)
-        if (std::string e = check_tile_access(plain, a); !e.empty()) { s.error = std::move(e); return s; }
+        if (std::string e = check_tile_access(plain, a); !e.empty()) {
+            s.error = std::move(e);
+            return s;
+        }
 
     s.conflicts_plain = total_conflicts(plain, accesses, std::numeric_limits<std::int64_t>::max(), &s.per_access_plain);
     s.swizzle = {};

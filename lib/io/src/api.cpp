@@ -23,17 +23,10 @@ struct Kind {
 
 // One row per request kind. Later kinds (coalesce, banks, roofline, ...) are added here.
 const Kind kKinds[] = {
-    {"occupancy", &api_occupancy},
-    {"gpus", &api_gpus},
-    {"coalesce", &api_coalesce},
-    {"banks", &api_banks},
-    {"roofline", &api_roofline},
-    {"roofline_devices", &api_roofline_devices},
-    {"advise", &api_advise},
-    {"waves", &api_waves},
-    {"clusters", &api_clusters},
-    {"ptxas", &api_ptxas},
-    {"ncu", &api_ncu},
+    {"occupancy", &api_occupancy}, {"gpus", &api_gpus},         {"coalesce", &api_coalesce},
+    {"banks", &api_banks},         {"roofline", &api_roofline}, {"roofline_devices", &api_roofline_devices},
+    {"advise", &api_advise},       {"waves", &api_waves},       {"clusters", &api_clusters},
+    {"ptxas", &api_ptxas},         {"ncu", &api_ncu},
 };
 
 }  // namespace

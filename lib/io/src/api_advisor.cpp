@@ -46,10 +46,13 @@ json advice_json(const ResourceAdvice& a, AdviceKeys keys, SnapAt snap_at) {
     if (!a.ok()) return answer_part(json{{keys.now, a.now}}, true, a.error, {});
     const bool gain = a.to_gain_block >= 0;
     return answer_part(json{{keys.now, a.now}}, false, a.error,
-                       json{{"blocks_per_sm", a.blocks_per_sm}, {keys.max_same, a.max_same_blocks}, {"headroom", a.headroom},
+                       json{{"blocks_per_sm", a.blocks_per_sm},
+                            {keys.max_same, a.max_same_blocks},
+                            {"headroom", a.headroom},
                             {keys.to_gain, gain ? json(a.to_gain_block) : json(nullptr)},
                             {"cut_to_gain", gain ? json(a.cut_to_gain) : json(nullptr)},
-                            {"before", snap_at(a.before, a.now)}, {"at_headroom", snap_at(a.at_headroom, a.max_same_blocks)},
+                            {"before", snap_at(a.before, a.now)},
+                            {"at_headroom", snap_at(a.at_headroom, a.max_same_blocks)},
                             {"after_cut", gain ? snap_at(a.after_cut, a.to_gain_block) : json(nullptr)},
                             {"note", a.note.empty() ? json(nullptr) : json(a.note)}});
 }
@@ -67,9 +70,14 @@ json snap(const OccupancyResult& r, int threads, int regs, std::int64_t smem_dyn
 
 json waves_json(const WaveResult& w) {
     return answer_part(json{{"blocks_per_sm", w.blocks_per_sm}, {"sm_count", w.sm_count}, {"grid", w.grid_blocks}}, !w.ok(), w.error,
-                       json{{"blocks_per_wave", w.blocks_per_wave}, {"waves", w.waves}, {"full_waves", w.full_waves},
-                            {"total_waves", w.total_waves}, {"tail_blocks", w.tail_blocks}, {"last_wave_fill", w.last_wave_fill},
-                            {"efficiency", w.efficiency}, {"suggested_grid_down", w.suggested_grid_down},
+                       json{{"blocks_per_wave", w.blocks_per_wave},
+                            {"waves", w.waves},
+                            {"full_waves", w.full_waves},
+                            {"total_waves", w.total_waves},
+                            {"tail_blocks", w.tail_blocks},
+                            {"last_wave_fill", w.last_wave_fill},
+                            {"efficiency", w.efficiency},
+                            {"suggested_grid_down", w.suggested_grid_down},
                             {"suggested_grid_up", w.suggested_grid_up}});
 }
 
@@ -79,10 +87,14 @@ json clusters_json(const ClusterResult& c) {
     // Refused outright (no figures at all), or figures with the reason the launch cannot run.
     const bool refused = !c.error.empty() && c.blocks_per_sm == 0 && c.max_active_clusters == 0 && c.clusters_per_gpc.empty();
     return answer_part(json{{"cluster_size", c.cluster_size}, {"non_portable", c.non_portable}, {"gpc", gpc}}, refused, c.error,
-                       json{{"blocks_per_sm", c.blocks_per_sm}, {"max_active_clusters", c.max_active_clusters},
+                       json{{"blocks_per_sm", c.blocks_per_sm},
+                            {"max_active_clusters", c.max_active_clusters},
                             {"clusters_per_gpc", c.clusters_per_gpc},
-                            {"active_blocks", c.active_blocks}, {"block_slots", c.block_slots}, {"idle_block_slots", c.idle_block_slots},
-                            {"cluster_occupancy", c.cluster_occupancy}, {"device_occupancy", c.device_occupancy}});
+                            {"active_blocks", c.active_blocks},
+                            {"block_slots", c.block_slots},
+                            {"idle_block_slots", c.idle_block_slots},
+                            {"cluster_occupancy", c.cluster_occupancy},
+                            {"device_occupancy", c.device_occupancy}});
 }
 
 struct ClusterInput {
@@ -120,7 +132,8 @@ ClusterInput read_cluster(FieldReader& f, const Device& dev, bool required) {
 }
 
 json device_brief(const Device& d) {
-    return json{{"name", d.name}, {"cc", std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor)}, {"sm_count", d.sm_count}};
+    return json{
+        {"name", d.name}, {"cc", std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor)}, {"sm_count", d.sm_count}};
 }
 
 }  // namespace
@@ -174,7 +187,9 @@ Result<AdviseAnswer> answer_advise(const json& request) {
         const LaunchConfig& l = req.launch;
         a.now = compute_occupancy(dev, k, l);
         // The suggestions are worded in core (advisor.hpp); an empty one has nothing to suggest.
-        auto say = [&](const std::string& s) { if (!s.empty()) a.suggestions.push_back(s); };
+        auto say = [&](const std::string& s) {
+            if (!s.empty()) a.suggestions.push_back(s);
+        };
         a.block = advise_block_size(dev, k, l, a.growth, a.block_size_limit);
         if (a.block.ok()) say(block_size_suggestion(a.block, l.threads));
         a.registers = advise_registers(dev, k, l);
@@ -200,8 +215,11 @@ json to_json(const AdviseAnswer& a) {
     const KernelResources& k = a.input.kernel;
     const LaunchConfig& l = a.input.launch;
     const BlockSizeAdvice& b = a.block;
-    json bj{{"rule", "largest active threads per SM (blocks x threads); ties go to the larger block (cudaOccupancyMaxPotentialBlockSize order)"},
-            {"smem_fixed", a.growth.fixed}, {"smem_per_thread", a.growth.per_thread}, {"block_size_limit", a.block_size_limit}};
+    json bj{{"rule",
+             "largest active threads per SM (blocks x threads); ties go to the larger block (cudaOccupancyMaxPotentialBlockSize order)"},
+            {"smem_fixed", a.growth.fixed},
+            {"smem_per_thread", a.growth.per_thread},
+            {"block_size_limit", a.block_size_limit}};
     if (b.ok()) {
         bj.update(json{{"threads", b.threads}, {"smem_dynamic", b.smem_dynamic}, {"blocks_per_sm", b.blocks_per_sm}});
         bj.update(json{{"occupancy", b.after.occupancy}, {"min_grid_blocks", b.min_grid_blocks}, {"candidates", b.candidates}});
@@ -212,9 +230,9 @@ json to_json(const AdviseAnswer& a) {
         bj["error"] = b.error;
     }
     // Registers, then dynamic shared memory: one advice shape, each under its own key names.
-    const json rj = advice_json(a.registers, {"regs", "max_regs_same_blocks", "regs_to_gain_block"}, [&](const OccupancyResult& r, std::int64_t v) {
-        return snap(r, l.threads, static_cast<int>(v), l.smem_dynamic);
-    });
+    const json rj = advice_json(
+        a.registers, {"regs", "max_regs_same_blocks", "regs_to_gain_block"},
+        [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, static_cast<int>(v), l.smem_dynamic); });
     const json sj = advice_json(a.shared_memory, {"smem_dynamic", "max_dynamic_same_blocks", "dynamic_to_gain_block"},
                                 [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, k.regs_per_thread, v); });
     const DynamicSmemAdvice& da = a.at_target;

@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <string>
 
-#include "occ/banks.hpp"
-#include "occ/coalescing.hpp"
 #include "api_memory_expr.hpp"
 #include "api_memory_tile.hpp"
+#include "occ/banks.hpp"
+#include "occ/coalescing.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
@@ -28,7 +28,10 @@ std::string shown(const json& v) {
 
 // A non-negative integer given as a JSON number or as a decimal / 0x-hex string.
 bool parse_u64(const json& v, std::uint64_t& out) {
-    if (v.is_number_unsigned()) { out = v.get<std::uint64_t>(); return true; }
+    if (v.is_number_unsigned()) {
+        out = v.get<std::uint64_t>();
+        return true;
+    }
     if (v.is_number_integer()) {
         if (v.get<std::int64_t>() < 0) return false;
         out = static_cast<std::uint64_t>(v.get<std::int64_t>());
@@ -79,16 +82,21 @@ MemoryRequest read_memory_request(FieldReader& f) {
     p.op = f.choice(F::mem_op) == "store" ? AccessOp::store : AccessOp::load;
 
     const bool has_addresses = f.has("addresses");
-    const char* def_kind = has_addresses ? "addresses"
-                         : f.has("expr") ? "expr"
-                         : has_any(f, {"tile", "tile_access", "ldmatrix", "cute_swizzle", "tma_swizzle", "global_pitch"}) ? "tile"
-                         : has_any(f, {"pitch", "pad", "swizzle", "order"}) ? "2d"
-                         : has_any(f, {"seed", "range"}) ? "gather" : "affine";
+    const char* def_kind = has_addresses                                                                                    ? "addresses"
+                           : f.has("expr")                                                                                  ? "expr"
+                           : has_any(f, {"tile", "tile_access", "ldmatrix", "cute_swizzle", "tma_swizzle", "global_pitch"}) ? "tile"
+                           : has_any(f, {"pitch", "pad", "swizzle", "order"})                                               ? "2d"
+                           : has_any(f, {"seed", "range"})                                                                  ? "gather"
+                                                                                                                            : "affine";
     const std::string kind = f.choice(F::pattern, def_kind);
-    p.kind = kind == "2d" ? PatternKind::index_2d : kind == "gather" ? PatternKind::gather : kind == "addresses" ? PatternKind::addresses : PatternKind::affine;
+    p.kind = kind == "2d"          ? PatternKind::index_2d
+             : kind == "gather"    ? PatternKind::gather
+             : kind == "addresses" ? PatternKind::addresses
+                                   : PatternKind::affine;
     if (has_addresses != (p.kind == PatternKind::addresses))
-        f.fail(has_addresses ? "addresses" : "pattern", has_addresses ? "give addresses or a pattern (affine, 2d, gather), not both"
-                                                                      : "pattern \"addresses\" needs an addresses array (32 entries, null = inactive lane)");
+        f.fail(has_addresses ? "addresses" : "pattern",
+               has_addresses ? "give addresses or a pattern (affine, 2d, gather), not both"
+                             : "pattern \"addresses\" needs an addresses array (32 entries, null = inactive lane)");
     if (kind == "expr") {
         read_expr_request(f, r);
         return r;
@@ -96,13 +104,17 @@ MemoryRequest read_memory_request(FieldReader& f) {
     for (auto k : kExprKeys)
         if (f.has(k)) f.fail(k, "applies to pattern \"expr\" only (pattern is \"" + kind + "\")");
     if (kind == "tile") {
-        read_tile_request(f, r, read_u64(f, F::base.key, static_cast<std::uint64_t>(F::base.hi), 0, "a byte address 0..2^48 (number or \"0x...\" string)"));
+        read_tile_request(
+            f, r,
+            read_u64(f, F::base.key, static_cast<std::uint64_t>(F::base.hi), 0, "a byte address 0..2^48 (number or \"0x...\" string)"));
         return r;
     }
     for (auto k : {"tile", "tile_access", "ldmatrix", "cute_swizzle", "tma_swizzle", "global_pitch"})
         if (f.has(k)) f.fail(k, "applies to pattern \"tile\" only (pattern is \"" + kind + "\")");
 
-    p.active_lanes = static_cast<std::uint32_t>(read_u64(f, F::active_lanes.key, static_cast<std::uint64_t>(F::active_lanes.hi), static_cast<std::uint64_t>(F::active_lanes.int_default), "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
+    p.active_lanes = static_cast<std::uint32_t>(read_u64(f, F::active_lanes.key, static_cast<std::uint64_t>(F::active_lanes.hi),
+                                                         static_cast<std::uint64_t>(F::active_lanes.int_default),
+                                                         "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
     if (has_addresses) {
         const json* a = f.raw("addresses");
         if (!a->is_array() || a->empty() || a->size() > static_cast<std::size_t>(kWarpLanes))
@@ -117,8 +129,9 @@ MemoryRequest read_memory_request(FieldReader& f) {
             p.addresses[i] = x;
             mask |= 1u << i;
         }
-        p.active_lanes &= mask;   // lanes past the array's end are inactive too
-        if (f.has("block") || f.has("threads")) f.fail("block", "explicit addresses describe one warp of 32 lanes; leave block/threads out");
+        p.active_lanes &= mask;  // lanes past the array's end are inactive too
+        if (f.has("block") || f.has("threads"))
+            f.fail("block", "explicit addresses describe one warp of 32 lanes; leave block/threads out");
     } else {
         p.base = read_u64(f, F::base.key, static_cast<std::uint64_t>(F::base.hi), 0, "a byte address 0..2^48 (number or \"0x...\" string)");
         p.offset = f.integer(F::offset);
@@ -148,7 +161,8 @@ MemoryRequest read_memory_request(FieldReader& f) {
         if (p.kind != PatternKind::gather)
             for (auto k : {"seed", "range"})
                 if (f.has(k)) f.fail(k, "applies to pattern \"gather\" only (pattern is \"" + kind + "\")");
-        if (p.kind != PatternKind::affine && f.has("stride")) f.fail("stride", "applies to pattern \"affine\" only (pattern is \"" + kind + "\")");
+        if (p.kind != PatternKind::affine && f.has("stride"))
+            f.fail("stride", "applies to pattern \"affine\" only (pattern is \"" + kind + "\")");
     }
     if (std::string e = check_pattern(p); !e.empty()) throw RequestError(e);
     return r;
@@ -204,12 +218,14 @@ json memory_request_to_json(const MemoryRequest& r) {
 namespace {
 
 json device_brief(const Device& d) {
-    return json{{"name", d.name}, {"cc", std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor)}, {"family", d.arch.family}};
+    return json{
+        {"name", d.name}, {"cc", std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor)}, {"family", d.arch.family}};
 }
 
 json lane_addresses(const WarpAccess& w) {
     json a = json::array();
-    for (int lane = 0; lane < kWarpLanes; ++lane) a.push_back(w.lane_active(lane) ? json(w.addr[static_cast<std::size_t>(lane)]) : json(nullptr));
+    for (int lane = 0; lane < kWarpLanes; ++lane)
+        a.push_back(w.lane_active(lane) ? json(w.addr[static_cast<std::size_t>(lane)]) : json(nullptr));
     return a;
 }
 
@@ -274,7 +290,6 @@ json bank_warp_json(int wi, const WarpAccess& w, const BankResult& r) {
                 {"conflict_lanes", conflict}};
 }
 
-
 template <typename Answer, typename Analyze>
 Result<Answer> answer_memory(const json& request, const char* context, Analyze analyze) {
     return answer_with<Answer>(request, context, [&](FieldReader& f, Answer& a) {
@@ -296,7 +311,7 @@ json per_warps(const MemoryRequest& req, const Block& b, WarpJson warp_json, boo
 
 json finish_memory_json(json out, const MemoryRequest& req, const std::optional<json>& id) {
     out["error"] = nullptr;
-    if (req.expr) {   // the one warp evaluated is warp `warp` of the block
+    if (req.expr) {  // the one warp evaluated is warp `warp` of the block
         out["worst_warp"] = req.expr->launch.warp;
         for (json& w : out["per_warp"]) w["warp"] = req.expr->launch.warp;
     }

@@ -52,16 +52,17 @@ void read_expr_request(FieldReader& f, MemoryRequest& r) {
     ExprRequest x;
     x.expr = f.string(F::expr);
     x.array = f.string(F::array.key, "");
-    if (const json* c = f.raw(F::consts); c && c->is_object()) {   // {"N": 1024, "LD": "N + 1"} reads as "N=1024, LD=N + 1"
+    if (const json* c = f.raw(F::consts); c && c->is_object()) {  // {"N": 1024, "LD": "N + 1"} reads as "N=1024, LD=N + 1"
         for (const auto& [k, v] : c->items()) {
-            if (!v.is_number_integer() && !v.is_string()) f.fail(F::consts.key, "each value must be an integer or an expression, got " + shown(v));
+            if (!v.is_number_integer() && !v.is_string())
+                f.fail(F::consts.key, "each value must be an integer or an expression, got " + shown(v));
             x.consts += (x.consts.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
         }
     } else {
         x.consts = f.string(F::consts.key, "");
     }
-    for (auto k : {"addresses", "stride", "pitch", "pad", "swizzle", "order", "seed", "range", "tile", "tile_access", "ldmatrix", "cute_swizzle",
-                   "tma_swizzle", "global_pitch"})
+    for (auto k : {"addresses", "stride", "pitch", "pad", "swizzle", "order", "seed", "range", "tile", "tile_access", "ldmatrix",
+                   "cute_swizzle", "tma_swizzle", "global_pitch"})
         if (f.has(k)) f.fail(k, "does not apply to pattern \"expr\" (the expression gives every address)");
 
     ExprLaunch& l = x.launch;
@@ -72,7 +73,8 @@ void read_expr_request(FieldReader& f, MemoryRequest& r) {
     for (std::size_t i = 0; i < 3; ++i) l.grid_dim[i] = l.block_idx[i] + 1;
     read_dims(f, F::grid_dim.key, 1, F::grid_dim.hi, l.grid_dim);
     l.warp = static_cast<int>(f.integer(F::warp));
-    l.active_lanes = static_cast<std::uint32_t>(read_u64(f, F::active_lanes, 0xffffffffu, "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
+    l.active_lanes = static_cast<std::uint32_t>(
+        read_u64(f, F::active_lanes, 0xffffffffu, "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
     l.base = read_u64(f, F::base, 0, "a byte address 0..2^48 (number or \"0x...\" string)");
     l.offset = f.integer(F::offset);
     l.op = f.choice(F::mem_op) == "store" ? AccessOp::store : AccessOp::load;
@@ -83,12 +85,13 @@ void read_expr_request(FieldReader& f, MemoryRequest& r) {
     const int given = static_cast<int>(f.has(F::elem_bytes) ? f.integer(F::elem_bytes, 4) : f.integer(F::access_bytes));
     if (sized && !valid_access_bytes(given)) f.fail(size_key, "must be 1, 2, 4, 8 or 16 (bytes per lane), got " + std::to_string(given));
     if (f.has(F::elem_bytes) && f.has(F::access_bytes) && f.integer(F::elem_bytes, 4) != f.integer(F::access_bytes))
-        f.fail(F::access_bytes.key, "pattern \"expr\" moves one element per lane: access_bytes must equal elem_bytes (declare float4 for 16 bytes)");
+        f.fail(F::access_bytes.key,
+               "pattern \"expr\" moves one element per lane: access_bytes must equal elem_bytes (declare float4 for 16 bytes)");
     const IndexExpr e = IndexExpr::parse(x.expr, x.array, x.consts, sized ? given : 4);
     if (!e.ok()) throw RequestError(e.error());
     if (sized && !x.array.empty() && given != e.elem_bytes())
-        f.fail(size_key, "the array holds " + e.type_name() + " (" + std::to_string(e.elem_bytes()) + " bytes), got " + std::to_string(given) +
-                             "; change the declared type instead");
+        f.fail(size_key, "the array holds " + e.type_name() + " (" + std::to_string(e.elem_bytes()) + " bytes), got " +
+                             std::to_string(given) + "; change the declared type instead");
 
     WarpAccess w;
     if (std::string err = expr_warp_access(e, l, w); !err.empty()) throw RequestError(err);

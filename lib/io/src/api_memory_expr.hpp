@@ -11,6 +11,6 @@ inline constexpr std::string_view kExprKeys[] = {"expr", "array", "consts", "blo
 // r.pattern (kind addresses), so the existing analyses count them. Throws RequestError naming the
 // field ("expr: unknown name 'threadIdy' at column 7; did you mean threadIdx?").
 void read_expr_request(FieldReader& f, MemoryRequest& r);
-json expr_request_to_json(const MemoryRequest& r);   // the echo's fields for pattern "expr"
+json expr_request_to_json(const MemoryRequest& r);  // the echo's fields for pattern "expr"
 
 }  // namespace occ::io

@@ -53,8 +53,10 @@ void read_tile_request(FieldReader& f, MemoryRequest& r, std::uint64_t base) {
         if (a->is_string()) {
             std::string s = a->get<std::string>(), part;
             for (char c : s + ",") {
-                if (c == ',') { if (!part.empty()) names.push_back(part); part.clear(); }
-                else if (c != ' ') part += c;
+                if (c == ',') {
+                    if (!part.empty()) names.push_back(part);
+                    part.clear();
+                } else if (c != ' ') part += c;
             }
         } else if (a->is_array() && !a->empty() && a->size() <= 8) {
             for (const json& e : *a) {
@@ -66,12 +68,13 @@ void read_tile_request(FieldReader& f, MemoryRequest& r, std::uint64_t base) {
     }
     if (f.has(F::ldmatrix)) {
         const std::string m = f.choice(F::ldmatrix, "x4");
-        names.insert(names.begin(), (r.pattern.op == AccessOp::store ? "stmatrix." : "ldmatrix.") + m);   // drawn first
+        names.insert(names.begin(), (r.pattern.op == AccessOp::store ? "stmatrix." : "ldmatrix.") + m);  // drawn first
     }
     if (names.empty()) names.push_back("row");
     for (const std::string& n : names) {
         TileAccess a;
-        if (!parse_tile_access(n, access_bytes, elem, a)) f.fail("tile_access", std::string("each entry must be one of ") + kAccessNames + ", got \"" + n + "\"");
+        if (!parse_tile_access(n, access_bytes, elem, a))
+            f.fail("tile_access", std::string("each entry must be one of ") + kAccessNames + ", got \"" + n + "\"");
         t.accesses.push_back(a);
     }
     const json* d = f.raw(F::tile);
@@ -85,7 +88,8 @@ void read_tile_request(FieldReader& f, MemoryRequest& r, std::uint64_t base) {
     L.rows = static_cast<int>((*d)[0].get<std::int64_t>());
     L.cols = static_cast<int>((*d)[1].get<std::int64_t>());
     if (t.global_pitch != 0 && t.global_pitch < L.cols)
-        f.fail("global_pitch", "must be 0 or at least the tile's " + std::to_string(L.cols) + " columns, got " + std::to_string(t.global_pitch));
+        f.fail("global_pitch",
+               "must be 0 or at least the tile's " + std::to_string(L.cols) + " columns, got " + std::to_string(t.global_pitch));
     // base: the tile's shared-memory address (banks) and the global matrix's (coalesce).
     L.base = base;
     if (std::string e = check_tile_layout(L); !e.empty()) throw RequestError(e);
@@ -106,7 +110,9 @@ json tile_request_to_json(const MemoryRequest& r) {
     j["tile_access"] = names;
     j["pad"] = L.pad;
     j["swizzle"] = L.xor_rows;
-    if (L.swizzle.bits > 0) j["cute_swizzle"] = "Swizzle<" + std::to_string(L.swizzle.bits) + "," + std::to_string(L.swizzle.base) + "," + std::to_string(L.swizzle.shift) + ">";
+    if (L.swizzle.bits > 0)
+        j["cute_swizzle"] = "Swizzle<" + std::to_string(L.swizzle.bits) + "," + std::to_string(L.swizzle.base) + "," +
+                            std::to_string(L.swizzle.shift) + ">";
     j["tma_swizzle"] = tma_swizzle_name(L.tma);
     j["base"] = t.global_base;
     j["global_pitch"] = t.global_pitch;
@@ -133,7 +139,10 @@ bool is_matrix(const TileAccess& a) { return a.kind == TileAccessKind::ldmatrix 
 
 BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
     BankBlockResult b;
-    if (std::string e = banks_model_unsupported(r.device.arch); !e.empty()) { b.error = std::move(e); return b; }
+    if (std::string e = banks_model_unsupported(r.device.arch); !e.empty()) {
+        b.error = std::move(e);
+        return b;
+    }
     const TileRequest& t = *r.tile;
     std::string reason;
     for (std::size_t i = 0; i < t.accesses.size(); ++i) {
@@ -153,14 +162,18 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
         b.conflicts += s.conflicts;
         b.max_way = std::max(b.max_way, s.max_way);
         char buf[300];
-        const char* unit = is_matrix(a) ? ", one phase per 8x8 matrix" : a.bytes == 16 ? ", 4 phases of 8 lanes" : a.bytes == 8 ? ", 2 phases of 16 lanes" : "";
+        const char* unit = is_matrix(a)    ? ", one phase per 8x8 matrix"
+                           : a.bytes == 16 ? ", 4 phases of 8 lanes"
+                           : a.bytes == 8  ? ", 2 phases of 16 lanes"
+                                           : "";
         if (s.conflicts == 0)
             std::snprintf(buf, sizeof buf, "%s: no conflict, %lld wavefronts over %s%s: the ideal", tile_access_name(a).c_str(),
                           static_cast<long long>(s.wavefronts), count_text(s.warps, "instruction", "instructions").c_str(), unit);
         else
-            std::snprintf(buf, sizeof buf, "%s: %d-way, %lld wavefronts instead of %lld over %s%s: %lld conflicts", tile_access_name(a).c_str(), s.max_way,
-                          static_cast<long long>(s.wavefronts), static_cast<long long>(s.ideal_wavefronts), count_text(s.warps, "instruction", "instructions").c_str(),
-                          unit, static_cast<long long>(s.conflicts));
+            std::snprintf(buf, sizeof buf, "%s: %d-way, %lld wavefronts instead of %lld over %s%s: %lld conflicts",
+                          tile_access_name(a).c_str(), s.max_way, static_cast<long long>(s.wavefronts),
+                          static_cast<long long>(s.ideal_wavefronts), count_text(s.warps, "instruction", "instructions").c_str(), unit,
+                          static_cast<long long>(s.conflicts));
         reason += (reason.empty() ? "" : "; ") + std::string(buf);
     }
     b.reason = reason;
@@ -168,10 +181,14 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
     // The fix: the solver on the plain row-major tile, and padding by the widest access as the alternative.
     const TileLayout& L = t.layout;
     ta.solution = solve_swizzle(L.rows, L.cols, L.elem_bytes, t.accesses);
-    if (!ta.solution.ok()) { b.error = ta.solution.error; return b; }
+    if (!ta.solution.ok()) {
+        b.error = ta.solution.error;
+        return b;
+    }
     if (b.conflicts == 0) return b;
     int widest = L.elem_bytes;
-    for (const TileAccess& a : t.accesses) widest = std::max(widest, a.kind == TileAccessKind::column ? L.elem_bytes : is_matrix(a) ? 16 : a.bytes);
+    for (const TileAccess& a : t.accesses)
+        widest = std::max(widest, a.kind == TileAccessKind::column ? L.elem_bytes : is_matrix(a) ? 16 : a.bytes);
     TileLayout padded = L;
     padded.swizzle = {};
     padded.tma = TmaSwizzle::none;
@@ -190,18 +207,22 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
     if (s.zero)
         fix = s.type + " (element index " + s.expression + tma + ") removes every conflict: " + std::to_string(b.conflicts) + " -> 0";
     else
-        fix = "no swizzle removes every conflict of these accesses; the least-conflict one is " + s.type + " (" + s.expression + tma + "): " +
-              std::to_string(b.conflicts) + " -> " + std::to_string(s.conflicts);
+        fix = "no swizzle removes every conflict of these accesses; the least-conflict one is " + s.type + " (" + s.expression + tma +
+              "): " + std::to_string(b.conflicts) + " -> " + std::to_string(s.conflicts);
     if (ta.pad_fix_conflicts >= 0 && ta.pad_fix_conflicts < b.conflicts)
-        fix += "; or pad each row by " + std::to_string(ta.pad_fix) + " element" + (ta.pad_fix == 1 ? "" : "s") + " (" + std::to_string(ta.pad_fix * L.elem_bytes) +
-               " bytes): " + std::to_string(b.conflicts) + " -> " + std::to_string(ta.pad_fix_conflicts);
+        fix += "; or pad each row by " + std::to_string(ta.pad_fix) + " element" + (ta.pad_fix == 1 ? "" : "s") + " (" +
+               std::to_string(ta.pad_fix * L.elem_bytes) + " bytes): " + std::to_string(b.conflicts) + " -> " +
+               std::to_string(ta.pad_fix_conflicts);
     b.fix = fix;
     return b;
 }
 
 GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& ta) {
     GlobalBlockResult g;
-    if (std::string e = global_model_unsupported(r.device.arch); !e.empty()) { g.error = std::move(e); return g; }
+    if (std::string e = global_model_unsupported(r.device.arch); !e.empty()) {
+        g.error = std::move(e);
+        return g;
+    }
     const TileRequest& t = *r.tile;
     const std::int64_t gp = t.global_pitch > 0 ? t.global_pitch : t.layout.cols;
     for (const TileAccess& a : t.accesses)
@@ -229,7 +250,10 @@ GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& ta) {
             g.bytes_transferred += x.bytes_transferred;
             g.ideal_sectors += x.ideal_sectors;
             if (i == 0) {
-                if (x.excess_sectors > worst) { worst = x.excess_sectors; g.worst_warp = w; }
+                if (x.excess_sectors > worst) {
+                    worst = x.excess_sectors;
+                    g.worst_warp = w;
+                }
                 g.warps.push_back(x);
             }
         }
@@ -238,7 +262,9 @@ GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& ta) {
     g.excess_sectors = g.sectors - g.ideal_sectors;
     g.efficiency = g.bytes_transferred > 0 ? static_cast<double>(g.bytes_requested) / static_cast<double>(g.bytes_transferred) : 0.0;
     g.contiguous_sectors = g.ideal_sectors;
-    g.contiguous_efficiency = g.ideal_sectors > 0 ? static_cast<double>(g.bytes_requested) / static_cast<double>(g.ideal_sectors * kSectorBytes) : 0.0;
+    g.contiguous_efficiency = g.ideal_sectors > 0
+                                  ? static_cast<double>(g.bytes_requested) / static_cast<double>(g.ideal_sectors * kSectorBytes)
+                                  : 0.0;
     g.verdict = g.requests == 0 ? GlobalVerdict::none : g.excess_sectors == 0 ? GlobalVerdict::coalesced : GlobalVerdict::strided;
     std::string reason;
     for (const TileAccessCount& c : ta.accesses) {
@@ -250,7 +276,9 @@ GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& ta) {
     }
     g.reason = reason;
     if (g.excess_sectors > 0)
-        g.fix = "read the global matrix along its rows (tile_access row or cp_async) with the widest vectors the alignment allows; a column read moves one element per sector";
+        g.fix =
+            "read the global matrix along its rows (tile_access row or cp_async) with the widest vectors the alignment allows; a column "
+            "read moves one element per sector";
     return g;
 }
 

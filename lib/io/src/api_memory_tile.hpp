@@ -7,7 +7,7 @@ namespace occ::io {
 // Reads the tile fields into r.tile; `base` is the request's base (shared tile for banks, global
 // matrix for coalesce). Throws RequestError naming the field.
 void read_tile_request(FieldReader& f, MemoryRequest& r, std::uint64_t base);
-json tile_request_to_json(const MemoryRequest& r);   // the echo's tile fields
+json tile_request_to_json(const MemoryRequest& r);  // the echo's tile fields
 // The tile's totals over all its accesses; warps = the first access's instructions.
 BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& t);
 GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& t);

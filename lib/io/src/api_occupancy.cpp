@@ -26,7 +26,8 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
     if (f.has(F::block)) {
         if (f.has(F::threads)) f.fail("threads", "give threads or block, not both");
         const json* b = f.raw(F::block);
-        if (!b->is_array() || b->empty() || b->size() > 3) f.fail("block", "must be [x], [x, y] or [x, y, z], got " + b->dump().substr(0, 40));
+        if (!b->is_array() || b->empty() || b->size() > 3)
+            f.fail("block", "must be [x], [x, y] or [x, y, z], got " + b->dump().substr(0, 40));
         std::int64_t total = 1;
         for (std::size_t i = 0; i < b->size(); ++i) {
             const json& e = (*b)[i];
@@ -46,8 +47,10 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
     r.launch.smem_dynamic = f.size(F::smem_dynamic);
     r.launch.carveout = static_cast<int>(f.integer(F::carveout));
     const std::string cache = f.choice(F::cache_config);
-    r.launch.cache_config = cache == "shared" ? CacheConfig::prefer_shared : cache == "l1" ? CacheConfig::prefer_l1
-                          : cache == "equal" ? CacheConfig::prefer_equal : CacheConfig::none;
+    r.launch.cache_config = cache == "shared"  ? CacheConfig::prefer_shared
+                            : cache == "l1"    ? CacheConfig::prefer_l1
+                            : cache == "equal" ? CacheConfig::prefer_equal
+                                               : CacheConfig::none;
     r.kernel.optin = f.boolean(F::optin);
     r.kernel.max_dynamic_smem = f.size(F::max_dynamic_smem);
     r.kernel.barriers = static_cast<int>(f.integer(F::barriers));
@@ -69,13 +72,17 @@ class TreeWriter {
 public:
     explicit TreeWriter(json& root) : stack_{&root} {}
     template <typename T>
-    void field(std::string_view k, const T& v) { top()[std::string(k)] = v; }
+    void field(std::string_view k, const T& v) {
+        top()[std::string(k)] = v;
+    }
     void limit(std::string_view k, int v) { field(k, v == kUnlimited ? json(nullptr) : json(v)); }
     void value(std::string_view k, const json& v) { top()[std::string(k)] = v; }
     void begin_object(std::string_view k) { open(k, json::object()); }
     void begin_array(std::string_view k) { open(k, json::array()); }
     template <typename T>
-    void item(const T& v) { top().push_back(v); }
+    void item(const T& v) {
+        top().push_back(v);
+    }
     void end_object() { stack_.pop_back(); }
     void end_array() { stack_.pop_back(); }
     void result_device(const Device& d) { value("device", device_to_json(d)); }
@@ -87,7 +94,7 @@ private:
         json& child = top()[std::string(k)] = std::move(v);
         stack_.push_back(&child);
     }
-    std::vector<json*> stack_;   // the object or array being written, innermost last
+    std::vector<json*> stack_;  // the object or array being written, innermost last
 };
 
 template <typename Emit>
@@ -118,7 +125,8 @@ json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input)
         for (Limiter l : kAllLimiters)
             if (pts[i].limiters & l) lim.push_back(limiter_name(l));
         if (pts[i].limiters & kLimitVirtualResources) lim.push_back("virtual_resources");
-        points.push_back(json{{"x", pts[i].x}, {"blocks_per_sm", pts[i].blocks_per_sm}, {"occupancy", pts[i].occupancy}, {"limiters", lim}});
+        points.push_back(
+            json{{"x", pts[i].x}, {"blocks_per_sm", pts[i].blocks_per_sm}, {"occupancy", pts[i].occupancy}, {"limiters", lim}});
     }
     return json{{"input", input}, {"points", points}};
 }

@@ -55,14 +55,31 @@ Operation read_operation(FieldReader& f) {
 json op_json(const Operation& op) {
     json j{{"kind", op_name(op.kind)}, {"dtype", precision_name(op.dtype)}};
     switch (op.kind) {
-        case OpKind::matmul: j["m"] = op.m; j["n"] = op.n; j["k"] = op.k; break;
-        case OpKind::attention_decode:
-            j["seq_len"] = op.seq_len; j["head_dim"] = op.head_dim; j["heads"] = op.heads; j["batch_size"] = op.batch;
+        case OpKind::matmul:
+            j["m"] = op.m;
+            j["n"] = op.n;
+            j["k"] = op.k;
             break;
-        case OpKind::elementwise: j["elements"] = op.elements; j["inputs"] = op.inputs; j["flops_per_element"] = op.flops_per_element; break;
+        case OpKind::attention_decode:
+            j["seq_len"] = op.seq_len;
+            j["head_dim"] = op.head_dim;
+            j["heads"] = op.heads;
+            j["batch_size"] = op.batch;
+            break;
+        case OpKind::elementwise:
+            j["elements"] = op.elements;
+            j["inputs"] = op.inputs;
+            j["flops_per_element"] = op.flops_per_element;
+            break;
         case OpKind::softmax:
-        case OpKind::layernorm: j["rows"] = op.rows; j["cols"] = op.cols; break;
-        case OpKind::custom: j["flops"] = op.flops; j["bytes"] = op.bytes; break;
+        case OpKind::layernorm:
+            j["rows"] = op.rows;
+            j["cols"] = op.cols;
+            break;
+        case OpKind::custom:
+            j["flops"] = op.flops;
+            j["bytes"] = op.bytes;
+            break;
     }
     return j;
 }
@@ -77,12 +94,9 @@ json peaks_json(const RooflineDevice& d) {
 }
 
 json device_json(const RooflineDevice& d) {
-    return json{{"name", d.name},
-                {"vendor", d.vendor},
-                {"dram_gbps", d.dram_gbps},
-                {"l2_gbps", d.l2_gbps > 0 ? json(d.l2_gbps) : json(nullptr)},
-                {"peaks", peaks_json(d)},
-                {"source", d.source}};
+    return json{{"name", d.name},           {"vendor", d.vendor},
+                {"dram_gbps", d.dram_gbps}, {"l2_gbps", d.l2_gbps > 0 ? json(d.l2_gbps) : json(nullptr)},
+                {"peaks", peaks_json(d)},   {"source", d.source}};
 }
 
 // The roofs of a point: peak, bandwidth, ridge, attainable performance and the bound.

@@ -29,7 +29,10 @@ void put_int(std::string& out, std::int64_t v) {
 
 // nlohmann's float text (the same function its serializer calls); non-finite numbers are null.
 void put_double(std::string& out, double v) {
-    if (!std::isfinite(v)) { put(out, "null"); return; }
+    if (!std::isfinite(v)) {
+        put(out, "null");
+        return;
+    }
     char buf[64];
     char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, v);
     out.append(buf, static_cast<std::size_t>(end - buf));
@@ -43,7 +46,10 @@ void put_string(std::string& out, std::string_view s) {
     bool plain = true;
     for (char c : s) {
         const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') { plain = false; break; }
+        if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') {
+            plain = false;
+            break;
+        }
     }
     if (plain) {
         out += '"';
@@ -125,7 +131,7 @@ private:
     }
     void close(char bracket) {
         out_ += bracket;
-        first_ = false;   // the object or array just closed is a member of its parent
+        first_ = false;  // the object or array just closed is a member of its parent
     }
     template <typename T>
     void put_value(const T& v) {
@@ -137,7 +143,7 @@ private:
     }
     std::string& out_;
     std::string_view device_json_;
-    bool first_ = true;   // no member written yet in the innermost open object or array
+    bool first_ = true;  // no member written yet in the innermost open object or array
 };
 
 // The answer's keys, without the braces.
@@ -165,13 +171,39 @@ namespace {
 // that is an integer or a plain string. Any other key (cc, device, block, ...) sends the line to
 // the full reader.
 enum Key : unsigned {
-    kGpu, kThreads, kRegs, kSmemStatic, kSmemDynamic, kCarveout, kCacheConfig, kOptin, kMaxDynamicSmem, kBarriers,
-    kPartitionedGc, kGrid, kVirtualResources, kSweep, kId, kKeyCount
+    kGpu,
+    kThreads,
+    kRegs,
+    kSmemStatic,
+    kSmemDynamic,
+    kCarveout,
+    kCacheConfig,
+    kOptin,
+    kMaxDynamicSmem,
+    kBarriers,
+    kPartitionedGc,
+    kGrid,
+    kVirtualResources,
+    kSweep,
+    kId,
+    kKeyCount
 };
 const FieldSpec* const kSpecs[kKeyCount] = {
-    &fields::gpu, &fields::threads, &fields::regs, &fields::smem_static, &fields::smem_dynamic, &fields::carveout,
-    &fields::cache_config, &fields::optin, &fields::max_dynamic_smem, &fields::barriers, &fields::partitioned_gc,
-    &fields::grid, &fields::virtual_resources, &fields::sweep, &fields::id,
+    &fields::gpu,
+    &fields::threads,
+    &fields::regs,
+    &fields::smem_static,
+    &fields::smem_dynamic,
+    &fields::carveout,
+    &fields::cache_config,
+    &fields::optin,
+    &fields::max_dynamic_smem,
+    &fields::barriers,
+    &fields::partitioned_gc,
+    &fields::grid,
+    &fields::virtual_resources,
+    &fields::sweep,
+    &fields::id,
 };
 
 struct Value {
@@ -200,15 +232,21 @@ public:
             if (!eat('"') || !string(k)) return false;
             unsigned id = kKeyCount;
             for (unsigned i = 0; i < kKeyCount; ++i)
-                if (kSpecs[i]->key == k) { id = i; break; }
-            if (id == kKeyCount || (present & (1u << id))) return false;   // unknown or repeated key
+                if (kSpecs[i]->key == k) {
+                    id = i;
+                    break;
+                }
+            if (id == kKeyCount || (present & (1u << id))) return false;  // unknown or repeated key
             present |= 1u << id;
             ws();
             if (!eat(':')) return false;
             ws();
             if (!value(values[id])) return false;
             ws();
-            if (eat(',')) { ws(); continue; }
+            if (eat(',')) {
+                ws();
+                continue;
+            }
             if (eat('}')) return end();
             return false;
         }
@@ -222,7 +260,10 @@ private:
         while (p_ < e_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
     }
     bool eat(char c) {
-        if (p_ < e_ && *p_ == c) { ++p_; return true; }
+        if (p_ < e_ && *p_ == c) {
+            ++p_;
+            return true;
+        }
         return false;
     }
     bool end() {
@@ -263,7 +304,7 @@ private:
         v.type = Value::integer;
         const bool neg = eat('-');
         if (p_ == e_ || !digit(*p_)) return false;
-        if (*p_ == '0' && p_ + 1 < e_ && digit(p_[1])) return false;   // JSON has no leading zeros
+        if (*p_ == '0' && p_ + 1 < e_ && digit(p_[1])) return false;  // JSON has no leading zeros
         std::int64_t x = 0;
         int n = 0;
         while (p_ < e_ && digit(*p_)) {
@@ -280,7 +321,10 @@ private:
 // inside the field's range: what FieldReader::integer and ::size accept without a message; else false.
 bool int_field(const FlatObject& o, unsigned id, std::int64_t& out) {
     const FieldSpec& s = *kSpecs[id];
-    if (!(o.present & (1u << id))) { out = s.int_default; return true; }
+    if (!(o.present & (1u << id))) {
+        out = s.int_default;
+        return true;
+    }
     const Value& v = o.values[id];
     std::int64_t x = v.i;
     if (v.type == Value::string && s.type == FieldType::size) {
@@ -298,13 +342,19 @@ bool int_field(const FlatObject& o, unsigned id, std::int64_t& out) {
 // One of the field's choices, given in lower case (FieldReader::choice), else false.
 bool choice_field(const FlatObject& o, unsigned id, std::string_view& out) {
     const FieldSpec& s = *kSpecs[id];
-    if (!(o.present & (1u << id))) { out = s.def; return true; }
+    if (!(o.present & (1u << id))) {
+        out = s.def;
+        return true;
+    }
     const Value& v = o.values[id];
     if (v.type != Value::string) return false;
     for (std::size_t b = 0; b <= s.choices.size();) {
         std::size_t e = s.choices.find(',', b);
         if (e == std::string_view::npos) e = s.choices.size();
-        if (s.choices.substr(b, e - b) == v.s) { out = s.choices.substr(b, e - b); return true; }
+        if (s.choices.substr(b, e - b) == v.s) {
+            out = s.choices.substr(b, e - b);
+            return true;
+        }
         b = e + 1;
     }
     return false;
@@ -361,8 +411,10 @@ bool BatchAnswerer::answer_occupancy_fast(std::string_view line, std::string& ou
     r.kernel.smem_static = smem_static;
     r.launch.smem_dynamic = smem_dynamic;
     r.launch.carveout = static_cast<int>(carveout);
-    r.launch.cache_config = cache == "shared" ? CacheConfig::prefer_shared : cache == "l1" ? CacheConfig::prefer_l1
-                          : cache == "equal" ? CacheConfig::prefer_equal : CacheConfig::none;
+    r.launch.cache_config = cache == "shared"  ? CacheConfig::prefer_shared
+                            : cache == "l1"    ? CacheConfig::prefer_l1
+                            : cache == "equal" ? CacheConfig::prefer_equal
+                                               : CacheConfig::none;
     r.kernel.optin = optin;
     r.kernel.max_dynamic_smem = max_dyn;
     r.kernel.barriers = static_cast<int>(barriers);
@@ -372,7 +424,7 @@ bool BatchAnswerer::answer_occupancy_fast(std::string_view line, std::string& ou
     a.result = compute_occupancy(r.device, r.kernel, r.launch);
     out += '{';
     write_answer_keys(a, out, device_text(device));
-    if (has_id) {   // to_json's last key
+    if (has_id) {  // to_json's last key
         const Value& id = o.values[kId];
         put(out, ",\"id\":");
         if (id.type == Value::integer) put_int(out, id.i);

@@ -57,12 +57,20 @@ bool is_generic_cc_device(const Device& d) {
 
 json device_props_json(const Device& d) {
     const ArchRules& a = d.arch;
-    return json{{"major", a.cc_major}, {"minor", a.cc_minor}, {"name", d.name}, {"multiProcessorCount", d.sm_count},
-                {"warpSize", a.warp_size}, {"maxThreadsPerBlock", a.max_threads_per_block},
-                {"maxThreadsPerMultiProcessor", a.max_threads_per_sm}, {"maxBlocksPerMultiProcessor", a.max_blocks_per_sm},
-                {"regsPerBlock", a.regs_per_block}, {"regsPerMultiprocessor", a.regs_per_sm},
-                {"sharedMemPerBlock", a.smem_per_block}, {"sharedMemPerMultiprocessor", a.smem_per_sm},
-                {"sharedMemPerBlockOptin", a.smem_per_block_optin}, {"reservedSharedMemPerBlock", a.smem_reserved_per_block}};
+    return json{{"major", a.cc_major},
+                {"minor", a.cc_minor},
+                {"name", d.name},
+                {"multiProcessorCount", d.sm_count},
+                {"warpSize", a.warp_size},
+                {"maxThreadsPerBlock", a.max_threads_per_block},
+                {"maxThreadsPerMultiProcessor", a.max_threads_per_sm},
+                {"maxBlocksPerMultiProcessor", a.max_blocks_per_sm},
+                {"regsPerBlock", a.regs_per_block},
+                {"regsPerMultiprocessor", a.regs_per_sm},
+                {"sharedMemPerBlock", a.smem_per_block},
+                {"sharedMemPerMultiprocessor", a.smem_per_sm},
+                {"sharedMemPerBlockOptin", a.smem_per_block_optin},
+                {"reservedSharedMemPerBlock", a.smem_reserved_per_block}};
 }
 
 json device_echo(const Device& d) {
@@ -146,7 +154,8 @@ Device read_device(FieldReader& f, std::string_view fallback_gpu) {
         const json* v = f.raw("cc");
         std::string s = v->is_string() ? v->get<std::string>() : v->is_number() ? v->dump() : std::string();
         int maj = 0, min = 0;
-        if (!parse_cc(s, maj, min)) f.fail("cc", "must be a compute capability like \"8.0\" (one of " + supported_cc_list() + "), got " + v->dump().substr(0, 40));
+        if (!parse_cc(s, maj, min))
+            f.fail("cc", "must be a compute capability like \"8.0\" (one of " + supported_cc_list() + "), got " + v->dump().substr(0, 40));
         auto d = device_for_cc(maj, min);
         if (!d) f.fail("cc", "compute capability " + s + " is not modelled; known: " + supported_cc_list());
         return *d;

@@ -72,9 +72,7 @@ const json* FieldReader::raw(std::string_view key) {
     return &*it;
 }
 
-void FieldReader::fail(std::string_view key, const std::string& why) const {
-    throw RequestError(std::string(key) + ": " + why);
-}
+void FieldReader::fail(std::string_view key, const std::string& why) const { throw RequestError(std::string(key) + ": " + why); }
 
 std::int64_t FieldReader::integer(std::string_view key, std::int64_t lo, std::int64_t hi, std::int64_t def, std::string_view expect) {
     const json* v = raw(key);
@@ -123,7 +121,7 @@ double FieldReader::number(std::string_view key, double lo, double hi, double de
     if (v->is_number()) x = v->get<double>();
     else if (v->is_string()) {
         const std::string s = v->get<std::string>();
-        char* end = nullptr;   // std::stod's reading without its exceptions
+        char* end = nullptr;  // std::stod's reading without its exceptions
         errno = 0;
         x = std::strtod(s.c_str(), &end);
         if (end == s.c_str() || errno == ERANGE || end != s.c_str() + s.size()) fail(key, range() + ", got " + shown(*v));

@@ -47,7 +47,7 @@ struct Scan {
     }
 };
 
-std::int64_t to_int(std::string_view digits) {   // at most 18 digits
+std::int64_t to_int(std::string_view digits) {  // at most 18 digits
     std::int64_t v = 0;
     for (char c : digits) v = v * 10 + (c - '0');
     return v;
@@ -70,7 +70,7 @@ std::size_t lazy_name(std::string_view line, Rest rest, std::string_view& tail) 
         std::string_view t;
         if (!rest(e, t)) return false;
         const std::size_t tail_at = static_cast<std::size_t>(t.data() - line.data());
-        if (last_nl != std::string_view::npos && last_nl >= tail_at) return false;   // (.*)$
+        if (last_nl != std::string_view::npos && last_nl >= tail_at) return false;  // (.*)$
         tail = t;
         return true;
     };
@@ -162,7 +162,8 @@ bool kernel_header(const std::string& line_in, NcuKernel& k) {
         Scan c{line, e};
         if (c.lit(",")) {
             c.spaces();
-            bool date = c.digits(4).size() == 4 && c.lit("-") && c.letters(3).size() == 3 && c.lit("-") && c.digits(2).size() == 2 && c.spaces() > 0;
+            bool date = c.digits(4).size() == 4 && c.lit("-") && c.letters(3).size() == 3 && c.lit("-") && c.digits(2).size() == 2 &&
+                        c.spaces() > 0;
             if (date) {
                 const std::size_t b = c.i;
                 while (c.i < line.size() && (is_digit(line[c.i]) || line[c.i] == ':')) ++c.i;
@@ -175,7 +176,9 @@ bool kernel_header(const std::string& line_in, NcuKernel& k) {
     std::size_t end = shape ? lazy_name(line, launch, tail) : std::string_view::npos;
     if (end != std::string_view::npos) {
         // Launch dimensions are 32-bit in CUDA: a longer number is not a launch we can read.
-        auto dim = [&](int i) { return n[static_cast<std::size_t>(i)].size() > 10 ? std::int64_t{-1} : to_int(n[static_cast<std::size_t>(i)]); };
+        auto dim = [&](int i) {
+            return n[static_cast<std::size_t>(i)].size() > 10 ? std::int64_t{-1} : to_int(n[static_cast<std::size_t>(i)]);
+        };
         k.name = name_of(end);
         const std::array<std::int64_t, 3> g{dim(0), dim(1), dim(2)}, b{dim(3), dim(4), dim(5)};
         if (std::min({g[0], g[1], g[2], b[0], b[1], b[2]}) >= 0) {
@@ -212,7 +215,7 @@ bool kernel_header(const std::string& line_in, NcuKernel& k) {
             k.device = "Device " + trim(tail.substr(c.i, tail.find(',', c.i) - c.i));
             break;
         }
-        if (ws >= 2) {   // the last space is the [^,]+
+        if (ws >= 2) {  // the last space is the [^,]+
             k.device = "Device ";
             break;
         }

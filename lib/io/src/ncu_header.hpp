@@ -11,7 +11,7 @@
 
 namespace occ::io::ncu_detail {
 
-std::string trim(std::string_view s);   // without std::isspace characters at either end
+std::string trim(std::string_view s);  // without std::isspace characters at either end
 
 // "(256, 1, 1)" -> {256, 1, 1}: the first such triple in s.
 std::optional<std::array<std::int64_t, 3>> dims(std::string_view s);

@@ -67,7 +67,7 @@ std::optional<NcuValue> ncu_value(std::string_view printed_in, std::string_view 
         }
     }
     if (digits.empty() || digits == "." || digits == "-" || digits == "+") return std::nullopt;
-    char* end = nullptr;   // std::stod's reading without its exceptions: where it throws, no number
+    char* end = nullptr;  // std::stod's reading without its exceptions: where it throws, no number
     errno = 0;
     const double v = std::strtod(digits.c_str(), &end);
     if (end == digits.c_str() || errno == ERANGE || !std::isfinite(v)) return std::nullopt;
@@ -108,9 +108,9 @@ namespace {
 
 // [SECTION] Labels
 struct Label {
-    const char* text;     // as the text output and --page details print it
-    const char* metric;   // the raw metric (--page raw)
-    const char* key;      // kNcuKeys
+    const char* text;    // as the text output and --page details print it
+    const char* metric;  // the raw metric (--page raw)
+    const char* key;     // kNcuKeys
 };
 // Longer labels first where one is a prefix of another ("Block Limit SM" / "Block Limit Shared Mem").
 const Label kLabels[] = {
@@ -149,11 +149,12 @@ const Label* label_named(std::string_view name) {
 }
 
 void put(NcuKernel& k, const Label& l, std::string_view printed, std::string_view unit, int line) {
-    if (k.values.count(l.key)) return;   // the first time a report prints a quantity wins
+    if (k.values.count(l.key)) return;  // the first time a report prints a quantity wins
     if (auto v = ncu_value(printed, unit)) {
         k.values[l.key] = *v;
     } else {
-        k.diagnostics.push_back("line " + std::to_string(line) + ": " + l.text + " \"" + utf8_prefix(trim(printed), 30) + "\" is not a number");
+        k.diagnostics.push_back("line " + std::to_string(line) + ": " + l.text + " \"" + utf8_prefix(trim(printed), 30) +
+                                "\" is not a number");
     }
 }
 
@@ -224,7 +225,7 @@ void unquote(std::string& line) {
 void parse_text(std::string_view text, NcuReport& rep) {
     rep.format = "text";
     NcuKernel* cur = nullptr;
-    std::vector<std::string> columns;   // kernels side by side in a Markdown table
+    std::vector<std::string> columns;  // kernels side by side in a Markdown table
     int line_no = 0;
     std::size_t pos = 0;
     while (pos <= text.size()) {
@@ -258,7 +259,8 @@ void parse_text(std::string_view text, NcuReport& rep) {
                 const Label* l = cells.empty() ? nullptr : label_named(cells[0]);
                 if (!l) continue;
                 for (std::size_t c = 0; c < columns.size() && c + 2 < cells.size(); ++c) {
-                    auto it = std::find_if(rep.kernels.begin(), rep.kernels.end(), [&](const NcuKernel& k) { return k.name == columns[c]; });
+                    auto it = std::find_if(rep.kernels.begin(), rep.kernels.end(),
+                                           [&](const NcuKernel& k) { return k.name == columns[c]; });
                     if (it == rep.kernels.end()) {
                         NcuKernel k;
                         k.name = columns[c];
@@ -285,8 +287,8 @@ void parse_text(std::string_view text, NcuReport& rep) {
             NcuKernel anon;
             anon.name = "(kernel " + std::to_string(rep.kernels.size() + 1) + ")";
             anon.line = line_no;
-            anon.diagnostics.push_back("no kernel header line (\"name (grid)x(block), ..., CC x.y\") before line " + std::to_string(line_no) +
-                                       ": name, compute capability and launch shape unknown");
+            anon.diagnostics.push_back("no kernel header line (\"name (grid)x(block), ..., CC x.y\") before line " +
+                                       std::to_string(line_no) + ": name, compute capability and launch shape unknown");
             rep.kernels.push_back(std::move(anon));
             cur = &rep.kernels.back();
         }
@@ -384,7 +386,8 @@ void parse_csv(const std::vector<std::string>& lines, std::size_t first, NcuRepo
             NcuKernel& k = rep.kernels[it->second];
             const std::string& name = cells[static_cast<std::size_t>(metric)];
             if (const Label* l = label_named(name)) {
-                put(k, *l, cells[static_cast<std::size_t>(value)], unit >= 0 ? cells[static_cast<std::size_t>(unit)] : "", static_cast<int>(i + 1));
+                put(k, *l, cells[static_cast<std::size_t>(value)], unit >= 0 ? cells[static_cast<std::size_t>(unit)] : "",
+                    static_cast<int>(i + 1));
             } else if (lower(name) == "function cache configuration") {
                 k.cache_config = cells[static_cast<std::size_t>(value)];
             }
@@ -437,7 +440,8 @@ NcuReport parse_ncu(std::string_view raw) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string t = trim(lines[i]);
         if (t.empty() || t.rfind("==", 0) == 0) continue;
-        if (t.rfind("\"ID\"", 0) == 0 || (t.front() == '"' && t.find("\",\"") != std::string::npos && t.find("Kernel Name") != std::string::npos)) {
+        if (t.rfind("\"ID\"", 0) == 0 ||
+            (t.front() == '"' && t.find("\",\"") != std::string::npos && t.find("Kernel Name") != std::string::npos)) {
             parse_csv(lines, i, rep);
             break;
         }
@@ -451,7 +455,8 @@ NcuReport parse_ncu(std::string_view raw) {
     }
     for (NcuKernel& k : rep.kernels) {
         if (k.values.empty()) k.diagnostics.push_back("no Launch Statistics or Occupancy values were read for this kernel");
-        if (k.cc_major == 0) k.diagnostics.push_back("compute capability not in the report (CC x.y in the kernel header): give --gpu or --cc");
+        if (k.cc_major == 0)
+            k.diagnostics.push_back("compute capability not in the report (CC x.y in the kernel header): give --gpu or --cc");
     }
     return rep;
 }

@@ -87,8 +87,7 @@ void emit_occupancy_request(W& w, const OccupancyRequest& r) {
     w.field("partitioned_gc", pgc_name(r.kernel.partitioned_gc));
     if (r.launch.grid_blocks > 0) w.field("grid", r.launch.grid_blocks);
     // Echoed only when a kernel declares one, so answers without it keep their exact bytes.
-    if (r.kernel.virtual_resources != fields::virtual_resources.int_default)
-        w.field("virtual_resources", r.kernel.virtual_resources);
+    if (r.kernel.virtual_resources != fields::virtual_resources.int_default) w.field("virtual_resources", r.kernel.virtual_resources);
 }
 
 template <typename W>

@@ -69,7 +69,7 @@ std::optional<std::int64_t> leading_number(std::string_view s, std::size_t* used
         }
         if (i == start) {
             if (part == 0) return std::nullopt;
-            --i;   // "N+" without M: the '+' is not part of the number
+            --i;  // "N+" without M: the '+' is not part of the number
             break;
         }
         total = total > INT64_MAX - v ? INT64_MAX : total + v;
@@ -87,10 +87,9 @@ Tag find_tag(std::string_view line) {
         bool nvlink;
     };
     static constexpr Known kKnown[] = {
-        {"ptxas info", TagKind::info, false},        {"ptxas warning", TagKind::warning, false},
-        {"ptxas error", TagKind::error, false},      {"ptxas fatal", TagKind::error, false},
-        {"nvlink info", TagKind::link_info, true},   {"nvlink warning", TagKind::warning, true},
-        {"nvlink error", TagKind::error, true},      {"nvlink fatal", TagKind::error, true},
+        {"ptxas info", TagKind::info, false},   {"ptxas warning", TagKind::warning, false}, {"ptxas error", TagKind::error, false},
+        {"ptxas fatal", TagKind::error, false}, {"nvlink info", TagKind::link_info, true},  {"nvlink warning", TagKind::warning, true},
+        {"nvlink error", TagKind::error, true}, {"nvlink fatal", TagKind::error, true},
     };
     Tag t;
     std::size_t tag_len = 0;
@@ -180,7 +179,7 @@ bool read_used_item(std::string_view item, Resources& r) {
     else if (what == "bytes smem") r.smem = *v;
     else if (what == "bytes lmem") r.local = *v;
     else if (one_of(what, {"bytes cumulative stack size", "bytes cumulative stack"})) r.cumulative_stack = *v;
-    else if (one_of(what, {"stack", "bytes stack"})) r.stack = *v;   // the JIT linker's "0 stack"
+    else if (one_of(what, {"stack", "bytes stack"})) r.stack = *v;  // the JIT linker's "0 stack"
     else if (one_of(what, {"textures", "texture"})) r.textures = clamp_int(*v);
     else if (starts_with(what, "bytes cmem")) {
         std::string_view bank = what.substr(10);
@@ -204,7 +203,7 @@ std::optional<std::string> read_used_items(std::string_view text, Resources& r) 
     for (std::size_t i = 0; i < items.size(); ++i) {
         const bool last = i + 1 == items.size();
         if (items[i].empty()) {
-            if (last && items.size() > 1) return std::string();   // a trailing comma: the line goes on
+            if (last && items.size() > 1) return std::string();  // a trailing comma: the line goes on
             continue;
         }
         if (read_used_item(items[i], r)) continue;

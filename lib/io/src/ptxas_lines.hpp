@@ -30,9 +30,9 @@ enum class TagKind : std::uint8_t {
 };
 struct Tag {
     TagKind kind = TagKind::none;
-    std::size_t pos = 0;         // where the tag starts
-    std::string_view rest;       // after the tag's colon, trimmed
-    bool nvlink = false;         // "nvlink ..." rather than the driver's JIT linker
+    std::size_t pos = 0;    // where the tag starts
+    std::string_view rest;  // after the tag's colon, trimmed
+    bool nvlink = false;    // "nvlink ..." rather than the driver's JIT linker
 };
 Tag find_tag(std::string_view line);
 
@@ -51,7 +51,7 @@ struct Resources {
     std::optional<int> registers, barriers, textures;
     std::optional<std::int64_t> smem, local, cumulative_stack, stack;
     std::vector<std::pair<int, std::int64_t>> cmem;
-    std::optional<std::int64_t> gmem;   // cuobjdump "GLOBAL:N" (Common section)
+    std::optional<std::int64_t> gmem;  // cuobjdump "GLOBAL:N" (Common section)
     std::vector<std::string> unread;
 };
 // Adds what `from` read to `into` (the second half of a wrapped line).

@@ -21,9 +21,9 @@ using namespace ptxas_detail;
 
 constexpr std::size_t kMaxLogDiagnostics = 50;
 constexpr std::size_t kMaxKernelDiagnostics = 20;
-constexpr std::size_t kMaxText = 400;        // bytes of one quoted line or message
-constexpr std::size_t kMaxMessage = 1200;    // a warning wrapped over several lines, joined
-constexpr std::size_t kWrapWidth = 60;       // a line this long that stops mid-sentence was wrapped
+constexpr std::size_t kMaxText = 400;      // bytes of one quoted line or message
+constexpr std::size_t kMaxMessage = 1200;  // a warning wrapped over several lines, joined
+constexpr std::size_t kWrapWidth = 60;     // a line this long that stops mid-sentence was wrapped
 
 constexpr long long kNone = -1;
 
@@ -64,7 +64,7 @@ std::optional<std::int64_t> number_before(std::string_view text, std::string_vie
 }
 
 struct Message {
-    std::string text;           // from the tool's tag on
+    std::string text;  // from the tool's tag on
     TagKind kind = TagKind::info;
     std::size_t last_line = 0;  // length of the last physical line, to tell a wrap
 };
@@ -73,14 +73,14 @@ struct Message {
 struct Parser {
     PtxasLog log;
     int line_no = 0;
-    std::string ptx_arch;        // the ptxas run's architecture ("Compiling entry function ... for")
-    std::string cu_arch;         // cuobjdump: the current "arch = " section
-    long long awaiting = kNone;  // ptxas entry whose "Used" line has not come
-    long long props = kNone;     // record whose stack-frame line is expected
-    long long cuobj = kNone;     // cuobjdump function whose resource line is expected
-    long long link = kNone;      // record the next JIT-linker "used" line belongs to
-    bool link_merge = false;     // `link` is a ptxas record that the linker reports again
-    long long used_target = kNone;   // a "Used" line that may continue on the next line
+    std::string ptx_arch;           // the ptxas run's architecture ("Compiling entry function ... for")
+    std::string cu_arch;            // cuobjdump: the current "arch = " section
+    long long awaiting = kNone;     // ptxas entry whose "Used" line has not come
+    long long props = kNone;        // record whose stack-frame line is expected
+    long long cuobj = kNone;        // cuobjdump function whose resource line is expected
+    long long link = kNone;         // record the next JIT-linker "used" line belongs to
+    bool link_merge = false;        // `link` is a ptxas record that the linker reports again
+    long long used_target = kNone;  // a "Used" line that may continue on the next line
     std::optional<std::string> used_pending;
     Resources used;
     std::optional<Message> msg;  // a warning or note that may continue on the next line
@@ -88,7 +88,7 @@ struct Parser {
         std::string function, text;
         bool info = false;
     };
-    std::vector<PendingNote> pending_notes;   // notes printed before the record they name
+    std::vector<PendingNote> pending_notes;  // notes printed before the record they name
 
     PtxasKernel& at(long long i) { return log.kernels[static_cast<std::size_t>(i)]; }
 
@@ -222,7 +222,7 @@ struct Parser {
         differs(k.smem_static, r.smem, "bytes smem");
         if (!was.empty()) kernel_note(k, "figures after linking (the JIT linker's report); ptxas reported " + was + " before linking");
         Resources copy = r;
-        copy.cmem.clear();   // the linker repeats the banks ptxas listed
+        copy.cmem.clear();  // the linker repeats the banks ptxas listed
         if (k.cmem.empty()) copy.cmem = r.cmem;
         apply(k, copy, true);
     }
@@ -268,7 +268,7 @@ void Parser::tagged(std::string_view line, const Tag& t) {
     }
     if (rest.find("bytes gmem") != std::string_view::npos && leading_number(rest)) {
         log.gmem = leading_number(rest);
-        ptx_arch.clear();   // each ptxas run opens with its gmem line
+        ptx_arch.clear();  // each ptxas run opens with its gmem line
         return;
     }
     const bool linker = t.kind == TagKind::link_info;

@@ -71,7 +71,7 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
         }
         row.notes.push_back("the log does not say which architecture this was compiled for: evaluated on " + dev.name);
     } else if (auto d = device_for_cc(k.cc_major, k.cc_minor); !d) {
-        const std::string list = supported_cc_list();   // "3.5, 3.7, ..., 12.1"
+        const std::string list = supported_cc_list();  // "3.5, 3.7, ..., 12.1"
         const std::string range = list.substr(0, list.find(',')) + " to " + list.substr(list.rfind(' ') + 1);
         row.error = "occupancy not modelled for " + k.arch + " (cc " + cc_text(k) + "; occ models cc " + range + ")";
         return;
@@ -127,7 +127,7 @@ json kernel_json(const PtxasKernel& k) {
     return json{
         {"name", k.name},
         {"mangled", k.mangled},
-        {"arch", k.arch},   // "" when the log does not say (cc is then null)
+        {"arch", k.arch},  // "" when the log does not say (cc is then null)
         {"cc", arch_known(k) ? json(cc_text(k)) : json(nullptr)},
         {"occurrence", k.occurrence},
         {"occurrences", k.occurrences},
@@ -218,7 +218,11 @@ json to_json(const PtxasAnswer& a) {
     json skipped = json::array();
     for (const PtxasSkipped& s : a.skipped) {
         const PtxasKernel& k = ks[s.kernel];
-        skipped.push_back(json{{"name", k.name}, {"mangled", k.mangled}, {"arch", k.arch}, {"occurrence", k.occurrence}, {"line", k.line},
+        skipped.push_back(json{{"name", k.name},
+                               {"mangled", k.mangled},
+                               {"arch", k.arch},
+                               {"occurrence", k.occurrence},
+                               {"line", k.line},
                                {"reason", s.reason}});
     }
     json input = occupancy_request_to_json(a.input);

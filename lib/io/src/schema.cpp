@@ -20,7 +20,7 @@ std::string flag_name(std::string_view key) {
 
 namespace fields {
 namespace {
-constexpr std::int64_t kI = INT_MAX;      // the model checks the real range and names the device's limit
+constexpr std::int64_t kI = INT_MAX;  // the model checks the real range and names the device's limit
 constexpr std::int64_t kTiB = std::int64_t{1} << 40;
 constexpr std::int64_t kBig = std::int64_t{1} << 50;
 constexpr std::string_view kSizeExpect = "a size in bytes >= 0 (e.g. 49152 or \"48K\")";
@@ -29,189 +29,552 @@ constexpr std::string_view kSizeExpect = "a size in bytes >= 0 (e.g. 49152 or \"
 using T = FieldType;
 
 // [SECTION] Device
-const FieldSpec gpu{.key = "gpu", .type = T::text, .def = "A100-SXM4-80GB", .doc_type = "string",
-                    .doc_range = "a name or alias from `occ gpus` (any case, spaces/dashes ignored)", .unit = "-",
-                    .help = "GPU name or alias (see `occ gpus`), e.g. A100, h100, RTX-4090", .short_flag = 'g'};
-const FieldSpec cc{.key = "cc", .type = T::cc, .def = "-", .doc_type = "string or number",
-                   .doc_range = "a modelled compute capability, \"8.0\", \"sm_90\", 8.6", .unit = "-",
+const FieldSpec gpu{.key = "gpu",
+                    .type = T::text,
+                    .def = "A100-SXM4-80GB",
+                    .doc_type = "string",
+                    .doc_range = "a name or alias from `occ gpus` (any case, spaces/dashes ignored)",
+                    .unit = "-",
+                    .help = "GPU name or alias (see `occ gpus`), e.g. A100, h100, RTX-4090",
+                    .short_flag = 'g'};
+const FieldSpec cc{.key = "cc",
+                   .type = T::cc,
+                   .def = "-",
+                   .doc_type = "string or number",
+                   .doc_range = "a modelled compute capability, \"8.0\", \"sm_90\", 8.6",
+                   .unit = "-",
                    .help = "Compute capability instead of a GPU (one SM), e.g. 8.0 or sm_90"};
-const FieldSpec device{.key = "device", .type = T::device, .def = "-", .doc_type = "object", .doc_range = "cudaDeviceProp field names (below)",
-                       .unit = "-", .help = "Custom device: JSON file or inline JSON with cudaDeviceProp field names"};
+const FieldSpec device{.key = "device",
+                       .type = T::device,
+                       .def = "-",
+                       .doc_type = "object",
+                       .doc_range = "cudaDeviceProp field names (below)",
+                       .unit = "-",
+                       .help = "Custom device: JSON file or inline JSON with cudaDeviceProp field names"};
 
 // [SECTION] Launch and kernel resources
-const FieldSpec threads{.key = "threads", .type = T::integer, .lo = -kI, .hi = kI, .expect = "an integer 1..1024 (threads per block)",
-                        .int_default = 256, .def = "256", .doc_type = "integer (number or numeric string)",
-                        .doc_range = "1..max threads per block (1024)", .unit = "threads per block", .help = "Threads per block",
+const FieldSpec threads{.key = "threads",
+                        .type = T::integer,
+                        .lo = -kI,
+                        .hi = kI,
+                        .expect = "an integer 1..1024 (threads per block)",
+                        .int_default = 256,
+                        .def = "256",
+                        .doc_type = "integer (number or numeric string)",
+                        .doc_range = "1..max threads per block (1024)",
+                        .unit = "threads per block",
+                        .help = "Threads per block",
                         .short_flag = 't'};
-const FieldSpec block{.key = "block", .type = T::dims, .lo = 1, .hi = 1024, .def = "-", .doc_type = "array of 1..3 integers",
-                      .doc_range = "each 1..1024, z 1..64", .unit = "threads", .help = "3-D block instead of --threads, e.g. 32,8 or 16x16x4"};
-const FieldSpec regs{.key = "regs", .type = T::integer, .lo = -kI, .hi = kI, .expect = "an integer 0..255 (registers per thread)",
-                     .int_default = 32, .def = "32", .doc_type = "integer", .doc_range = "0..max registers per thread (255)",
-                     .unit = "registers per thread", .help = "Registers per thread", .short_flag = 'r'};
-const FieldSpec smem_static{.key = "smem_static", .type = T::size, .lo = -kTiB, .hi = kTiB, .expect = kSizeExpect, .def = "0",
-                            .doc_type = "size (bytes or \"48K\")", .doc_range = ">= 0", .unit = "bytes",
+const FieldSpec block{.key = "block",
+                      .type = T::dims,
+                      .lo = 1,
+                      .hi = 1024,
+                      .def = "-",
+                      .doc_type = "array of 1..3 integers",
+                      .doc_range = "each 1..1024, z 1..64",
+                      .unit = "threads",
+                      .help = "3-D block instead of --threads, e.g. 32,8 or 16x16x4"};
+const FieldSpec regs{.key = "regs",
+                     .type = T::integer,
+                     .lo = -kI,
+                     .hi = kI,
+                     .expect = "an integer 0..255 (registers per thread)",
+                     .int_default = 32,
+                     .def = "32",
+                     .doc_type = "integer",
+                     .doc_range = "0..max registers per thread (255)",
+                     .unit = "registers per thread",
+                     .help = "Registers per thread",
+                     .short_flag = 'r'};
+const FieldSpec smem_static{.key = "smem_static",
+                            .type = T::size,
+                            .lo = -kTiB,
+                            .hi = kTiB,
+                            .expect = kSizeExpect,
+                            .def = "0",
+                            .doc_type = "size (bytes or \"48K\")",
+                            .doc_range = ">= 0",
+                            .unit = "bytes",
                             .help = "Static shared memory per block (bytes or 48K)"};
-const FieldSpec smem_dynamic{.key = "smem_dynamic", .type = T::size, .lo = -kTiB, .hi = kTiB, .expect = kSizeExpect, .def = "0",
-                             .doc_type = "size", .doc_range = ">= 0", .unit = "bytes", .help = "Dynamic shared memory per block",
+const FieldSpec smem_dynamic{.key = "smem_dynamic",
+                             .type = T::size,
+                             .lo = -kTiB,
+                             .hi = kTiB,
+                             .expect = kSizeExpect,
+                             .def = "0",
+                             .doc_type = "size",
+                             .doc_range = ">= 0",
+                             .unit = "bytes",
+                             .help = "Dynamic shared memory per block",
                              .short_flag = 's'};
-const FieldSpec carveout{.key = "carveout", .type = T::integer, .lo = -kI, .hi = kI, .expect = "an integer: -1 (default) or 0..100 percent",
-                         .int_default = -1, .def = "-1", .doc_type = "integer", .doc_range = "-1 (default) or 0..100", .unit = "percent",
+const FieldSpec carveout{.key = "carveout",
+                         .type = T::integer,
+                         .lo = -kI,
+                         .hi = kI,
+                         .expect = "an integer: -1 (default) or 0..100 percent",
+                         .int_default = -1,
+                         .def = "-1",
+                         .doc_type = "integer",
+                         .doc_range = "-1 (default) or 0..100",
+                         .unit = "percent",
                          .help = "Preferred shared-memory carveout in percent, -1 = the driver's default"};
-const FieldSpec cache_config{.key = "cache_config", .type = T::choice, .choices = "none,shared,l1,equal", .def = "none", .doc_type = "string",
-                             .doc_range = "none, shared, l1, equal", .unit = "-",
+const FieldSpec cache_config{.key = "cache_config",
+                             .type = T::choice,
+                             .choices = "none,shared,l1,equal",
+                             .def = "none",
+                             .doc_type = "string",
+                             .doc_range = "none, shared, l1, equal",
+                             .unit = "-",
                              .help = "Cache preference (cudaFuncSetCacheConfig): none, shared, l1, equal"};
-const FieldSpec optin{.key = "optin", .type = T::boolean, .def = "false", .doc_type = "boolean",
-                      .doc_range = "true/false (also 0/1, \"yes\"/\"no\", \"on\"/\"off\")", .unit = "-",
+const FieldSpec optin{.key = "optin",
+                      .type = T::boolean,
+                      .def = "false",
+                      .doc_type = "boolean",
+                      .doc_range = "true/false (also 0/1, \"yes\"/\"no\", \"on\"/\"off\")",
+                      .unit = "-",
                       .help = "Kernel raised its dynamic shared-memory limit to the device's opt-in maximum"};
-const FieldSpec max_dynamic_smem{.key = "max_dynamic_smem", .type = T::size, .lo = -1, .hi = kTiB,
-                                 .expect = "a size in bytes >= 0, or -1 to derive it from optin", .int_default = -1, .def = "-1",
-                                 .doc_type = "size", .doc_range = "-1..1 TiB; -1 = from optin; at most the opt-in maximum minus static",
-                                 .unit = "bytes", .help = "cudaFuncAttributeMaxDynamicSharedMemorySize, -1 = from --optin"};
-const FieldSpec barriers{.key = "barriers", .type = T::integer, .lo = -kI, .hi = kI, .expect = "an integer 0..16 (named barriers per block)",
-                         .int_default = 1, .def = "1", .doc_type = "integer", .doc_range = "0..16", .unit = "named barriers per block",
+const FieldSpec max_dynamic_smem{.key = "max_dynamic_smem",
+                                 .type = T::size,
+                                 .lo = -1,
+                                 .hi = kTiB,
+                                 .expect = "a size in bytes >= 0, or -1 to derive it from optin",
+                                 .int_default = -1,
+                                 .def = "-1",
+                                 .doc_type = "size",
+                                 .doc_range = "-1..1 TiB; -1 = from optin; at most the opt-in maximum minus static",
+                                 .unit = "bytes",
+                                 .help = "cudaFuncAttributeMaxDynamicSharedMemorySize, -1 = from --optin"};
+const FieldSpec barriers{.key = "barriers",
+                         .type = T::integer,
+                         .lo = -kI,
+                         .hi = kI,
+                         .expect = "an integer 0..16 (named barriers per block)",
+                         .int_default = 1,
+                         .def = "1",
+                         .doc_type = "integer",
+                         .doc_range = "0..16",
+                         .unit = "named barriers per block",
                          .help = "Named barriers per block (counted from cc 9.0)"};
-const FieldSpec virtual_resources{.key = "virtual_resources", .type = T::integer, .lo = -kI, .hi = kI,
-                                  .expect = "an integer >= 0 (virtual resources per block, 0 = none)", .int_default = 0, .def = "0",
-                                  .doc_type = "integer", .doc_range = ">= 0 (0 = none; counted from cc 10.0: 128 per SM)",
+const FieldSpec virtual_resources{.key = "virtual_resources",
+                                  .type = T::integer,
+                                  .lo = -kI,
+                                  .hi = kI,
+                                  .expect = "an integer >= 0 (virtual resources per block, 0 = none)",
+                                  .int_default = 0,
+                                  .def = "0",
+                                  .doc_type = "integer",
+                                  .doc_range = ">= 0 (0 = none; counted from cc 10.0: 128 per SM)",
                                   .unit = "virtual resources per block",
                                   .help = "Virtual resources per block (cuda_occupancy.h virtualResourceCount; 128 per SM from cc 10.0)"};
-const FieldSpec partitioned_gc{.key = "partitioned_gc", .type = T::choice, .choices = "off,on,strict", .def = "off", .doc_type = "string",
-                               .doc_range = "off, on, strict", .unit = "-",
+const FieldSpec partitioned_gc{.key = "partitioned_gc",
+                               .type = T::choice,
+                               .choices = "off,on,strict",
+                               .def = "off",
+                               .doc_type = "string",
+                               .doc_range = "off, on, strict",
+                               .unit = "-",
                                .help = "Partitioned global caching on 5.2/5.3/6.1/6.2: off, on, strict"};
-const FieldSpec grid{.key = "grid", .type = T::integer, .lo = 0, .hi = (std::int64_t{1} << 31) * 65535, .def = "0", .doc_type = "integer",
-                     .doc_range = "0..2^31 x 65535 (0 = not given)", .unit = "blocks", .help = "Blocks in the grid (waves and the tail)"};
-const FieldSpec sweep{.key = "sweep", .type = T::choice, .choices = "none,threads,regs,smem", .def = "none", .doc_type = "string",
-                      .doc_range = "none, threads, regs, smem", .unit = "-", .help = "Also show occupancy against one input: threads, regs or smem"};
+const FieldSpec grid{.key = "grid",
+                     .type = T::integer,
+                     .lo = 0,
+                     .hi = (std::int64_t{1} << 31) * 65535,
+                     .def = "0",
+                     .doc_type = "integer",
+                     .doc_range = "0..2^31 x 65535 (0 = not given)",
+                     .unit = "blocks",
+                     .help = "Blocks in the grid (waves and the tail)"};
+const FieldSpec sweep{.key = "sweep",
+                      .type = T::choice,
+                      .choices = "none,threads,regs,smem",
+                      .def = "none",
+                      .doc_type = "string",
+                      .doc_range = "none, threads, regs, smem",
+                      .unit = "-",
+                      .help = "Also show occupancy against one input: threads, regs or smem"};
 
 // [SECTION] Advisor and clusters
-const FieldSpec smem_per_thread{.key = "smem_per_thread", .type = T::size, .lo = 0, .hi = 1 << 20, .def = "0", .doc_type = "size",
-                                .doc_range = "0..1 MiB", .unit = "bytes per thread",
+const FieldSpec smem_per_thread{.key = "smem_per_thread",
+                                .type = T::size,
+                                .lo = 0,
+                                .hi = 1 << 20,
+                                .def = "0",
+                                .doc_type = "size",
+                                .doc_range = "0..1 MiB",
+                                .unit = "bytes per thread",
                                 .help = "Dynamic smem that grows with the block: bytes per thread (instead of --smem-dynamic)"};
-const FieldSpec smem_fixed{.key = "smem_fixed", .type = T::size, .lo = 0, .hi = std::int64_t{1} << 30, .def = "smem_dynamic",
-                           .doc_type = "size", .doc_range = "0..1 GiB", .unit = "bytes per block",
+const FieldSpec smem_fixed{.key = "smem_fixed",
+                           .type = T::size,
+                           .lo = 0,
+                           .hi = std::int64_t{1} << 30,
+                           .def = "smem_dynamic",
+                           .doc_type = "size",
+                           .doc_range = "0..1 GiB",
+                           .unit = "bytes per block",
                            .help = "Dynamic smem per block that does not grow with it (with --smem-per-thread)"};
-const FieldSpec block_size_limit{.key = "block_size_limit", .type = T::integer, .lo = 0, .hi = 1 << 20, .def = "0", .doc_type = "integer",
-                                 .doc_range = "0..2^20 (0 = none)", .unit = "threads",
+const FieldSpec block_size_limit{.key = "block_size_limit",
+                                 .type = T::integer,
+                                 .lo = 0,
+                                 .hi = 1 << 20,
+                                 .def = "0",
+                                 .doc_type = "integer",
+                                 .doc_range = "0..2^20 (0 = none)",
+                                 .unit = "threads",
                                  .help = "Largest block size the kernel supports, 0 = the device's maximum"};
-const FieldSpec target_blocks{.key = "target_blocks", .type = T::integer, .lo = 1, .hi = 1024, .int_default = 1, .def = "1",
-                              .doc_type = "integer", .doc_range = "1..1024", .unit = "blocks per SM",
+const FieldSpec target_blocks{.key = "target_blocks",
+                              .type = T::integer,
+                              .lo = 1,
+                              .hi = 1024,
+                              .int_default = 1,
+                              .def = "1",
+                              .doc_type = "integer",
+                              .doc_range = "1..1024",
+                              .unit = "blocks per SM",
                               .help = "Blocks per SM wanted: the dynamic smem available per block there [current]"};
-const FieldSpec cluster_size{.key = "cluster_size", .type = T::integer, .lo = 0, .hi = kMaxNonPortableClusterSize, .def = "0", .doc_type = "integer",
-                             .doc_range = "1..8, or 9..16 with non_portable", .unit = "blocks",
+const FieldSpec cluster_size{.key = "cluster_size",
+                             .type = T::integer,
+                             .lo = 0,
+                             .hi = kMaxNonPortableClusterSize,
+                             .def = "0",
+                             .doc_type = "integer",
+                             .doc_range = "1..8, or 9..16 with non_portable",
+                             .unit = "blocks",
                              .help = "Thread block cluster size (9.0+): 1..8, up to 16 with --non-portable"};
-const FieldSpec cluster_size_required{.key = "cluster_size", .type = T::integer, .lo = 1, .hi = kMaxNonPortableClusterSize, .def = "-", .doc_type = "integer",
-                                      .doc_range = "1..8, or 9..16 with non_portable (required for clusters)", .unit = "blocks",
+const FieldSpec cluster_size_required{.key = "cluster_size",
+                                      .type = T::integer,
+                                      .lo = 1,
+                                      .hi = kMaxNonPortableClusterSize,
+                                      .def = "-",
+                                      .doc_type = "integer",
+                                      .doc_range = "1..8, or 9..16 with non_portable (required for clusters)",
+                                      .unit = "blocks",
                                       .help = "Thread block cluster size: 1..8, up to 16 with --non-portable (required)"};
-const FieldSpec non_portable{.key = "non_portable", .type = T::boolean, .def = "false", .doc_type = "boolean", .doc_range = "true/false",
-                             .unit = "-", .help = "Allow cluster sizes 9..16 (cudaFuncAttributeNonPortableClusterSizeAllowed)"};
-const FieldSpec gpc_sms{.key = "gpc_sms", .type = T::list, .lo = 1, .hi = 64, .def = "assumed layout", .doc_type = "array of integers",
-                        .doc_range = "each 1..64, adding up to the device's SMs", .unit = "SMs",
+const FieldSpec non_portable{.key = "non_portable",
+                             .type = T::boolean,
+                             .def = "false",
+                             .doc_type = "boolean",
+                             .doc_range = "true/false",
+                             .unit = "-",
+                             .help = "Allow cluster sizes 9..16 (cudaFuncAttributeNonPortableClusterSizeAllowed)"};
+const FieldSpec gpc_sms{.key = "gpc_sms",
+                        .type = T::list,
+                        .lo = 1,
+                        .hi = 64,
+                        .def = "assumed layout",
+                        .doc_type = "array of integers",
+                        .doc_range = "each 1..64, adding up to the device's SMs",
+                        .unit = "SMs",
                         .help = "SMs per GPC, overriding the assumed layout, e.g. 18,18,16,16,16,16,16,16"};
 
 // [SECTION] Compiler logs
-const FieldSpec log{.key = "log", .type = T::text, .def = "-", .doc_type = "string",
-                    .doc_range = "text printed by nvcc -Xptxas -v or cuobjdump --dump-resource-usage (required)", .unit = "-",
-                    .help = "The compiler log (the CLI reads it with --ptxas FILE)", .no_flag = true};
+const FieldSpec log{.key = "log",
+                    .type = T::text,
+                    .def = "-",
+                    .doc_type = "string",
+                    .doc_range = "text printed by nvcc -Xptxas -v or cuobjdump --dump-resource-usage (required)",
+                    .unit = "-",
+                    .help = "The compiler log (the CLI reads it with --ptxas FILE)",
+                    .no_flag = true};
 
 // [SECTION] Nsight Compute reports
-const FieldSpec ncu_text{.key = "text", .type = T::text, .def = "-", .doc_type = "string",
-                         .doc_range = "an Nsight Compute report: ncu's text output, --csv --page details or --page raw (required)", .unit = "-",
-                         .help = "The report (the CLI reads it from FILE or -)", .no_flag = true};
+const FieldSpec ncu_text{.key = "text",
+                         .type = T::text,
+                         .def = "-",
+                         .doc_type = "string",
+                         .doc_range = "an Nsight Compute report: ncu's text output, --csv --page details or --page raw (required)",
+                         .unit = "-",
+                         .help = "The report (the CLI reads it from FILE or -)",
+                         .no_flag = true};
 
 // [SECTION] Memory access
-const FieldSpec access_bytes{.key = "access_bytes", .type = T::integer, .lo = 1, .hi = 16, .int_default = 4, .def = "4", .doc_type = "integer",
-                             .doc_range = "1, 2, 4, 8 or 16", .unit = "bytes per lane", .help = "Bytes per lane: 1, 2, 4, 8, 16 (float4)",
+const FieldSpec access_bytes{.key = "access_bytes",
+                             .type = T::integer,
+                             .lo = 1,
+                             .hi = 16,
+                             .int_default = 4,
+                             .def = "4",
+                             .doc_type = "integer",
+                             .doc_range = "1, 2, 4, 8 or 16",
+                             .unit = "bytes per lane",
+                             .help = "Bytes per lane: 1, 2, 4, 8, 16 (float4)",
                              .short_flag = 'b'};
-const FieldSpec elem_bytes{.key = "elem_bytes", .type = T::integer, .lo = 1, .hi = 16, .def = "access_bytes", .doc_type = "integer",
-                           .doc_range = "1, 2, 4, 8 or 16", .unit = "bytes", .help = "Element size for indexing [= --access-bytes]"};
-const FieldSpec mem_op{.key = "op", .type = T::choice, .choices = "load,store", .def = "load", .doc_type = "string", .doc_range = "load, store",
-                       .unit = "-", .help = "load or store"};
-const FieldSpec pattern{.key = "pattern", .type = T::choice, .choices = "affine,2d,gather,addresses,tile,expr", .def = "affine", .doc_type = "string",
-                        .doc_range = "affine, 2d, gather, addresses, tile, expr", .unit = "-",
-                        .help = "affine, 2d, gather, addresses, tile or expr [from the fields given]", .short_flag = 'p'};
-const FieldSpec active_lanes{.key = "active_lanes", .type = T::mask, .lo = 0, .hi = 0xffffffffll, .int_default = 0xffffffffll,
-                             .def = "0xffffffff", .doc_type = "integer or \"0x..\" string", .doc_range = "0..0xffffffff", .unit = "lane mask",
+const FieldSpec elem_bytes{.key = "elem_bytes",
+                           .type = T::integer,
+                           .lo = 1,
+                           .hi = 16,
+                           .def = "access_bytes",
+                           .doc_type = "integer",
+                           .doc_range = "1, 2, 4, 8 or 16",
+                           .unit = "bytes",
+                           .help = "Element size for indexing [= --access-bytes]"};
+const FieldSpec mem_op{.key = "op",
+                       .type = T::choice,
+                       .choices = "load,store",
+                       .def = "load",
+                       .doc_type = "string",
+                       .doc_range = "load, store",
+                       .unit = "-",
+                       .help = "load or store"};
+const FieldSpec pattern{.key = "pattern",
+                        .type = T::choice,
+                        .choices = "affine,2d,gather,addresses,tile,expr",
+                        .def = "affine",
+                        .doc_type = "string",
+                        .doc_range = "affine, 2d, gather, addresses, tile, expr",
+                        .unit = "-",
+                        .help = "affine, 2d, gather, addresses, tile or expr [from the fields given]",
+                        .short_flag = 'p'};
+const FieldSpec active_lanes{.key = "active_lanes",
+                             .type = T::mask,
+                             .lo = 0,
+                             .hi = 0xffffffffll,
+                             .int_default = 0xffffffffll,
+                             .def = "0xffffffff",
+                             .doc_type = "integer or \"0x..\" string",
+                             .doc_range = "0..0xffffffff",
+                             .unit = "lane mask",
                              .help = "Lane mask 0xffff or lane ranges 0-15,20 [all]"};
-const FieldSpec addresses{.key = "addresses", .type = T::addresses, .def = "-", .doc_type = "array of 1..32 addresses or null",
-                          .doc_range = "each 0..2^48", .unit = "bytes", .help = "Byte address per lane: 0,4,8,-,16 (- = inactive)",
+const FieldSpec addresses{.key = "addresses",
+                          .type = T::addresses,
+                          .def = "-",
+                          .doc_type = "array of 1..32 addresses or null",
+                          .doc_range = "each 0..2^48",
+                          .unit = "bytes",
+                          .help = "Byte address per lane: 0,4,8,-,16 (- = inactive)",
                           .short_flag = 'a'};
-const FieldSpec base{.key = "base", .type = T::u64, .lo = 0, .hi = (std::int64_t{1} << 48) - 1, .def = "0",
-                     .doc_type = "integer or \"0x..\" string", .doc_range = "0..2^48-1", .unit = "bytes",
+const FieldSpec base{.key = "base",
+                     .type = T::u64,
+                     .lo = 0,
+                     .hi = (std::int64_t{1} << 48) - 1,
+                     .def = "0",
+                     .doc_type = "integer or \"0x..\" string",
+                     .doc_range = "0..2^48-1",
+                     .unit = "bytes",
                      .help = "Base byte address, decimal or 0x hex"};
-const FieldSpec offset{.key = "offset", .type = T::integer, .lo = -kTiB, .hi = kTiB, .def = "0", .doc_type = "integer",
-                       .doc_range = "-2^40..2^40", .unit = "bytes", .help = "Bytes added to every address (4 = one float)"};
-const FieldSpec stride{.key = "stride", .type = T::integer, .lo = -(1 << 24), .hi = 1 << 24, .int_default = 1, .def = "1",
-                       .doc_type = "integer", .doc_range = "-2^24..2^24 (affine only)", .unit = "elements",
+const FieldSpec offset{.key = "offset",
+                       .type = T::integer,
+                       .lo = -kTiB,
+                       .hi = kTiB,
+                       .def = "0",
+                       .doc_type = "integer",
+                       .doc_range = "-2^40..2^40",
+                       .unit = "bytes",
+                       .help = "Bytes added to every address (4 = one float)"};
+const FieldSpec stride{.key = "stride",
+                       .type = T::integer,
+                       .lo = -(1 << 24),
+                       .hi = 1 << 24,
+                       .int_default = 1,
+                       .def = "1",
+                       .doc_type = "integer",
+                       .doc_range = "-2^24..2^24 (affine only)",
+                       .unit = "elements",
                        .help = "affine: elements between consecutive threads"};
-const FieldSpec mem_threads{.key = "threads", .type = T::integer, .lo = 1, .hi = 1024, .int_default = 32, .def = "32", .doc_type = "integer",
-                            .doc_range = "1..1024", .unit = "threads", .help = "1-D block size instead of --block", .short_flag = 't'};
-const FieldSpec mem_block{.key = "block", .type = T::dims, .lo = 1, .hi = 1024, .def = "[32,1,1]", .doc_type = "array of 1..3 integers",
-                          .doc_range = "each 1..1024", .unit = "threads", .help = "Block shape, x fastest: 32,8 or 16x16"};
-const FieldSpec pitch{.key = "pitch", .type = T::integer, .lo = 0, .hi = 1 << 24, .def = "0", .doc_type = "integer",
-                      .doc_range = "0..2^24 (2d only; 0 = block extent)", .unit = "elements", .help = "2d: elements per row [block extent]"};
-const FieldSpec pad{.key = "pad", .type = T::integer, .lo = 0, .hi = 1024, .def = "0", .doc_type = "integer", .doc_range = "0..1024 (2d and tile)",
-                    .unit = "elements", .help = "2d, tile: padding elements per row, tile[32][32+pad]"};
-const FieldSpec swizzle{.key = "swizzle", .type = T::boolean, .def = "false", .doc_type = "boolean", .doc_range = "true/false (2d and tile)",
-                        .unit = "-", .help = "2d, tile: XOR-swizzle the column: col ^ row"};
-const FieldSpec order{.key = "order", .type = T::choice, .choices = "row,column", .def = "row", .doc_type = "string",
-                      .doc_range = "row, column (2d only)", .unit = "-", .help = "2d: row = A[ty*pitch+tx], column = A[tx*pitch+ty]"};
-const FieldSpec seed{.key = "seed", .type = T::u64, .lo = 0, .hi = -1, .int_default = 1, .def = "1", .doc_type = "integer",
-                     .doc_range = "0..2^64-1 (gather only)", .unit = "-", .help = "gather: random seed"};
-const FieldSpec range{.key = "range", .type = T::integer, .lo = 0, .hi = std::int64_t{1} << 32, .def = "0", .doc_type = "integer",
-                      .doc_range = "0..2^32 (gather only; 0 = permutation)", .unit = "elements",
+const FieldSpec mem_threads{.key = "threads",
+                            .type = T::integer,
+                            .lo = 1,
+                            .hi = 1024,
+                            .int_default = 32,
+                            .def = "32",
+                            .doc_type = "integer",
+                            .doc_range = "1..1024",
+                            .unit = "threads",
+                            .help = "1-D block size instead of --block",
+                            .short_flag = 't'};
+const FieldSpec mem_block{.key = "block",
+                          .type = T::dims,
+                          .lo = 1,
+                          .hi = 1024,
+                          .def = "[32,1,1]",
+                          .doc_type = "array of 1..3 integers",
+                          .doc_range = "each 1..1024",
+                          .unit = "threads",
+                          .help = "Block shape, x fastest: 32,8 or 16x16"};
+const FieldSpec pitch{.key = "pitch",
+                      .type = T::integer,
+                      .lo = 0,
+                      .hi = 1 << 24,
+                      .def = "0",
+                      .doc_type = "integer",
+                      .doc_range = "0..2^24 (2d only; 0 = block extent)",
+                      .unit = "elements",
+                      .help = "2d: elements per row [block extent]"};
+const FieldSpec pad{.key = "pad",
+                    .type = T::integer,
+                    .lo = 0,
+                    .hi = 1024,
+                    .def = "0",
+                    .doc_type = "integer",
+                    .doc_range = "0..1024 (2d and tile)",
+                    .unit = "elements",
+                    .help = "2d, tile: padding elements per row, tile[32][32+pad]"};
+const FieldSpec swizzle{.key = "swizzle",
+                        .type = T::boolean,
+                        .def = "false",
+                        .doc_type = "boolean",
+                        .doc_range = "true/false (2d and tile)",
+                        .unit = "-",
+                        .help = "2d, tile: XOR-swizzle the column: col ^ row"};
+const FieldSpec order{.key = "order",
+                      .type = T::choice,
+                      .choices = "row,column",
+                      .def = "row",
+                      .doc_type = "string",
+                      .doc_range = "row, column (2d only)",
+                      .unit = "-",
+                      .help = "2d: row = A[ty*pitch+tx], column = A[tx*pitch+ty]"};
+const FieldSpec seed{.key = "seed",
+                     .type = T::u64,
+                     .lo = 0,
+                     .hi = -1,
+                     .int_default = 1,
+                     .def = "1",
+                     .doc_type = "integer",
+                     .doc_range = "0..2^64-1 (gather only)",
+                     .unit = "-",
+                     .help = "gather: random seed"};
+const FieldSpec range{.key = "range",
+                      .type = T::integer,
+                      .lo = 0,
+                      .hi = std::int64_t{1} << 32,
+                      .def = "0",
+                      .doc_type = "integer",
+                      .doc_range = "0..2^32 (gather only; 0 = permutation)",
+                      .unit = "elements",
                       .help = "gather: random index < range; 0 = a permutation"};
-const FieldSpec tile{.key = "tile", .type = T::dims, .lo = 1, .hi = 1024, .def = "-", .doc_type = "array of 2 integers",
-                     .doc_range = "rows, columns: each 1..1024 (pattern tile)", .unit = "elements",
+const FieldSpec tile{.key = "tile",
+                     .type = T::dims,
+                     .lo = 1,
+                     .hi = 1024,
+                     .def = "-",
+                     .doc_type = "array of 2 integers",
+                     .doc_range = "rows, columns: each 1..1024 (pattern tile)",
+                     .unit = "elements",
                      .help = "A shared-memory tile of ROWSxCOLS elements, e.g. 64x64 (pattern tile)"};
-const FieldSpec tile_access{.key = "tile_access", .type = T::list, .def = "row", .doc_type = "array of strings",
-                            .doc_range = "row, column, cp_async, ldmatrix.x1/x2/x4, stmatrix.x1/x2/x4, each matrix one with optional .trans (tile only)",
-                            .unit = "-", .help = "tile: the accesses made to it, e.g. row,column or ldmatrix.x4.trans"};
-const FieldSpec ldmatrix{.key = "ldmatrix", .type = T::choice, .choices = "x1,x2,x4,x1.trans,x2.trans,x4.trans", .def = "-",
-                         .doc_type = "string", .doc_range = "x1, x2, x4, x1.trans, x2.trans, x4.trans (tile only)", .unit = "-",
+const FieldSpec tile_access{
+    .key = "tile_access",
+    .type = T::list,
+    .def = "row",
+    .doc_type = "array of strings",
+    .doc_range = "row, column, cp_async, ldmatrix.x1/x2/x4, stmatrix.x1/x2/x4, each matrix one with optional .trans (tile only)",
+    .unit = "-",
+    .help = "tile: the accesses made to it, e.g. row,column or ldmatrix.x4.trans"};
+const FieldSpec ldmatrix{.key = "ldmatrix",
+                         .type = T::choice,
+                         .choices = "x1,x2,x4,x1.trans,x2.trans,x4.trans",
+                         .def = "-",
+                         .doc_type = "string",
+                         .doc_range = "x1, x2, x4, x1.trans, x2.trans, x4.trans (tile only)",
+                         .unit = "-",
                          .help = "tile: add an ldmatrix of 1, 2 or 4 8x8 matrices (stmatrix with --op store)"};
-const FieldSpec cute_swizzle{.key = "cute_swizzle", .type = T::text, .def = "-", .doc_type = "string",
-                             .doc_range = "Swizzle<B,M,S> or B,M,S: B 0..8, M 0..16, abs(S) >= B (tile only)", .unit = "-",
+const FieldSpec cute_swizzle{.key = "cute_swizzle",
+                             .type = T::text,
+                             .def = "-",
+                             .doc_type = "string",
+                             .doc_range = "Swizzle<B,M,S> or B,M,S: B 0..8, M 0..16, abs(S) >= B (tile only)",
+                             .unit = "-",
                              .help = "tile: CuTe Swizzle<B,M,S> on the element offset, e.g. Swizzle<3,3,3>"};
-const FieldSpec tma_swizzle{.key = "tma_swizzle", .type = T::choice, .choices = "none,32b,64b,128b", .def = "none", .doc_type = "string",
-                            .doc_range = "none, 32B, 64B, 128B, any case (tile only)", .unit = "-",
+const FieldSpec tma_swizzle{.key = "tma_swizzle",
+                            .type = T::choice,
+                            .choices = "none,32b,64b,128b",
+                            .def = "none",
+                            .doc_type = "string",
+                            .doc_range = "none, 32B, 64B, 128B, any case (tile only)",
+                            .unit = "-",
                             .help = "tile: the TMA swizzle mode that wrote the tile"};
-const FieldSpec global_pitch{.key = "global_pitch", .type = T::integer, .lo = 0, .hi = 1 << 24, .def = "0", .doc_type = "integer",
-                             .doc_range = "0..2^24 (tile only; 0 = the tile's columns)", .unit = "elements",
+const FieldSpec global_pitch{.key = "global_pitch",
+                             .type = T::integer,
+                             .lo = 0,
+                             .hi = 1 << 24,
+                             .def = "0",
+                             .doc_type = "integer",
+                             .doc_range = "0..2^24 (tile only; 0 = the tile's columns)",
+                             .unit = "elements",
                              .help = "tile: elements between rows of the global matrix it is copied from"};
-const FieldSpec expr{.key = "expr", .type = T::text, .def = "-", .doc_type = "string",
-                     .doc_range = "a C++ access: A[...], tile[...][...] or an element index (pattern expr)", .unit = "-",
+const FieldSpec expr{.key = "expr",
+                     .type = T::text,
+                     .def = "-",
+                     .doc_type = "string",
+                     .doc_range = "a C++ access: A[...], tile[...][...] or an element index (pattern expr)",
+                     .unit = "-",
                      .help = "expr: the access as the kernel writes it, e.g. 'tile[threadIdx.y][threadIdx.x]'"};
-const FieldSpec array{.key = "array", .type = T::text, .def = "1-D, elem_bytes", .doc_type = "string",
-                      .doc_range = "a declaration: float tile[32][33], __shared__ double s[N][LD], const float* A (expr only)", .unit = "-",
+const FieldSpec array{.key = "array",
+                      .type = T::text,
+                      .def = "1-D, elem_bytes",
+                      .doc_type = "string",
+                      .doc_range = "a declaration: float tile[32][33], __shared__ double s[N][LD], const float* A (expr only)",
+                      .unit = "-",
                       .help = "expr: the array's declaration, e.g. 'float tile[32][33]' [1-D of --elem-bytes]"};
-const FieldSpec consts{.key = "consts", .type = T::text, .def = "-", .doc_type = "string or object",
-                       .doc_range = "NAME=EXPR, ... each may use the built-ins and earlier names (expr only)", .unit = "-",
+const FieldSpec consts{.key = "consts",
+                       .type = T::text,
+                       .def = "-",
+                       .doc_type = "string or object",
+                       .doc_range = "NAME=EXPR, ... each may use the built-ins and earlier names (expr only)",
+                       .unit = "-",
                        .help = "expr: named values, e.g. N=1024,LD=N+1"};
-const FieldSpec block_idx{.key = "block_idx", .type = T::dims, .lo = 0, .hi = INT_MAX - 1, .def = "[0,0,0]", .doc_type = "array of 1..3 integers",
-                          .doc_range = "each 0..grid_dim-1 (expr only)", .unit = "blocks", .help = "expr: blockIdx of the block, e.g. 3 or 3,1"};
-const FieldSpec grid_dim{.key = "grid_dim", .type = T::dims, .lo = 1, .hi = INT_MAX, .def = "block_idx + 1", .doc_type = "array of 1..3 integers",
-                         .doc_range = "x 1..2^31-1, y and z 1..65535 (expr only)", .unit = "blocks", .help = "expr: gridDim [block_idx + 1]"};
-const FieldSpec warp{.key = "warp", .type = T::integer, .lo = 0, .hi = 31, .def = "0", .doc_type = "integer",
-                     .doc_range = "0..31, below the block's warps (expr only)", .unit = "warp",
-                     .help = "expr: the warp of the block to evaluate (threads 32*warp ..); the CLI's --warp", .no_flag = true};
+const FieldSpec block_idx{.key = "block_idx",
+                          .type = T::dims,
+                          .lo = 0,
+                          .hi = INT_MAX - 1,
+                          .def = "[0,0,0]",
+                          .doc_type = "array of 1..3 integers",
+                          .doc_range = "each 0..grid_dim-1 (expr only)",
+                          .unit = "blocks",
+                          .help = "expr: blockIdx of the block, e.g. 3 or 3,1"};
+const FieldSpec grid_dim{.key = "grid_dim",
+                         .type = T::dims,
+                         .lo = 1,
+                         .hi = INT_MAX,
+                         .def = "block_idx + 1",
+                         .doc_type = "array of 1..3 integers",
+                         .doc_range = "x 1..2^31-1, y and z 1..65535 (expr only)",
+                         .unit = "blocks",
+                         .help = "expr: gridDim [block_idx + 1]"};
+const FieldSpec warp{.key = "warp",
+                     .type = T::integer,
+                     .lo = 0,
+                     .hi = 31,
+                     .def = "0",
+                     .doc_type = "integer",
+                     .doc_range = "0..31, below the block's warps (expr only)",
+                     .unit = "warp",
+                     .help = "expr: the warp of the block to evaluate (threads 32*warp ..); the CLI's --warp",
+                     .no_flag = true};
 
 // [SECTION] Roofline
-const FieldSpec roof_gpu{.key = "gpu", .type = T::text, .def = "A100-SXM4-80GB", .doc_type = "string",
-                         .doc_range = "a device with roofline data (`occ roofline --list`)", .unit = "-",
-                         .help = "Device name or alias (see --list)", .short_flag = 'g'};
-const FieldSpec op{.key = "op", .type = T::choice,
-                   .choices = "matmul,attention_decode,elementwise,softmax,layernorm,custom,gemm,attention,decode,add,ln", .def = "matmul",
+const FieldSpec roof_gpu{.key = "gpu",
+                         .type = T::text,
+                         .def = "A100-SXM4-80GB",
+                         .doc_type = "string",
+                         .doc_range = "a device with roofline data (`occ roofline --list`)",
+                         .unit = "-",
+                         .help = "Device name or alias (see --list)",
+                         .short_flag = 'g'};
+const FieldSpec op{.key = "op",
+                   .type = T::choice,
+                   .choices = "matmul,attention_decode,elementwise,softmax,layernorm,custom,gemm,attention,decode,add,ln",
+                   .def = "matmul",
                    .doc_type = "string",
                    .doc_range = "matmul, attention_decode, elementwise, softmax, layernorm, custom (gemm, attention, decode, add, ln)",
-                   .unit = "-", .help = "matmul, attention_decode, elementwise, softmax, layernorm, custom"};
-const FieldSpec dtype{.key = "dtype", .type = T::choice,
-                      .choices = "fp64,fp64_tensor,fp32,tf32,fp16,bf16,fp8,int8,double,float,half,bfloat16,e4m3,e5m2", .def = "fp16",
+                   .unit = "-",
+                   .help = "matmul, attention_decode, elementwise, softmax, layernorm, custom"};
+const FieldSpec dtype{.key = "dtype",
+                      .type = T::choice,
+                      .choices = "fp64,fp64_tensor,fp32,tf32,fp16,bf16,fp8,int8,double,float,half,bfloat16,e4m3,e5m2",
+                      .def = "fp16",
                       .doc_type = "string",
                       .doc_range = "fp64, fp64_tensor, fp32, tf32, fp16, bf16, fp8, int8 (double, float, half, bfloat16, e4m3, e5m2)",
-                      .unit = "-", .help = "Element type: fp64, fp32, tf32, fp16, bf16, fp8, int8"};
-#define OCC_OP_INT(name, unit_, help_) \
-    const FieldSpec name{.key = #name, .type = T::integer, .lo = 1, .hi = kBig, .def = "op default", .doc_type = "integer", \
-                         .doc_range = "1..2^50", .unit = unit_, .help = help_};
+                      .unit = "-",
+                      .help = "Element type: fp64, fp32, tf32, fp16, bf16, fp8, int8"};
+#define OCC_OP_INT(name, unit_, help_)           \
+    const FieldSpec name{.key = #name,           \
+                         .type = T::integer,     \
+                         .lo = 1,                \
+                         .hi = kBig,             \
+                         .def = "op default",    \
+                         .doc_type = "integer",  \
+                         .doc_range = "1..2^50", \
+                         .unit = unit_,          \
+                         .help = help_};
 OCC_OP_INT(m, "elements", "matmul M")
 OCC_OP_INT(n, "elements", "matmul N")
 OCC_OP_INT(k, "elements", "matmul K")
@@ -222,37 +585,118 @@ OCC_OP_INT(elements, "elements", "elementwise: element count")
 OCC_OP_INT(rows, "-", "softmax/layernorm rows")
 OCC_OP_INT(cols, "-", "softmax/layernorm columns")
 #undef OCC_OP_INT
-const FieldSpec batch{.key = "batch_size", .type = T::integer, .lo = 1, .hi = kBig, .def = "op default", .doc_type = "integer",
-                      .doc_range = "1..2^50", .unit = "-", .help = "attention: sequences in the batch"};
-const FieldSpec inputs{.key = "inputs", .type = T::integer, .lo = 1, .hi = 64, .def = "op default", .doc_type = "integer", .doc_range = "1..64",
-                       .unit = "tensors", .help = "elementwise: input tensors"};
-const FieldSpec flops_per_element{.key = "flops_per_element", .type = T::number, .dlo = 0, .dhi = 1e6, .def = "op default",
-                                  .doc_type = "number", .doc_range = "0..1e6", .unit = "FLOP", .help = "elementwise: FLOPs per element"};
-const FieldSpec flops{.key = "flops", .type = T::number, .dlo = 0, .dhi = 1e30, .def = "-", .doc_type = "number",
-                      .doc_range = "0..1e30 (op custom only, required there)", .unit = "FLOP", .help = "custom: FLOPs"};
-const FieldSpec bytes{.key = "bytes", .type = T::number, .dlo = 1, .dhi = 1e30, .def = "-", .doc_type = "number",
-                      .doc_range = "1..1e30 (op custom only, required there)", .unit = "bytes", .help = "custom: bytes moved"};
-const FieldSpec precision{.key = "precision", .type = T::choice,
-                          .choices = "fp64,fp64_tensor,fp32,tf32,fp16,bf16,fp8,int8,double,float,half,bfloat16,e4m3,e5m2", .def = "the op's",
-                          .doc_type = "string", .doc_range = "as dtype", .unit = "-",
+const FieldSpec batch{.key = "batch_size",
+                      .type = T::integer,
+                      .lo = 1,
+                      .hi = kBig,
+                      .def = "op default",
+                      .doc_type = "integer",
+                      .doc_range = "1..2^50",
+                      .unit = "-",
+                      .help = "attention: sequences in the batch"};
+const FieldSpec inputs{.key = "inputs",
+                       .type = T::integer,
+                       .lo = 1,
+                       .hi = 64,
+                       .def = "op default",
+                       .doc_type = "integer",
+                       .doc_range = "1..64",
+                       .unit = "tensors",
+                       .help = "elementwise: input tensors"};
+const FieldSpec flops_per_element{.key = "flops_per_element",
+                                  .type = T::number,
+                                  .dlo = 0,
+                                  .dhi = 1e6,
+                                  .def = "op default",
+                                  .doc_type = "number",
+                                  .doc_range = "0..1e6",
+                                  .unit = "FLOP",
+                                  .help = "elementwise: FLOPs per element"};
+const FieldSpec flops{.key = "flops",
+                      .type = T::number,
+                      .dlo = 0,
+                      .dhi = 1e30,
+                      .def = "-",
+                      .doc_type = "number",
+                      .doc_range = "0..1e30 (op custom only, required there)",
+                      .unit = "FLOP",
+                      .help = "custom: FLOPs"};
+const FieldSpec bytes{.key = "bytes",
+                      .type = T::number,
+                      .dlo = 1,
+                      .dhi = 1e30,
+                      .def = "-",
+                      .doc_type = "number",
+                      .doc_range = "1..1e30 (op custom only, required there)",
+                      .unit = "bytes",
+                      .help = "custom: bytes moved"};
+const FieldSpec precision{.key = "precision",
+                          .type = T::choice,
+                          .choices = "fp64,fp64_tensor,fp32,tf32,fp16,bf16,fp8,int8,double,float,half,bfloat16,e4m3,e5m2",
+                          .def = "the op's",
+                          .doc_type = "string",
+                          .doc_range = "as dtype",
+                          .unit = "-",
                           .help = "Peak to use (default: matmul in its dtype on tensor cores, other ops fp32)"};
-const FieldSpec memory{.key = "memory", .type = T::choice, .choices = "dram,l2", .def = "dram", .doc_type = "string", .doc_range = "dram, l2",
-                       .unit = "-", .help = "Memory level: dram or l2 (l2 needs --bandwidth-gbps)"};
-const FieldSpec measured_ms{.key = "measured_ms", .type = T::duration, .dlo = 0, .dhi = 1e9, .def = "-", .doc_type = "number",
-                            .doc_range = "> 0..1e9", .unit = "milliseconds",
+const FieldSpec memory{.key = "memory",
+                       .type = T::choice,
+                       .choices = "dram,l2",
+                       .def = "dram",
+                       .doc_type = "string",
+                       .doc_range = "dram, l2",
+                       .unit = "-",
+                       .help = "Memory level: dram or l2 (l2 needs --bandwidth-gbps)"};
+const FieldSpec measured_ms{.key = "measured_ms",
+                            .type = T::duration,
+                            .dlo = 0,
+                            .dhi = 1e9,
+                            .def = "-",
+                            .doc_type = "number",
+                            .doc_range = "> 0..1e9",
+                            .unit = "milliseconds",
                             .help = "Measured kernel time in ms (or 0.5ms, 120us, 0.002s): adds the % of the roofline reached"};
-const FieldSpec peak_tflops{.key = "peak_tflops", .type = T::number, .dlo = 1e-6, .dhi = 1e6, .def = "device table", .doc_type = "number",
-                            .doc_range = "1e-6..1e6", .unit = "TFLOP/s", .help = "Override (or give, for a custom device) the peak in TFLOP/s"};
-const FieldSpec bandwidth_gbps{.key = "bandwidth_gbps", .type = T::number, .dlo = 1e-3, .dhi = 1e7, .def = "device table",
-                               .doc_type = "number", .doc_range = "1e-3..1e7", .unit = "GB/s",
+const FieldSpec peak_tflops{.key = "peak_tflops",
+                            .type = T::number,
+                            .dlo = 1e-6,
+                            .dhi = 1e6,
+                            .def = "device table",
+                            .doc_type = "number",
+                            .doc_range = "1e-6..1e6",
+                            .unit = "TFLOP/s",
+                            .help = "Override (or give, for a custom device) the peak in TFLOP/s"};
+const FieldSpec bandwidth_gbps{.key = "bandwidth_gbps",
+                               .type = T::number,
+                               .dlo = 1e-3,
+                               .dhi = 1e7,
+                               .def = "device table",
+                               .doc_type = "number",
+                               .doc_range = "1e-3..1e7",
+                               .unit = "GB/s",
                                .help = "Override (or give) the bandwidth in GB/s"};
-const FieldSpec compare{.key = "compare", .type = T::list, .def = "-", .doc_type = "array of device names", .doc_range = "-", .unit = "-",
+const FieldSpec compare{.key = "compare",
+                        .type = T::list,
+                        .def = "-",
+                        .doc_type = "array of device names",
+                        .doc_range = "-",
+                        .unit = "-",
                         .help = "Other devices to compare on the same op (comma-separated or repeated)"};
-const FieldSpec ops{.key = "ops", .type = T::objects, .def = "-", .doc_type = "array of op objects",
-                    .doc_range = "each with the op fields above and label", .unit = "-", .help = "Several operations at once", .no_flag = true};
+const FieldSpec ops{.key = "ops",
+                    .type = T::objects,
+                    .def = "-",
+                    .doc_type = "array of op objects",
+                    .doc_range = "each with the op fields above and label",
+                    .unit = "-",
+                    .help = "Several operations at once",
+                    .no_flag = true};
 
-const FieldSpec id{.key = "id", .type = T::any, .def = "-", .doc_type = "any JSON", .doc_range = "echoed back unchanged", .unit = "-",
-                   .help = "Any JSON value, echoed back unchanged", .no_flag = true};
+const FieldSpec id{.key = "id",
+                   .type = T::any,
+                   .def = "-",
+                   .doc_type = "any JSON",
+                   .doc_range = "echoed back unchanged",
+                   .unit = "-",
+                   .help = "Any JSON value, echoed back unchanged",
+                   .no_flag = true};
 
 }  // namespace fields
 
@@ -261,24 +705,47 @@ namespace {
 using namespace fields;
 
 #define OCC_DEVICE &gpu, &cc, &device
-#define OCC_LAUNCH &threads, &block, &regs, &smem_static, &smem_dynamic, &carveout, &cache_config, &optin, &max_dynamic_smem, &barriers, \
-                   &partitioned_gc, &grid, &virtual_resources
+#define OCC_LAUNCH                                                                                                                         \
+    &threads, &block, &regs, &smem_static, &smem_dynamic, &carveout, &cache_config, &optin, &max_dynamic_smem, &barriers, &partitioned_gc, \
+        &grid, &virtual_resources
 const FieldSpec* const kOccupancy[] = {OCC_DEVICE, OCC_LAUNCH, &sweep, &id};
-const FieldSpec* const kAdvise[] = {OCC_DEVICE, OCC_LAUNCH, &smem_per_thread, &smem_fixed, &block_size_limit, &target_blocks,
-                                    &cluster_size, &non_portable, &gpc_sms, &id};
+const FieldSpec* const kAdvise[] = {OCC_DEVICE,     OCC_LAUNCH,    &smem_per_thread, &smem_fixed, &block_size_limit,
+                                    &target_blocks, &cluster_size, &non_portable,    &gpc_sms,    &id};
 const FieldSpec* const kWaves[] = {OCC_DEVICE, OCC_LAUNCH, &id};
 const FieldSpec* const kClusters[] = {OCC_DEVICE, OCC_LAUNCH, &cluster_size_required, &non_portable, &gpc_sms, &id};
 // regs, smem_static and barriers come from the log.
-const FieldSpec* const kPtxas[] = {&log, OCC_DEVICE, &threads, &block, &smem_dynamic, &carveout, &cache_config, &optin, &max_dynamic_smem,
-                                   &partitioned_gc, &grid, &virtual_resources, &id};
+const FieldSpec* const kPtxas[] = {&log,   OCC_DEVICE,        &threads,        &block, &smem_dynamic,      &carveout, &cache_config,
+                                   &optin, &max_dynamic_smem, &partitioned_gc, &grid,  &virtual_resources, &id};
 const FieldSpec* const kNcu[] = {&ncu_text, OCC_DEVICE, &id};
-const FieldSpec* const kMemory[] = {OCC_DEVICE, &access_bytes, &elem_bytes, &mem_op, &pattern, &active_lanes, &addresses, &base, &offset,
-                                    &stride, &mem_threads, &mem_block, &pitch, &pad, &swizzle, &order, &seed, &range, &tile, &tile_access,
-                                    &ldmatrix, &cute_swizzle, &tma_swizzle, &global_pitch, &expr, &array, &consts, &block_idx,
-                                    &grid_dim, &warp, &id};
-const FieldSpec* const kRoofline[] = {&roof_gpu, &op, &dtype, &m, &n, &k, &seq_len, &head_dim, &heads, &batch, &elements, &inputs,
-                                      &flops_per_element, &rows, &cols, &flops, &bytes, &precision, &memory, &measured_ms, &peak_tflops,
-                                      &bandwidth_gbps, &compare, &ops, &id};
+const FieldSpec* const kMemory[] = {
+    OCC_DEVICE,   &access_bytes, &elem_bytes, &mem_op,  &pattern, &active_lanes, &addresses, &base, &offset,      &stride,   &mem_threads,
+    &mem_block,   &pitch,        &pad,        &swizzle, &order,   &seed,         &range,     &tile, &tile_access, &ldmatrix, &cute_swizzle,
+    &tma_swizzle, &global_pitch, &expr,       &array,   &consts,  &block_idx,    &grid_dim,  &warp, &id};
+const FieldSpec* const kRoofline[] = {&roof_gpu,
+                                      &op,
+                                      &dtype,
+                                      &m,
+                                      &n,
+                                      &k,
+                                      &seq_len,
+                                      &head_dim,
+                                      &heads,
+                                      &batch,
+                                      &elements,
+                                      &inputs,
+                                      &flops_per_element,
+                                      &rows,
+                                      &cols,
+                                      &flops,
+                                      &bytes,
+                                      &precision,
+                                      &memory,
+                                      &measured_ms,
+                                      &peak_tflops,
+                                      &bandwidth_gbps,
+                                      &compare,
+                                      &ops,
+                                      &id};
 #undef OCC_DEVICE
 #undef OCC_LAUNCH
 

@@ -11,7 +11,8 @@ namespace occ::io {
 Result<std::int64_t> parse_size(std::string_view text, std::string_view field) {
     auto fail = [&](const std::string& why) {
         std::string shown(text.substr(0, 40));
-        return Result<std::int64_t>::fail(std::string(field) + ": " + why + " (got \"" + shown + "\"); use bytes or K/M suffixes, e.g. 49152, 48K, 48KiB");
+        return Result<std::int64_t>::fail(std::string(field) + ": " + why + " (got \"" + shown +
+                                          "\"); use bytes or K/M suffixes, e.g. 49152, 48K, 48KiB");
     };
     std::string_view s = text;
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -47,7 +48,10 @@ Result<std::int64_t> parse_size(std::string_view text, std::string_view field) {
     if (i < s.size() && s[i] == '.') {
         ++i;
         while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
-            if (frac_den < 1000000000) { frac_num = frac_num * 10 + (s[i] - '0'); frac_den *= 10; }
+            if (frac_den < 1000000000) {
+                frac_num = frac_num * 10 + (s[i] - '0');
+                frac_den *= 10;
+            }
             digits = true;
             ++i;
         }
@@ -80,7 +84,7 @@ bool parse_unsigned(std::string_view t, std::uint64_t& out) {
     } else if (t.size() > 1 && t[0] == '0') {
         base = 8;
     }
-    if (t.empty() || !std::isalnum(static_cast<unsigned char>(t[0]))) return false;   // no second sign or prefix
+    if (t.empty() || !std::isalnum(static_cast<unsigned char>(t[0]))) return false;  // no second sign or prefix
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out, base);
     return ec == std::errc() && end == t.data() + t.size();
 }

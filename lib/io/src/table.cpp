@@ -37,7 +37,8 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
         rows.push_back(std::move(row));
     };
 
-    add(RowKind::input, "GPU", d.name + " (cc " + plain(a.cc_major) + "." + plain(a.cc_minor) + " " + a.family + ", " + plain(d.sm_count) + " SMs)");
+    add(RowKind::input, "GPU",
+        d.name + " (cc " + plain(a.cc_major) + "." + plain(a.cc_minor) + " " + a.family + ", " + plain(d.sm_count) + " SMs)");
     const bool three_d = req.block[1] > 1 || req.block[2] > 1;
     add(RowKind::input, "Block",
         (three_d ? plain(req.block[0]) + " × " + plain(req.block[1]) + " × " + plain(req.block[2]) + " = " : std::string()) +
@@ -67,20 +68,23 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
     }
 
     add(RowKind::allocated, "Registers / warp",
-        format_count(r.regs_per_warp_allocated) + " regs (" + plain(k.regs_per_thread) + " x 32, rounded up to " + plain(a.reg_alloc_unit) + ")",
+        format_count(r.regs_per_warp_allocated) + " regs (" + plain(k.regs_per_thread) + " x 32, rounded up to " + plain(a.reg_alloc_unit) +
+            ")",
         limit_rule(kLimitRegisters));
     add(RowKind::allocated, "Registers / block",
         format_count(r.regs_per_block_allocated) + " regs (limit " + format_count(a.regs_per_block) + ")", limit_rule(kLimitRegisters));
     add(RowKind::allocated, "Shared mem / block",
-        format_bytes(r.smem_per_block_allocated) + " (incl. " + format_bytes(a.smem_reserved_per_block) + " reserved, " + plain(a.smem_alloc_unit) +
-            " B unit; limit " + format_bytes(r.smem_per_block_limit) + ")",
+        format_bytes(r.smem_per_block_allocated) + " (incl. " + format_bytes(a.smem_reserved_per_block) + " reserved, " +
+            plain(a.smem_alloc_unit) + " B unit; limit " + format_bytes(r.smem_per_block_limit) + ")",
         limit_rule(kLimitSharedMemory));
     add(RowKind::allocated, "Shared mem / SM", format_bytes(r.smem_per_sm_configured) + " carveout of " + format_bytes(a.smem_per_sm),
         "The carveout the driver configures: the preference rounded up to a supported size, or the smallest size that holds one block.");
     if (const DriverSmemConfig dc = driver_smem_config(a, k, r); dc.bytes >= 0 && a.smem_config == SmemConfig::carveout)
         add(RowKind::allocated, "Driver's config",
-            format_bytes(dc.bytes) + (dc.may_be_larger ? " or more" : "") + ", " + plain(dc.block_limit) + " blocks against it (Nsight Compute shows these)",
-            "The driver itself configures only what the launch needs (Nsight Compute's \"Shared Memory Configuration Size\" and \"Block Limit "
+            format_bytes(dc.bytes) + (dc.may_be_larger ? " or more" : "") + ", " + plain(dc.block_limit) +
+                " blocks against it (Nsight Compute shows these)",
+            "The driver itself configures only what the launch needs (Nsight Compute's \"Shared Memory Configuration Size\" and \"Block "
+            "Limit "
             "Shared Mem\"); the block count is the same as with the largest carveout, which occupancy uses like cuda_occupancy.h.");
     if (r.partitioned_gc_active)
         add(RowKind::allocated, "Partitioned caching", "active: each block gets half an SM", "Partitioned global caching (5.2, 5.3, 6.x).");
@@ -92,11 +96,12 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
             "One wave = the blocks the whole GPU holds at once: blocks per SM x SM count.");
         if (l.grid_blocks > 0) {
             // Grid suggestions in plain digits: ImGui's word wrap may break after a thousands comma.
-            const std::string waves_text =
-                w.tail_blocks > 0 ? format_number(w.waves, 2) + " waves: " + plain(w.full_waves) + " full + a tail of " + format_count(w.tail_blocks) +
-                                        " blocks (" + format_percent(w.last_wave_fill) + " full); grid " + plain(w.suggested_grid_down) + " or " +
-                                        plain(w.suggested_grid_up) + " ends on a whole wave"
-                                  : format_number(w.waves, 2) + " waves, no tail";
+            const std::string waves_text = w.tail_blocks > 0
+                                               ? format_number(w.waves, 2) + " waves: " + plain(w.full_waves) + " full + a tail of " +
+                                                     format_count(w.tail_blocks) + " blocks (" + format_percent(w.last_wave_fill) +
+                                                     " full); grid " + plain(w.suggested_grid_down) + " or " + plain(w.suggested_grid_up) +
+                                                     " ends on a whole wave"
+                                               : format_number(w.waves, 2) + " waves, no tail";
             add(RowKind::waves, "Waves", waves_text,
                 "Nsight Compute's \"Waves Per SM\" = grid / blocks per wave. A partial last wave (the tail) leaves SMs idle.");
         }

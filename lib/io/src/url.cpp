@@ -12,9 +12,7 @@ namespace {
 // Long enough for any scenario; short enough that a hostile link cannot make us parse megabytes.
 constexpr std::size_t kMaxText = 16 * 1024;
 
-bool is_key_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
+bool is_key_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'; }
 
 bool is_simple_key(const std::string& k) {
     if (k.empty()) return false;
@@ -37,16 +35,25 @@ bool flattenable(const json& obj) {
 bool is_plain(char c) {
     if (is_key_char(c)) return true;
     switch (c) {
-        case '.': case '~': case ',': case ':': case '/': case '[': case ']': case '\'': case '(': case ')':
-        case '*': case '!': case '@': return true;
+        case '.':
+        case '~':
+        case ',':
+        case ':':
+        case '/':
+        case '[':
+        case ']':
+        case '\'':
+        case '(':
+        case ')':
+        case '*':
+        case '!':
+        case '@': return true;
         default: return false;
     }
 }
 
 // Would the text read back as something other than a string (number, bool, null, array, object)?
-json parse_scalar_or_null(std::string_view s) {
-    return json::parse(s.begin(), s.end(), nullptr, /*allow_exceptions=*/false);
-}
+json parse_scalar_or_null(std::string_view s) { return json::parse(s.begin(), s.end(), nullptr, /*allow_exceptions=*/false); }
 bool reads_as_non_string(std::string_view s) {
     if (s.empty()) return false;
     if (s.front() == '\'' || s.front() == '[' || s.front() == '{') return true;
@@ -59,7 +66,7 @@ std::string value_text(const json& v) {
         const std::string& s = v.get_ref<const std::string&>();
         return reads_as_non_string(s) ? "'" + s : s;
     }
-    return v.dump();   // numbers, booleans, null, arrays, empty objects: compact JSON
+    return v.dump();  // numbers, booleans, null, arrays, empty objects: compact JSON
 }
 
 void flatten(const json& obj, const std::string& prefix, std::string& out) {
@@ -70,7 +77,7 @@ void flatten(const json& obj, const std::string& prefix, std::string& out) {
             continue;
         }
         if (!out.empty()) out += '&';
-        out += key;   // simple keys need no escaping
+        out += key;  // simple keys need no escaping
         out += '=';
         out += percent_encode(value_text(*it));
     }
@@ -111,14 +118,13 @@ std::string insert_path(json& root, const std::string& path, json value) {
     for (;;) {
         const std::size_t dot = path.find('.', start);
         const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        if (!is_simple_key(part))
-            return "bad field name \"" + shown(path) + "\" (letters, digits, '_', '-' and '.' between parts)";
+        if (!is_simple_key(part)) return "bad field name \"" + shown(path) + "\" (letters, digits, '_', '-' and '.' between parts)";
         if (dot == std::string::npos) {
             if (node->contains(part)) return path + ": given twice";
             (*node)[part] = std::move(value);
             return {};
         }
-        json& child = (*node)[part];   // creates null when absent
+        json& child = (*node)[part];  // creates null when absent
         if (child.is_null()) child = json::object();
         if (!child.is_object()) return path.substr(0, dot) + ": given both as a value and as a group";
         node = &child;
@@ -156,7 +162,8 @@ Result<std::string> percent_decode(std::string_view text, bool plus_is_space) {
             const int hi = i + 1 < text.size() ? hex_value(text[i + 1]) : -1;
             const int lo = i + 2 < text.size() ? hex_value(text[i + 2]) : -1;
             if (hi < 0 || lo < 0)
-                return Result<std::string>::fail("bad percent escape \"" + shown(text.substr(i, 3)) + "\" at position " + std::to_string(i));
+                return Result<std::string>::fail("bad percent escape \"" + shown(text.substr(i, 3)) + "\" at position " +
+                                                 std::to_string(i));
             out += static_cast<char>(hi * 16 + lo);
             i += 2;
         } else {
@@ -197,7 +204,8 @@ json merge_patch_diff(const json& base, const json& target) {
 
 Result<json> decode_url_query(std::string_view text) {
     if (!text.empty() && (text.front() == '#' || text.front() == '?')) text.remove_prefix(1);
-    if (text.size() > kMaxText) return fail("link too long (" + std::to_string(text.size()) + " characters, at most " + std::to_string(kMaxText) + ")");
+    if (text.size() > kMaxText)
+        return fail("link too long (" + std::to_string(text.size()) + " characters, at most " + std::to_string(kMaxText) + ")");
     if (text.empty()) return Result<json>::ok(json::object());
 
     // Whole-JSON form: #{...} or #%7B...%7D
@@ -218,12 +226,12 @@ Result<json> decode_url_query(std::string_view text) {
         start = amp + 1;
         if (part.empty()) {
             if (amp == text.size()) break;
-            continue;   // tolerate "a=1&&b=2" and a trailing '&'
+            continue;  // tolerate "a=1&&b=2" and a trailing '&'
         }
         const std::size_t eq = part.find('=');
         auto key = percent_decode(part.substr(0, eq));
         if (!key) return fail(key.error);
-        json value = true;   // a bare key is a flag
+        json value = true;  // a bare key is a flag
         if (eq != std::string_view::npos) {
             auto raw = percent_decode(part.substr(eq + 1));
             if (!raw) return fail(*key + ": " + raw.error);

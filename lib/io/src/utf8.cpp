@@ -13,14 +13,22 @@ std::size_t seq_len(std::string_view s, std::size_t i) {
     std::size_t n = 0;
     unsigned char lo = 0x80, hi = 0xBF;
     if (c >= 0xC2 && c <= 0xDF) n = 2;
-    else if (c == 0xE0) { n = 3; lo = 0xA0; }
-    else if (c >= 0xE1 && c <= 0xEC) n = 3;
-    else if (c == 0xED) { n = 3; hi = 0x9F; }
-    else if (c >= 0xEE && c <= 0xEF) n = 3;
-    else if (c == 0xF0) { n = 4; lo = 0x90; }
-    else if (c >= 0xF1 && c <= 0xF3) n = 4;
-    else if (c == 0xF4) { n = 4; hi = 0x8F; }
-    else return 0;
+    else if (c == 0xE0) {
+        n = 3;
+        lo = 0xA0;
+    } else if (c >= 0xE1 && c <= 0xEC) n = 3;
+    else if (c == 0xED) {
+        n = 3;
+        hi = 0x9F;
+    } else if (c >= 0xEE && c <= 0xEF) n = 3;
+    else if (c == 0xF0) {
+        n = 4;
+        lo = 0x90;
+    } else if (c >= 0xF1 && c <= 0xF3) n = 4;
+    else if (c == 0xF4) {
+        n = 4;
+        hi = 0x8F;
+    } else return 0;
     if (i + n > s.size()) return 0;
     if (b(i + 1) < lo || b(i + 1) > hi) return 0;
     for (std::size_t k = 2; k < n; ++k)

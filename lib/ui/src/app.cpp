@@ -53,7 +53,7 @@ void apply_theme(bool dark, float scale) {
         {ImGuiCol_TableRowBgAlt, {1, 1, 1, 0.03f}, {0, 0, 0, 0.03f}},
         {ImGuiCol_Text, {0.90f, 0.91f, 0.93f, 1}, {}},
         {ImGuiCol_TextDisabled, {0.55f, 0.58f, 0.63f, 1}, {0.42f, 0.45f, 0.50f, 1}},
-        {ImGuiCol_PlotHistogram, {0.36f, 0.80f, 0.95f, 1}, {0.05f, 0.45f, 0.80f, 1}},   // accent: current point
+        {ImGuiCol_PlotHistogram, {0.36f, 0.80f, 0.95f, 1}, {0.05f, 0.45f, 0.80f, 1}},  // accent: current point
     };
     for (const Themed& t : colours) {
         const ImVec4& v = dark ? t.dark : t.light;
@@ -69,7 +69,7 @@ void build_fonts(AppState& s) {
     const float scale = s.content_scale;
     if (!s.font_ttf.empty()) {
         ImFontConfig cfg;
-        cfg.FontDataOwnedByAtlas = false;   // AppState owns the bytes
+        cfg.FontDataOwnedByAtlas = false;  // AppState owns the bytes
         cfg.OversampleH = 2;
         io.Fonts->AddFontFromMemoryTTF(s.font_ttf.data(), static_cast<int>(s.font_ttf.size()), std::round(15.0f * scale), &cfg);
         io.Fonts->AddFontFromMemoryTTF(s.font_ttf.data(), static_cast<int>(s.font_ttf.size()), std::round(30.0f * scale), &cfg);
@@ -175,7 +175,7 @@ void inputs_column(AppState& s) {
 }
 
 void plots(AppState& s) {
-    bool all = true;   // each sweep that the budget allows, even after one that waits
+    bool all = true;  // each sweep that the budget allows, even after one that waits
     for (const Part p : {Part::sweep_threads, Part::sweep_regs, Part::sweep_smem}) all = ready(s, p) && all;
     if (all) draw_plots(s);
     else coming("graphs");
@@ -206,7 +206,8 @@ void occupancy_tab(AppState& s) {
         return;
     }
     const float left_w = std::clamp(avail.x * 0.27f, em(25), em(30));
-    panel("inputs_panel", ImVec2(left_w, avail.y), [&] { inputs_column(s); }, /*scroll=*/true);
+    panel(
+        "inputs_panel", ImVec2(left_w, avail.y), [&] { inputs_column(s); }, /*scroll=*/true);
     ImGui::SameLine();
     scroll_region("right", ImVec2(avail.x - left_w - st.ItemSpacing.x, avail.y), [&] {
         const ImVec2 r = ImGui::GetContentRegionAvail();
@@ -246,7 +247,7 @@ App::App() : state_(std::make_unique<AppState>()) {
     if (ImGui::GetCurrentContext()) {
         ImGuiIO& io = ImGui::GetIO();
         io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-        io.IniFilename = nullptr;   // the layout is computed, and the platform stores the scenario
+        io.IniFilename = nullptr;  // the layout is computed, and the platform stores the scenario
         build_fonts(*state_);
         apply_theme(state_->dark, state_->content_scale);
     }
@@ -321,13 +322,18 @@ std::string App::recompute_json() const {
     for (int i = 0; i < kPartCount; ++i) {
         const PartLog& log = r[static_cast<Part>(i)];
         const bool current = log.generation == s.input_generation;
-        const char* state = current ? (log.computed_for == s.input_generation ? "computed" : "kept")
-                                    : log.waited_frame == r.frames ? "waiting" : "not shown";
+        const char* state = current                        ? (log.computed_for == s.input_generation ? "computed" : "kept")
+                            : log.waited_frame == r.frames ? "waiting"
+                                                           : "not shown";
         parts.push_back({{"part", part_title(static_cast<Part>(i))}, {"ms", log.ms}, {"state", state}, {"runs", log.runs}});
     }
-    return io::json{{"ms", recompute_ms(s)},       {"waiting", r.waiting},
-                    {"frames", r.frames},          {"first_frame_ms", r.first_frame_ms},
-                    {"settled_frame", r.settled_frame}, {"settled_at_ms", r.settled_at_ms}, {"parts", parts}}
+    return io::json{{"ms", recompute_ms(s)},
+                    {"waiting", r.waiting},
+                    {"frames", r.frames},
+                    {"first_frame_ms", r.first_frame_ms},
+                    {"settled_frame", r.settled_frame},
+                    {"settled_at_ms", r.settled_at_ms},
+                    {"parts", parts}}
         .dump();
 }
 
@@ -336,7 +342,7 @@ std::string App::scenario_json() const { return scenario_to_json(*state_); }
 bool App::load_scenario_json(std::string_view json_text, std::string* error) {
     const bool was_dark = state_->dark;
     if (!scenario_from_json(json_text, *state_, error)) return false;
-    state_->scenario_changed = false;   // it came from the platform; nothing new to persist
+    state_->scenario_changed = false;  // it came from the platform; nothing new to persist
     if (state_->dark != was_dark && ImGui::GetCurrentContext()) apply_theme(state_->dark, state_->content_scale);
     ready(*state_, Part::result, /*now=*/true);
     return true;

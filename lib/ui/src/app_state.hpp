@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "occ/advisor.hpp"
 #include "occ/banks.hpp"
+#include "occ/cluster.hpp"
 #include "occ/coalescing.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/ncu.hpp"
 #include "occ/io/ptxas.hpp"
 #include "occ/io/table.hpp"
-#include "occ/advisor.hpp"
-#include "occ/cluster.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/roofline.hpp"
 #include "occ/smem_shapes.hpp"
@@ -28,15 +28,15 @@
 namespace occ::ui {
 
 // [SECTION] Inputs and flags
-inline constexpr const char* kDefaultGpu = "A100-SXM4-80GB";   // a fresh app's GPU
+inline constexpr const char* kDefaultGpu = "A100-SXM4-80GB";  // a fresh app's GPU
 
 enum class DeviceKind : int { named = 0, cc = 1, custom = 2 };
 enum class Tab : int { occupancy = 0, memory = 1, advisor = 2, roofline = 3 };
 
 struct ViewFlags {
-    bool sm = true;        // the SM picture
-    bool plots = true;     // occupancy vs block size / registers / shared memory
-    bool heatmap = true;   // block size x registers
+    bool sm = true;       // the SM picture
+    bool plots = true;    // occupancy vs block size / registers / shared memory
+    bool heatmap = true;  // block size x registers
     bool hints = true;
 };
 
@@ -53,7 +53,7 @@ struct MemoryInputs {
         p.order = IndexOrder::column;
         return p;
     }();
-    int warp = 0;   // which warp of the block the pictures show (a ui field, not part of the request)
+    int warp = 0;  // which warp of the block the pictures show (a ui field, not part of the request)
     // Expression mode (pattern expr, occ/expr.hpp): the kernel's own subscript, evaluated for `warp`
     // of block `block_idx`, with pattern.block as blockDim and pattern's base, offset, lanes and op.
     bool use_expr = false;
@@ -67,40 +67,40 @@ struct MemoryInputs {
 struct MemoryTileInputs {
     int rows = 64, cols = 64, elem_bytes = 2, access_bytes = 16;
     bool ldmatrix = true, trans = false, row = true, cp_async = false, column = false;
-    int matrices = 2;                 // 0: .x1, 1: .x2, 2: .x4
-    int layout = 0;                   // 0 row-major, 1 padded, 2 CuTe Swizzle<B,M,S>, 3 TMA mode, 4 col ^ row
-    int pad = 8;                      // 1..1024 (padded); pad 0 is row-major
+    int matrices = 2;  // 0: .x1, 1: .x2, 2: .x4
+    int layout = 0;    // 0 row-major, 1 padded, 2 CuTe Swizzle<B,M,S>, 3 TMA mode, 4 col ^ row
+    int pad = 8;       // 1..1024 (padded); pad 0 is row-major
     int cute[3] = {3, 3, 3};
-    int tma = 3;                      // 1: 32B, 2: 64B, 3: 128B
+    int tma = 3;  // 1: 32B, 2: 64B, 3: 128B
     bool operator==(const MemoryTileInputs&) const = default;
 };
 
 // The Advisor tab's inputs: the advise request's own fields (occ::io::fields), on top of the
 // scenario's device and launch.
 struct AdvisorInputs {
-    std::int64_t smem_per_thread = 0;   // dynamic smem that grows with the block, on top of smem_dynamic
-    int block_size_limit = 0;           // 0 = the device's maximum
-    int target_blocks = 0;              // 0 = the current blocks per SM (the request leaves it out)
+    std::int64_t smem_per_thread = 0;  // dynamic smem that grows with the block, on top of smem_dynamic
+    int block_size_limit = 0;          // 0 = the device's maximum
+    int target_blocks = 0;             // 0 = the current blocks per SM (the request leaves it out)
     int cluster_size = 2;
     bool non_portable = false;
 };
 
 // The Roofline tab's inputs: the roofline request's fields (occ::io::fields), one value per preset op.
 struct RooflineInputs {
-    std::string gpu;       // "" = follow the scenario's GPU
-    std::string compare;   // "" = none
+    std::string gpu;      // "" = follow the scenario's GPU
+    std::string compare;  // "" = none
     Precision dtype = Precision::fp16;
     std::int64_t m = 4096, n = 4096, k = 4096;
     std::int64_t seq_len = 4096, head_dim = 128;
     std::int64_t elements = std::int64_t{16} << 20;
     std::int64_t rows = 4096, cols = 4096;
-    double measured_ms = 0;   // for the matmul point; 0 = none
+    double measured_ms = 0;  // for the matmul point; 0 = none
 };
 
 // The tile's counts and the swizzle solver's answer (occ/smem_shapes.hpp), recounted only when
 // the tile's inputs change; `error` when the inputs do not make a usable tile.
 struct MemoryTileDerived {
-    MemoryTileInputs in;      // the inputs counted
+    MemoryTileInputs in;  // the inputs counted
     bool counted = false;
     std::string error;
     TileLayout layout;
@@ -110,31 +110,31 @@ struct MemoryTileDerived {
 };
 
 struct MemoryDerived {
-    std::string error;                 // the pattern is refused (check_pattern)
-    std::string global_unsupported;    // the device is below the global model's range
+    std::string error;               // the pattern is refused (check_pattern)
+    std::string global_unsupported;  // the device is below the global model's range
     std::string banks_unsupported;
     GlobalBlockResult global;
     BankBlockResult banks;
-    WarpAccess warp_access;            // the shown warp's lanes
+    WarpAccess warp_access;  // the shown warp's lanes
 };
 
 // [SECTION] Derived
 // What to change next (from occ::core's advisor; see state.cpp).
 struct Hints {
-    bool valid = false;            // false when no block fits
+    bool valid = false;  // false when no block fits
     int regs_now = 0;
-    int regs_max_same = -1;        // the most regs/thread that keep blocks_per_sm
-    bool regs_unbounded = false;   // registers never cost a block up to the maximum
-    int regs_to_gain = -1;         // the most regs/thread that fit one more block; -1 = none
-    int regs_gain_blocks = 0;      // blocks/SM at regs_to_gain
+    int regs_max_same = -1;       // the most regs/thread that keep blocks_per_sm
+    bool regs_unbounded = false;  // registers never cost a block up to the maximum
+    int regs_to_gain = -1;        // the most regs/thread that fit one more block; -1 = none
+    int regs_gain_blocks = 0;     // blocks/SM at regs_to_gain
     double regs_gain_occupancy = 0;
-    std::string regs_note;         // why no register cut helps
-    std::int64_t smem_max_same = -1;   // the most dynamic smem that keeps blocks_per_sm
-    std::int64_t smem_to_gain = -1;    // the most dynamic smem that fits one more block; -1 = none
+    std::string regs_note;            // why no register cut helps
+    std::int64_t smem_max_same = -1;  // the most dynamic smem that keeps blocks_per_sm
+    std::int64_t smem_to_gain = -1;   // the most dynamic smem that fits one more block; -1 = none
     int smem_gain_blocks = 0;
-    int best_block = 0;            // cudaOccupancyMaxPotentialBlockSize's choice (largest on ties)
+    int best_block = 0;  // cudaOccupancyMaxPotentialBlockSize's choice (largest on ties)
     double best_occupancy = 0;
-    std::vector<int> best_threads; // every multiple of 32 reaching best_occupancy (from the sweep)
+    std::vector<int> best_threads;  // every multiple of 32 reaching best_occupancy (from the sweep)
 };
 
 // The Advisor tab's numbers (occ::core's advisor, waves and clusters).
@@ -144,7 +144,7 @@ struct AdvisorDerived {
     ResourceAdvice smem;
     DynamicSmemAdvice at_target;
     WaveResult waves;
-    bool has_clusters = false;   // the device has thread block clusters
+    bool has_clusters = false;  // the device has thread block clusters
     ClusterResult clusters;
     // The pasted compiler log through io::answer_ptxas (what `occ occupancy --ptxas` shows), with
     // the scenario's device and launch; neither a value nor an error when nothing is pasted.
@@ -170,8 +170,8 @@ struct RooflineDerived {
 // A pasted Nsight Compute report through occ::io::answer_ncu: each kernel's measured values next to
 // occ's prediction. Recomputed only when the pasted text changes (it does not depend on the scenario).
 struct NcuDerived {
-    std::string text;          // the text `answer` was computed from
-    std::string error;         // the request was refused
+    std::string text;   // the text `answer` was computed from
+    std::string error;  // the request was refused
     io::NcuAnswer answer;
 };
 
@@ -182,30 +182,41 @@ struct NcuDerived {
 // for the next frame once this frame has spent `budget_ms`, and its panel says so; a part that ran
 // before is computed in the frame that shows it.
 enum class Part : int {
-    result, sweep_threads, sweep_regs, sweep_smem, heatmap, heatmap_limiters, hints, memory, memory_tile, advisor, roofline, ncu
+    result,
+    sweep_threads,
+    sweep_regs,
+    sweep_smem,
+    heatmap,
+    heatmap_limiters,
+    hints,
+    memory,
+    memory_tile,
+    advisor,
+    roofline,
+    ncu
 };
 inline constexpr int kPartCount = 12;
-const char* part_title(Part p);   // "result", "block-size graph", ... (the menu bar's tooltip)
+const char* part_title(Part p);  // "result", "block-size graph", ... (the menu bar's tooltip)
 
 struct PartLog {
-    std::uint64_t generation = 0;     // the input generation it is up to date with (0 = never computed)
-    std::uint64_t computed_for = 0;   // the generation its last computation was for
-    std::string key;                  // the inputs it was computed from (parts that outlive some changes)
-    double ms = 0;                    // how long its last computation took
-    int runs = 0;                     // how many times it was computed (a kept part adds nothing)
-    int waited_frame = 0;             // the last frame in which it waited for a later one (Recompute::frames + 1 then)
+    std::uint64_t generation = 0;    // the input generation it is up to date with (0 = never computed)
+    std::uint64_t computed_for = 0;  // the generation its last computation was for
+    std::string key;                 // the inputs it was computed from (parts that outlive some changes)
+    double ms = 0;                   // how long its last computation took
+    int runs = 0;                    // how many times it was computed (a kept part adds nothing)
+    int waited_frame = 0;            // the last frame in which it waited for a later one (Recompute::frames + 1 then)
 };
 
 struct Recompute {
     std::array<PartLog, kPartCount> parts;
-    double budget_ms = 2;     // first runs stop once a frame has spent this long (0: one first run a frame)
-    double frame_ms = 0;      // spent computing in this frame
-    int frame_parts = 0;      // parts computed in this frame
-    bool waiting = false;     // a part shown this frame waits for the next one
-    int frames = 0;           // frames drawn
-    double first_frame_ms = 0;   // recompute_ms() at the end of the first frame
-    int settled_frame = 0;       // the frame since which nothing waits (0: a part waits now)
-    double settled_at_ms = 0;    // the steady clock at its end, in ms (in the page: since navigation start)
+    double budget_ms = 2;       // first runs stop once a frame has spent this long (0: one first run a frame)
+    double frame_ms = 0;        // spent computing in this frame
+    int frame_parts = 0;        // parts computed in this frame
+    bool waiting = false;       // a part shown this frame waits for the next one
+    int frames = 0;             // frames drawn
+    double first_frame_ms = 0;  // recompute_ms() at the end of the first frame
+    int settled_frame = 0;      // the frame since which nothing waits (0: a part waits now)
+    double settled_at_ms = 0;   // the steady clock at its end, in ms (in the page: since navigation start)
     PartLog& operator[](Part p) { return parts[static_cast<std::size_t>(p)]; }
     const PartLog& operator[](Part p) const { return parts[static_cast<std::size_t>(p)]; }
 };
@@ -218,12 +229,12 @@ struct Derived {
     std::vector<SweepPoint> by_threads, by_regs, by_smem;
     // The same sweeps as plot series (x in the input's unit, y = occupancy in %).
     std::vector<float> threads_x, threads_y, regs_x, regs_y, smem_x, smem_y;
-    std::vector<unsigned> threads_lim, regs_lim, smem_lim;   // limiter bits per point (line colour)
+    std::vector<unsigned> threads_lim, regs_lim, smem_lim;  // limiter bits per point (line colour)
     // Heatmap: blocks per SM for block sizes 32, 64, ... 1024 (columns) x registers 0..255 (rows),
     // sampled from occ::occupancy_grid (which is constant within a warp's worth of threads).
-    std::vector<std::uint8_t> grid_full;   // kGridSize, as occupancy_grid fills it
-    std::vector<float> heat_occupancy;     // columns x rows, occupancy in %
-    std::vector<std::uint8_t> heat_limiters;   // columns x rows, Limiter bits (the hover's "limited by"; Part::heatmap_limiters)
+    std::vector<std::uint8_t> grid_full;      // kGridSize, as occupancy_grid fills it
+    std::vector<float> heat_occupancy;        // columns x rows, occupancy in %
+    std::vector<std::uint8_t> heat_limiters;  // columns x rows, Limiter bits (the hover's "limited by"; Part::heatmap_limiters)
     int heat_cols = 0, heat_rows = 0;
     Hints hints;
     WaveResult waves;
@@ -249,24 +260,24 @@ struct AppState {
     MemoryTileInputs memory_tile;
     AdvisorInputs advisor;
     RooflineInputs roofline;
-    std::string ptxas_log;   // compiler output pasted into the Advisor tab (too large for the link)
-    std::string ncu_text;    // an Nsight Compute report pasted or dropped (too large for the link)
+    std::string ptxas_log;  // compiler output pasted into the Advisor tab (too large for the link)
+    std::string ncu_text;   // an Nsight Compute report pasted or dropped (too large for the link)
     // Text just dropped or pasted: the Advisor tab opens that import section and scrolls to it.
     enum class Reveal : int { none, ptxas, ncu } reveal = Reveal::none;
 
     ViewFlags views;
     Tab tab = Tab::occupancy;
-    Tab shown_tab = Tab::occupancy;   // the tab the tab bar shows (a scenario may ask for another)
+    Tab shown_tab = Tab::occupancy;  // the tab the tab bar shows (a scenario may ask for another)
     bool dark = true;
     float content_scale = 1.0f;
-    std::vector<unsigned char> font_ttf;   // optional UI font (the platform may hand one in)
+    std::vector<unsigned char> font_ttf;  // optional UI font (the platform may hand one in)
     bool fonts_built = false;
-    bool focused_once = false;             // the app window got keyboard focus at start
+    bool focused_once = false;  // the app window got keyboard focus at start
 
-    std::string notice;          // shown at the top until dismissed
+    std::string notice;  // shown at the top until dismissed
     bool scenario_changed = false;
 
-    std::uint64_t input_generation = 1;    // bumped by every input change (derived.recompute says what is up to date)
+    std::uint64_t input_generation = 1;  // bumped by every input change (derived.recompute says what is up to date)
     Derived derived;
 };
 

@@ -12,8 +12,8 @@ namespace occ::ui {
 ImU32 block_color(int block, float alpha) {
     // Tableau 10 (categorical, distinguishable in both themes); blocks beyond 10 reuse colours,
     // which is fine because neighbours always differ.
-    static const ImU32 palette[] = {IM_COL32(78, 121, 167, 255), IM_COL32(242, 142, 43, 255), IM_COL32(89, 161, 79, 255),
-                                    IM_COL32(225, 87, 89, 255),  IM_COL32(118, 183, 178, 255), IM_COL32(237, 201, 72, 255),
+    static const ImU32 palette[] = {IM_COL32(78, 121, 167, 255),  IM_COL32(242, 142, 43, 255),  IM_COL32(89, 161, 79, 255),
+                                    IM_COL32(225, 87, 89, 255),   IM_COL32(118, 183, 178, 255), IM_COL32(237, 201, 72, 255),
                                     IM_COL32(176, 122, 161, 255), IM_COL32(255, 157, 167, 255), IM_COL32(156, 117, 95, 255),
                                     IM_COL32(186, 176, 172, 255)};
     ImVec4 c = ImGui::ColorConvertU32ToFloat4(palette[static_cast<unsigned>(block) % 10u]);
@@ -22,7 +22,7 @@ ImU32 block_color(int block, float alpha) {
 }
 
 ImU32 limiter_color(unsigned bits, float alpha) {
-    ImVec4 c(0.55f, 0.55f, 0.6f, 1);   // no limiter (or an impossible launch)
+    ImVec4 c(0.55f, 0.55f, 0.6f, 1);  // no limiter (or an impossible launch)
     if (bits & kLimitRegisters) c = ImVec4(0.95f, 0.55f, 0.17f, 1);
     else if (bits & kLimitSharedMemory) c = ImVec4(0.35f, 0.70f, 0.31f, 1);
     else if (bits & kLimitWarps) c = ImVec4(0.31f, 0.55f, 0.85f, 1);
@@ -70,14 +70,14 @@ void section(const char* title) {
 }
 
 namespace {
-std::vector<ImGuiID> g_panels;   // the open panels' keys in their parent's state storage
+std::vector<ImGuiID> g_panels;  // the open panels' keys in their parent's state storage
 }  // namespace
 
 bool begin_panel(const char* id, ImVec2 size, bool scroll) {
     const ImGuiID key = ImGui::GetID(id);
     g_panels.push_back(key);
     if (size.y <= 0) size.y = std::max(em(2), ImGui::GetStateStorage()->GetFloat(key, em(10)));
-    ImGuiWindowFlags f = ImGuiWindowFlags_NavFlattened;   // Tab and arrows move across panels
+    ImGuiWindowFlags f = ImGuiWindowFlags_NavFlattened;  // Tab and arrows move across panels
     if (!scroll) f |= ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
     return ImGui::BeginChild(id, size, true, f);
 }
@@ -85,7 +85,7 @@ bool begin_panel(const char* id, ImVec2 size, bool scroll) {
 void end_panel() {
     const ImGuiWindow* w = ImGui::GetCurrentWindow();
     const float need = w->DC.CursorMaxPos.y - w->Pos.y + w->Scroll.y + w->WindowPadding.y;
-    const bool drawn = !w->SkipItems;   // a panel scrolled out of view draws nothing to measure
+    const bool drawn = !w->SkipItems;  // a panel scrolled out of view draws nothing to measure
     ImGui::EndChild();
     if (drawn) ImGui::GetStateStorage()->SetFloat(g_panels.back(), std::ceil(need));
     g_panels.pop_back();

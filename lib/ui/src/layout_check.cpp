@@ -37,7 +37,7 @@ std::uint64_t uv_key(float u, float v) {
 }
 
 struct GlyphIndex {
-    std::unordered_map<std::uint64_t, GlyphRef> by_min, by_max;   // by (U0,V0) and by (U1,V1)
+    std::unordered_map<std::uint64_t, GlyphRef> by_min, by_max;  // by (U0,V0) and by (U1,V1)
     std::vector<GlyphRef> all;
     explicit GlyphIndex(const ImFontAtlas* atlas) {
         for (const ImFont* f : atlas->Fonts)
@@ -52,7 +52,7 @@ struct GlyphIndex {
     const GlyphRef* find(ImVec2 uv0, ImVec2 uv1) const {
         if (auto it = by_min.find(uv_key(uv0.x, uv0.y)); it != by_min.end()) return &it->second;
         if (auto it = by_max.find(uv_key(uv1.x, uv1.y)); it != by_max.end()) return &it->second;
-        if (uv0.x >= uv1.x || uv0.y >= uv1.y) return nullptr;   // a solid shape (the white pixel)
+        if (uv0.x >= uv1.x || uv0.y >= uv1.y) return nullptr;  // a solid shape (the white pixel)
         for (const GlyphRef& r : all)
             if (uv0.x >= r.glyph->U0 && uv1.x <= r.glyph->U1 && uv0.y >= r.glyph->V0 && uv1.y <= r.glyph->V1) return &r;
         return nullptr;
@@ -63,10 +63,10 @@ struct Run {
     const ImGuiWindow* window = nullptr;
     const ImFont* font = nullptr;
     std::string text;
-    ImRect box;                  // the visible ink
+    ImRect box;  // the visible ink
     float pen_y = 0, next_x = 0;
     bool cut = false;
-    bool ellipsis = false;       // ends in the font's ellipsis: ImGui shortened the label
+    bool ellipsis = false;  // ends in the font's ellipsis: ImGui shortened the label
 };
 
 void append_utf8(std::string& s, unsigned c) {
@@ -131,7 +131,7 @@ std::vector<Run> read_texts(const ImDrawData* dd) {
         const ImDrawList* dl = dd->CmdLists[l];
         const auto o = owner.find(dl);
         const ImGuiWindow* win = o == owner.end() ? nullptr : o->second;
-        if (win && (win->Flags & ImGuiWindowFlags_Tooltip)) continue;   // drawn over everything on purpose
+        if (win && (win->Flags & ImGuiWindowFlags_Tooltip)) continue;  // drawn over everything on purpose
         Run cur;
         auto flush = [&] {
             if (!cur.text.empty()) runs.push_back(cur);
@@ -242,7 +242,8 @@ void overflowing_panels(io::json& clipped) {
         const ImRect r = w->Rect(), in = p->InnerRect;
         const bool cut_x = !scrolls(p, 0) && (r.Min.x < in.Min.x - 1 || r.Max.x > in.Max.x + 1);
         const bool cut_y = !scrolls(p, 1) && (r.Min.y < in.Min.y - 1 || r.Max.y > in.Max.y + 1);
-        if (cut_x || cut_y) clipped.push_back({{"id", window_id(w)}, {"text", "(panel past the edge of " + window_id(p) + ")"}, {"rect", rect_json(r)}});
+        if (cut_x || cut_y)
+            clipped.push_back({{"id", window_id(w)}, {"text", "(panel past the edge of " + window_id(p) + ")"}, {"rect", rect_json(r)}});
     }
 }
 
@@ -268,7 +269,8 @@ io::json check_layout() {
     overflowing_panels(clipped);
     for (std::size_t i = 0; i < runs.size(); ++i)
         for (std::size_t j = i + 1; j < runs.size(); ++j)
-            if (root(runs[i]) == root(runs[j]) && overlap(runs[i].box, runs[j].box)) overlaps.push_back({{"a", run_json(runs[i])}, {"b", run_json(runs[j])}});
+            if (root(runs[i]) == root(runs[j]) && overlap(runs[i].box, runs[j].box))
+                overlaps.push_back({{"a", run_json(runs[i])}, {"b", run_json(runs[j])}});
     return {{"clipped", clipped}, {"overlaps", overlaps}};
 }
 

@@ -15,8 +15,8 @@ namespace {
 
 struct Current {
     bool open = false;
-    ImRect frame;        // whole widget
-    ImRect area;         // data area
+    ImRect frame;  // whole widget
+    ImRect area;   // data area
     Axis x, y;
     unsigned flags = 0;
     bool hovered = false;
@@ -86,7 +86,7 @@ void draw_axes() {
         dl->AddText(ImVec2(x, g.area.Max.y + 2), text, s.c_str());
         last_x = x + ts.x + ImGui::GetFontSize() * 0.5f;
     });
-    float last_y = FLT_MAX;   // y ticks go upward
+    float last_y = FLT_MAX;  // y ticks go upward
     for_each_tick(g.y, y_tick_target(), [&](double v) {
         const float py = to_screen(g.x.min, v).y;
         dl->AddLine(ImVec2(g.area.Min.x, py), ImVec2(g.area.Max.x, py), grid);
@@ -99,8 +99,9 @@ void draw_axes() {
     });
     if (g.x.label && *g.x.label) {
         const ImVec2 ts = ImGui::CalcTextSize(g.x.label);
-        dl->AddText(ImVec2(std::max(g.frame.Min.x, std::min(g.area.GetCenter().x - ts.x * 0.5f, g.frame.Max.x - ts.x)), g.frame.Max.y - ts.y), text,
-                    g.x.label);
+        dl->AddText(
+            ImVec2(std::max(g.frame.Min.x, std::min(g.area.GetCenter().x - ts.x * 0.5f, g.frame.Max.x - ts.x)), g.frame.Max.y - ts.y), text,
+            g.x.label);
     }
     dl->AddRect(g.area.Min, g.area.Max, with_alpha(ImGui::GetColorU32(ImGuiCol_Border), 0.9f));
 }
@@ -228,8 +229,11 @@ void heatmap(std::span<const float> values, int cols, int rows, float vmin, floa
 
 ImU32 colormap(float t) {
     // Five stops sampled from matplotlib's "viridis" (CC0): dark blue -> teal -> green -> yellow.
-    static const ImVec4 stops[] = {{0.267f, 0.005f, 0.329f, 1}, {0.231f, 0.322f, 0.545f, 1}, {0.129f, 0.569f, 0.549f, 1},
-                                   {0.369f, 0.788f, 0.384f, 1}, {0.993f, 0.906f, 0.144f, 1}};
+    static const ImVec4 stops[] = {{0.267f, 0.005f, 0.329f, 1},
+                                   {0.231f, 0.322f, 0.545f, 1},
+                                   {0.129f, 0.569f, 0.549f, 1},
+                                   {0.369f, 0.788f, 0.384f, 1},
+                                   {0.993f, 0.906f, 0.144f, 1}};
     t = std::clamp(t, 0.0f, 1.0f) * 4.0f;
     const int i = std::min(3, static_cast<int>(t));
     const float f = t - static_cast<float>(i);

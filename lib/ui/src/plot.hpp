@@ -17,16 +17,16 @@ namespace occ::ui::plot {
 using TickFormat = std::string (*)(double value);
 
 struct Axis {
-    double min = 0, max = 1;    // in data units, also on a log axis; min is drawn left / bottom; give min > max to flip
-    const char* label = "";     // drawn under the x axis; include the unit
-    const char* suffix = "";    // appended to the default tick labels ("%", " KiB")
-    bool log = false;           // log10 scale with ticks at whole decades; min and max must be > 0
-    TickFormat format = nullptr;   // tick labels; nullptr: occ::format_number(v, 2) + suffix
+    double min = 0, max = 1;      // in data units, also on a log axis; min is drawn left / bottom; give min > max to flip
+    const char* label = "";       // drawn under the x axis; include the unit
+    const char* suffix = "";      // appended to the default tick labels ("%", " KiB")
+    bool log = false;             // log10 scale with ticks at whole decades; min and max must be > 0
+    TickFormat format = nullptr;  // tick labels; nullptr: occ::format_number(v, 2) + suffix
 };
 
 enum Flags : unsigned {
     kNone = 0,
-    kNoAxes = 1u << 0,          // diagrams: no ticks, labels or grid; the whole rect is data
+    kNoAxes = 1u << 0,  // diagrams: no ticks, labels or grid; the whole rect is data
     kNoBackground = 1u << 1,
 };
 
@@ -39,12 +39,11 @@ ImVec2 to_screen(double x, double y);
 
 // [interaction] The mouse over the data area, in data coordinates.
 bool hovered(double* x, double* y);
-bool clicked(double* x, double* y);   // left click this frame
+bool clicked(double* x, double* y);  // left click this frame
 
 // [primitives] all in data coordinates.
 // A polyline; with `colors` (one per point) each run of equal colour is drawn in that colour.
-void line(std::span<const float> xs, std::span<const float> ys, ImU32 color, float thickness = 2.0f,
-          std::span<const ImU32> colors = {});
+void line(std::span<const float> xs, std::span<const float> ys, ImU32 color, float thickness = 2.0f, std::span<const ImU32> colors = {});
 void marker(double x, double y, ImU32 color, float radius_px = 5.0f);
 void vline(double x, ImU32 color, float thickness = 1.0f);
 void hline(double y, ImU32 color, float thickness = 1.0f);
@@ -66,10 +65,10 @@ ImDrawList* draw_list();
 // sample of how its series is drawn, then its label.
 enum class Key { line, marker, colormap };
 struct LegendItem {
-    const char* label;          // after the key; for a colormap, the value at the bright end
-    ImU32 color = 0;            // line and marker keys
+    const char* label;  // after the key; for a colormap, the value at the bright end
+    ImU32 color = 0;    // line and marker keys
     Key key = Key::line;
-    const char* low = "";       // colormap: the value at the dark end, before the bar
+    const char* low = "";  // colormap: the value at the dark end, before the bar
 };
 void legend(std::span<const LegendItem> items);
 

@@ -82,15 +82,19 @@ public:
     void integer(std::string_view key, std::int64_t lo, std::int64_t hi, Int& out) {
         const json* v = get(key);
         if (!v) return;
-        const bool whole = v->is_number_integer() || (v->is_number_float() && std::isfinite(v->get<double>()) &&
-                                                      v->get<double>() == std::floor(v->get<double>()) && std::fabs(v->get<double>()) < 9.0e18);
+        const bool whole = v->is_number_integer() ||
+                           (v->is_number_float() && std::isfinite(v->get<double>()) && v->get<double>() == std::floor(v->get<double>()) &&
+                            std::fabs(v->get<double>()) < 9.0e18);
         const bool fits = whole && !(v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi));
         const std::int64_t x = fits ? (v->is_number_integer() ? v->get<std::int64_t>() : static_cast<std::int64_t>(v->get<double>())) : 0;
-        if (!fits || x < lo || x > hi) return fail(key, "must be an integer " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + shown(*v));
+        if (!fits || x < lo || x > hi)
+            return fail(key, "must be an integer " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + shown(*v));
         out = static_cast<Int>(x);
     }
     template <typename Int>
-    void integer(const io::FieldSpec& f, Int& out) { integer(f.key, f.lo, f.hi, out); }
+    void integer(const io::FieldSpec& f, Int& out) {
+        integer(f.key, f.lo, f.hi, out);
+    }
 
     void size(const io::FieldSpec& f, std::int64_t& out) {
         const json* v = get(f.key);
@@ -106,7 +110,8 @@ public:
             x = v->get<std::uint64_t>() > static_cast<std::uint64_t>(f.hi) ? f.hi + 1 : static_cast<std::int64_t>(v->get<std::uint64_t>());
         }
         if (x < f.lo || x > f.hi)
-            return fail(f.key, "must be a size " + std::to_string(f.lo) + ".." + std::to_string(f.hi) + " bytes (e.g. 49152 or \"48K\"), got " + shown(*v));
+            return fail(f.key, "must be a size " + std::to_string(f.lo) + ".." + std::to_string(f.hi) +
+                                   " bytes (e.g. 49152 or \"48K\"), got " + shown(*v));
         out = x;
     }
 
@@ -203,7 +208,7 @@ std::optional<AccessPattern> read_memory(const json& obj, std::string* error) {
 json memory_expr_json(const MemoryInputs& m) {
     const AccessPattern& p = m.pattern;
     json j{{"pattern", "expr"}, {"expr", m.expr}, {"array", m.array}, {"consts", m.consts}};
-    if (m.array.empty()) j["access_bytes"] = p.access_bytes;   // else the declared type's size
+    if (m.array.empty()) j["access_bytes"] = p.access_bytes;  // else the declared type's size
     j["block"] = {p.block[0], p.block[1], p.block[2]};
     j["block_idx"] = {m.block_idx[0], m.block_idx[1], m.block_idx[2]};
     j["active_lanes"] = p.active_lanes;
@@ -257,10 +262,15 @@ bool read_memory_expr(const json& obj, MemoryInputs& m, std::string* error) {
 // The tile panel as a banks request of pattern tile without the device (ui.memory_tile with the
 // scenario's gpu is a line for `occ banks --batch`): only the chosen layout's field is written.
 json memory_tile_json(const MemoryTileInputs& t) {
-    json j{{F::pattern.key, "tile"}, {F::tile.key, {t.rows, t.cols}}, {F::elem_bytes.key, t.elem_bytes}, {F::access_bytes.key, t.access_bytes},
+    json j{{F::pattern.key, "tile"},
+           {F::tile.key, {t.rows, t.cols}},
+           {F::elem_bytes.key, t.elem_bytes},
+           {F::access_bytes.key, t.access_bytes},
            {F::tile_access.key, tile_access_names(t)}};
     if (t.layout == 1) j[F::pad.key] = t.pad;
-    if (t.layout == 2) j[F::cute_swizzle.key] = "Swizzle<" + std::to_string(t.cute[0]) + "," + std::to_string(t.cute[1]) + "," + std::to_string(t.cute[2]) + ">";
+    if (t.layout == 2)
+        j[F::cute_swizzle.key] = "Swizzle<" + std::to_string(t.cute[0]) + "," + std::to_string(t.cute[1]) + "," +
+                                 std::to_string(t.cute[2]) + ">";
     if (t.layout == 3) j[F::tma_swizzle.key] = tma_swizzle_name(static_cast<TmaSwizzle>(std::clamp(t.tma, 1, 3)));
     if (t.layout == 4) j[F::swizzle.key] = true;
     return j;
@@ -272,7 +282,7 @@ json memory_tile_json(const MemoryTileInputs& t) {
 // layout, loads only (no stmatrix) and each access once; an empty tile_access is the panel with
 // every access off.
 MemoryTileInputs read_memory_tile(ObjectReader& f) {
-    MemoryTileInputs t;   // the values the panel hides (pad, Swizzle<B,M,S>, matrices) keep their defaults
+    MemoryTileInputs t;  // the values the panel hides (pad, Swizzle<B,M,S>, matrices) keep their defaults
     std::string pattern = "tile";
     f.choice(F::pattern.key, "tile", pattern);
     if (const json* d = f.get(F::tile.key)) {
@@ -294,10 +304,10 @@ MemoryTileInputs read_memory_tile(ObjectReader& f) {
     };
     t.access_bytes = static_cast<int>(F::access_bytes.int_default);
     width(F::access_bytes, t.access_bytes);
-    t.elem_bytes = t.access_bytes;   // the request's default
+    t.elem_bytes = t.access_bytes;  // the request's default
     width(F::elem_bytes, t.elem_bytes);
 
-    std::vector<std::string> names{"row"};   // the request's default
+    std::vector<std::string> names{"row"};  // the request's default
     if (const json* a = f.get(F::tile_access.key)) {
         names.clear();
         if (a->is_string()) {
@@ -308,7 +318,8 @@ MemoryTileInputs read_memory_tile(ObjectReader& f) {
                 else if (c != ' ') part += c;
             }
         }
-        for (std::size_t i = 0; a->is_array() && i < a->size(); ++i) names.push_back((*a)[i].is_string() ? (*a)[i].get<std::string>() : (*a)[i].dump());
+        for (std::size_t i = 0; a->is_array() && i < a->size(); ++i)
+            names.push_back((*a)[i].is_string() ? (*a)[i].get<std::string>() : (*a)[i].dump());
         if ((a->is_string() && names.empty()) || !(a->is_string() || a->is_array()) || names.size() > 8)
             f.fail(F::tile_access.key, "must be a list of 1..8 accesses, got " + shown(*a));
     }
@@ -320,10 +331,14 @@ MemoryTileInputs read_memory_tile(ObjectReader& f) {
         TileAccess a;
         if (!f.ok()) break;
         if (!parse_tile_access(n, t.access_bytes, t.elem_bytes, a))
-            f.fail(F::tile_access.key, "each entry must be one of row, column, cp_async, ldmatrix.x1/x2/x4 (optionally .trans), got \"" + n.substr(0, 40) + "\"");
+            f.fail(F::tile_access.key, "each entry must be one of row, column, cp_async, ldmatrix.x1/x2/x4 (optionally .trans), got \"" +
+                                           n.substr(0, 40) + "\"");
         else if (a.kind == TileAccessKind::stmatrix)
             f.fail(F::tile_access.key, "the app's tile panel counts loads: " + n + " is for `occ banks --op store`");
-        bool& on = a.kind == TileAccessKind::ldmatrix ? t.ldmatrix : a.kind == TileAccessKind::row ? t.row : a.kind == TileAccessKind::cp_async ? t.cp_async : t.column;
+        bool& on = a.kind == TileAccessKind::ldmatrix   ? t.ldmatrix
+                   : a.kind == TileAccessKind::row      ? t.row
+                   : a.kind == TileAccessKind::cp_async ? t.cp_async
+                                                        : t.column;
         if (f.ok() && on) f.fail(F::tile_access.key, "the app's tile panel takes each access once, got " + n + " twice");
         on = true;
         if (a.kind == TileAccessKind::ldmatrix) {
@@ -344,7 +359,8 @@ MemoryTileInputs read_memory_tile(ObjectReader& f) {
     if (std::string e = check_swizzle(sw); f.ok() && !e.empty()) f.fail(F::cute_swizzle.key, e.substr(e.find(": ") + 2));
     f.choice(F::tma_swizzle.key, F::tma_swizzle.choices, tma);
     if ((pad > 0) + xor_rows + (cute != nullptr) + (tma != "none") > 1)
-        f.fail(pad > 0 ? F::pad.key : F::cute_swizzle.key, "the app's tile panel draws one layout: pad, swizzle, cute_swizzle or tma_swizzle, not several");
+        f.fail(pad > 0 ? F::pad.key : F::cute_swizzle.key,
+               "the app's tile panel draws one layout: pad, swizzle, cute_swizzle or tma_swizzle, not several");
     t.layout = pad > 0 ? 1 : cute ? 2 : tma != "none" ? 3 : xor_rows ? 4 : 0;
     if (pad > 0) t.pad = pad;
     if (cute) std::tie(t.cute[0], t.cute[1], t.cute[2]) = std::tie(sw.bits, sw.base, sw.shift);
@@ -355,7 +371,7 @@ MemoryTileInputs read_memory_tile(ObjectReader& f) {
 
 json advisor_json(const AdvisorInputs& a) {
     json j{{F::smem_per_thread.key, a.smem_per_thread}, {F::block_size_limit.key, a.block_size_limit}};
-    if (a.target_blocks > 0) j[F::target_blocks.key] = a.target_blocks;   // absent = the current blocks per SM
+    if (a.target_blocks > 0) j[F::target_blocks.key] = a.target_blocks;  // absent = the current blocks per SM
     j[F::cluster_size.key] = a.cluster_size;
     j[F::non_portable.key] = a.non_portable;
     return j;
@@ -377,11 +393,17 @@ AdvisorInputs read_advisor(ObjectReader& f) {
 
 json roofline_json(const RooflineInputs& r) {
     json j = json::object();
-    if (!r.gpu.empty()) j[F::roof_gpu.key] = r.gpu;   // absent = follow the scenario's GPU
+    if (!r.gpu.empty()) j[F::roof_gpu.key] = r.gpu;  // absent = follow the scenario's GPU
     if (!r.compare.empty()) j[F::compare.key] = json::array({r.compare});
     j[F::dtype.key] = precision_name(r.dtype);
-    for (const auto& [f, v] : {std::pair{&F::m, r.m}, {&F::n, r.n}, {&F::k, r.k}, {&F::seq_len, r.seq_len}, {&F::head_dim, r.head_dim},
-                               {&F::elements, r.elements}, {&F::rows, r.rows}, {&F::cols, r.cols}})
+    for (const auto& [f, v] : {std::pair{&F::m, r.m},
+                               {&F::n, r.n},
+                               {&F::k, r.k},
+                               {&F::seq_len, r.seq_len},
+                               {&F::head_dim, r.head_dim},
+                               {&F::elements, r.elements},
+                               {&F::rows, r.rows},
+                               {&F::cols, r.cols}})
         j[f->key] = v;
     if (r.measured_ms > 0) j[F::measured_ms.key] = r.measured_ms;
     return j;
@@ -408,17 +430,24 @@ RooflineInputs read_roofline(ObjectReader& f) {
     std::string dtype = precision_name(r.dtype);
     f.choice(F::dtype.key, F::dtype.choices, dtype);
     r.dtype = parse_precision(dtype).value_or(r.dtype);
-    for (const auto& [spec, out] : {std::pair{&F::m, &r.m}, {&F::n, &r.n}, {&F::k, &r.k}, {&F::seq_len, &r.seq_len}, {&F::head_dim, &r.head_dim},
-                                    {&F::elements, &r.elements}, {&F::rows, &r.rows}, {&F::cols, &r.cols}})
+    for (const auto& [spec, out] : {std::pair{&F::m, &r.m},
+                                    {&F::n, &r.n},
+                                    {&F::k, &r.k},
+                                    {&F::seq_len, &r.seq_len},
+                                    {&F::head_dim, &r.head_dim},
+                                    {&F::elements, &r.elements},
+                                    {&F::rows, &r.rows},
+                                    {&F::cols, &r.cols}})
         f.integer(*spec, *out);
     f.number(F::measured_ms, r.measured_ms);
-    if (f.ok() && f.get(F::measured_ms.key) && !(r.measured_ms > 0)) f.fail(F::measured_ms.key, "must be > 0 milliseconds (leave it out for none)");
+    if (f.ok() && f.get(F::measured_ms.key) && !(r.measured_ms > 0))
+        f.fail(F::measured_ms.key, "must be > 0 milliseconds (leave it out for none)");
     f.finish();
     return r;
 }
 
 // [SECTION] Scenario
-constexpr std::string_view kTabs = "occupancy,memory,advisor,roofline";   // in Tab's order
+constexpr std::string_view kTabs = "occupancy,memory,advisor,roofline";  // in Tab's order
 
 std::string tab_name(Tab t) {
     static const char* names[] = {"occupancy", "memory", "advisor", "roofline"};
@@ -444,7 +473,8 @@ struct UiPart {
 
 std::string read_ui(json ui, UiPart& u) {
     // Scenarios saved before ui.memory was a coalesce request kept the warp inside it.
-    if (ui.is_object() && ui.contains("memory") && ui["memory"].is_object() && ui["memory"].contains("warp") && !ui.contains("memory_warp")) {
+    if (ui.is_object() && ui.contains("memory") && ui["memory"].is_object() && ui["memory"].contains("warp") &&
+        !ui.contains("memory_warp")) {
         ui["memory_warp"] = ui["memory"]["warp"];
         ui["memory"].erase("warp");
     }
@@ -542,8 +572,8 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
     s.device_kind = j.contains("device") ? DeviceKind::custom : j.contains("cc") ? DeviceKind::cc : DeviceKind::named;
     s.req = std::move(*req);
     s.block_3d = s.req.block[1] > 1 || s.req.block[2] > 1;
-    std::tie(s.dark, s.tab, s.views, s.memory, s.memory_tile, s.advisor, s.roofline) =
-        std::tie(u.dark, u.tab, u.views, u.memory, u.memory_tile, u.advisor, u.roofline);
+    std::tie(s.dark, s.tab, s.views, s.memory, s.memory_tile, s.advisor, s.roofline) = std::tie(u.dark, u.tab, u.views, u.memory,
+                                                                                                u.memory_tile, u.advisor, u.roofline);
     mark_changed(s);
     return true;
 }

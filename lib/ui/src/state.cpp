@@ -233,7 +233,8 @@ std::vector<RooflineOp> roofline_points(const RooflineDevice& dev, const Rooflin
     sm.cols = in.cols;
     Operation ln = sm;
     ln.kind = OpKind::layernorm;
-    std::vector<RooflineOp> out = {{"matmul", mm, {}}, {"decode attention", dec, {}}, {"elementwise", ew, {}}, {"softmax", sm, {}}, {"layernorm", ln, {}}};
+    std::vector<RooflineOp> out = {
+        {"matmul", mm, {}}, {"decode attention", dec, {}}, {"elementwise", ew, {}}, {"softmax", sm, {}}, {"layernorm", ln, {}}};
     for (RooflineOp& o : out) {
         o.op.dtype = in.dtype;
         RooflineQuery q;
@@ -256,8 +257,8 @@ void refresh_roofline(AppState& s) {
         const std::span<const RooflineDevice> all = roofline_devices();
         dev = find_roofline_device(kDefaultGpu);
         if (!dev && !all.empty()) dev = all.front();
-        r.note = (r.follows_scenario ? s.req.device.name : in.gpu) + " has no roofline figures; showing the " + (dev ? dev->name : std::string("?")) +
-                 " (pick a device above).";
+        r.note = (r.follows_scenario ? s.req.device.name : in.gpu) + " has no roofline figures; showing the " +
+                 (dev ? dev->name : std::string("?")) + " (pick a device above).";
     }
     r.device = dev.value_or(RooflineDevice{});
     const std::optional<RooflineDevice> cmp = in.compare.empty() ? std::nullopt : find_roofline_device(in.compare);
@@ -395,12 +396,10 @@ void compute_part(AppState& s, Part p) {
         case Part::sweep_threads:
             d.by_threads = sweep_block_size(dev, k, l);
             return to_series(d.by_threads, 1.0, d.threads_x, d.threads_y, d.threads_lim);
-        case Part::sweep_regs:
-            d.by_regs = sweep_registers(dev, k, l);
-            return to_series(d.by_regs, 1.0, d.regs_x, d.regs_y, d.regs_lim);
+        case Part::sweep_regs: d.by_regs = sweep_registers(dev, k, l); return to_series(d.by_regs, 1.0, d.regs_x, d.regs_y, d.regs_lim);
         case Part::sweep_smem:
             d.by_smem = sweep_shared_memory(dev, k, l);
-            return to_series(d.by_smem, 1.0 / 1024.0, d.smem_x, d.smem_y, d.smem_lim);   // plotted in KiB
+            return to_series(d.by_smem, 1.0 / 1024.0, d.smem_x, d.smem_y, d.smem_lim);  // plotted in KiB
         case Part::heatmap: return refresh_heatmap(s, d);
         case Part::heatmap_limiters: return refresh_heatmap_limiters(s, d);
         case Part::hints: d.hints = read_hints(s, d); return;
@@ -415,9 +414,9 @@ void compute_part(AppState& s, Part p) {
 }  // namespace
 
 const char* part_title(Part p) {
-    static const char* const titles[kPartCount] = {"result",         "block-size graph", "register graph", "shared-memory graph",
-                                                   "heatmap",        "heatmap limiters", "hints",          "Memory tab",
-                                                   "tile panel",     "Advisor tab",      "Roofline tab",   "Nsight Compute import"};
+    static const char* const titles[kPartCount] = {"result",     "block-size graph", "register graph", "shared-memory graph",
+                                                   "heatmap",    "heatmap limiters", "hints",          "Memory tab",
+                                                   "tile panel", "Advisor tab",      "Roofline tab",   "Nsight Compute import"};
     return titles[static_cast<std::size_t>(p)];
 }
 
@@ -432,7 +431,7 @@ bool ready(AppState& s, Part p, bool now) {
         return false;
     }
     std::string key = part_key(s, p);
-    if (log.runs > 0 && key == log.key) {   // its inputs did not change: kept
+    if (log.runs > 0 && key == log.key) {  // its inputs did not change: kept
         log.generation = s.input_generation;
         return true;
     }

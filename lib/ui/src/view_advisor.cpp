@@ -24,7 +24,7 @@ namespace {
 // [SECTION] Pieces (before/after tables, waves bar, GPC picture, pasted compiler output)
 struct Column {
     const char* title;
-    const OccupancyResult* r;   // nullptr: no such option
+    const OccupancyResult* r;  // nullptr: no such option
     int threads, regs;
     std::int64_t smem;
 };
@@ -37,12 +37,13 @@ std::string limiters_text(unsigned bits) {
 }
 
 void before_after(const char* id, std::initializer_list<Column> cols) {
-    if (!ImGui::BeginTable(id, static_cast<int>(cols.size()) + 1, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV))
+    if (!ImGui::BeginTable(id, static_cast<int>(cols.size()) + 1,
+                           ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV))
         return;
     ImGui::TableSetupColumn("");
     for (const Column& c : cols) ImGui::TableSetupColumn(c.title);
     ImGui::TableHeadersRow();
-    ImGui::PushTextWrapPos(0);   // a narrow column wraps its cells instead of cutting them
+    ImGui::PushTextWrapPos(0);  // a narrow column wraps its cells instead of cutting them
     const char* rows[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
     for (int r = 0; r < 6; ++r) {
         ImGui::TableNextRow();
@@ -60,7 +61,9 @@ void before_after(const char* id, std::initializer_list<Column> cols) {
                 case 2: ImGui::Text("%s", format_bytes(c.smem).c_str()); break;
                 case 3: ImGui::Text("%d", c.r->blocks_per_sm); break;
                 case 4: ImGui::Text("%s", format_percent(c.r->occupancy).c_str()); break;
-                default: ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(c.r->limiters)), "%s", limiters_text(c.r->limiters).c_str());
+                default:
+                    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(c.r->limiters)), "%s",
+                                       limiters_text(c.r->limiters).c_str());
             }
         }
     }
@@ -85,7 +88,8 @@ void waves_bar(const WaveResult& w) {
         ImGui::BeginTooltip();
         const bool last = i == w.total_waves - 1;
         ImGui::Text("wave %lld of %lld: %lld blocks%s", static_cast<long long>(i + 1), static_cast<long long>(w.total_waves),
-                    static_cast<long long>(last && w.tail_blocks > 0 ? w.tail_blocks : w.blocks_per_wave), last && w.tail_blocks > 0 ? " (the tail)" : "");
+                    static_cast<long long>(last && w.tail_blocks > 0 ? w.tail_blocks : w.blocks_per_wave),
+                    last && w.tail_blocks > 0 ? " (the tail)" : "");
         ImGui::EndTooltip();
     }
     plot::end();
@@ -115,14 +119,13 @@ void gpc_picture(const ClusterResult& c) {
     if (plot::hovered(&hx, &hy)) {
         const int g = std::clamp(static_cast<int>(hy), 0, gpcs - 1);
         ImGui::BeginTooltip();
-        ImGui::Text("GPC %d: %d SMs x %d blocks = %d slots, %d clusters of %d", g, c.layout.sms_per_gpc[static_cast<std::size_t>(g)], c.blocks_per_sm,
-                    c.layout.sms_per_gpc[static_cast<std::size_t>(g)] * c.blocks_per_sm,
+        ImGui::Text("GPC %d: %d SMs x %d blocks = %d slots, %d clusters of %d", g, c.layout.sms_per_gpc[static_cast<std::size_t>(g)],
+                    c.blocks_per_sm, c.layout.sms_per_gpc[static_cast<std::size_t>(g)] * c.blocks_per_sm,
                     c.clusters_per_gpc.empty() ? 0 : c.clusters_per_gpc[static_cast<std::size_t>(g)], c.cluster_size);
         ImGui::EndTooltip();
     }
     plot::end();
 }
-
 
 // A figure as the log gave it; "not read" when the log did not print it (never shown as 0).
 template <typename T, typename Text>
@@ -138,7 +141,8 @@ void ptxas_section(AppState& s) {
     if (reveal) ImGui::SetNextItemOpen(true);
     if (!ImGui::CollapsingHeader("Import compiler output (nvcc -Xptxas -v, cuobjdump --dump-resource-usage)")) return;
     if (reveal) ImGui::SetScrollHereY(0.0f);
-    ImGui::TextDisabled("Paste the log; every kernel gets its occupancy with this device and launch. \"Use\" copies a kernel's resources into the inputs.");
+    ImGui::TextDisabled(
+        "Paste the log; every kernel gets its occupancy with this device and launch. \"Use\" copies a kernel's resources into the inputs.");
     if (input_text_multiline("##ptxas_log", s.ptxas_log, ImVec2(-1, em(7)))) mark_changed(s);
     const Result<io::PtxasAnswer>& r = s.derived.advisor.ptxas;
     if (s.ptxas_log.empty() || (!r && r.error.empty())) return;
@@ -150,7 +154,8 @@ void ptxas_section(AppState& s) {
     const io::PtxasAnswer& a = *r;
     if (!a.error.empty()) ImGui::TextColored(err, "%s", a.error.c_str());
     if (!ImGui::BeginTable("ptxas_rows", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-    for (const char* h : {"kernel", "arch", "regs", "smem", "spills st/ld", "barriers", "blocks/SM", "occupancy", ""}) ImGui::TableSetupColumn(h);
+    for (const char* h : {"kernel", "arch", "regs", "smem", "spills st/ld", "barriers", "blocks/SM", "occupancy", ""})
+        ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     const auto count = [](auto v) { return std::to_string(v); };
     int id = 0;
@@ -170,7 +175,8 @@ void ptxas_section(AppState& s) {
         log_figure(k.smem_static, [](std::int64_t v) { return format_bytes(v); });
         ImGui::TableNextColumn();
         if (k.spill_stores || k.spill_loads)
-            ImGui::Text("%s/%s", k.spill_stores ? count(*k.spill_stores).c_str() : "?", k.spill_loads ? count(*k.spill_loads).c_str() : "?");
+            ImGui::Text("%s/%s", k.spill_stores ? count(*k.spill_stores).c_str() : "?",
+                        k.spill_loads ? count(*k.spill_loads).c_str() : "?");
         else ImGui::TextDisabled("not read");
         ImGui::TableNextColumn();
         log_figure(k.barriers, count);
@@ -220,14 +226,16 @@ void draw_advisor(AppState& s) {
     }
 
     ImGui::PushTextWrapPos(0);
-    ImGui::TextDisabled("%s, %d threads x %d registers, %s dynamic shared memory: %d blocks/SM, %s occupancy", s.req.device.name.c_str(), l.threads,
-                        k.regs_per_thread, format_bytes(l.smem_dynamic).c_str(), now.blocks_per_sm, format_percent(now.occupancy).c_str());
+    ImGui::TextDisabled("%s, %d threads x %d registers, %s dynamic shared memory: %d blocks/SM, %s occupancy", s.req.device.name.c_str(),
+                        l.threads, k.regs_per_thread, format_bytes(l.smem_dynamic).c_str(), now.blocks_per_sm,
+                        format_percent(now.occupancy).c_str());
     // Ranges of the advise request's fields (occ/io/schema.hpp); target 0 = the current blocks per SM.
     namespace F = io::fields;
     const AdvisorInputs before = in;
     ImGui::PushItemWidth(em(6));
     ImGui::InputScalar("smem bytes / thread", ImGuiDataType_S64, &in.smem_per_thread);
-    item_tooltip("Dynamic shared memory that grows with the block (on top of the scenario's dynamic shared memory), for the block-size search.");
+    item_tooltip(
+        "Dynamic shared memory that grows with the block (on top of the scenario's dynamic shared memory), for the block-size search.");
     const float field = em(7) + ImGui::GetStyle().ItemInnerSpacing.x;
     same_line_if_fits(field + ImGui::CalcTextSize("block size limit").x);
     ImGui::InputInt("block size limit", &in.block_size_limit, 0);
@@ -239,7 +247,8 @@ void draw_advisor(AppState& s) {
     in.smem_per_thread = std::clamp(in.smem_per_thread, F::smem_per_thread.lo, F::smem_per_thread.hi);
     in.block_size_limit = static_cast<int>(std::clamp<std::int64_t>(in.block_size_limit, F::block_size_limit.lo, F::block_size_limit.hi));
     in.target_blocks = static_cast<int>(std::clamp<std::int64_t>(in.target_blocks, 0, F::target_blocks.hi));
-    if (in.smem_per_thread != before.smem_per_thread || in.block_size_limit != before.block_size_limit || in.target_blocks != before.target_blocks)
+    if (in.smem_per_thread != before.smem_per_thread || in.block_size_limit != before.block_size_limit ||
+        in.target_blocks != before.target_blocks)
         mark_changed(s);
 
     // The three before/after tables side by side.
@@ -249,10 +258,12 @@ void draw_advisor(AppState& s) {
     if (cols) ImGui::TableNextColumn();
     section("Best block size");
     if (a.block.ok()) {
-        before_after("ba_block", {{"now", &a.block.before, l.threads, k.regs_per_thread, in.smem_per_thread ? SmemGrowth{l.smem_dynamic, in.smem_per_thread}.at(l.threads) : l.smem_dynamic},
+        before_after("ba_block", {{"now", &a.block.before, l.threads, k.regs_per_thread,
+                                   in.smem_per_thread ? SmemGrowth{l.smem_dynamic, in.smem_per_thread}.at(l.threads) : l.smem_dynamic},
                                   {"best", &a.block.after, a.block.threads, k.regs_per_thread, a.block.smem_dynamic}});
-        ImGui::TextWrapped("Most active threads per SM; ties go to the larger block (cudaOccupancyMaxPotentialBlockSize). Min grid %lld blocks.",
-                           static_cast<long long>(a.block.min_grid_blocks));
+        ImGui::TextWrapped(
+            "Most active threads per SM; ties go to the larger block (cudaOccupancyMaxPotentialBlockSize). Min grid %lld blocks.",
+            static_cast<long long>(a.block.min_grid_blocks));
         if (a.block.threads != l.threads && ImGui::SmallButton("Use this block size")) {
             s.block_3d = false;
             s.req.launch.threads = a.block.threads;
@@ -267,10 +278,11 @@ void draw_advisor(AppState& s) {
     if (cols) ImGui::TableNextColumn();
     section("Registers");
     if (a.regs.ok()) {
-        before_after("ba_regs", {{"now", &a.regs.before, l.threads, static_cast<int>(a.regs.now), l.smem_dynamic},
-                                 {"most, same blocks", &a.regs.at_headroom, l.threads, static_cast<int>(a.regs.max_same_blocks), l.smem_dynamic},
-                                 {"cut to gain a block", a.regs.to_gain_block >= 0 ? &a.regs.after_cut : nullptr, l.threads, static_cast<int>(a.regs.to_gain_block),
-                                  l.smem_dynamic}});
+        before_after("ba_regs",
+                     {{"now", &a.regs.before, l.threads, static_cast<int>(a.regs.now), l.smem_dynamic},
+                      {"most, same blocks", &a.regs.at_headroom, l.threads, static_cast<int>(a.regs.max_same_blocks), l.smem_dynamic},
+                      {"cut to gain a block", a.regs.to_gain_block >= 0 ? &a.regs.after_cut : nullptr, l.threads,
+                       static_cast<int>(a.regs.to_gain_block), l.smem_dynamic}});
         if (!a.regs.note.empty()) ImGui::TextWrapped("%s", a.regs.note.c_str());
     }
 
@@ -279,24 +291,24 @@ void draw_advisor(AppState& s) {
     if (a.smem.ok()) {
         before_after("ba_smem", {{"now", &a.smem.before, l.threads, k.regs_per_thread, a.smem.now},
                                  {"most, same blocks", &a.smem.at_headroom, l.threads, k.regs_per_thread, a.smem.max_same_blocks},
-                                 {"cut to gain a block", a.smem.to_gain_block >= 0 ? &a.smem.after_cut : nullptr, l.threads, k.regs_per_thread,
-                                  a.smem.to_gain_block}});
+                                 {"cut to gain a block", a.smem.to_gain_block >= 0 ? &a.smem.after_cut : nullptr, l.threads,
+                                  k.regs_per_thread, a.smem.to_gain_block}});
         if (!a.smem.note.empty()) ImGui::TextWrapped("%s", a.smem.note.c_str());
     }
     if (cols) ImGui::EndTable();
     if (a.at_target.ok())
         ImGui::Text("At %d blocks/SM a block may use up to %s of dynamic shared memory (cudaOccupancyAvailableDynamicSMemPerBlock).",
                     a.at_target.target_blocks, format_bytes(a.at_target.available).c_str());
-    else
-        ImGui::TextDisabled("%d blocks/SM: %s", a.at_target.target_blocks, a.at_target.error.c_str());
+    else ImGui::TextDisabled("%d blocks/SM: %s", a.at_target.target_blocks, a.at_target.error.c_str());
 
     section("Waves");
     if (a.waves.ok()) {
         if (l.grid_blocks > 0)
             ImGui::Text("%lld blocks = %s waves of %lld (%d/SM x %d SMs); last wave %s full; %lld or %lld blocks end on whole waves.",
-                        static_cast<long long>(l.grid_blocks), format_number(a.waves.waves, 2).c_str(), static_cast<long long>(a.waves.blocks_per_wave),
-                        a.waves.blocks_per_sm, a.waves.sm_count, format_percent(a.waves.last_wave_fill).c_str(),
-                        static_cast<long long>(a.waves.suggested_grid_down), static_cast<long long>(a.waves.suggested_grid_up));
+                        static_cast<long long>(l.grid_blocks), format_number(a.waves.waves, 2).c_str(),
+                        static_cast<long long>(a.waves.blocks_per_wave), a.waves.blocks_per_sm, a.waves.sm_count,
+                        format_percent(a.waves.last_wave_fill).c_str(), static_cast<long long>(a.waves.suggested_grid_down),
+                        static_cast<long long>(a.waves.suggested_grid_up));
         else
             ImGui::Text("One wave = %lld blocks (%d/SM x %d SMs). Give a grid size in the inputs to see the tail.",
                         static_cast<long long>(a.waves.blocks_per_wave), a.waves.blocks_per_sm, a.waves.sm_count);
@@ -317,7 +329,8 @@ void draw_advisor(AppState& s) {
         return;
     }
     ImGui::PushItemWidth(em(6));
-    bool cluster_changed = ImGui::SliderInt("cluster size", &in.cluster_size, 1, in.non_portable ? kMaxNonPortableClusterSize : kMaxPortableClusterSize);
+    bool cluster_changed = ImGui::SliderInt("cluster size", &in.cluster_size, 1,
+                                            in.non_portable ? kMaxNonPortableClusterSize : kMaxPortableClusterSize);
     ImGui::PopItemWidth();
     same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("non-portable (up to 16)").x + ImGui::GetStyle().ItemInnerSpacing.x);
     cluster_changed |= ImGui::Checkbox("non-portable (up to 16)", &in.non_portable);
@@ -325,11 +338,10 @@ void draw_advisor(AppState& s) {
     if (cluster_changed) mark_changed(s);
     const ClusterResult& c = a.clusters;
     if (c.ok())
-        ImGui::Text("%d clusters active (like cudaOccupancyMaxActiveClusters): %lld of %lld block slots, %s; device occupancy %s.", c.max_active_clusters,
-                    static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots), format_percent(c.cluster_occupancy).c_str(),
-                    format_percent(c.device_occupancy).c_str());
-    else
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", c.error.c_str());
+        ImGui::Text("%d clusters active (like cudaOccupancyMaxActiveClusters): %lld of %lld block slots, %s; device occupancy %s.",
+                    c.max_active_clusters, static_cast<long long>(c.active_blocks), static_cast<long long>(c.block_slots),
+                    format_percent(c.cluster_occupancy).c_str(), format_percent(c.device_occupancy).c_str());
+    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", c.error.c_str());
     ImGui::TextDisabled("GPC layout%s: %s", c.layout.assumed ? " (assumed)" : "", c.layout.source.c_str());
     if (!c.layout.sms_per_gpc.empty()) gpc_picture(c);
     ImGui::PopTextWrapPos();

@@ -18,8 +18,8 @@ bool matches(const GpuEntry& g, const std::string& needle) {
     char cc[16];
     std::snprintf(cc, sizeof cc, "%d%d", g.cc_major, g.cc_minor);
     const ArchRules* a = find_arch(g.cc_major, g.cc_minor);
-    return fold(g.name).find(needle) != std::string::npos || fold(g.aliases).find(needle) != std::string::npos ||
-           needle == cc || (a && fold(a->family).find(needle) != std::string::npos);
+    return fold(g.name).find(needle) != std::string::npos || fold(g.aliases).find(needle) != std::string::npos || needle == cc ||
+           (a && fold(a->family).find(needle) != std::string::npos);
 }
 
 void set_device(AppState& s, Device d, DeviceKind kind) {
@@ -93,7 +93,7 @@ void custom_editor(AppState& s) {
     ImGui::SetNextItemWidth(em(10));
     if (ImGui::InputText("name", name, sizeof name)) {
         d.name = name;
-        if (d.name.rfind("cc ", 0) == 0 || d.name.empty()) d.name = "custom";   // "cc x.y" means a bare cc
+        if (d.name.rfind("cc ", 0) == 0 || d.name.empty()) d.name = "custom";  // "cc x.y" means a bare cc
         changed = true;
     }
     auto int_field = [&](const char* label, int& v, int lo, int hi, const char* tip) {

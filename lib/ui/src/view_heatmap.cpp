@@ -47,7 +47,7 @@ void draw_heatmap(AppState& s) {
         } else {
             ImGui::Text("%s occupancy · %d blocks per SM", format_percent(d.heat_occupancy[cell] / 100.0).c_str(), blocks);
             if (ready(s, Part::heatmap_limiters, /*now=*/true)) {
-                OccupancyResult limited;   // only the limiter bits: summarize() words them
+                OccupancyResult limited;  // only the limiter bits: summarize() words them
                 limited.limiters = d.heat_limiters[cell];
                 ImGui::TextDisabled("%s", summarize(limited).c_str());
             }

@@ -10,7 +10,6 @@
 namespace occ::ui {
 namespace {
 
-
 // The - and + buttons, when the value column has room for them and a whole value (a phone's keyboard
 // edits the number directly).
 bool roomy() { return ImGui::GetContentRegionAvail().x >= em(12); }
@@ -103,13 +102,15 @@ void draw_inputs(AppState& s) {
     std::snprintf(optin_label, sizeof optin_label, "up to %s / block", format_bytes(a.smem_per_block_optin).c_str());
     changed |= ImGui::Checkbox(optin_label, &k.optin);
 
-    input_row("Carveout", "cudaFuncAttributePreferredSharedMemoryCarveout: percent of the unified L1/shared array preferred as shared "
-                    "memory. The driver rounds up to a supported size, or picks the smallest size that fits one block.");
+    input_row("Carveout",
+              "cudaFuncAttributePreferredSharedMemoryCarveout: percent of the unified L1/shared array preferred as shared "
+              "memory. The driver rounds up to a supported size, or picks the smallest size that fits one block.");
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::SliderInt("##carveout", &l.carveout, -1, 100, l.carveout < 0 ? "default" : "%d %%")) changed = true;
 
     if (a.carveout_step_count == 0 || l.cache_config != CacheConfig::none) {
-        input_row("Cache config", "cudaFuncSetCacheConfig (Kepler-era preference); on Volta+ it only matters when the carveout is default.");
+        input_row("Cache config",
+                  "cudaFuncSetCacheConfig (Kepler-era preference); on Volta+ it only matters when the carveout is default.");
         static const char* const names[] = {"none", "prefer shared", "prefer L1", "prefer equal"};
         changed |= enum_combo("##cache", l.cache_config, names);
     }

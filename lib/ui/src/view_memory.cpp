@@ -17,8 +17,8 @@
 
 namespace occ::ui {
 
-void memory_expr_inputs(AppState& s);   // view_memory_expr.cpp
-void memory_tile_panel(AppState& s);    // view_memory_tile.cpp
+void memory_expr_inputs(AppState& s);  // view_memory_expr.cpp
+void memory_tile_panel(AppState& s);   // view_memory_tile.cpp
 
 namespace {
 
@@ -40,7 +40,11 @@ void memory_inputs(AppState& s) {
     AccessPattern& p = s.memory.pattern;
     bool changed = false;
     section("Access pattern");
-    int kind = s.memory.use_expr ? 4 : p.kind == PatternKind::index_2d ? 1 : p.kind == PatternKind::gather ? 2 : p.kind == PatternKind::addresses ? 3 : 0;
+    int kind = s.memory.use_expr                  ? 4
+               : p.kind == PatternKind::index_2d  ? 1
+               : p.kind == PatternKind::gather    ? 2
+               : p.kind == PatternKind::addresses ? 3
+                                                  : 0;
     const int before = kind;
     ImGui::RadioButton("Strided", &kind, 0);
     item_tooltip("addr = base + offset + thread * stride * element size (thread = linear thread index)");
@@ -77,10 +81,15 @@ void memory_inputs(AppState& s) {
     int wi = 2;
     for (int i = 0; i < 5; ++i)
         if (widths[i] == p.access_bytes) wi = i;
-    if (ImGui::Combo("##access_bytes", &wi, "1 B\0" "2 B\0" "4 B (float)\0" "8 B (float2, double)\0" "16 B (float4)\0")) {
+    if (ImGui::Combo("##access_bytes", &wi,
+                     "1 B\0"
+                     "2 B\0"
+                     "4 B (float)\0"
+                     "8 B (float2, double)\0"
+                     "16 B (float4)\0")) {
         p.access_bytes = widths[wi];
         p.elem_bytes = 0;
-        p.offset -= p.offset % p.access_bytes;   // keep lanes naturally aligned
+        p.offset -= p.offset % p.access_bytes;  // keep lanes naturally aligned
         changed = true;
     }
     if (p.kind == PatternKind::addresses) {
@@ -181,12 +190,13 @@ void global_picture(AppState& s) {
     }
     const int wi = std::clamp(s.memory.warp, 0, static_cast<int>(g.warps.size()) - 1);
     const GlobalAccessResult& r = g.warps[static_cast<std::size_t>(wi)];
-    ImGui::PushTextWrapPos(0);   // a narrow panel wraps the figures instead of cutting them
-    ImGui::Text("Warp %d: %d request, %d sectors (ideal %d), %s of moved bytes used", s.memory.use_expr ? s.memory.warp : wi, r.requests, r.sectors, r.ideal_sectors,
-                format_percent(r.efficiency).c_str());
-    item_tooltip("A sector is 32 bytes; a warp's request moves every sector any active lane touches (Best Practices Guide, "
-                 "\"Coalesced Access to Global Memory\").");
-    if (!s.memory.use_expr)   // an expression is evaluated for one warp: there is no block total
+    ImGui::PushTextWrapPos(0);  // a narrow panel wraps the figures instead of cutting them
+    ImGui::Text("Warp %d: %d request, %d sectors (ideal %d), %s of moved bytes used", s.memory.use_expr ? s.memory.warp : wi, r.requests,
+                r.sectors, r.ideal_sectors, format_percent(r.efficiency).c_str());
+    item_tooltip(
+        "A sector is 32 bytes; a warp's request moves every sector any active lane touches (Best Practices Guide, "
+        "\"Coalesced Access to Global Memory\").");
+    if (!s.memory.use_expr)  // an expression is evaluated for one warp: there is no block total
         ImGui::TextDisabled("Block: %s sectors for %s requests (ideal %s), %s efficiency; consecutive elements would need %s.",
                             format_count(g.sectors).c_str(), format_count(g.requests).c_str(), format_count(g.ideal_sectors).c_str(),
                             format_percent(g.efficiency).c_str(), format_count(g.contiguous_sectors).c_str());
@@ -252,15 +262,17 @@ void bank_picture(AppState& s) {
     const int wi = std::clamp(s.memory.warp, 0, static_cast<int>(b.warps.size()) - 1);
     const BankResult& r = b.warps[static_cast<std::size_t>(wi)];
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("Warp %d: %d wavefronts (ideal %d), %d conflicts, worst bank %d-way", s.memory.use_expr ? s.memory.warp : wi, r.wavefronts, r.ideal_wavefronts, r.conflicts, r.max_way);
-    item_tooltip("bank = (byte address / 4) mod 32. Lanes asking for different words in one bank are served one after another "
-                 "(one wavefront each); lanes reading the same word share it (broadcast).");
+    ImGui::Text("Warp %d: %d wavefronts (ideal %d), %d conflicts, worst bank %d-way", s.memory.use_expr ? s.memory.warp : wi, r.wavefronts,
+                r.ideal_wavefronts, r.conflicts, r.max_way);
+    item_tooltip(
+        "bank = (byte address / 4) mod 32. Lanes asking for different words in one bank are served one after another "
+        "(one wavefront each); lanes reading the same word share it (broadcast).");
     std::string fixes;
     if (b.conflicts_padded >= 0) fixes += "  padded: " + format_count(b.conflicts_padded) + " conflicts";
     if (b.conflicts_swizzled >= 0) fixes += "  swizzled: " + format_count(b.conflicts_swizzled) + " conflicts";
     if (!s.memory.use_expr)
-        ImGui::TextDisabled("Block: %s wavefronts (ideal %s), %s conflicts.%s", format_count(b.wavefronts).c_str(), format_count(b.ideal_wavefronts).c_str(),
-                            format_count(b.conflicts).c_str(), fixes.c_str());
+        ImGui::TextDisabled("Block: %s wavefronts (ideal %s), %s conflicts.%s", format_count(b.wavefronts).c_str(),
+                            format_count(b.ideal_wavefronts).c_str(), format_count(b.conflicts).c_str(), fixes.c_str());
     if (!b.reason.empty()) ImGui::TextUnformatted(b.reason.c_str());
     if (!b.fix.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(accent_color()), "Fix: %s", b.fix.c_str());
     ImGui::PopTextWrapPos();
@@ -271,7 +283,8 @@ void bank_picture(AppState& s) {
     const float w = std::max(ImGui::GetContentRegionAvail().x, 200.0f);
     const float fh = ImGui::GetTextLineHeight();
     // Leave room for the caption under the picture.
-    const float avail_h = std::max(em(8), ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
+    const float avail_h = std::max(
+        em(8), ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y);
     const float cell_h = std::clamp((avail_h - 2 * fh - 8) / rows, 3.0f, em(1.25f));
     const float h = 2 * fh + 8 + rows * cell_h;
     plot::begin("banks", ImVec2(w, h), plot::Axis{0, w}, plot::Axis{h, 0}, plot::kNoAxes | plot::kNoBackground);
@@ -298,7 +311,7 @@ void bank_picture(AppState& s) {
         const int way = r.bank_way[static_cast<std::size_t>(bank)];
         if (way > 1) {
             std::snprintf(num, sizeof num, "%dx", way);
-            const float tw = ImGui::CalcTextSize(num).x;   // kept inside the picture at the edges
+            const float tw = ImGui::CalcTextSize(num).x;  // kept inside the picture at the edges
             plot::text(std::clamp(bank * bw + (bw - tw) * 0.5f, 0.0f, w - tw), h - fh, num, bad);
         }
     }
@@ -329,7 +342,7 @@ void memory_inputs_panel(AppState& s) {
 void draw_memory(AppState& s) {
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    if (avail.x < em(60)) {   // phones, tablets upright: one scrolling column
+    if (avail.x < em(60)) {  // phones, tablets upright: one scrolling column
         scroll_region("mem_page", avail, [&] {
             const float w = ImGui::GetContentRegionAvail().x;
             panel("mem_inputs_panel", ImVec2(w, 0), [&] { memory_inputs_panel(s); });
@@ -339,14 +352,16 @@ void draw_memory(AppState& s) {
         return;
     }
     const float left_w = std::clamp(avail.x * 0.27f, em(22), em(28));
-    panel("mem_inputs_panel", ImVec2(left_w, avail.y), [&] { memory_inputs_panel(s); }, /*scroll=*/true);
+    panel(
+        "mem_inputs_panel", ImVec2(left_w, avail.y), [&] { memory_inputs_panel(s); }, /*scroll=*/true);
     ImGui::SameLine();
     ImGui::BeginGroup();
     const float right_w = avail.x - left_w - st.ItemSpacing.x;
     const float top_h = (avail.y - st.ItemSpacing.y) * 0.5f;
     if (ImGui::BeginChild("global_panel", ImVec2(right_w, top_h), true, ImGuiWindowFlags_NavFlattened)) global_picture(s);
     ImGui::EndChild();
-    if (ImGui::BeginChild("banks_panel", ImVec2(right_w, avail.y - top_h - st.ItemSpacing.y), true, ImGuiWindowFlags_NavFlattened)) bank_picture(s);
+    if (ImGui::BeginChild("banks_panel", ImVec2(right_w, avail.y - top_h - st.ItemSpacing.y), true, ImGuiWindowFlags_NavFlattened))
+        bank_picture(s);
     ImGui::EndChild();
     ImGui::EndGroup();
 }

@@ -4,8 +4,8 @@
 // swizzle solver's fix: the tile's 16-byte chunks coloured by bank group before and after it. The
 // inputs are AppState::memory_tile (ui.memory_tile of the scenario); the counts come from the refresh step.
 #include <algorithm>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -17,7 +17,12 @@ namespace occ::ui {
 namespace {
 
 constexpr int kBytes[] = {1, 2, 4, 8, 16};
-constexpr const char* kBytesText = "1\0" "2\0" "4\0" "8\0" "16\0";
+constexpr const char* kBytesText =
+    "1\0"
+    "2\0"
+    "4\0"
+    "8\0"
+    "16\0";
 
 int bytes_index(int b) {
     for (int i = 0; i < 5; ++i)
@@ -100,7 +105,7 @@ void memory_tile_panel(AppState& s) {
     ImGui::SetNextItemWidth(em(9));
     changed |= ImGui::Combo("layout##tile", &in.layout, "row-major\0padded\0CuTe Swizzle\0TMA swizzle\0col ^ row\0");
     if (in.layout == 1) {
-        ImGui::SetNextItemWidth(em(8));   // room for 1024 beside the - and + buttons
+        ImGui::SetNextItemWidth(em(8));  // room for 1024 beside the - and + buttons
         if (ImGui::InputInt("pad (elements)##tile", &in.pad)) {
             in.pad = std::clamp(in.pad, 1, kMaxTilePad);
             changed = true;
@@ -116,7 +121,10 @@ void memory_tile_panel(AppState& s) {
     if (in.layout == 3) {
         ImGui::SetNextItemWidth(em(6));
         int t = std::clamp(in.tma, 1, 3) - 1;
-        if (ImGui::Combo("mode##tile_tma", &t, "32B\0" "64B\0" "128B\0")) {
+        if (ImGui::Combo("mode##tile_tma", &t,
+                         "32B\0"
+                         "64B\0"
+                         "128B\0")) {
             in.tma = t + 1;
             changed = true;
         }
@@ -138,14 +146,16 @@ void memory_tile_panel(AppState& s) {
     }
     for (std::size_t i = 0; i < v.accesses.size(); ++i) {
         const TileBankTotals& t = v.totals[i];
-        ImGui::Text("%s: %lld wavefronts (ideal %lld), %lld conflicts, %d-way", tile_access_name(v.accesses[i]).c_str(), static_cast<long long>(t.wavefronts),
-                    static_cast<long long>(t.ideal_wavefronts), static_cast<long long>(t.conflicts), t.max_way);
+        ImGui::Text("%s: %lld wavefronts (ideal %lld), %lld conflicts, %d-way", tile_access_name(v.accesses[i]).c_str(),
+                    static_cast<long long>(t.wavefronts), static_cast<long long>(t.ideal_wavefronts), static_cast<long long>(t.conflicts),
+                    t.max_way);
     }
     const SwizzleSolution& sol = v.solution;
     if (sol.conflicts_plain == 0) ImGui::TextDisabled("Row-major already has no conflict: no swizzle needed.");
     else
-        ImGui::Text("%s %s  (%s)%s%s: %lld -> %lld conflicts", sol.zero ? "Fix:" : "No swizzle reaches zero; least conflicts:", sol.type.c_str(),
-                    sol.expression.c_str(), sol.tma != TmaSwizzle::none ? ", TMA " : "", sol.tma != TmaSwizzle::none ? tma_swizzle_name(sol.tma) : "",
+        ImGui::Text("%s %s  (%s)%s%s: %lld -> %lld conflicts",
+                    sol.zero ? "Fix:" : "No swizzle reaches zero; least conflicts:", sol.type.c_str(), sol.expression.c_str(),
+                    sol.tma != TmaSwizzle::none ? ", TMA " : "", sol.tma != TmaSwizzle::none ? tma_swizzle_name(sol.tma) : "",
                     static_cast<long long>(sol.conflicts_plain), static_cast<long long>(sol.conflicts));
     ImGui::PopTextWrapPos();
     chunk_grid("tile_before", "This layout: bank group (bank / 4) of each 16-byte chunk, rows 0-7", v.layout);

@@ -22,8 +22,8 @@ struct Series {
     std::span<const unsigned> lim;
     std::span<const SweepPoint> points;
     double current_x;
-    const char* unit;        // for the hover readout
-    double unit_scale;       // sweep x -> plotted x
+    const char* unit;   // for the hover readout
+    double unit_scale;  // sweep x -> plotted x
 };
 
 // Returns the sweep point nearest to plotted x, or nullptr.
@@ -39,7 +39,7 @@ const SweepPoint* nearest(const Series& s, double x) {
 // Draws one graph; returns the sweep point clicked, if any.
 const SweepPoint* graph(const Series& s, float height, double current_occ, bool ok) {
     ImGui::TextUnformatted(s.title);
-    static std::vector<ImU32> colors;   // scratch, reused every frame
+    static std::vector<ImU32> colors;  // scratch, reused every frame
     colors.resize(s.lim.size());
     for (std::size_t i = 0; i < s.lim.size(); ++i) colors[i] = limiter_color(s.lim[i]);
     plot::begin(s.id, ImVec2(-1, height), s.x, plot::Axis{0, 105, "", "%"});
@@ -59,9 +59,11 @@ const SweepPoint* graph(const Series& s, float height, double current_occ, bool 
             ImGui::BeginTooltip();
             if (s.unit_scale == 1.0) ImGui::Text("%lld %s", static_cast<long long>(p->x), s.unit);
             else ImGui::Text("%s %s", format_bytes(p->x).c_str(), s.unit);
-            ImGui::Text("%s occupancy · %d blocks · %d warps per SM", format_percent(p->occupancy).c_str(), p->blocks_per_sm, p->warps_per_sm);
+            ImGui::Text("%s occupancy · %d blocks · %d warps per SM", format_percent(p->occupancy).c_str(), p->blocks_per_sm,
+                        p->warps_per_sm);
             for (Limiter l : kAllLimiters)
-                if (p->limiters & l) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(l)), "limited by %s", limiter_title(l));
+                if (p->limiters & l)
+                    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(l)), "limited by %s", limiter_title(l));
             ImGui::TextDisabled("click to use this value");
             ImGui::EndTooltip();
             if (plot::clicked(nullptr, nullptr)) clicked = p;
@@ -91,12 +93,12 @@ void draw_plots(AppState& s) {
                                                     ImGui::GetStyle().ItemSpacing.y);
     const double smem_max_kib = d.smem_x.empty() ? 48.0 : std::max(1.0f, d.smem_x.back());
     const Series series[] = {
-        {"by_threads", "Block size", plot::Axis{0, static_cast<double>(a.max_threads_per_block), "threads per block"}, d.threads_x, d.threads_y,
-         d.threads_lim, d.by_threads, static_cast<double>(s.req.launch.threads), "threads per block", 1.0},
+        {"by_threads", "Block size", plot::Axis{0, static_cast<double>(a.max_threads_per_block), "threads per block"}, d.threads_x,
+         d.threads_y, d.threads_lim, d.by_threads, static_cast<double>(s.req.launch.threads), "threads per block", 1.0},
         {"by_regs", "Registers", plot::Axis{0, static_cast<double>(a.max_regs_per_thread + 1), "registers per thread"}, d.regs_x, d.regs_y,
          d.regs_lim, d.by_regs, static_cast<double>(s.req.kernel.regs_per_thread), "registers per thread", 1.0},
-        {"by_smem", "Dynamic shared memory", plot::Axis{0, smem_max_kib, "dynamic shared memory per block (KiB)"}, d.smem_x, d.smem_y, d.smem_lim,
-         d.by_smem, static_cast<double>(s.req.launch.smem_dynamic) / 1024.0, "dynamic shared memory", 1.0 / 1024.0},
+        {"by_smem", "Dynamic shared memory", plot::Axis{0, smem_max_kib, "dynamic shared memory per block (KiB)"}, d.smem_x, d.smem_y,
+         d.smem_lim, d.by_smem, static_cast<double>(s.req.launch.smem_dynamic) / 1024.0, "dynamic shared memory", 1.0 / 1024.0},
     };
     if (!ImGui::BeginTable("plots", cols, ImGuiTableFlags_SizingStretchSame)) return;
     for (int i = 0; i < 3; ++i) {

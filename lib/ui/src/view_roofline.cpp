@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "imgui_internal.h"
 #include "occ/format.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/roofline.hpp"
-#include "imgui_internal.h"
 #include "plot.hpp"
 #include "views.hpp"
 
@@ -37,7 +37,8 @@ const ImU32 kOpColors[] = {IM_COL32(78, 121, 167, 255), IM_COL32(242, 142, 43, 2
 // The refresh step's points, each with its colour.
 std::vector<OpPoint> colored(const std::vector<RooflineOp>& ops) {
     std::vector<OpPoint> out;
-    for (std::size_t i = 0; i < ops.size(); ++i) out.push_back(OpPoint{ops[i].label, ops[i].op, ops[i].point, kOpColors[i % std::size(kOpColors)]});
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        out.push_back(OpPoint{ops[i].label, ops[i].op, ops[i].point, kOpColors[i % std::size(kOpColors)]});
     return out;
 }
 
@@ -149,7 +150,10 @@ void roofs(const RooflineDevice& d, Precision main, double x0, double x1, ImU32 
         bool leader_set = false;
         for (Precision q : kAllPrecisions) {
             if (d.at(q).tflops != f.tflops) continue;
-            if (!leader_set) { leader = q; leader_set = true; }
+            if (!leader_set) {
+                leader = q;
+                leader_set = true;
+            }
             if (q == main) leader = q;
             all_tensor = all_tensor && d.at(q).tensor;
             if (!names.empty()) names += '/';
@@ -219,8 +223,7 @@ void draw_roofline(AppState& s) {
     const plot::TickFormat flops_tick = [](double v) { return format_si(v, "FLOP/s", 1); };
     const char* x_title = "arithmetic intensity (FLOP/byte, log scale)";
     if (ImGui::CalcTextSize(x_title).x > size.x * 0.7f) x_title = "intensity (FLOP/byte, log)";
-    plot::begin("roofline", size, plot::Axis{x0, x1, x_title, "", true, intensity_tick},
-                plot::Axis{y0, y1, "", "", true, flops_tick});
+    plot::begin("roofline", size, plot::Axis{x0, x1, x_title, "", true, intensity_tick}, plot::Axis{y0, y1, "", "", true, flops_tick});
     const Precision main = pts.front().p.ok() ? pts.front().p.compute : Precision::fp32;
     std::vector<ImRect> labels;
     roofs(dev, main, x0, x1, accent_color(), true, labels);
@@ -252,10 +255,13 @@ void draw_roofline(AppState& s) {
             ImGui::Text("%s (%s)", near->label, precision_name(near->op.dtype));
             ImGui::TextDisabled("%s", p.formula.c_str());
             ImGui::Text("intensity %s FLOP/byte, ridge %s", format_number(p.intensity, 3).c_str(), format_number(p.ridge, 1).c_str());
-            ImGui::Text("attainable %s (%s-bound, %s peak)", format_si(p.attainable, "FLOP/s").c_str(), p.memory_bound ? "memory" : "compute",
-                        precision_name(p.compute));
-            ImGui::Text("%s, %s: at least %s", format_si(p.flops, "FLOP").c_str(), format_si(p.bytes, "B").c_str(), format_seconds(p.time_bound_s).c_str());
-            if (p.measured_s > 0) ImGui::Text("measured %s = %s of the roofline", format_seconds(p.measured_s).c_str(), format_percent(p.fraction_of_roofline).c_str());
+            ImGui::Text("attainable %s (%s-bound, %s peak)", format_si(p.attainable, "FLOP/s").c_str(),
+                        p.memory_bound ? "memory" : "compute", precision_name(p.compute));
+            ImGui::Text("%s, %s: at least %s", format_si(p.flops, "FLOP").c_str(), format_si(p.bytes, "B").c_str(),
+                        format_seconds(p.time_bound_s).c_str());
+            if (p.measured_s > 0)
+                ImGui::Text("measured %s = %s of the roofline", format_seconds(p.measured_s).c_str(),
+                            format_percent(p.fraction_of_roofline).c_str());
         } else {
             const double intensity = hx;
             const PeakFigure& f = dev.at(main);
@@ -271,7 +277,8 @@ void draw_roofline(AppState& s) {
     // Table of the points
     // On a narrow screen the columns keep their width and the table scrolls sideways.
     const bool narrow = ImGui::GetContentRegionAvail().x < em(48);
-    const ImGuiTableFlags tf = ImGuiTableFlags_RowBg | (narrow ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchProp);
+    const ImGuiTableFlags tf = ImGuiTableFlags_RowBg |
+                               (narrow ? ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX : ImGuiTableFlags_SizingStretchProp);
     const ImVec2 table_size(0, narrow ? table_h + ImGui::GetStyle().ScrollbarSize : 0);
     if (ImGui::BeginTable("roofline_points", 7, tf, table_size)) {
         for (const char* h : {"op", "intensity", "attainable", "bound", "fastest", compare ? "vs compare" : "peak used", "source"})
@@ -294,13 +301,13 @@ void draw_roofline(AppState& s) {
             ImGui::TableNextColumn();
             ImGui::Text("%s", o.p.memory_bound ? "memory" : "compute");
             ImGui::TableNextColumn();
-            if (o.p.measured_s > 0) ImGui::Text("%s (%s reached)", format_seconds(o.p.time_bound_s).c_str(), format_percent(o.p.fraction_of_roofline).c_str());
+            if (o.p.measured_s > 0)
+                ImGui::Text("%s (%s reached)", format_seconds(o.p.time_bound_s).c_str(), format_percent(o.p.fraction_of_roofline).c_str());
             else ImGui::Text("%s", format_seconds(o.p.time_bound_s).c_str());
             ImGui::TableNextColumn();
             if (compare && i < cmp.size() && cmp[i].p.ok() && cmp[i].p.attainable > 0)
                 ImGui::Text("%sx", format_number(o.p.attainable / cmp[i].p.attainable, 1).c_str());
-            else
-                ImGui::Text("%s%s", precision_name(o.p.compute), o.p.tensor ? " (tensor)" : "");
+            else ImGui::Text("%s%s", precision_name(o.p.compute), o.p.tensor ? " (tensor)" : "");
             ImGui::TableNextColumn();
             if (i == 0) ImGui::TextDisabled("%s", dev.source.c_str());
         }

@@ -16,9 +16,9 @@ namespace occ::ui {
 namespace {
 
 struct Ctx {
-    float w = 0;          // drawing width in pixels
-    float y = 0;          // current row top
-    float label_w = 0;    // left column for row labels
+    float w = 0;        // drawing width in pixels
+    float y = 0;        // current row top
+    float label_w = 0;  // left column for row labels
     int hovered_block = -1;
     ImU32 empty = 0, border = 0, text = 0, dim = 0;
 };
@@ -68,17 +68,17 @@ void draw_sm(AppState& s) {
     const int blocks = r.ok() ? r.blocks_per_sm : 0;
     const float w = std::max(avail.x, 200.0f);
     // The four titles and their figures, first, so the height counts the titles that wrap.
-    const std::string figs[4] = {
-        std::to_string(r.warps_per_sm) + " of " + std::to_string(r.max_warps_per_sm) + " warps",
-        format_count(static_cast<std::int64_t>(r.regs_per_warp_allocated) * r.warps_per_sm) + " of " + format_count(a.regs_per_sm) + " regs",
-        format_bytes(r.smem_per_block_allocated * blocks) + " of " + format_bytes(r.smem_per_sm_configured) + " carveout (array " +
-            format_bytes(a.smem_per_sm) + ")",
-        std::to_string(blocks) + " of " + std::to_string(a.max_blocks_per_sm) + " blocks"};
-    static const char* const names[4] = {"Warp slots (per sub-partition)", "Register file (per sub-partition)", "Shared memory", "Block slots"};
+    const std::string figs[4] = {std::to_string(r.warps_per_sm) + " of " + std::to_string(r.max_warps_per_sm) + " warps",
+                                 format_count(static_cast<std::int64_t>(r.regs_per_warp_allocated) * r.warps_per_sm) + " of " +
+                                     format_count(a.regs_per_sm) + " regs",
+                                 format_bytes(r.smem_per_block_allocated * blocks) + " of " + format_bytes(r.smem_per_sm_configured) +
+                                     " carveout (array " + format_bytes(a.smem_per_sm) + ")",
+                                 std::to_string(blocks) + " of " + std::to_string(a.max_blocks_per_sm) + " blocks"};
+    static const char* const names[4] = {"Warp slots (per sub-partition)", "Register file (per sub-partition)", "Shared memory",
+                                         "Block slots"};
     static const unsigned bits[4] = {kLimitWarps, kLimitRegisters, kLimitSharedMemory, kLimitBlocks};
     int title_lines = 4;
-    for (int i = 0; i < 4; ++i)
-        title_lines += title_wraps(w, names[i], figs[i] + ((r.limiters & bits[i]) ? "   limiting" : "")) ? 1 : 0;
+    for (int i = 0; i < 4; ++i) title_lines += title_wraps(w, names[i], figs[i] + ((r.limiters & bits[i]) ? "   limiting" : "")) ? 1 : 0;
     const float titles_h = title_lines * (fh + 3);
     const float cell_h = std::clamp((avail.y - titles_h - 3 * em(1.2f) - em(1.4f) - em(1.6f)) / (2.0f * subs), em(0.55f), em(1.0f));
     const float height = titles_h + subs * (cell_h + 2) * 2 + em(1.4f) + em(1.6f) + 3 * em(0.7f);
@@ -104,7 +104,7 @@ void draw_sm(AppState& s) {
         std::snprintf(lab, sizeof lab, "SMSP %d", sp);
         plot::text(0, c.y + (cell_h - fh) * 0.5f, lab, c.dim);
         for (int i = 0; i < slots_per_sub; ++i) {
-            const int warp = i * subs + sp;   // the SM-wide warp index in this slot
+            const int warp = i * subs + sp;  // the SM-wide warp index in this slot
             const int block = warp < blocks * wpb ? warp / wpb : -1;
             const float x0 = sub_label + i * slot_w;
             cell(c, x0, c.y, x0 + slot_w - gap, c.y + cell_h, block);
@@ -150,7 +150,8 @@ void draw_sm(AppState& s) {
             if (rw >= 1) plot::rect(x, c.y, x + rw, c.y + bar_h, IM_COL32(0, 0, 0, 90));
             x += bw;
         }
-        if (r.smem_per_block_allocated == 0) plot::text(carve_x * 0.5, c.y + bar_h * 0.5, "no shared memory used", c.dim, ImVec2(0.5f, 0.5f));
+        if (r.smem_per_block_allocated == 0)
+            plot::text(carve_x * 0.5, c.y + bar_h * 0.5, "no shared memory used", c.dim, ImVec2(0.5f, 0.5f));
         c.y += bar_h + em(0.7f);
     }
 
@@ -167,8 +168,8 @@ void draw_sm(AppState& s) {
     if (c.hovered_block >= 0) {
         ImGui::BeginTooltip();
         ImGui::Text("Block %d", c.hovered_block);
-        ImGui::TextDisabled("%d warps · %s registers · %s shared memory", r.warps_per_block, format_count(r.regs_per_block_allocated).c_str(),
-                            format_bytes(r.smem_per_block_allocated).c_str());
+        ImGui::TextDisabled("%d warps · %s registers · %s shared memory", r.warps_per_block,
+                            format_count(r.regs_per_block_allocated).c_str(), format_bytes(r.smem_per_block_allocated).c_str());
         ImGui::EndTooltip();
     }
 }

@@ -10,18 +10,18 @@
 namespace occ::ui {
 
 // [SECTION] Views (draw only; numbers come from AppState::derived or occ::core)
-void draw_device_picker(AppState& s);   // view_device.cpp
-void draw_inputs(AppState& s);          // view_inputs.cpp
-void draw_result(AppState& s, bool headline = true);   // view_result.cpp
-void draw_result_headline(AppState& s);   // the big figure and its line: the narrow layout's summary
-void draw_sm(AppState& s);              // view_sm.cpp
-void draw_plots(AppState& s);           // view_plots.cpp: the three occupancy graphs
-void draw_heatmap(AppState& s);         // view_heatmap.cpp
-void draw_hints(AppState& s);           // view_hints.cpp
-void draw_memory(AppState& s);          // view_memory.cpp
-void draw_roofline(AppState& s);        // view_roofline.cpp: log-log roofline with the operation presets
-void draw_advisor(AppState& s);         // view_advisor.cpp: before/after suggestions, waves, clusters
-void draw_ncu(AppState& s);             // view_ncu.cpp: a pasted Nsight Compute report next to occ's prediction
+void draw_device_picker(AppState& s);                 // view_device.cpp
+void draw_inputs(AppState& s);                        // view_inputs.cpp
+void draw_result(AppState& s, bool headline = true);  // view_result.cpp
+void draw_result_headline(AppState& s);               // the big figure and its line: the narrow layout's summary
+void draw_sm(AppState& s);                            // view_sm.cpp
+void draw_plots(AppState& s);                         // view_plots.cpp: the three occupancy graphs
+void draw_heatmap(AppState& s);                       // view_heatmap.cpp
+void draw_hints(AppState& s);                         // view_hints.cpp
+void draw_memory(AppState& s);                        // view_memory.cpp
+void draw_roofline(AppState& s);                      // view_roofline.cpp: log-log roofline with the operation presets
+void draw_advisor(AppState& s);                       // view_advisor.cpp: before/after suggestions, waves, clusters
+void draw_ncu(AppState& s);                           // view_ncu.cpp: a pasted Nsight Compute report next to occ's prediction
 
 // [SECTION] Shared conventions (common.cpp)
 // Sizes in multiples of the font size, so layouts follow the content scale.
@@ -29,7 +29,7 @@ inline float em(float n) { return n * ImGui::GetFontSize(); }
 // Resident block i's colour (a repeating qualitative palette), and each limiter's colour.
 ImU32 block_color(int block, float alpha = 1.0f);
 ImU32 limiter_color(unsigned limiter_bits, float alpha = 1.0f);
-const char* limiter_title(unsigned limiter_bit);   // "Warps", "Registers", ...
+const char* limiter_title(unsigned limiter_bit);  // "Warps", "Registers", ...
 // A wrapped tooltip for the last item.
 void item_tooltip(const char* text);
 // Starts a row of a two-column input table: the label (with its tooltip) in column 0; the next

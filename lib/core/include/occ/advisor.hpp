@@ -28,14 +28,14 @@ struct SmemGrowth {
 };
 
 struct BlockSizeAdvice {
-    int threads = 0;                 // best block size
-    std::int64_t smem_dynamic = 0;   // dynamic shared memory at that size
+    int threads = 0;                // best block size
+    std::int64_t smem_dynamic = 0;  // dynamic shared memory at that size
     int blocks_per_sm = 0;
-    int active_threads_per_sm = 0;   // the score: blocks × threads
-    std::int64_t min_grid_blocks = 0;   // blocks_per_sm × SMs: the smallest grid that fills the GPU (minGridSize)
-    int candidates = 0;              // block sizes evaluated
-    OccupancyResult before;          // at the launch's current block size (its smem grown the same way)
-    OccupancyResult after;           // at the suggested block size
+    int active_threads_per_sm = 0;     // the score: blocks × threads
+    std::int64_t min_grid_blocks = 0;  // blocks_per_sm × SMs: the smallest grid that fills the GPU (minGridSize)
+    int candidates = 0;                // block sizes evaluated
+    OccupancyResult before;            // at the launch's current block size (its smem grown the same way)
+    OccupancyResult after;             // at the suggested block size
     std::string error;
     bool ok() const { return error.empty(); }
 };
@@ -51,22 +51,22 @@ BlockSizeAdvice advise_block_size(const Device& dev, const KernelResources& k, c
 
 // [SECTION] Register and shared-memory headroom (one shape for both resources)
 enum class Resource : std::uint8_t {
-    registers,        // registers per thread
-    shared_memory,    // dynamic shared memory per block, bytes
+    registers,      // registers per thread
+    shared_memory,  // dynamic shared memory per block, bytes
 };
 
 struct ResourceAdvice {
     Resource resource = Resource::registers;
-    std::int64_t now = 0;               // the resource as the launch uses it now
-    int blocks_per_sm = 0;              // blocks per SM now
-    std::int64_t max_same_blocks = 0;   // the most that keeps blocks_per_sm
-    std::int64_t headroom = 0;          // max_same_blocks - now
-    std::int64_t to_gain_block = -1;    // the most that fits one more block; -1: none does
-    std::int64_t cut_to_gain = 0;       // now - to_gain_block (0 when no cut helps)
-    OccupancyResult before;             // now
-    OccupancyResult at_headroom;        // at max_same_blocks
-    OccupancyResult after_cut;          // at to_gain_block (when one exists)
-    std::string note;                   // why no cut helps, when none does
+    std::int64_t now = 0;              // the resource as the launch uses it now
+    int blocks_per_sm = 0;             // blocks per SM now
+    std::int64_t max_same_blocks = 0;  // the most that keeps blocks_per_sm
+    std::int64_t headroom = 0;         // max_same_blocks - now
+    std::int64_t to_gain_block = -1;   // the most that fits one more block; -1: none does
+    std::int64_t cut_to_gain = 0;      // now - to_gain_block (0 when no cut helps)
+    OccupancyResult before;            // now
+    OccupancyResult at_headroom;       // at max_same_blocks
+    OccupancyResult after_cut;         // at to_gain_block (when one exists)
+    std::string note;                  // why no cut helps, when none does
     std::string error;
     bool ok() const { return error.empty(); }
 };
@@ -80,9 +80,9 @@ ResourceAdvice advise_shared_memory(const Device& dev, const KernelResources& k,
 // The kernel's opt-in setting is respected (without opt-in a block may use 48 KB in total).
 struct DynamicSmemAdvice {
     int target_blocks = 0;
-    std::int64_t available = -1;     // bytes; -1 when the target cannot be reached
-    OccupancyResult at_available;    // occupancy with smem_dynamic = available
-    std::string error;               // why the target cannot be reached
+    std::int64_t available = -1;   // bytes; -1 when the target cannot be reached
+    OccupancyResult at_available;  // occupancy with smem_dynamic = available
+    std::string error;             // why the target cannot be reached
     bool ok() const { return error.empty(); }
 };
 DynamicSmemAdvice available_dynamic_smem(const Device& dev, const KernelResources& k, const LaunchConfig& l, int target_blocks);

@@ -33,11 +33,11 @@ int bank_phases(int access_bytes);
 
 struct BankResult {
     int active_lanes = 0;
-    int phases = 1;                   // 1, 2 or 4
+    int phases = 1;  // 1, 2 or 4
     int wavefronts = 0;
     int ideal_wavefronts = 0;
-    int conflicts = 0;                // wavefronts - ideal_wavefronts
-    int max_way = 0;                  // most distinct words in one bank within one phase (1 = none)
+    int conflicts = 0;  // wavefronts - ideal_wavefronts
+    int max_way = 0;    // most distinct words in one bank within one phase (1 = none)
     // For pictures: the first bank each lane touches (-1 inactive); an access of b bytes covers
     // b/4 consecutive banks (at least 1).
     std::array<std::int8_t, kWarpLanes> lane_bank{};
@@ -62,14 +62,14 @@ int bank_lane_list(const BankResult& r, int bank, std::array<std::int8_t, kWarpL
 std::string banks_model_unsupported(const ArchRules& a);
 
 struct BankBlockResult {
-    std::vector<BankResult> warps;    // one per warp
+    std::vector<BankResult> warps;  // one per warp
     std::int64_t wavefronts = 0;
     std::int64_t ideal_wavefronts = 0;
     std::int64_t conflicts = 0;
     int max_way = 0;
-    int worst_warp = 0;               // the warp with most conflicts (first on ties)
-    std::string reason;               // "stride of 2 words: lanes i and i+16 share a bank (2-way)"
-    std::string fix;                  // padding or XOR swizzle that removes the conflict; "" if none needed
+    int worst_warp = 0;  // the warp with most conflicts (first on ties)
+    std::string reason;  // "stride of 2 words: lanes i and i+16 share a bank (2-way)"
+    std::string fix;     // padding or XOR swizzle that removes the conflict; "" if none needed
     // The fix, evaluated: conflicts with one element of padding and with an XOR swizzle (2-D patterns
     // only; -1 when not applicable).
     std::int64_t conflicts_padded = -1;

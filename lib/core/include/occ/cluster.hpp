@@ -25,9 +25,9 @@ inline constexpr int kMaxPortableClusterSize = 8;
 inline constexpr int kMaxNonPortableClusterSize = 16;
 
 struct GpcLayout {
-    std::vector<int> sms_per_gpc;   // SMs in each GPC; sums to the device's SM count
-    std::string source;             // where the numbers come from, and what is assumed
-    bool assumed = true;            // true when the split across GPCs is not published
+    std::vector<int> sms_per_gpc;  // SMs in each GPC; sums to the device's SM count
+    std::string source;            // where the numbers come from, and what is assumed
+    bool assumed = true;           // true when the split across GPCs is not published
     int gpc_count() const { return static_cast<int>(sms_per_gpc.size()); }
 };
 
@@ -40,8 +40,8 @@ GpcLayout even_gpc_layout(int sm_count, int max_sms_per_gpc = 18);
 struct ClusterResult {
     int cluster_size = 1;
     bool non_portable = false;
-    int blocks_per_sm = 0;              // from the occupancy model
-    int max_active_clusters = 0;        // device-wide, like cudaOccupancyMaxActiveClusters
+    int blocks_per_sm = 0;        // from the occupancy model
+    int max_active_clusters = 0;  // device-wide, like cudaOccupancyMaxActiveClusters
     std::vector<int> clusters_per_gpc;
     std::int64_t active_blocks = 0;     // max_active_clusters × cluster_size
     std::int64_t block_slots = 0;       // SMs × blocks_per_sm: what plain (cluster-less) launches could hold
@@ -54,8 +54,8 @@ struct ClusterResult {
     bool ok() const { return error.empty(); }
 };
 
-ClusterResult compute_clusters(const Device& dev, const KernelResources& k, const LaunchConfig& l, int cluster_size,
-                               bool non_portable, const GpcLayout& layout);
+ClusterResult compute_clusters(const Device& dev, const KernelResources& k, const LaunchConfig& l, int cluster_size, bool non_portable,
+                               const GpcLayout& layout);
 inline ClusterResult compute_clusters(const Device& dev, const KernelResources& k, const LaunchConfig& l, int cluster_size,
                                       bool non_portable = false) {
     return compute_clusters(dev, k, l, cluster_size, non_portable, gpc_layout(dev));

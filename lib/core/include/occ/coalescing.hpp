@@ -28,7 +28,7 @@ inline constexpr int kSectorBytes = 32;
 inline constexpr int kLineBytes = 128;
 
 enum class AccessOp : std::uint8_t { load, store };
-const char* access_op_name(AccessOp op);   // "load" / "store"
+const char* access_op_name(AccessOp op);  // "load" / "store"
 
 // True for 1, 2, 4, 8, 16 (the widths a CUDA lane can load or store in one instruction).
 bool valid_access_bytes(int bytes);
@@ -38,9 +38,9 @@ bool valid_access_bytes(int bytes);
 // addresses are ignored. Every active lane's address must be a multiple of access_bytes (CUDA
 // requires naturally aligned accesses; check_warp_access reports the first lane that is not).
 struct WarpAccess {
-    std::array<std::uint64_t, kWarpLanes> addr{};   // byte address per lane
-    std::uint32_t active = 0xffffffffu;             // lane mask
-    int access_bytes = 4;                           // 1, 2, 4, 8 or 16
+    std::array<std::uint64_t, kWarpLanes> addr{};  // byte address per lane
+    std::uint32_t active = 0xffffffffu;            // lane mask
+    int access_bytes = 4;                          // 1, 2, 4, 8 or 16
     AccessOp op = AccessOp::load;
 
     bool lane_active(int lane) const { return (active >> lane) & 1u; }
@@ -51,37 +51,37 @@ std::string check_warp_access(const WarpAccess& w);
 
 // [SECTION] AccessPattern
 enum class PatternKind : std::uint8_t {
-    addresses,   // explicit per-lane byte addresses (one warp); inactive lanes via active_lanes
-    affine,      // addr = base + offset + t * stride * elem_bytes        (t = linear thread index)
-    index_2d,    // addr = base + offset + (row * pitch + col') * elem_bytes
-                 //   order row:    row = threadIdx.y, col = threadIdx.x   (z adds block_y rows)
-                 //   order column: row = threadIdx.x, col = threadIdx.y
-                 //   col' = swizzle ? col ^ (row mod P) : col, P = largest power of two <= pitch
-    gather,      // addr = base + offset + idx(t) * elem_bytes; idx = a random permutation of the
-                 //   block's threads (range 0) or uniform random in [0, range); splitmix64(seed)
+    addresses,  // explicit per-lane byte addresses (one warp); inactive lanes via active_lanes
+    affine,     // addr = base + offset + t * stride * elem_bytes        (t = linear thread index)
+    index_2d,   // addr = base + offset + (row * pitch + col') * elem_bytes
+                //   order row:    row = threadIdx.y, col = threadIdx.x   (z adds block_y rows)
+                //   order column: row = threadIdx.x, col = threadIdx.y
+                //   col' = swizzle ? col ^ (row mod P) : col, P = largest power of two <= pitch
+    gather,     // addr = base + offset + idx(t) * elem_bytes; idx = a random permutation of the
+                //   block's threads (range 0) or uniform random in [0, range); splitmix64(seed)
 };
-const char* pattern_kind_name(PatternKind k);   // "addresses", "affine", "2d", "gather"
+const char* pattern_kind_name(PatternKind k);  // "addresses", "affine", "2d", "gather"
 
 enum class IndexOrder : std::uint8_t { row, column };
 
 // A block's access, described the way a user thinks of it. make_warp_access turns it into WarpAccess.
 struct AccessPattern {
     PatternKind kind = PatternKind::affine;
-    int access_bytes = 4;           // bytes each lane moves (1, 2, 4, 8, 16)
-    int elem_bytes = 0;             // element size for index arithmetic; 0 = access_bytes
+    int access_bytes = 4;  // bytes each lane moves (1, 2, 4, 8, 16)
+    int elem_bytes = 0;    // element size for index arithmetic; 0 = access_bytes
     AccessOp op = AccessOp::load;
-    int block[3] = {32, 1, 1};      // blockDim; threads = x*y*z (1..1024)
-    std::uint32_t active_lanes = 0xffffffffu;   // applied to every warp
-    std::uint64_t base = 0;         // bytes
-    std::int64_t offset = 0;        // bytes added to every address (misalignment experiments)
-    std::int64_t stride = 1;        // affine: elements between consecutive threads
-    std::int64_t pitch = 0;         // 2-D: elements per row (0 = the block's extent along col)
-    std::int64_t pad = 0;           // 2-D: elements added to pitch (the "+1" of a 32x33 tile)
-    bool swizzle = false;           // 2-D: XOR-swizzle the column with the row
+    int block[3] = {32, 1, 1};                 // blockDim; threads = x*y*z (1..1024)
+    std::uint32_t active_lanes = 0xffffffffu;  // applied to every warp
+    std::uint64_t base = 0;                    // bytes
+    std::int64_t offset = 0;                   // bytes added to every address (misalignment experiments)
+    std::int64_t stride = 1;                   // affine: elements between consecutive threads
+    std::int64_t pitch = 0;                    // 2-D: elements per row (0 = the block's extent along col)
+    std::int64_t pad = 0;                      // 2-D: elements added to pitch (the "+1" of a 32x33 tile)
+    bool swizzle = false;                      // 2-D: XOR-swizzle the column with the row
     IndexOrder order = IndexOrder::row;
-    std::uint64_t seed = 1;         // gather
-    std::int64_t range = 0;         // gather: elements; 0 = permutation of the block's threads
-    std::array<std::uint64_t, kWarpLanes> addresses{};   // kind addresses
+    std::uint64_t seed = 1;                             // gather
+    std::int64_t range = 0;                             // gather: elements; 0 = permutation of the block's threads
+    std::array<std::uint64_t, kWarpLanes> addresses{};  // kind addresses
 
     int threads() const { return block[0] * block[1] * block[2]; }
     int warps() const { return (threads() + kWarpLanes - 1) / kWarpLanes; }
@@ -102,16 +102,16 @@ WarpAccess make_warp_access(const AccessPattern& p, int warp);
 inline constexpr std::int8_t kNoSector = -1;
 
 struct GlobalAccessResult {
-    int requests = 0;                  // 1 when any lane is active, else 0
+    int requests = 0;  // 1 when any lane is active, else 0
     int active_lanes = 0;
-    int sectors = 0;                   // distinct 32-byte sectors
-    int lines = 0;                     // distinct 128-byte lines
-    std::int64_t bytes_requested = 0;  // distinct bytes the active lanes ask for (a broadcast counts once)
-    std::int64_t lane_bytes = 0;       // active lanes x access_bytes (duplicates counted)
-    std::int64_t bytes_transferred = 0;   // sectors x 32
-    double efficiency = 0.0;           // bytes_requested / bytes_transferred (0 with no active lane)
-    int ideal_sectors = 0;             // ceil(bytes_requested / 32)
-    int excess_sectors = 0;            // sectors - ideal_sectors
+    int sectors = 0;                     // distinct 32-byte sectors
+    int lines = 0;                       // distinct 128-byte lines
+    std::int64_t bytes_requested = 0;    // distinct bytes the active lanes ask for (a broadcast counts once)
+    std::int64_t lane_bytes = 0;         // active lanes x access_bytes (duplicates counted)
+    std::int64_t bytes_transferred = 0;  // sectors x 32
+    double efficiency = 0.0;             // bytes_requested / bytes_transferred (0 with no active lane)
+    int ideal_sectors = 0;               // ceil(bytes_requested / 32)
+    int excess_sectors = 0;              // sectors - ideal_sectors
     // For pictures: lane -> index into sector_addr (kNoSector for an inactive lane); sectors are
     // numbered in ascending address order. sector_addr[i] = byte address of sector i (i < sectors).
     std::array<std::int8_t, kWarpLanes> lane_sector{};
@@ -130,18 +130,18 @@ std::string global_model_unsupported(const ArchRules& a);
 
 // [SECTION] analyze_global_block
 enum class GlobalVerdict : std::uint8_t {
-    none,         // no active lane
-    coalesced,    // sectors == ideal, every moved byte is used
-    broadcast,    // several lanes share addresses; still no excess
-    misaligned,   // contiguous, but the span starts off a 32-byte boundary: +1 sector
-    strided,      // a constant stride > 1 element leaves sectors part used
-    split_rows,   // 2-D block with blockDim.x < 32 (row order): a warp spans several rows
-    scattered,    // no constant stride (gather, permutation)
+    none,        // no active lane
+    coalesced,   // sectors == ideal, every moved byte is used
+    broadcast,   // several lanes share addresses; still no excess
+    misaligned,  // contiguous, but the span starts off a 32-byte boundary: +1 sector
+    strided,     // a constant stride > 1 element leaves sectors part used
+    split_rows,  // 2-D block with blockDim.x < 32 (row order): a warp spans several rows
+    scattered,   // no constant stride (gather, permutation)
 };
 const char* global_verdict_name(GlobalVerdict v);
 
 struct GlobalBlockResult {
-    std::vector<GlobalAccessResult> warps;   // one per warp of the block
+    std::vector<GlobalAccessResult> warps;  // one per warp of the block
     int requests = 0;
     std::int64_t sectors = 0;
     std::int64_t lines = 0;
@@ -151,14 +151,14 @@ struct GlobalBlockResult {
     double efficiency = 0.0;
     std::int64_t ideal_sectors = 0;
     std::int64_t excess_sectors = 0;
-    int worst_warp = 0;                       // the warp with most excess sectors (first on ties)
+    int worst_warp = 0;  // the warp with most excess sectors (first on ties)
     GlobalVerdict verdict = GlobalVerdict::none;
     // The fix: the same lanes reading consecutive, 32-byte-aligned elements.
     std::int64_t contiguous_sectors = 0;
     double contiguous_efficiency = 0.0;
-    std::string reason;                       // "stride of 2 floats: every sector is half used"
-    std::string fix;                          // "" when nothing to fix
-    std::string error;                        // non-empty: the inputs were refused; other fields are zero
+    std::string reason;  // "stride of 2 floats: every sector is half used"
+    std::string fix;     // "" when nothing to fix
+    std::string error;   // non-empty: the inputs were refused; other fields are zero
     bool ok() const { return error.empty(); }
 };
 

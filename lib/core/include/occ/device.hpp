@@ -28,9 +28,9 @@ inline constexpr int kMaxNamedBarriers = 16;
 
 // How an SM's shared-memory capacity is set (the per-row source is cited in device_db.cpp).
 enum class SmemConfig : std::uint8_t {
-    dedicated,   // a fixed size, no preference (Maxwell, Pascal)
-    l1_split,    // 64 KB split between L1 and shared memory by cudaFuncSetCacheConfig (Kepler)
-    carveout,    // unified L1/shared array; the carveout is picked from a preference and the need (Volta+)
+    dedicated,  // a fixed size, no preference (Maxwell, Pascal)
+    l1_split,   // 64 KB split between L1 and shared memory by cudaFuncSetCacheConfig (Kepler)
+    carveout,   // unified L1/shared array; the carveout is picked from a preference and the need (Volta+)
 };
 
 // What one compute capability's streaming multiprocessor provides and how it allocates. Every field
@@ -40,26 +40,26 @@ enum class SmemConfig : std::uint8_t {
 struct ArchRules {
     int cc_major = 0;
     int cc_minor = 0;
-    const char* family = "";             // "Ampere", "Hopper", ...
+    const char* family = "";  // "Ampere", "Hopper", ...
     int warp_size = 32;
     int max_threads_per_block = 1024;
-    int max_threads_per_sm = 2048;       // = max resident warps × warp size
+    int max_threads_per_sm = 2048;  // = max resident warps × warp size
     int max_blocks_per_sm = 32;
-    int regs_per_sm = 65536;             // 32-bit registers
+    int regs_per_sm = 65536;  // 32-bit registers
     int regs_per_block = 65536;
     int max_regs_per_thread = 255;
-    int reg_alloc_unit = 256;            // registers per warp are rounded up to this
-    int subpartitions = 4;               // SM sub-partitions (warp schedulers) sharing the register file
+    int reg_alloc_unit = 256;  // registers per warp are rounded up to this
+    int subpartitions = 4;     // SM sub-partitions (warp schedulers) sharing the register file
     // A kernel must also fit an SM with this many sub-partitions (0 = no such check): GP100 (2) runs
     // only what GP10x (4) can run, for forward compatibility within Pascal.
     int compat_subpartitions = 0;
     // Partitioned global caching (5.2, 5.3, 6.1, 6.2): a block lives in half an SM when enabled.
     bool partitioned_gc_supported = false;
-    std::int64_t smem_per_sm = 0;        // bytes, largest carveout (cudaDeviceProp::sharedMemPerMultiprocessor)
-    std::int64_t smem_per_block = 49152; // bytes without opt-in (sharedMemPerBlock)
-    std::int64_t smem_per_block_optin = 49152;   // sharedMemPerBlockOptin
-    std::int64_t smem_reserved_per_block = 0;    // reservedSharedMemPerBlock (1 KB from 8.0)
-    int smem_alloc_unit = 256;           // bytes; shared memory per block is rounded up to this
+    std::int64_t smem_per_sm = 0;               // bytes, largest carveout (cudaDeviceProp::sharedMemPerMultiprocessor)
+    std::int64_t smem_per_block = 49152;        // bytes without opt-in (sharedMemPerBlock)
+    std::int64_t smem_per_block_optin = 49152;  // sharedMemPerBlockOptin
+    std::int64_t smem_reserved_per_block = 0;   // reservedSharedMemPerBlock (1 KB from 8.0)
+    int smem_alloc_unit = 256;                  // bytes; shared memory per block is rounded up to this
     SmemConfig smem_config = SmemConfig::dedicated;
     // Volta+ carveout: the sizes (bytes, ascending) the unified L1/shared array can be split into.
     // Empty (count 0) unless smem_config is carveout.
@@ -74,7 +74,7 @@ struct ArchRules {
     // (× max_blocks_per_sm = barriers per SM).
     bool barriers_limit_blocks = false;
     int barriers_per_block_slot = 2;
-    bool clusters = false;               // thread block clusters (9.0+)
+    bool clusters = false;  // thread block clusters (9.0+)
     // Virtual resources per SM that a kernel's virtual-resource count draws from (0 = the part has
     // none): blocks <= virtual_resources_per_sm / count when the kernel declares a count > 0.
     int virtual_resources_per_sm = 0;
@@ -89,12 +89,10 @@ struct ArchRules {
     // driver_smem_headroom twice that room, up to 64 KB unless the room itself needs more.
     std::int64_t driver_smem_floor = 0;
     bool driver_smem_headroom = false;
-    const char* source = "";             // where these numbers come from
+    const char* source = "";  // where these numbers come from
 
     int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
-    std::span<const std::int64_t> carveouts() const {
-        return {carveout_steps.data(), static_cast<std::size_t>(carveout_step_count)};
-    }
+    std::span<const std::int64_t> carveouts() const { return {carveout_steps.data(), static_cast<std::size_t>(carveout_step_count)}; }
 };
 
 enum class Segment { datacenter, workstation, consumer, embedded, custom };
@@ -102,10 +100,10 @@ const char* segment_name(Segment s);
 
 // A GPU: its rules plus what differs between parts of the same compute capability.
 struct Device {
-    std::string name;            // canonical name, e.g. "A100-SXM4-80GB"
+    std::string name;  // canonical name, e.g. "A100-SXM4-80GB"
     int sm_count = 1;
     Segment segment = Segment::custom;
-    ArchRules arch;              // copied so a custom device may override individual limits
+    ArchRules arch;  // copied so a custom device may override individual limits
 };
 
 // [SECTION] Database
@@ -116,16 +114,16 @@ std::span<const ArchRules> all_archs();
 // one per occ::Precision, and its DRAM bandwidth. Sources are cited in gpu_db.cpp.
 struct GpuPeaks {
     double fp64 = 0, fp64_tensor = 0, fp32 = 0, tf32 = 0, fp16 = 0, bf16 = 0, fp8 = 0, int8 = 0;
-    double dram_gbps = 0;        // GB/s (10^9 B/s)
-    bool matrix_units = true;    // fp64_tensor, tf32, fp16, bf16, fp8 and int8 figures are tensor-core / matrix-unit figures
-    int list_position = 0;       // place in roofline_devices(), 1-based (the order links, messages and lists show)
-    const char* source = nullptr;   // nullptr: no roofline figures for this GPU
+    double dram_gbps = 0;          // GB/s (10^9 B/s)
+    bool matrix_units = true;      // fp64_tensor, tf32, fp16, bf16, fp8 and int8 figures are tensor-core / matrix-unit figures
+    int list_position = 0;         // place in roofline_devices(), 1-based (the order links, messages and lists show)
+    const char* source = nullptr;  // nullptr: no roofline figures for this GPU
 };
 
 // How a GPU's SMs sit in GPU Processing Clusters (for thread block clusters, cluster.hpp).
 struct GpcSplit {
-    int gpcs = 0;                // GPCs with at least one enabled TPC; 0 = unknown (an even split is assumed)
-    int max_sms_per_gpc = 0;     // SMs in a full GPC of this die
+    int gpcs = 0;             // GPCs with at least one enabled TPC; 0 = unknown (an even split is assumed)
+    int max_sms_per_gpc = 0;  // SMs in a full GPC of this die
     const char* source = nullptr;
     // SMs of each GPC (gpcs entries, adding up to the SM count) where public measurements of
     // cudaOccupancyMaxActiveClusters pin the split down; empty = the TPCs are spread evenly.
@@ -135,13 +133,13 @@ struct GpcSplit {
 
 // One GPU: everything occ knows about it. Adding a GPU = adding one entry in gpu_db.cpp.
 struct GpuEntry {
-    const char* name = "";       // canonical
+    const char* name = "";  // canonical
     const char* vendor = "NVIDIA";
-    int cc_major = 0, cc_minor = 0;   // 0.0: not a CUDA device (a roofline reference device)
+    int cc_major = 0, cc_minor = 0;  // 0.0: not a CUDA device (a roofline reference device)
     int sm_count = 0;
     Segment segment = Segment::custom;
-    const char* aliases = "";    // comma-separated, matched after normalisation
-    const char* source = "";     // where the SM count comes from
+    const char* aliases = "";  // comma-separated, matched after normalisation
+    const char* source = "";   // where the SM count comes from
     GpuPeaks peaks{};
     GpcSplit gpc{};
 };

@@ -25,7 +25,7 @@
 namespace occ {
 
 enum class ExprType : std::uint8_t { i32, u32, i64, u64 };
-const char* expr_type_name(ExprType t);   // "int", "unsigned int", "long long", "unsigned long long"
+const char* expr_type_name(ExprType t);  // "int", "unsigned int", "long long", "unsigned long long"
 
 // A value of one of the four types: signed types sign-extended, unsigned ones zero-extended
 // (an unsigned long long above 2^63 is stored as its two's-complement bits).
@@ -52,11 +52,11 @@ public:
     static IndexExpr parse(std::string_view expr, std::string_view array = {}, std::string_view consts = {}, int elem_bytes = 4);
 
     bool ok() const { return error_.empty(); }
-    const std::string& error() const { return error_; }   // "expr: unknown name 'threadIdy' at column 7; did you mean threadIdx?"
+    const std::string& error() const { return error_; }  // "expr: unknown name 'threadIdy' at column 7; did you mean threadIdx?"
     int elem_bytes() const { return elem_bytes_; }
-    const std::string& type_name() const { return type_; }   // "float" ("" without a declaration)
+    const std::string& type_name() const { return type_; }  // "float" ("" without a declaration)
     const std::string& array_name() const { return name_; }
-    const std::vector<std::int64_t>& dims() const { return dims_; }   // dims_[0] == 0: no bound (pointer, [])
+    const std::vector<std::int64_t>& dims() const { return dims_; }  // dims_[0] == 0: no bound (pointer, [])
     bool subscripted() const { return !subs_.empty(); }
 
     // The value of the expression for one thread (a subscripted access: its flat element index).
@@ -67,7 +67,7 @@ public:
     // The parse tree, in one array (children by index; the meaning of op, a, b, c is expr.cpp's).
     struct Node {
         std::uint8_t op = 0;
-        std::uint8_t src = 0;   // 0 expr, 1 array, 2 consts: which text `col` points into
+        std::uint8_t src = 0;  // 0 expr, 1 array, 2 consts: which text `col` points into
         int col = 0;
         int a = -1, b = -1, c = -1;
         ExprValue lit;
@@ -84,8 +84,8 @@ private:
     std::vector<std::int64_t> dims_;
     std::vector<Node> nodes_;
     std::vector<Const> consts_;
-    std::vector<int> subs_;   // subscript roots, outermost first
-    int root_ = -1;           // the expression without subscripts
+    std::vector<int> subs_;  // subscript roots, outermost first
+    int root_ = -1;          // the expression without subscripts
     friend struct ExprParser;
     friend struct ExprEval;
 };
@@ -93,13 +93,13 @@ private:
 // [SECTION] expr_warp_access
 // Which warp of which block, and where the array lives.
 struct ExprLaunch {
-    std::array<int, 3> block{32, 1, 1};       // blockDim, 1..1024 each, z 1..64, x*y*z <= 1024
-    std::array<int, 3> block_idx{0, 0, 0};    // blockIdx, < grid_dim
-    std::array<int, 3> grid_dim{1, 1, 1};     // gridDim, 1..2^31-1 (x), 1..65535 (y, z)
-    int warp = 0;                             // warp of the block, 0-based
-    std::uint32_t active_lanes = 0xffffffffu; // lanes past the block's end are inactive as well
-    std::uint64_t base = 0;                   // byte address of element 0
-    std::int64_t offset = 0;                  // bytes added to every address
+    std::array<int, 3> block{32, 1, 1};        // blockDim, 1..1024 each, z 1..64, x*y*z <= 1024
+    std::array<int, 3> block_idx{0, 0, 0};     // blockIdx, < grid_dim
+    std::array<int, 3> grid_dim{1, 1, 1};      // gridDim, 1..2^31-1 (x), 1..65535 (y, z)
+    int warp = 0;                              // warp of the block, 0-based
+    std::uint32_t active_lanes = 0xffffffffu;  // lanes past the block's end are inactive as well
+    std::uint64_t base = 0;                    // byte address of element 0
+    std::int64_t offset = 0;                   // bytes added to every address
     AccessOp op = AccessOp::load;
 };
 

@@ -29,7 +29,7 @@ public:
     // `candidate` is compared with the word; `answer` is what best() returns when it wins.
     void offer(std::string_view candidate, std::string_view answer);
     void offer(std::string_view candidate) { offer(candidate, candidate); }
-    std::string best() const;   // "" when no candidate is close enough
+    std::string best() const;  // "" when no candidate is close enough
 
 private:
     std::string word_;

@@ -37,11 +37,11 @@ struct KernelResources {
 
 // How it is launched.
 struct LaunchConfig {
-    int threads = 256;                   // threads per block (x*y*z)
-    std::int64_t smem_dynamic = 0;       // bytes, third <<< >>> argument
-    int carveout = -1;                   // cudaFuncAttributePreferredSharedMemoryCarveout, -1 = default
+    int threads = 256;              // threads per block (x*y*z)
+    std::int64_t smem_dynamic = 0;  // bytes, third <<< >>> argument
+    int carveout = -1;              // cudaFuncAttributePreferredSharedMemoryCarveout, -1 = default
     CacheConfig cache_config = CacheConfig::none;
-    std::int64_t grid_blocks = 0;        // optional, for wave figures; 0 = not given
+    std::int64_t grid_blocks = 0;  // optional, for wave figures; 0 = not given
 };
 
 // Each limit: how many blocks that resource alone would allow. kUnlimited = it does not limit.
@@ -62,19 +62,19 @@ inline constexpr unsigned kLimitVirtualResources = 1u << 5;
 // Why compute_occupancy refuses: an input outside its range, or a launch that would fail.
 enum class OccupancyError : std::uint8_t {
     none,
-    threads_range,        // threads < 1 (invalid input)
-    threads_too_many,     // threads > max per block (launch fails)
-    regs_range,           // regs < 0 or > max per thread
-    regs_per_block,       // block's register total over the per-block limit
+    threads_range,     // threads < 1 (invalid input)
+    threads_too_many,  // threads > max per block (launch fails)
+    regs_range,        // regs < 0 or > max per thread
+    regs_per_block,    // block's register total over the per-block limit
     smem_negative,
-    smem_over_block,      // static + dynamic + reserved over what one block may use
-    smem_over_kernel_max, // dynamic above the kernel's max_dynamic_smem attribute
-    max_dyn_range,        // max_dynamic_smem above what the device allows
+    smem_over_block,       // static + dynamic + reserved over what one block may use
+    smem_over_kernel_max,  // dynamic above the kernel's max_dynamic_smem attribute
+    max_dyn_range,         // max_dynamic_smem above what the device allows
     carveout_range,
     barriers_range,
-    no_carveout_fits,     // custom device: no carveout step holds one block
-    virtual_range,        // virtual_resources < 0 (invalid input)
-    virtual_too_many,     // more virtual resources per block than the SM has (launch fails)
+    no_carveout_fits,  // custom device: no carveout step holds one block
+    virtual_range,     // virtual_resources < 0 (invalid input)
+    virtual_too_many,  // more virtual resources per block than the SM has (launch fails)
 };
 
 struct OccupancyResult {
@@ -84,21 +84,21 @@ struct OccupancyResult {
     int limit_shared_memory = 0;
     int limit_blocks = 0;
     int limit_barriers = kUnlimited;
-    int limit_virtual_resources = kUnlimited;   // kUnlimited unless the kernel declares a count (10.x+)
-    unsigned limiters = 0;               // Limiter bits (and kLimitVirtualResources) equal to the final block count
+    int limit_virtual_resources = kUnlimited;  // kUnlimited unless the kernel declares a count (10.x+)
+    unsigned limiters = 0;                     // Limiter bits (and kLimitVirtualResources) equal to the final block count
 
     int blocks_per_sm = 0;
     int warps_per_block = 0;
     int warps_per_sm = 0;
     int threads_per_sm = 0;
     int max_warps_per_sm = 0;
-    double occupancy = 0.0;              // warps_per_sm / max_warps_per_sm, 0..1
+    double occupancy = 0.0;  // warps_per_sm / max_warps_per_sm, 0..1
 
     int regs_per_warp_allocated = 0;
     int regs_per_block_allocated = 0;
-    std::int64_t smem_per_block_allocated = 0;   // incl. the driver reserve, rounded to the unit
-    std::int64_t smem_per_sm_configured = 0;     // the carveout the driver picks
-    std::int64_t smem_per_block_limit = 0;       // what one block may use (incl. reserve)
+    std::int64_t smem_per_block_allocated = 0;  // incl. the driver reserve, rounded to the unit
+    std::int64_t smem_per_sm_configured = 0;    // the carveout the driver picks
+    std::int64_t smem_per_block_limit = 0;      // what one block may use (incl. reserve)
     bool partitioned_gc_active = false;
 
     // Why the launch is refused or an input is out of range: a code and the numbers its message
@@ -106,7 +106,7 @@ struct OccupancyResult {
     // query path neither formats nor allocates.
     OccupancyError error_code = OccupancyError::none;
     bool ok() const { return error_code == OccupancyError::none; }
-    std::string error_message() const;   // "" when ok()
+    std::string error_message() const;  // "" when ok()
 
     // The numbers the message quotes, stored with the code (their count and meaning depend on
     // it); raw bytes, left unset when ok(), so a result is built without clearing them.
@@ -150,17 +150,19 @@ void occupancy_rules_fixed(const ArchRules& a);
 // (ArchRules::smem_reserve_in_block_limit). The one place this rule lives: the model, the prepared
 // tables, the sweeps and the messages all ask SmemLimitRule.
 struct BlockSmemLimit {
-    bool optin = false;                  // the opt-in applies: the device has one and the kernel asked
-    std::int64_t device_max_dynamic = 0; // the most dynamic bytes the device lets this block ask for (>= 0)
-    std::int64_t max_dynamic = 0;        // with optin: the kernel's maximum (max_dynamic_smem, else the device's)
-    std::int64_t bytes = 0;              // the most one block may allocate (static + dynamic + reserve, rounded)
+    bool optin = false;                   // the opt-in applies: the device has one and the kernel asked
+    std::int64_t device_max_dynamic = 0;  // the most dynamic bytes the device lets this block ask for (>= 0)
+    std::int64_t max_dynamic = 0;         // with optin: the kernel's maximum (max_dynamic_smem, else the device's)
+    std::int64_t bytes = 0;               // the most one block may allocate (static + dynamic + reserve, rounded)
 };
 
 // The rule for one architecture, its constants taken once (PreparedDevice keeps one per device).
 class SmemLimitRule {
 public:
     explicit SmemLimitRule(const ArchRules& a)
-        : optin_supported_(a.smem_optin), per_block_(a.smem_per_block), optin_max_(a.smem_per_block_optin),
+        : optin_supported_(a.smem_optin),
+          per_block_(a.smem_per_block),
+          optin_max_(a.smem_per_block_optin),
           reserved_(a.smem_reserved_per_block),
           plain_bytes_(a.smem_per_block + (a.smem_reserve_in_block_limit ? a.smem_reserved_per_block : 0)),
           optin_bytes_(a.smem_per_block_optin + (a.smem_reserve_in_block_limit ? a.smem_reserved_per_block : 0)) {}
@@ -177,8 +179,8 @@ public:
         r.bytes = above ? optin_bytes_ : plain_bytes_;
         return r;
     }
-    std::int64_t plain_bytes() const { return plain_bytes_; }   // the limit without opt-in
-    std::int64_t optin_bytes() const { return optin_bytes_; }   // the limit after opting in to the maximum
+    std::int64_t plain_bytes() const { return plain_bytes_; }  // the limit without opt-in
+    std::int64_t optin_bytes() const { return optin_bytes_; }  // the limit after opting in to the maximum
     bool optin_supported() const { return optin_supported_; }
 
 private:
@@ -192,8 +194,7 @@ inline BlockSmemLimit block_smem_limit(const ArchRules& a, std::int64_t smem_sta
 
 // The carveout (bytes of shared memory per SM) for a preference and a per-block need.
 // Returns -1 when no supported size can hold one block.
-std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfig cache,
-                                    std::int64_t smem_per_block_allocated);
+std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfig cache, std::int64_t smem_per_block_allocated);
 
 // The shared memory the driver configures for this launch, as Nsight Compute reports it ("Shared
 // Memory Configuration Size"), and the "Block Limit Shared Mem" ncu computes against it. The block

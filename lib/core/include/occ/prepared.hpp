@@ -18,18 +18,17 @@ namespace occ {
 
 class PreparedDevice {
 public:
-    PreparedDevice(const ArchRules& arch, int carveout = -1, CacheConfig cache = CacheConfig::none,
-                   PartitionedGC pgc = PartitionedGC::off);
+    PreparedDevice(const ArchRules& arch, int carveout = -1, CacheConfig cache = CacheConfig::none, PartitionedGC pgc = PartitionedGC::off);
 
     // Blocks per SM; -1 for inputs outside the model's ranges (same as blocks_per_sm_fast).
     // virtual_resources: KernelResources::virtual_resources (0 = none declared).
-    int blocks_per_sm(int threads, int regs, std::int64_t smem_static, std::int64_t smem_dynamic, bool optin = false,
-                      int barriers = 1, int virtual_resources = 0) const {
+    int blocks_per_sm(int threads, int regs, std::int64_t smem_static, std::int64_t smem_dynamic, bool optin = false, int barriers = 1,
+                      int virtual_resources = 0) const {
         if (static_cast<unsigned>(threads - 1) >= 1024u || static_cast<unsigned>(regs) > static_cast<unsigned>(max_regs_) ||
             static_cast<unsigned>(barriers) > 16u || smem_static < 0 || smem_dynamic < 0 || virtual_resources < 0 || !valid_)
             return -1;
         if (threads > max_threads_) return 0;
-        constexpr std::int64_t kHuge = std::int64_t{1} << 40;   // beyond every limit; keeps sums in range
+        constexpr std::int64_t kHuge = std::int64_t{1} << 40;  // beyond every limit; keeps sums in range
         if (smem_static > kHuge || smem_dynamic > kHuge) return 0;
         const int w = (threads + 31) >> 5;
         int blocks = warps_regs_[static_cast<std::size_t>(regs) * 33 + static_cast<std::size_t>(w)];

@@ -34,18 +34,18 @@ int bytes_per_element(Precision p);                            // 8, 8, 4, 4 (tf
 
 // [SECTION] Devices
 struct PeakFigure {
-    double tflops = 0.0;   // dense TFLOP/s (TOP/s for int8); 0 = not published / not supported
-    bool tensor = false;   // on tensor cores / matrix units
+    double tflops = 0.0;  // dense TFLOP/s (TOP/s for int8); 0 = not published / not supported
+    bool tensor = false;  // on tensor cores / matrix units
 };
 
 struct RooflineDevice {
-    std::string name;              // the catalogue entry's canonical name (occ/device.hpp, GpuEntry)
-    std::string vendor;            // "NVIDIA", "AMD", "Apple", "reference"
-    std::string aliases;           // comma-separated, for lookup (NVIDIA GPUs: empty, found through find_gpu)
+    std::string name;     // the catalogue entry's canonical name (occ/device.hpp, GpuEntry)
+    std::string vendor;   // "NVIDIA", "AMD", "Apple", "reference"
+    std::string aliases;  // comma-separated, for lookup (NVIDIA GPUs: empty, found through find_gpu)
     std::array<PeakFigure, kPrecisionCount> peak{};
-    double dram_gbps = 0.0;        // DRAM (HBM/GDDR/LPDDR) bandwidth, GB/s (10^9 B/s)
-    double l2_gbps = 0.0;          // L2 bandwidth where the vendor publishes it, else 0
-    std::string source;            // where the numbers come from
+    double dram_gbps = 0.0;  // DRAM (HBM/GDDR/LPDDR) bandwidth, GB/s (10^9 B/s)
+    double l2_gbps = 0.0;    // L2 bandwidth where the vendor publishes it, else 0
+    std::string source;      // where the numbers come from
 
     const PeakFigure& at(Precision p) const { return peak[static_cast<std::size_t>(p)]; }
 };
@@ -67,7 +67,7 @@ std::optional<OpKind> parse_op(std::string_view s);  // also "gemm", "attention"
 
 struct Operation {
     OpKind kind = OpKind::matmul;
-    Precision dtype = Precision::fp16;   // element type in memory
+    Precision dtype = Precision::fp16;  // element type in memory
     // matmul C[M×N] = A[M×K] · B[K×N]
     std::int64_t m = 4096, n = 4096, k = 4096;
     // decode-time attention: one new query token against a KV cache of seq_len tokens
@@ -85,7 +85,7 @@ struct Operation {
 struct OpCost {
     double flops = 0.0;
     double bytes = 0.0;
-    std::string formula;   // how the two numbers were counted
+    std::string formula;  // how the two numbers were counted
     std::string error;
     bool ok() const { return error.empty(); }
 };
@@ -108,27 +108,27 @@ inline double attainable_flops(double peak_flops, double bandwidth, double inten
 struct RooflineQuery {
     RooflineDevice device;
     Operation op;
-    std::optional<Precision> compute;   // default: default_compute(op)
+    std::optional<Precision> compute;  // default: default_compute(op)
     MemoryLevel memory = MemoryLevel::dram;
-    double measured_s = 0.0;            // 0 = no measurement
+    double measured_s = 0.0;  // 0 = no measurement
 };
 
 struct RooflinePoint {
-    double flops = 0.0, bytes = 0.0, intensity = 0.0;   // FLOP, byte, FLOP/byte
+    double flops = 0.0, bytes = 0.0, intensity = 0.0;  // FLOP, byte, FLOP/byte
     Precision compute = Precision::fp32;
     bool tensor = false;
-    double peak_flops = 0.0;      // FLOP/s
-    double bandwidth = 0.0;       // byte/s
-    double ridge = 0.0;           // FLOP/byte
-    double attainable = 0.0;      // FLOP/s
+    double peak_flops = 0.0;  // FLOP/s
+    double bandwidth = 0.0;   // byte/s
+    double ridge = 0.0;       // FLOP/byte
+    double attainable = 0.0;  // FLOP/s
     bool memory_bound = false;
     double time_compute_s = 0.0;  // flops / peak
     double time_memory_s = 0.0;   // bytes / bandwidth
     double time_bound_s = 0.0;    // the larger: the fastest the op can run
     double measured_s = 0.0;
-    double achieved_flops = 0.0;      // flops / measured (when measured)
-    double achieved_bandwidth = 0.0;  // bytes / measured
-    double fraction_of_roofline = 0.0;   // achieved / attainable, 0..1+ (when measured)
+    double achieved_flops = 0.0;        // flops / measured (when measured)
+    double achieved_bandwidth = 0.0;    // bytes / measured
+    double fraction_of_roofline = 0.0;  // achieved / attainable, 0..1+ (when measured)
     std::string formula;
     std::string error;
     bool ok() const { return error.empty(); }

@@ -31,25 +31,25 @@ namespace occ {
 // CuTe's Swizzle<BBits, MBase, SShift>, applied to an offset in elements (composition with a
 // row-major layout). bits = 0 is the identity.
 struct CuteSwizzle {
-    int bits = 0;    // B: how many bits are XORed
-    int base = 0;    // M: low bits kept constant (2^M elements stay together)
-    int shift = 0;   // S: distance from the bits read (YYY) to the bits changed (ZZZ); |S| >= B
+    int bits = 0;   // B: how many bits are XORed
+    int base = 0;   // M: low bits kept constant (2^M elements stay together)
+    int shift = 0;  // S: distance from the bits read (YYY) to the bits changed (ZZZ); |S| >= B
     bool operator==(const CuteSwizzle&) const = default;
 };
 
 // The ranges check_swizzle and check_tile_layout accept (the UI's inputs clamp to the same).
-inline constexpr int kMaxSwizzleBits = 8;     // B
-inline constexpr int kMaxSwizzleBase = 16;    // M
-inline constexpr int kMaxSwizzleShift = 16;   // |S|
-inline constexpr int kMaxTileDim = 1024;      // rows, columns (elements)
-inline constexpr int kMaxTilePad = 1024;      // elements
+inline constexpr int kMaxSwizzleBits = 8;    // B
+inline constexpr int kMaxSwizzleBase = 16;   // M
+inline constexpr int kMaxSwizzleShift = 16;  // |S|
+inline constexpr int kMaxTileDim = 1024;     // rows, columns (elements)
+inline constexpr int kMaxTilePad = 1024;     // elements
 
 std::int64_t swizzle_apply(const CuteSwizzle& s, std::int64_t offset);
 // Empty when usable: B 0..8, M 0..16, |S| >= B, |S| <= 16.
 std::string check_swizzle(const CuteSwizzle& s);
 // "Swizzle<3,3,3>", "Sw<3,3,3>", "cute::Swizzle<3,3,3>" or "3,3,3" (spaces allowed). False on anything else.
 bool parse_cute_swizzle(std::string_view text, CuteSwizzle& out);
-std::string cute_swizzle_type(const CuteSwizzle& s);         // "cute::Swizzle<3,3,3>"
+std::string cute_swizzle_type(const CuteSwizzle& s);  // "cute::Swizzle<3,3,3>"
 // The same map as an index expression on the element offset i: "i ^ ((i >> 3) & 0x38)" ("i" for B = 0).
 std::string swizzle_index_expression(const CuteSwizzle& s);
 // Lowest and one-past-highest bit the swizzle may change (ZZZ): [low, high).
@@ -57,9 +57,9 @@ int swizzle_low_bit(const CuteSwizzle& s);
 int swizzle_high_bit(const CuteSwizzle& s);
 
 enum class TmaSwizzle : std::uint8_t { none, b32, b64, b128 };
-const char* tma_swizzle_name(TmaSwizzle t);        // "none", "32B", "64B", "128B"
-int tma_swizzle_span(TmaSwizzle t);                // 0, 32, 64, 128 bytes
-CuteSwizzle tma_swizzle_bytes(TmaSwizzle t);       // on byte offsets: Swizzle<1|2|3, 4, 3>
+const char* tma_swizzle_name(TmaSwizzle t);   // "none", "32B", "64B", "128B"
+int tma_swizzle_span(TmaSwizzle t);           // 0, 32, 64, 128 bytes
+CuteSwizzle tma_swizzle_bytes(TmaSwizzle t);  // on byte offsets: Swizzle<1|2|3, 4, 3>
 // The element-offset swizzle equal to a TMA mode for elements of elem_bytes (a power of two <= 16).
 CuteSwizzle tma_swizzle_elements(TmaSwizzle t, int elem_bytes);
 // The TMA mode whose layout equals `s` on elements of elem_bytes; none when no mode matches.
@@ -67,13 +67,13 @@ TmaSwizzle tma_mode_of(const CuteSwizzle& s, int elem_bytes);
 
 // [SECTION] TileLayout
 struct TileLayout {
-    int rows = 32, cols = 32;    // elements
-    int elem_bytes = 4;          // 1, 2, 4, 8, 16
-    int pad = 0;                 // elements added to each row (tile[rows][cols + pad])
-    bool xor_rows = false;       // col' = col ^ (row mod P), P = largest power of two <= pitch
-    CuteSwizzle swizzle;         // on the element offset row * pitch + col
-    TmaSwizzle tma = TmaSwizzle::none;   // on the byte offset, as TMA writes the tile
-    std::uint64_t base = 0;      // byte address of element (0, 0) in shared memory
+    int rows = 32, cols = 32;           // elements
+    int elem_bytes = 4;                 // 1, 2, 4, 8, 16
+    int pad = 0;                        // elements added to each row (tile[rows][cols + pad])
+    bool xor_rows = false;              // col' = col ^ (row mod P), P = largest power of two <= pitch
+    CuteSwizzle swizzle;                // on the element offset row * pitch + col
+    TmaSwizzle tma = TmaSwizzle::none;  // on the byte offset, as TMA writes the tile
+    std::uint64_t base = 0;             // byte address of element (0, 0) in shared memory
     int pitch() const { return cols + pad; }
 };
 // Empty when usable; else "field: allowed range, got X" naming the request field (tile, pad, cute_swizzle, ...).
@@ -83,22 +83,22 @@ std::uint64_t tile_byte_address(const TileLayout& t, int row, int col);
 
 // [SECTION] TileAccess
 enum class TileAccessKind : std::uint8_t {
-    row,        // lane k of the block moves `bytes` at chunk k of the row-major tile (vector rows)
-    column,     // lane l reads element (32 * block + l, c): threadIdx.x walks down a column
-    ldmatrix,   // ldmatrix.sync.aligned.m8n8.xN{.trans}: 16-byte matrix rows
-    stmatrix,   // stmatrix.sync.aligned.m8n8.xN{.trans}
-    cp_async,   // cp.async.{ca,cg}.shared.global of `bytes` per lane, chunks as `row`
+    row,       // lane k of the block moves `bytes` at chunk k of the row-major tile (vector rows)
+    column,    // lane l reads element (32 * block + l, c): threadIdx.x walks down a column
+    ldmatrix,  // ldmatrix.sync.aligned.m8n8.xN{.trans}: 16-byte matrix rows
+    stmatrix,  // stmatrix.sync.aligned.m8n8.xN{.trans}
+    cp_async,  // cp.async.{ca,cg}.shared.global of `bytes` per lane, chunks as `row`
 };
 struct TileAccess {
     TileAccessKind kind = TileAccessKind::row;
-    int bytes = 4;        // row / cp_async: bytes per lane; column: the element size; matrices: 16
-    int matrices = 4;     // ldmatrix / stmatrix: 1, 2 or 4
-    bool trans = false;   // .trans: changes which register gets which element, not the addresses
+    int bytes = 4;       // row / cp_async: bytes per lane; column: the element size; matrices: 16
+    int matrices = 4;    // ldmatrix / stmatrix: 1, 2 or 4
+    bool trans = false;  // .trans: changes which register gets which element, not the addresses
 };
 // "row", "column", "ldmatrix.x4", "ldmatrix.x2.trans", "stmatrix.x4", "cp_async"; bytes from `access_bytes`
 // (column: elem_bytes). False on an unknown name.
 bool parse_tile_access(std::string_view name, int access_bytes, int elem_bytes, TileAccess& out);
-std::string tile_access_name(const TileAccess& a);   // the spelling parse_tile_access takes
+std::string tile_access_name(const TileAccess& a);  // the spelling parse_tile_access takes
 // Empty when the access fits the layout (widths, alignment, tile divisible into the access's steps).
 std::string check_tile_access(const TileLayout& t, const TileAccess& a);
 // Warp instructions that cover the whole tile once.
@@ -114,22 +114,22 @@ struct TileBankTotals {
     int warps = 0;
     std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;
     int max_way = 0;
-    int worst_warp = 0;   // most conflicts, first on ties
+    int worst_warp = 0;  // most conflicts, first on ties
 };
 // Shared side of every instruction; `keep` (optional) gets each instruction's BankResult.
 TileBankTotals tile_banks(const TileLayout& t, const TileAccess& a, std::vector<BankResult>* keep = nullptr);
 
 // [SECTION] Solver
 struct SwizzleSolution {
-    bool zero = false;                 // a swizzle with zero conflicts on every access exists (this one)
-    CuteSwizzle swizzle;               // the smallest zero-conflict swizzle, else the least-conflict one
-    std::int64_t conflicts = 0;        // over all accesses, with `swizzle`
-    std::int64_t conflicts_plain = 0;  // over all accesses, plain row-major (no swizzle, no pad)
-    std::vector<std::int64_t> per_access;        // with `swizzle`, in the order given
+    bool zero = false;                     // a swizzle with zero conflicts on every access exists (this one)
+    CuteSwizzle swizzle;                   // the smallest zero-conflict swizzle, else the least-conflict one
+    std::int64_t conflicts = 0;            // over all accesses, with `swizzle`
+    std::int64_t conflicts_plain = 0;      // over all accesses, plain row-major (no swizzle, no pad)
+    std::vector<std::int64_t> per_access;  // with `swizzle`, in the order given
     std::vector<std::int64_t> per_access_plain;
-    TmaSwizzle tma = TmaSwizzle::none; // the TMA mode that writes this layout (rows <= its span), else none
-    int candidates = 0;                // swizzles tried
-    std::string type, expression;      // cute_swizzle_type / swizzle_index_expression of `swizzle`
+    TmaSwizzle tma = TmaSwizzle::none;  // the TMA mode that writes this layout (rows <= its span), else none
+    int candidates = 0;                 // swizzles tried
+    std::string type, expression;       // cute_swizzle_type / swizzle_index_expression of `swizzle`
     std::string error;
     bool ok() const { return error.empty(); }
 };

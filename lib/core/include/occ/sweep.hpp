@@ -10,11 +10,11 @@
 namespace occ {
 
 struct SweepPoint {
-    std::int64_t x = 0;      // the swept input's value (threads, registers or bytes)
+    std::int64_t x = 0;  // the swept input's value (threads, registers or bytes)
     int blocks_per_sm = 0;
     int warps_per_sm = 0;
     double occupancy = 0.0;
-    unsigned limiters = 0;   // Limiter bits
+    unsigned limiters = 0;  // Limiter bits
 };
 
 // Threads per block from 1 to max_threads_per_block (every value, or every `step`-th plus the ends).

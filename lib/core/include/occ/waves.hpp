@@ -17,13 +17,13 @@ struct WaveResult {
     int blocks_per_sm = 0;
     int sm_count = 0;
     std::int64_t grid_blocks = 0;
-    std::int64_t blocks_per_wave = 0;   // blocks_per_sm × sm_count
-    double waves = 0.0;                 // grid / blocks_per_wave, as Nsight Compute's "Waves Per SM"
-    std::int64_t full_waves = 0;        // whole waves
-    std::int64_t total_waves = 0;       // waves actually run (full + 1 when there is a tail)
-    std::int64_t tail_blocks = 0;       // blocks in the partial last wave (0 when the grid divides evenly)
-    double last_wave_fill = 0.0;        // how full the last wave is, 0..1 (1 when no tail)
-    double efficiency = 0.0;            // grid / (total_waves × blocks_per_wave): busy block slots over the run
+    std::int64_t blocks_per_wave = 0;  // blocks_per_sm × sm_count
+    double waves = 0.0;                // grid / blocks_per_wave, as Nsight Compute's "Waves Per SM"
+    std::int64_t full_waves = 0;       // whole waves
+    std::int64_t total_waves = 0;      // waves actually run (full + 1 when there is a tail)
+    std::int64_t tail_blocks = 0;      // blocks in the partial last wave (0 when the grid divides evenly)
+    double last_wave_fill = 0.0;       // how full the last wave is, 0..1 (1 when no tail)
+    double efficiency = 0.0;           // grid / (total_waves × blocks_per_wave): busy block slots over the run
     // Grid sizes that end on a whole wave: the nearest multiples of blocks_per_wave at or below and
     // at or above the grid (the one below is 0 when the grid is smaller than a wave). For a
     // grid-stride loop, blocks_per_wave itself is the natural grid (one full wave).

@@ -19,18 +19,18 @@ namespace occ::validation {
 struct MemCase {
     std::string id;
     std::string description;
-    Kind kind = Kind::coalescing;       // coalescing (global) or banks (shared)
+    Kind kind = Kind::coalescing;  // coalescing (global) or banks (shared)
     bool store = false;
-    int elem_size = 4;                  // 1, 2, 4, 8, 16
+    int elem_size = 4;  // 1, 2, 4, 8, 16
     int block_x = 32, block_y = 1;
     bool two_d = false;
-    std::int64_t base = 0;              // 2-D mode: first element's byte offset
-    std::int64_t pitch = 0;             // 2-D mode: bytes between rows
-    std::vector<std::int64_t> offsets;  // one per linear thread, bytes, multiples of elem_size
-    std::uint64_t mask = ~std::uint64_t{0};   // bit t = thread t is active
+    std::int64_t base = 0;                   // 2-D mode: first element's byte offset
+    std::int64_t pitch = 0;                  // 2-D mode: bytes between rows
+    std::vector<std::int64_t> offsets;       // one per linear thread, bytes, multiples of elem_size
+    std::uint64_t mask = ~std::uint64_t{0};  // bit t = thread t is active
     int threads() const { return block_x * block_y; }
     bool active(int t) const { return ((mask >> t) & 1u) != 0; }
-    json inputs() const;                // for the report
+    json inputs() const;  // for the report
 };
 
 inline constexpr int kMaxMemThreads = 64;
@@ -44,13 +44,13 @@ std::string validate_case(const MemCase& c);
 
 // --- Predictions -----------------------------------------------------------------------------------
 struct GlobalPrediction {
-    std::int64_t requests = 0;   // warp-level instructions with at least one active lane
-    std::int64_t sectors = 0;    // distinct 32-byte sectors per instruction, summed over warps
+    std::int64_t requests = 0;  // warp-level instructions with at least one active lane
+    std::int64_t sectors = 0;   // distinct 32-byte sectors per instruction, summed over warps
 };
 struct SharedPrediction {
     std::int64_t instructions = 0;  // warp-level instructions executed (warps with an active lane)
     std::int64_t wavefronts = 0;
-    std::int64_t conflicts = 0;     // wavefronts − ideal (Nsight Compute's definition)
+    std::int64_t conflicts = 0;  // wavefronts − ideal (Nsight Compute's definition)
 };
 GlobalPrediction predict_global(const MemCase& c);
 SharedPrediction predict_shared(const MemCase& c);
@@ -62,15 +62,15 @@ int expected_sass_width(int elem_size);
 // --- Occupancy cases -------------------------------------------------------------------------------
 // What a residency kernel is (known at compile time; the harness adds the real register count).
 struct OccKernel {
-    std::string name;           // "r64_s0", "lb256x4_r128", "rr32_r64", ...
-    int max_threads = 1024;     // cudaFuncAttributes::maxThreadsPerBlock (from the harness)
+    std::string name;        // "r64_s0", "lb256x4_r128", "rr32_r64", ...
+    int max_threads = 1024;  // cudaFuncAttributes::maxThreadsPerBlock (from the harness)
     std::int64_t static_smem = 0;
 };
 struct OccConfig {
     int threads = 256;
     std::int64_t dynamic_smem = 0;
-    int carveout = -1;          // cudaFuncAttributePreferredSharedMemoryCarveout, -1 = default
-    bool optin = false;         // raise cudaFuncAttributeMaxDynamicSharedMemorySize to dynamic_smem
+    int carveout = -1;   // cudaFuncAttributePreferredSharedMemoryCarveout, -1 = default
+    bool optin = false;  // raise cudaFuncAttributeMaxDynamicSharedMemorySize to dynamic_smem
 };
 // The configurations one kernel is launched with: block sizes 32..1024 (odd ones too), dynamic
 // shared memory with and without opt-in, carveout preferences. Deterministic in (kernel_index, quick).
@@ -97,18 +97,18 @@ std::vector<const NcuLaunch*> match_launches(const std::vector<NcuLaunch>& launc
 std::string memory_kernel_name(const MemCase& c);
 
 struct OccMeasurement {
-    std::string kernel;           // OccKernel::name
+    std::string kernel;  // OccKernel::name
     OccConfig config;
-    int regs = 0;                 // cudaFuncAttributes::numRegs
-    std::int64_t static_smem = 0; // cudaFuncAttributes::sharedSizeBytes
-    std::int64_t local_bytes = 0; // cudaFuncAttributes::localSizeBytes (spills)
-    int max_threads = 1024;       // cudaFuncAttributes::maxThreadsPerBlock
-    int model = 0;                // occ::compute_occupancy blocks_per_sm (0 = cannot launch)
-    std::string model_limiter;    // "registers", "shared_memory+warps", ... or the model's error
-    std::optional<int> runtime;   // cudaOccupancyMaxActiveBlocksPerMultiprocessor (nullopt: call failed)
-    std::optional<int> measured;  // peak resident blocks on one SM (0 = launch failed)
-    std::string note;             // launch error text, grid used, ...
-    json counters = json::object();   // CUPTI values for this launch (recorded in inputs, not compared)
+    int regs = 0;                    // cudaFuncAttributes::numRegs
+    std::int64_t static_smem = 0;    // cudaFuncAttributes::sharedSizeBytes
+    std::int64_t local_bytes = 0;    // cudaFuncAttributes::localSizeBytes (spills)
+    int max_threads = 1024;          // cudaFuncAttributes::maxThreadsPerBlock
+    int model = 0;                   // occ::compute_occupancy blocks_per_sm (0 = cannot launch)
+    std::string model_limiter;       // "registers", "shared_memory+warps", ... or the model's error
+    std::optional<int> runtime;      // cudaOccupancyMaxActiveBlocksPerMultiprocessor (nullopt: call failed)
+    std::optional<int> measured;     // peak resident blocks on one SM (0 = launch failed)
+    std::string note;                // launch error text, grid used, ...
+    json counters = json::object();  // CUPTI values for this launch (recorded in inputs, not compared)
 };
 Case occupancy_result(const OccMeasurement& m);
 

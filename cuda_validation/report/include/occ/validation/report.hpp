@@ -42,13 +42,13 @@ struct Check {
 
 struct Case {
     Kind kind = Kind::occupancy;
-    std::string id;                        // stable, e.g. "occ/r64_s0/t256/d0/c-1"
+    std::string id;  // stable, e.g. "occ/r64_s0/t256/d0/c-1"
     std::string description;
-    json inputs = json::object();          // what was launched (free-form, for the JSON)
+    json inputs = json::object();  // what was launched (free-form, for the JSON)
     std::vector<Check> checks;
-    bool estimate = false;                 // measured by a fallback (bandwidth/clock), not exact counters
-    std::string explanation;               // why a mismatch is expected (empty: none)
-    std::string note;                      // anything else worth printing (launch error, ...)
+    bool estimate = false;    // measured by a fallback (bandwidth/clock), not exact counters
+    std::string explanation;  // why a mismatch is expected (empty: none)
+    std::string note;         // anything else worth printing (launch error, ...)
 };
 
 // The verdict for one case, from its checks (see Status).
@@ -60,19 +60,19 @@ struct Tally {
 };
 
 struct GpuInfo {
-    std::string name;          // cudaDeviceProp::name, e.g. "NVIDIA H200"
-    std::string slug;          // file name stem, e.g. "h200"
-    std::string occ_gpu;       // occ database entry used ("" = generic device for the cc)
+    std::string name;     // cudaDeviceProp::name, e.g. "NVIDIA H200"
+    std::string slug;     // file name stem, e.g. "h200"
+    std::string occ_gpu;  // occ database entry used ("" = generic device for the cc)
     int cc_major = 0, cc_minor = 0;
     int sm_count = 0;
     int driver_version = 0, runtime_version = 0;
 };
 
 struct Report {
-    bool synthetic = false;    // true for hand-made fixtures: never hardware results
+    bool synthetic = false;  // true for hand-made fixtures: never hardware results
     GpuInfo gpu;
-    std::string mode;          // "quick" | "full"
-    std::string date;          // ISO-8601 UTC
+    std::string mode;  // "quick" | "full"
+    std::string date;  // ISO-8601 UTC
     std::string occ_version;
     std::string predictor_memory;  // which code predicted coalescing/banks
     json tools = json::object();   // {"ncu": "...", "cuobjdump": "...", "fallback": "..."}
@@ -90,7 +90,7 @@ json to_json(const Case& c);
 Case case_from_json(const json& j);
 json to_json(const Report& r);
 Report report_from_json(const json& j);
-Report load_report(const std::string& path);   // throws std::runtime_error
+Report load_report(const std::string& path);  // throws std::runtime_error
 
 // Console table: one row per check (prediction, NVIDIA runtime, hardware), mismatches marked.
 // only_problems: rows of cases that are not "match" only.

@@ -17,27 +17,27 @@ namespace occ::validation {
 struct NcuLaunch;
 
 struct TileCase {
-    std::string id;                  // "tile/ldmatrix.x4/64x64h/swizzle333/w0"
+    std::string id;  // "tile/ldmatrix.x4/64x64h/swizzle333/w0"
     std::string description;
-    Kind kind = Kind::banks;         // banks: ldmatrix/stmatrix; coalescing: cp.async (global sectors + shared wavefronts)
+    Kind kind = Kind::banks;  // banks: ldmatrix/stmatrix; coalescing: cp.async (global sectors + shared wavefronts)
     TileLayout layout;
     TileAccess access;
-    int warp = 0;                    // which of the tile's warp instructions is measured
-    std::int64_t global_pitch = 0;   // cp.async: elements between rows of the global matrix
-    std::array<int, 32> smem{};      // byte offset per lane from the start of dynamic shared memory
-    std::array<int, 32> gmem{};      // cp.async source: byte offset per lane in the global buffer
-    std::uint32_t mask = 0;          // lanes occ counts (ldmatrix .xN: lanes 0..8N-1; cp.async: lanes with a chunk)
-    std::string kernel() const;      // extern "C" name in kernels_tiles.cu, e.g. "occv_ldmatrix_x4_trans"
-    int min_cc() const;              // 75 ldmatrix, 80 cp.async, 90 stmatrix
-    std::int64_t smem_bytes() const; // dynamic shared memory the launch needs
+    int warp = 0;                     // which of the tile's warp instructions is measured
+    std::int64_t global_pitch = 0;    // cp.async: elements between rows of the global matrix
+    std::array<int, 32> smem{};       // byte offset per lane from the start of dynamic shared memory
+    std::array<int, 32> gmem{};       // cp.async source: byte offset per lane in the global buffer
+    std::uint32_t mask = 0;           // lanes occ counts (ldmatrix .xN: lanes 0..8N-1; cp.async: lanes with a chunk)
+    std::string kernel() const;       // extern "C" name in kernels_tiles.cu, e.g. "occv_ldmatrix_x4_trans"
+    int min_cc() const;               // 75 ldmatrix, 80 cp.async, 90 stmatrix
+    std::int64_t smem_bytes() const;  // dynamic shared memory the launch needs
     json inputs() const;
 };
 
 struct TilePrediction {
-    std::int64_t instructions = 0;   // warp instructions with an active lane (0 or 1)
-    std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;   // shared side
+    std::int64_t instructions = 0;                                     // warp instructions with an active lane (0 or 1)
+    std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;  // shared side
     int max_way = 0;
-    std::int64_t requests = 0, sectors = 0;                             // global side (cp.async)
+    std::int64_t requests = 0, sectors = 0;  // global side (cp.async)
 };
 
 // The quick set is a subset of the full one. Every case passes validate_tile_case.

@@ -5,9 +5,9 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace occ::validation {
@@ -16,11 +16,11 @@ namespace occ::validation {
 std::vector<std::string> ncu_memory_metrics();
 
 struct NcuRow {
-    int id = -1;                         // ncu's result ID (launch order among profiled kernels)
-    std::string kernel;                  // "Kernel Name"
-    std::string grid;                    // "Grid Size", e.g. "(3, 1, 1)"
-    std::string metric;                  // "Metric Name"
-    std::optional<std::int64_t> value;   // integer value (thousands separators removed); nullopt for "n/a"
+    int id = -1;                        // ncu's result ID (launch order among profiled kernels)
+    std::string kernel;                 // "Kernel Name"
+    std::string grid;                   // "Grid Size", e.g. "(3, 1, 1)"
+    std::string metric;                 // "Metric Name"
+    std::optional<std::int64_t> value;  // integer value (thousands separators removed); nullopt for "n/a"
 };
 // Rows of `ncu --csv` output (the "details" page: one row per kernel × metric). Lines that are not
 // CSV records (==PROF== messages, program output) are skipped. On a malformed header, returns
@@ -77,9 +77,9 @@ bool is_privilege_error(std::string_view result);
 
 // --- cuobjdump -sass -------------------------------------------------------------------------------
 struct SassFunction {
-    std::string arch;                    // "sm_90"
-    std::string name;                    // "occv_gld_16"
-    std::vector<std::string> opcodes;    // "LDG.E.128", "STS.U8", ... (predicates stripped)
+    std::string arch;                  // "sm_90"
+    std::string name;                  // "occv_gld_16"
+    std::vector<std::string> opcodes;  // "LDG.E.128", "STS.U8", ... (predicates stripped)
 };
 std::vector<SassFunction> parse_cuobjdump_sass(std::string_view text);
 

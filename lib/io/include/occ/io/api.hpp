@@ -33,7 +33,6 @@ namespace occ::io {
 
 using json = nlohmann::ordered_json;
 
-
 // Dispatch by kind ("occupancy", "gpus", ...). Unknown kinds give an error object.
 json handle(std::string_view kind, const json& request);
 // Same, from JSON text (one --batch line, or a JS string). Parse errors give an error object.
@@ -54,27 +53,27 @@ json device_props_json(const Device& d);
 // How a request names `d`, so an echoed "input" reads back to the same device:
 // {"gpu": name}, {"cc": "8.0"} or {"device": {cudaDeviceProp fields}} for a custom one.
 json device_echo(const Device& d);
-json gpus_json();   // the whole database
+json gpus_json();  // the whole database
 
 // --- Occupancy -----------------------------------------------------------------------------------
 struct OccupancyRequest {
     Device device;
     KernelResources kernel;
     LaunchConfig launch;
-    int block[3] = {0, 1, 1};   // when given as a 3-D block
+    int block[3] = {0, 1, 1};  // when given as a 3-D block
 };
 // Reads the device and launch fields from `request` (other keys are left for the caller: no
 // unknown-field check). `context` names the object in messages.
 Result<OccupancyRequest> read_occupancy_request(const json& request, std::string_view context = "occupancy request");
 // For readers composed of several parts (io-internal; throws RequestError on bad fields).
 OccupancyRequest read_occupancy_request(FieldReader& f);
-json occupancy_request_to_json(const OccupancyRequest& r);   // canonical echo (also the URL/scenario form)
+json occupancy_request_to_json(const OccupancyRequest& r);  // canonical echo (also the URL/scenario form)
 json occupancy_to_json(const OccupancyResult& r, const Device& d, const KernelResources& k);
 
 struct OccupancyAnswer {
     OccupancyRequest input;
     OccupancyResult result;
-    std::string sweep_input;             // "" (none), "threads", "regs" or "smem_dynamic"
+    std::string sweep_input;  // "" (none), "threads", "regs" or "smem_dynamic"
     std::vector<SweepPoint> sweep;
     std::optional<json> id;
 };
@@ -90,15 +89,15 @@ json api_occupancy(const json& request);
 // to it; `pattern` is unused then.
 struct TileRequest {
     TileLayout layout;
-    std::vector<TileAccess> accesses;   // all are counted; the first is drawn (per_warp)
-    std::int64_t global_pitch = 0;      // coalesce: elements between rows of the global matrix (0 = tile columns)
-    std::uint64_t global_base = 0;      // coalesce: byte address of the global matrix (the request's base)
+    std::vector<TileAccess> accesses;  // all are counted; the first is drawn (per_warp)
+    std::int64_t global_pitch = 0;     // coalesce: elements between rows of the global matrix (0 = tile columns)
+    std::uint64_t global_base = 0;     // coalesce: byte address of the global matrix (the request's base)
 };
 // Pattern "expr" (api_memory_expr.cpp): an index expression evaluated for one warp of one block;
 // `pattern` then holds that warp's lanes (kind addresses).
 struct ExprRequest {
-    std::string expr, array, consts;   // as typed (occ/expr.hpp)
-    ExprLaunch launch;                 // launch.active_lanes is the mask asked for
+    std::string expr, array, consts;  // as typed (occ/expr.hpp)
+    ExprLaunch launch;                // launch.active_lanes is the mask asked for
 };
 struct MemoryRequest {
     Device device;
@@ -107,21 +106,21 @@ struct MemoryRequest {
     std::optional<ExprRequest> expr;
 };
 Result<MemoryRequest> read_memory_request(const json& request, std::string_view context = "coalesce request");
-MemoryRequest read_memory_request(FieldReader& f);   // io-internal; throws RequestError
+MemoryRequest read_memory_request(FieldReader& f);    // io-internal; throws RequestError
 json memory_request_to_json(const MemoryRequest& r);  // canonical echo (also the scenario's memory part)
 
 // Pattern "tile": each access's totals, and (banks) the swizzle solver's answer and the padding alternative.
 struct TileAccessCount {
     TileAccess access;
     int instructions = 0;
-    std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;   // banks
+    std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;  // banks
     int max_way = 0;
-    std::int64_t sectors = 0, ideal_sectors = 0, lines = 0, bytes_requested = 0;   // coalesce
+    std::int64_t sectors = 0, ideal_sectors = 0, lines = 0, bytes_requested = 0;  // coalesce
 };
 struct TileAnswer {
     std::vector<TileAccessCount> accesses;
-    SwizzleSolution solution;         // banks only
-    int pad_fix = 0;                  // banks: elements of padding tried as the alternative (0 = none applies)
+    SwizzleSolution solution;  // banks only
+    int pad_fix = 0;           // banks: elements of padding tried as the alternative (0 = none applies)
     std::int64_t pad_fix_conflicts = -1;
 };
 struct CoalesceAnswer {
@@ -149,38 +148,38 @@ json api_banks(const json& request);
 // The launch advisor: best block size, register and shared-memory headroom, dynamic shared memory
 // at a target, waves, clusters (9.0+), and the suggestions worded in core (advisor.hpp).
 struct AdviseAnswer {
-    OccupancyRequest input;            // the launch (smem_dynamic = growth at its threads)
-    SmemGrowth growth;                 // dynamic shared memory: fixed + per_thread x threads
-    int block_size_limit = 0;          // 0 = the device's maximum
-    OccupancyResult now;               // the launch as it is
+    OccupancyRequest input;    // the launch (smem_dynamic = growth at its threads)
+    SmemGrowth growth;         // dynamic shared memory: fixed + per_thread x threads
+    int block_size_limit = 0;  // 0 = the device's maximum
+    OccupancyResult now;       // the launch as it is
     BlockSizeAdvice block;
     ResourceAdvice registers, shared_memory;
-    DynamicSmemAdvice at_target;       // target_blocks given, else the blocks the launch has now
+    DynamicSmemAdvice at_target;  // target_blocks given, else the blocks the launch has now
     WaveResult waves;
-    std::optional<ClusterResult> clusters;   // when cluster_size was given
+    std::optional<ClusterResult> clusters;  // when cluster_size was given
     std::vector<std::string> suggestions;
     std::optional<json> id;
 };
 Result<AdviseAnswer> answer_advise(const json& request);
 json to_json(const AdviseAnswer& a);
-json api_advise(const json& request);     // to_json(answer_advise(request))
-json api_waves(const json& request);      // blocks per wave, waves, tail
-json api_clusters(const json& request);   // thread block clusters (9.0+)
+json api_advise(const json& request);    // to_json(answer_advise(request))
+json api_waves(const json& request);     // blocks per wave, waves, tail
+json api_clusters(const json& request);  // thread block clusters (9.0+)
 struct RooflineRow {
-    std::optional<json> label;   // ops[i].label, echoed
+    std::optional<json> label;  // ops[i].label, echoed
     Operation op;
     RooflinePoint point;
 };
 struct RooflineComparison {
     std::string device;
     RooflinePoint point;
-    double speedup = 0;          // attainable on the request's device over this one
+    double speedup = 0;  // attainable on the request's device over this one
 };
 struct RooflineAnswer {
-    RooflineDevice device;       // with the request's overrides (single op), as given (ops)
-    std::string memory;          // "dram" or "l2"
-    bool many = false;           // the request gave "ops": every op is in `points`
-    RooflineRow point;           // the single op
+    RooflineDevice device;  // with the request's overrides (single op), as given (ops)
+    std::string memory;     // "dram" or "l2"
+    bool many = false;      // the request gave "ops": every op is in `points`
+    RooflineRow point;      // the single op
     std::vector<RooflineRow> points;
     bool has_compare = false;
     std::vector<RooflineComparison> compare;
@@ -188,8 +187,8 @@ struct RooflineAnswer {
 };
 Result<RooflineAnswer> answer_roofline(const json& request);
 json to_json(const RooflineAnswer& a);
-json api_roofline(const json& request);   // roofline point(s) for an operation on a device
+json api_roofline(const json& request);  // roofline point(s) for an operation on a device
 json api_roofline_devices(const json& request);
-json api_ptxas(const json& request);      // occupancy for every kernel of an nvcc -Xptxas -v / cuobjdump log
+json api_ptxas(const json& request);  // occupancy for every kernel of an nvcc -Xptxas -v / cuobjdump log
 
 }  // namespace occ::io

@@ -33,8 +33,8 @@ private:
         const Device* device;
         std::string json;
     };
-    std::vector<DeviceText> devices_;   // one per GPU seen (bounded by the database)
-    OccupancyAnswer answer_;            // reused line after line
+    std::vector<DeviceText> devices_;  // one per GPU seen (bounded by the database)
+    OccupancyAnswer answer_;           // reused line after line
     const Device* answer_device_ = nullptr;
     std::size_t fast_lines_ = 0;
 };

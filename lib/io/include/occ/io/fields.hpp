@@ -45,7 +45,7 @@ public:
     std::string string(std::string_view key, std::string_view def);
     // One of `choices` (case-insensitive).
     std::string choice(std::string_view key, std::initializer_list<std::string_view> choices, std::string_view def);
-    const json* raw(std::string_view key);   // marks the key as read; nullptr when absent or null
+    const json* raw(std::string_view key);  // marks the key as read; nullptr when absent or null
 
     // The same, with range, default and wording from the field's description (occ/io/schema.hpp).
     std::int64_t integer(const FieldSpec& s) { return integer(s.key, s.lo, s.hi, s.int_default, s.expect); }

@@ -21,28 +21,41 @@ namespace occ::io {
 
 // One number as the report printed it.
 struct NcuValue {
-    std::string printed;   // "32.77" as printed (thousands separators kept)
-    std::string unit;      // "Kbyte", "%", "block", "register/thread", ...
-    double value = 0;      // the best reading in the base unit (bytes for sizes)
-    double lo = 0, hi = 0; // every value the printed text can stand for (rounding), base unit
+    std::string printed;    // "32.77" as printed (thousands separators kept)
+    std::string unit;       // "Kbyte", "%", "block", "register/thread", ...
+    double value = 0;       // the best reading in the base unit (bytes for sizes)
+    double lo = 0, hi = 0;  // every value the printed text can stand for (rounding), base unit
 };
 
 // The report keys (also the keys of the JSON "measured" and "predicted" objects).
-inline constexpr const char* kNcuKeys[] = {
-    "block_size", "grid_size", "registers_per_thread", "static_shared_memory_per_block", "dynamic_shared_memory_per_block",
-    "driver_shared_memory_per_block", "shared_memory_configuration_size", "sms", "waves_per_sm", "block_limit_sm",
-    "block_limit_registers", "block_limit_shared_mem", "block_limit_warps", "block_limit_barriers", "theoretical_active_warps_per_sm",
-    "theoretical_occupancy", "achieved_occupancy", "achieved_active_warps_per_sm"};
+inline constexpr const char* kNcuKeys[] = {"block_size",
+                                           "grid_size",
+                                           "registers_per_thread",
+                                           "static_shared_memory_per_block",
+                                           "dynamic_shared_memory_per_block",
+                                           "driver_shared_memory_per_block",
+                                           "shared_memory_configuration_size",
+                                           "sms",
+                                           "waves_per_sm",
+                                           "block_limit_sm",
+                                           "block_limit_registers",
+                                           "block_limit_shared_mem",
+                                           "block_limit_warps",
+                                           "block_limit_barriers",
+                                           "theoretical_active_warps_per_sm",
+                                           "theoretical_occupancy",
+                                           "achieved_occupancy",
+                                           "achieved_active_warps_per_sm"};
 
 struct NcuKernel {
     std::string name;
-    std::string device;                          // as printed ("NVIDIA A100-SXM4-80GB", "Device 0"); may be empty
-    int cc_major = 0, cc_minor = 0;              // 0.0 when the report did not say
-    std::optional<std::array<std::int64_t, 3>> grid, block;   // from the kernel header "(g)x(b)"
-    std::map<std::string, NcuValue> values;      // keys from kNcuKeys
-    std::string cache_config;                    // "Function Cache Configuration" (CachePreferNone, ...)
-    int line = 0;                                // 1-based line where the kernel starts
-    std::vector<std::string> diagnostics;        // what could not be read, for this kernel
+    std::string device;                                      // as printed ("NVIDIA A100-SXM4-80GB", "Device 0"); may be empty
+    int cc_major = 0, cc_minor = 0;                          // 0.0 when the report did not say
+    std::optional<std::array<std::int64_t, 3>> grid, block;  // from the kernel header "(g)x(b)"
+    std::map<std::string, NcuValue> values;                  // keys from kNcuKeys
+    std::string cache_config;                                // "Function Cache Configuration" (CachePreferNone, ...)
+    int line = 0;                                            // 1-based line where the kernel starts
+    std::vector<std::string> diagnostics;                    // what could not be read, for this kernel
     const NcuValue* get(std::string_view key) const {
         auto it = values.find(std::string(key));
         return it == values.end() ? nullptr : &it->second;
@@ -50,9 +63,9 @@ struct NcuKernel {
 };
 
 struct NcuReport {
-    std::string format;                          // "text", "csv-details", "csv-raw" or "" (nothing read)
+    std::string format;  // "text", "csv-details", "csv-raw" or "" (nothing read)
     std::vector<NcuKernel> kernels;
-    std::vector<std::string> diagnostics;        // report-wide: unknown format, lines not understood
+    std::vector<std::string> diagnostics;  // report-wide: unknown format, lines not understood
 };
 
 NcuReport parse_ncu(std::string_view text);
@@ -63,16 +76,16 @@ NcuReport parse_ncu(std::string_view text);
 // "Block Limit Shared Mem" ncu computes against it. cuda_occupancy.h and occ's main answer use the
 // largest carveout instead (the driver may pick less: the block count is the same).
 struct DriverSmem {
-    std::int64_t config = -1;   // bytes; -1 when unknown
+    std::int64_t config = -1;  // bytes; -1 when unknown
     int block_limit = -1;
-    bool may_be_larger = false; // ncu has been seen to show more (see occ::driver_smem_config)
-    std::string rule;           // how config was chosen
+    bool may_be_larger = false;  // ncu has been seen to show more (see occ::driver_smem_config)
+    std::string rule;            // how config was chosen
 };
 DriverSmem predict_driver_smem(const Device& dev, const KernelResources& k, const OccupancyResult& r);
 
 // What ncu's "Achieved Occupancy" can be at most for the grid: blocks spread over the SMs that run.
 struct AchievedBound {
-    double occupancy = -1;      // 0..1; -1 when unknown (no grid)
+    double occupancy = -1;  // 0..1; -1 when unknown (no grid)
     std::string why;
 };
 AchievedBound achieved_bound(const Device& dev, const OccupancyResult& r, std::int64_t grid_blocks);
@@ -85,13 +98,13 @@ struct NcuDifference {
 
 struct NcuKernelAnswer {
     NcuKernel measured;
-    std::optional<Device> device;          // identified (or given); none: no prediction
-    std::string device_how;                // how the device was identified
+    std::optional<Device> device;  // identified (or given); none: no prediction
+    std::string device_how;        // how the device was identified
     std::optional<OccupancyRequest> launch;
-    OccupancyResult result;                // occ's answer for the launch (header-compatible)
+    OccupancyResult result;  // occ's answer for the launch (header-compatible)
     DriverSmem driver;
     AchievedBound achieved;
-    std::vector<std::pair<std::string, std::optional<double>>> predicted;   // kNcuKeys order, ncu's units
+    std::vector<std::pair<std::string, std::optional<double>>> predicted;  // kNcuKeys order, ncu's units
     std::vector<NcuDifference> differences;
     std::vector<std::string> diagnostics;
 };
@@ -112,14 +125,14 @@ std::optional<NcuValue> ncu_value(std::string_view printed, std::string_view uni
 
 // One line of a kernel's comparison, worded as every face shows it (occ ncu, the app's table).
 struct NcuRow {
-    std::string key;                 // a kNcuKeys name
-    std::string printed;             // what ncu printed, with its unit; "-" when it printed nothing
-    std::string predicted;           // occ's value in the key's unit ("4 KiB", "50 %"), "<= x" for an achieved
-                                     // bound; "-" when occ has none
-    bool measured = false;           // ncu printed the key
-    bool predicts = false;           // occ has a value for it
-    bool bound = false;              // an achieved_* key: occ gives the most it can be, not a value
-    const NcuDifference* difference = nullptr;   // why they differ (into the answer), when they do
+    std::string key;                            // a kNcuKeys name
+    std::string printed;                        // what ncu printed, with its unit; "-" when it printed nothing
+    std::string predicted;                      // occ's value in the key's unit ("4 KiB", "50 %"), "<= x" for an achieved
+                                                // bound; "-" when occ has none
+    bool measured = false;                      // ncu printed the key
+    bool predicts = false;                      // occ has a value for it
+    bool bound = false;                         // an achieved_* key: occ gives the most it can be, not a value
+    const NcuDifference* difference = nullptr;  // why they differ (into the answer), when they do
     // "<" when they differ, "=" (a bound: "ok") when both are known and agree, "" otherwise.
     const char* mark() const;
 };

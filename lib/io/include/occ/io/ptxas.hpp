@@ -35,36 +35,36 @@ namespace occ::io {
 
 // One compilation of one function, as the log reported it.
 struct PtxasKernel {
-    std::string name;                  // demangled (as c++filt prints it), else the name as printed
-    std::string mangled;               // as printed by the tool
-    std::string arch;                  // "sm_80", "sm_90a"; empty when the log never said
-    int cc_major = 0, cc_minor = 0;    // from arch (0.0 when unknown or not a compute capability)
-    bool entry = true;                 // a __global__ kernel; false for a device function
-    int occurrence = 1;                // the n-th compilation of this name for this arch in the log (autotuning, repeated builds)
-    int occurrences = 1;               // how many compilations of this name for this arch the log holds
-    std::optional<int> registers;      // "Used N registers", REG:N
+    std::string name;                          // demangled (as c++filt prints it), else the name as printed
+    std::string mangled;                       // as printed by the tool
+    std::string arch;                          // "sm_80", "sm_90a"; empty when the log never said
+    int cc_major = 0, cc_minor = 0;            // from arch (0.0 when unknown or not a compute capability)
+    bool entry = true;                         // a __global__ kernel; false for a device function
+    int occurrence = 1;                        // the n-th compilation of this name for this arch in the log (autotuning, repeated builds)
+    int occurrences = 1;                       // how many compilations of this name for this arch the log holds
+    std::optional<int> registers;              // "Used N registers", REG:N
     std::optional<std::int64_t> smem_static;   // bytes; sm_1x "N+M bytes smem" is the sum
-    std::optional<int> barriers;       // "used N barriers" (printed by recent ptxas only)
+    std::optional<int> barriers;               // "used N barriers" (printed by recent ptxas only)
     std::optional<std::int64_t> stack_frame;   // bytes per thread
     std::optional<std::int64_t> spill_stores;  // bytes
     std::optional<std::int64_t> spill_loads;   // bytes
-    std::optional<std::int64_t> cumulative_stack;   // bytes ("cumulative stack size": calls, recursion)
-    std::optional<std::int64_t> local;         // bytes of local memory per thread (old "lmem", cuobjdump LOCAL)
-    std::optional<int> textures;       // old ptxas "N textures", cuobjdump TEXTURE
-    std::vector<std::pair<int, std::int64_t>> cmem;   // constant bank -> bytes, as listed (empty: none listed)
-    std::string format;                // "ptxas", "cuobjdump" or "culink" (the JIT linker's info log)
-    int line = 0;                      // 1-based line of the log where the record starts
-    std::vector<std::string> diagnostics;   // what the log said about it that is not a number read here
+    std::optional<std::int64_t> cumulative_stack;    // bytes ("cumulative stack size": calls, recursion)
+    std::optional<std::int64_t> local;               // bytes of local memory per thread (old "lmem", cuobjdump LOCAL)
+    std::optional<int> textures;                     // old ptxas "N textures", cuobjdump TEXTURE
+    std::vector<std::pair<int, std::int64_t>> cmem;  // constant bank -> bytes, as listed (empty: none listed)
+    std::string format;                              // "ptxas", "cuobjdump" or "culink" (the JIT linker's info log)
+    int line = 0;                                    // 1-based line of the log where the record starts
+    std::vector<std::string> diagnostics;            // what the log said about it that is not a number read here
 };
 
 struct PtxasLog {
-    std::vector<PtxasKernel> kernels;  // in log order; entries and device functions
-    std::optional<std::int64_t> gmem;  // "N bytes gmem" (last seen)
-    int lines = 0;                     // lines read
-    int recognised_lines = 0;          // lines that carried resource information or known tool chatter
-    int skipped_lines = 0;             // lines outside any record that were not understood (other tools), ignored
-    int unknown_lines = 0;             // lines inside a record that were not understood (each a diagnostic on it)
-    std::vector<std::string> diagnostics;   // ptxas warning/error lines and notes, from the tool's tag on (first 50)
+    std::vector<PtxasKernel> kernels;      // in log order; entries and device functions
+    std::optional<std::int64_t> gmem;      // "N bytes gmem" (last seen)
+    int lines = 0;                         // lines read
+    int recognised_lines = 0;              // lines that carried resource information or known tool chatter
+    int skipped_lines = 0;                 // lines outside any record that were not understood (other tools), ignored
+    int unknown_lines = 0;                 // lines inside a record that were not understood (each a diagnostic on it)
+    std::vector<std::string> diagnostics;  // ptxas warning/error lines and notes, from the tool's tag on (first 50)
 };
 
 PtxasLog parse_ptxas_log(std::string_view text);
@@ -80,27 +80,27 @@ std::string demangle(std::string_view mangled);
 // cannot run on it are skipped, and of those that can the newest architecture is used (what the
 // runtime loads); every compilation of that architecture is a row.
 struct PtxasRow {
-    std::size_t kernel = 0;            // index into PtxasAnswer::log.kernels
-    std::optional<Device> device;      // what it was evaluated on (none when it was not)
-    std::optional<OccupancyResult> result;   // none when the log lacks what occupancy needs
-    std::string error;                 // why there is no result, or the model's own refusal
-    std::vector<std::string> notes;    // what the evaluation assumed (e.g. named barriers not in the log)
+    std::size_t kernel = 0;                 // index into PtxasAnswer::log.kernels
+    std::optional<Device> device;           // what it was evaluated on (none when it was not)
+    std::optional<OccupancyResult> result;  // none when the log lacks what occupancy needs
+    std::string error;                      // why there is no result, or the model's own refusal
+    std::vector<std::string> notes;         // what the evaluation assumed (e.g. named barriers not in the log)
 };
 struct PtxasSkipped {
-    std::size_t kernel = 0;            // index into PtxasAnswer::log.kernels
+    std::size_t kernel = 0;  // index into PtxasAnswer::log.kernels
     std::string reason;
 };
 struct PtxasAnswer {
-    OccupancyRequest input;            // the launch; the device only when has_device
+    OccupancyRequest input;  // the launch; the device only when has_device
     bool has_device = false;
     PtxasLog log;
-    std::vector<PtxasRow> rows;        // chosen compilations, in log order
+    std::vector<PtxasRow> rows;  // chosen compilations, in log order
     std::vector<PtxasSkipped> skipped;
-    std::vector<std::size_t> functions;   // device functions (no launch of their own)
-    int compilations = 0;              // entry records in the log
-    int with_spills = 0;               // rows whose log reports spill stores or loads
-    int failed = 0;                    // rows without an occupancy
-    std::string error;                 // the log as a whole gave nothing to evaluate ("" otherwise)
+    std::vector<std::size_t> functions;  // device functions (no launch of their own)
+    int compilations = 0;                // entry records in the log
+    int with_spills = 0;                 // rows whose log reports spill stores or loads
+    int failed = 0;                      // rows without an occupancy
+    std::string error;                   // the log as a whole gave nothing to evaluate ("" otherwise)
     std::optional<nlohmann::ordered_json> id;
 };
 Result<PtxasAnswer> answer_ptxas(const nlohmann::ordered_json& request);

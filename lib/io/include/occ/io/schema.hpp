@@ -41,18 +41,18 @@ struct FieldSpec {
     // What the reader accepts. Integers and sizes: lo..hi; numbers: dlo..dhi.
     std::int64_t lo = 0, hi = 0;
     double dlo = 0, dhi = 0;
-    std::string_view expect;     // "must be <expect>" in messages; empty = the reader's own wording
-    std::string_view choices;    // choice: "none,shared,l1,equal" (first-listed spellings are canonical)
+    std::string_view expect;   // "must be <expect>" in messages; empty = the reader's own wording
+    std::string_view choices;  // choice: "none,shared,l1,equal" (first-listed spellings are canonical)
     std::int64_t int_default = 0;
     double num_default = 0;
-    std::string_view def;        // choice/text default, and the default as docs and help show it
+    std::string_view def;  // choice/text default, and the default as docs and help show it
     // Documentation: the columns of docs/INPUTS.md and the help line.
-    std::string_view doc_type;   // "integer", "size (bytes or \"48K\")", ...
+    std::string_view doc_type;  // "integer", "size (bytes or \"48K\")", ...
     std::string_view doc_range;
-    std::string_view unit;       // "-" when none
+    std::string_view unit;  // "-" when none
     std::string_view help;
-    char short_flag = 0;         // kept for the common flags (-g, -t, -r, ...)
-    bool no_flag = false;        // JSON only (id, ops, log through --ptxas FILE)
+    char short_flag = 0;   // kept for the common flags (-g, -t, -r, ...)
+    bool no_flag = false;  // JSON only (id, ops, log through --ptxas FILE)
 };
 
 // The CLI flag of a field: "--" + key with '_' turned into '-'.
@@ -65,7 +65,7 @@ extern const FieldSpec gpu, cc, device;
 // Launch and kernel resources (occupancy, advise, waves, clusters, ptxas).
 extern const FieldSpec threads, block, regs, smem_static, smem_dynamic, carveout, cache_config, optin, max_dynamic_smem, barriers,
     partitioned_gc, grid, virtual_resources;
-extern const FieldSpec sweep;   // occupancy only
+extern const FieldSpec sweep;  // occupancy only
 // Advisor and clusters.
 extern const FieldSpec smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, cluster_size_required, non_portable,
     gpc_sms;
@@ -75,8 +75,8 @@ extern const FieldSpec log;
 extern const FieldSpec ncu_text;
 // Memory access (coalesce and banks).
 extern const FieldSpec access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride, mem_threads, mem_block,
-    pitch, pad, swizzle, order, seed, range, tile, tile_access, ldmatrix, cute_swizzle, tma_swizzle, global_pitch, expr, array, consts, block_idx,
-    grid_dim, warp;
+    pitch, pad, swizzle, order, seed, range, tile, tile_access, ldmatrix, cute_swizzle, tma_swizzle, global_pitch, expr, array, consts,
+    block_idx, grid_dim, warp;
 // Roofline.
 extern const FieldSpec roof_gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, flops_per_element, rows, cols,
     flops, bytes, precision, memory, measured_ms, peak_tflops, bandwidth_gbps, compare, ops;

@@ -8,7 +8,7 @@
 
 namespace occ::ui {
 
-struct AppState;   // every input and view flag; defined in lib/ui/src/app_state.hpp
+struct AppState;  // every input and view flag; defined in lib/ui/src/app_state.hpp
 
 class App {
 public:
