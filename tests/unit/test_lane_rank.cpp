@@ -1,11 +1,13 @@
-// test_lane_rank.cpp — the memory models' private warp primitives (lib/core/src/lane_rank.hpp),
-// every version this CPU can run held to a plain reference written here: one_word_banks32 (a full
-// warp of one-word lanes on 32 banks: the banks gather). analyze_banks runs only the best version
-// the CPU has, so without this test the AVX2 version would go unchecked on a machine with GFNI.
+// test_lane_rank.cpp — the memory models' private warp primitives (lib/core/src/lane_rank.hpp), every
+// version this CPU can run (through the same picker the models use, cpu_dispatch.hpp) held to a plain
+// reference written here: one_word_banks32, full_sector_rank32, dense_rank32, sector_dense_rank32 and
+// sorted_sectors16. The models run only the best version the CPU has, so without this test the AVX2
+// versions would go unchecked on a machine with GFNI.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -150,6 +152,123 @@ TEST_CASE("full_sector_rank32: every version's ranks, sorted sector addresses an
             CHECK(got_lines == static_cast<int>(lines.size()));
             std::size_t r = 0;
             for (const std::uint64_t s : sectors) CHECK(sorted[r++] == s << 5);
+        }
+    }
+}
+
+namespace {
+
+// Each lane's count of distinct keys below its own, and the count of distinct keys, from a set.
+template <class Key>
+int reference_dense_rank(const std::array<Key, 32>& key, std::array<std::uint8_t, 32>& below) {
+    const std::set<Key> distinct(key.begin(), key.end());
+    for (std::size_t i = 0; i < 32; ++i) below[i] = static_cast<std::uint8_t>(std::distance(distinct.begin(), distinct.find(key[i])));
+    return static_cast<int>(distinct.size());
+}
+
+}  // namespace
+
+TEST_CASE("dense_rank32 and sector_dense_rank32: every version equals a set-based reference") {
+    const int top = occ::detail::dense_rank32_level();
+    CHECK(occ::detail::sector_dense_rank32_level() == top);  // both: 0 plain, 1 AVX2
+    MESSAGE("dense_rank32 versions on this CPU: 0.." << top << " (0 plain, 1 AVX2)");
+    std::mt19937_64 rng(20261207);
+    for (int level = 0; level <= top; ++level) {
+        CAPTURE(level);
+        for (int iter = 0; iter < 20000; ++iter) {
+            // Keys: few distinct values, any signed 32-bit value, or a permutation.
+            std::array<std::int32_t, 32> key{};
+            for (std::size_t i = 0; i < 32; ++i)
+                key[i] = iter % 3 == 0   ? static_cast<std::int32_t>(rng() % 8) - 4
+                         : iter % 3 == 1 ? static_cast<std::int32_t>(static_cast<std::uint32_t>(rng()))
+                                         : static_cast<std::int32_t>(i) * 7 - 100;
+            if (iter % 3 == 2) std::shuffle(key.begin(), key.end(), rng);
+            std::array<std::uint8_t, 32> got{}, want{};
+            REQUIRE(occ::detail::dense_rank32_at(level, key, got) == reference_dense_rank(key, want));
+            CHECK(got == want);
+
+            // Sectors of a partial or full warp, some of them out of reach (2^30 sectors from the first
+            // active lane's): the key of an active lane is its sector's distance, inactive lanes share one more.
+            const std::uint32_t active = iter % 4 == 0 ? 0xffffffffu : static_cast<std::uint32_t>(rng()) | 1u << (rng() % 32);
+            const std::uint64_t amask = (std::uint64_t{1} << 56) - 8;  // 8-byte accesses
+            const std::uint64_t span = iter % 5 == 0 ? (std::uint64_t{1} << 36) : iter % 5 == 1 ? 4096 : (std::uint64_t{1} << 24);
+            const std::uint64_t mid = std::uint64_t{1} << 50;
+            std::array<std::uint64_t, 32> addr{};
+            for (auto& a : addr) a = (mid - span / 2 + rng() % span) & amask;
+            const std::size_t first = static_cast<std::size_t>(std::countr_zero(active));
+            const std::int64_t ref = static_cast<std::int64_t>(addr[first] >> 5);
+            std::array<std::int64_t, 32> skey{};
+            bool reach = true;
+            for (std::size_t i = 0; i < 32; ++i) {
+                const std::int64_t rel = static_cast<std::int64_t>(addr[i] >> 5) - ref;
+                const bool on = (active >> i) & 1u;
+                if (on && (rel < -(std::int64_t{1} << 30) || rel >= (std::int64_t{1} << 30))) reach = false;
+                skey[i] = on ? rel : std::int64_t{1} << 40;
+            }
+            got.fill(0xee);
+            const int n = occ::detail::sector_dense_rank32_at(level, addr, amask, active, got);
+            if (!reach) {
+                CHECK(n == -1);
+                continue;
+            }
+            REQUIRE(n == reference_dense_rank(skey, want));
+            CHECK(got == want);
+        }
+    }
+}
+
+TEST_CASE("sorted_sectors16: every version equals a set-based reference (1..16 active lanes, every width)") {
+    const int top = occ::detail::sorted_sectors16_level();
+    MESSAGE("sorted_sectors16 versions on this CPU: 0.." << top << " (0 none, 1 AVX2)");
+    std::mt19937_64 rng(20261208);
+    for (int level = 0; level <= top; ++level) {
+        CAPTURE(level);
+        for (int iter = 0; iter < 20000; ++iter) {
+            const std::uint64_t ab = std::uint64_t{1} << (rng() % 5);
+            const std::uint64_t amask = ((std::uint64_t{1} << 56) - 1) & ~(ab - 1);
+            std::uint32_t active = 0;  // 1..16 lanes, anywhere in the warp or in one half
+            const int lanes = 1 + static_cast<int>(rng() % 16);
+            while (std::popcount(active) < lanes) active |= 1u << (iter % 3 == 0 ? 16 * (iter % 2) + rng() % 16 : rng() % 32);
+            const std::uint64_t span = iter % 7 == 0 ? (std::uint64_t{1} << 27) : iter % 7 == 1 ? 256 : 4096;
+            const std::uint64_t mid = (std::uint64_t{1} << 40) + (rng() % 4096);
+            std::array<std::uint64_t, 32> addr{};
+            for (auto& a : addr) a = mid - span / 2 + rng() % span;  // unaligned: amask rounds down
+            if (iter % 5 == 0)                                       // the first active lane's address in the last one's too
+                addr[static_cast<std::size_t>(std::countr_zero(active))] =
+                    addr[static_cast<std::size_t>(31 - std::countl_zero(active | 1u))];
+            std::array<std::int8_t, 32> lane_sector{};
+            std::array<std::uint64_t, 32> sector_addr{};
+            std::array<std::uint8_t, 32> used{};
+            occ::detail::SortedSectors got{lane_sector, sector_addr, used};
+            const bool done = occ::detail::sorted_sectors16_at(level, addr, amask, active, ab, got);
+            if (level == 0) {
+                CHECK(!done);
+                continue;
+            }
+            const std::uint64_t base = addr[static_cast<std::size_t>(std::countr_zero(active))] & amask & ~std::uint64_t{127};
+            std::set<std::uint64_t> addrs, sectors, lines;
+            bool reach = true;
+            for (std::size_t i = 0; i < 32; ++i) {
+                if (!((active >> i) & 1u)) continue;
+                const std::uint64_t a = addr[i] & amask;
+                const auto rel = static_cast<std::int64_t>(a - base);
+                if (rel < -(std::int64_t{1} << 26) || rel >= (std::int64_t{1} << 26)) reach = false;
+                addrs.insert(a), sectors.insert(a >> 5), lines.insert(a >> 7);
+            }
+            REQUIRE(done == reach);
+            if (!done) continue;
+            CHECK(got.sectors == static_cast<int>(sectors.size()));
+            CHECK(got.distinct == static_cast<int>(addrs.size()));
+            CHECK(got.lines == static_cast<int>(lines.size()));
+            std::size_t s = 0;
+            for (const std::uint64_t sec : sectors) {
+                CHECK(sector_addr[s] == sec << 5);
+                const auto in = std::count_if(addrs.begin(), addrs.end(), [&](std::uint64_t a) { return a >> 5 == sec; });
+                CHECK(used[s] == static_cast<std::uint64_t>(in) * ab);
+                ++s;
+            }
+            for (std::size_t i = 0; i < 32; ++i)
+                if ((active >> i) & 1u) CHECK(lane_sector[i] == std::distance(sectors.begin(), sectors.find((addr[i] & amask) >> 5)));
         }
     }
 }

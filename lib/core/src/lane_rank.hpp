@@ -1,22 +1,21 @@
-// lane_rank.hpp — (private) the one dedupe primitive of the memory models, for a warp's 32 keys.
+// lane_rank.hpp — (private) the memory models' warp primitives, for a warp's 32 lanes.
 //
 // dense_rank32: below[i] = how many distinct keys are smaller than key[i] (signed compare); returns
 // how many distinct keys there are. Equal keys get the same number, so it both sorts and
 // deduplicates: below[] is each lane's index into the ascending list of distinct keys. No branches on
-// the data: 32 x 32 compares, with AVX2 when the CPU has it (checked once), else plain loops.
-// (An AVX-512 version, two registers of 16 lanes, measured no faster on the development machine.)
+// the data: 32 x 32 compares. (An AVX-512 version, two registers of 16 lanes, measured no faster on the
+// development machine.)
+//
+// Every primitive has a plain version (lane_rank.cpp; the only one in WebAssembly) and x86 versions
+// (lane_rank_avx2.cpp, lane_rank_gfni.cpp). Which one runs is picked once, through cpu_dispatch.hpp.
+// Each X also has X_level() (the best version this CPU runs, as an index: 0 is the plain one) and
+// X_at(level, ...) (that version, capped at what the CPU has), so tests hold every version to the
+// plain one; the picker is the same one X uses.
 #pragma once
 #include <array>
 #include <cstdint>
 
-// The warp-level hot paths (analyze_global, analyze_banks) are compiled twice on x86-64 ELF targets:
-// for the baseline ISA and for x86-64-v3 (AVX2, BMI2, POPCNT), picked once at load time by the
-// dynamic loader (GCC/clang target_clones). Their loops are written so both versions vectorise.
-#if defined(__x86_64__) && defined(__ELF__) && !defined(__EMSCRIPTEN__) && (defined(__GNUC__) || defined(__clang__))
-#define OCC_HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define OCC_HOT_CLONES
-#endif
+#include "cpu_dispatch.hpp"  // also OCC_HOT_CLONES, for the files that include this one
 
 namespace occ::detail {
 
@@ -29,6 +28,12 @@ constexpr int pop32(std::uint32_t x) {
 }
 
 int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below);
+// (0 plain, 1 AVX2)
+int dense_rank32_level();
+int dense_rank32_at(int level, const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below);
+
+// How far a sector key reaches: sectors either side of the first active lane's.
+constexpr std::int64_t kSectorKeyReach = std::int64_t{1} << 30;
 
 // dense_rank32 of a warp's 32-byte sectors: the key of an active lane is its sector (address & amask,
 // over 32) minus the first active lane's, in 32-bit lanes; inactive lanes share the largest key. -1
@@ -36,6 +41,10 @@ int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_
 // one's; else dense_rank32's answer (inactive lanes count as one more key when there are any).
 int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
                         std::array<std::uint8_t, 32>& below);
+// (0 plain, 1 AVX2)
+int sector_dense_rank32_level();
+int sector_dense_rank32_at(int level, const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
+                           std::array<std::uint8_t, 32>& below);
 
 // sector_dense_rank32 of a full warp; when its 32 sectors are distinct (a wide gather's usual case)
 // and the CPU has GFNI (with AVX2 or AVX-512), also sector_addr[0..32) (the sectors' addresses, address & amask & ~31, in
@@ -43,8 +52,7 @@ int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t
 // rank (reading a scatter back stalls on store forwarding). lines = 0 where those were not made.
 int full_sector_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
                        std::array<std::uint64_t, 32>& sector_addr, int& lines);
-// Which version full_sector_rank32 runs here (0: ranks only, 1: sorted with AVX2 + GFNI, 2: sorted
-// with AVX-512 + GFNI), and one chosen version (capped at what the CPU has), for tests.
+// (0: ranks only, 1: sorted with AVX2 + GFNI, 2: sorted with AVX-512 + GFNI)
 int full_sector_rank32_level();
 int full_sector_rank32_at(int level, const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
                           std::array<std::uint64_t, 32>& sector_addr, int& lines);
@@ -67,6 +75,10 @@ struct SortedSectors {
 };
 bool sorted_sectors16(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::uint64_t ab,
                       SortedSectors& out);
+// (0: none, always false; 1 AVX2)
+int sorted_sectors16_level();
+bool sorted_sectors16_at(int level, const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::uint64_t ab,
+                         SortedSectors& out);
 
 // A full warp of one-word lanes on 32 banks (banks.cpp's gather and permutation case), in one pass:
 // lane_bank[i] = word[i] % 32, bank_lanes[b] = the lanes on bank b, lanes_in[b] = how many. `most` is
@@ -82,8 +94,7 @@ struct OneWordBanks {
 // stack and stalled the caller on store forwarding.)
 void one_word_banks32(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
                       std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out);
-// Which version one_word_banks32 runs here (0 plain loops, 1 AVX2, 2 AVX2 with GFNI), and one chosen
-// version (capped at what the CPU has), for tests that hold each to the plain one.
+// (0 plain loops, 1 AVX2, 2 AVX2 with GFNI)
 int one_word_banks32_level();
 void one_word_banks32_at(int level, const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
                          std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out);
