@@ -6,14 +6,15 @@
 //   time by the dynamic loader (GCC/clang target_clones). Their loops are written so both vectorise.
 // - cpu_level() and pick(): the hand-written SIMD primitives (lane_rank.hpp). Each primitive lists its
 //   versions in a table, plain first, each with the level it needs; pick() returns the best one the
-//   CPU runs (at most the one asked for). The primitive's own entry point keeps that answer in a
-//   static, and its tests' `_at(level, ...)` entry point asks pick() for the level it names, so a test
-//   runs exactly the code the dispatch would.
+//   CPU runs (at most the one asked for). The primitive's entry point calls Dispatch<table>::run,
+//   which asks pick() on the first call and keeps the answer; its tests' `_at(level, ...)` entry
+//   point asks pick() for the level it names, so a test runs exactly the code the dispatch would.
 //
 // OCC_X86_SIMD is set where the intrinsics exist (x86-64 with GCC or clang, not Emscripten); the
 // files holding intrinsics compile to nothing elsewhere. OCC_NO_RANK_AVX2 turns it off on x86 too (the
 // portable test build: the web page's code on this machine).
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -73,5 +74,23 @@ template <class Fn, std::size_t N>
 Fn* pick(const Version<Fn> (&versions)[N], int want) noexcept {
     return versions[pick_index(versions, want)].run;
 }
+
+// A primitive's entry point: its best version, picked on the first call (through `first`) and kept in
+// a constant-initialised pointer, so later calls are one load and an indirect jump (no guard to test,
+// no registers saved). Threads that race on the first call store the same answer.
+template <const auto& Versions, class Fn = decltype(Versions[0].run)>
+struct Dispatch;
+template <const auto& Versions, class R, class... Args>
+struct Dispatch<Versions, R (*)(Args...)> {
+    static R run(Args... args) { return version.load(std::memory_order_relaxed)(args...); }
+
+private:
+    static R first(Args... args) {
+        R (*const best)(Args...) = pick(Versions, best_index(Versions));
+        version.store(best, std::memory_order_relaxed);
+        return best(args...);
+    }
+    static inline std::atomic<R (*)(Args...)> version{first};
+};
 
 }  // namespace occ::detail

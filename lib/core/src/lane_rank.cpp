@@ -185,8 +185,7 @@ int dense_rank32_at(int level, const std::array<std::int32_t, 32>& key, std::arr
     return pick(kDenseRank, level)(key, below);
 }
 int dense_rank32(const std::array<std::int32_t, 32>& key, std::array<std::uint8_t, 32>& below) {
-    static DenseRank* const version = pick(kDenseRank, dense_rank32_level());
-    return version(key, below);
+    return Dispatch<kDenseRank>::run(key, below);
 }
 
 int sector_dense_rank32_level() { return best_index(kSectorDenseRank); }
@@ -196,8 +195,7 @@ int sector_dense_rank32_at(int level, const std::array<std::uint64_t, 32>& addr,
 }
 int sector_dense_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
                         std::array<std::uint8_t, 32>& below) {
-    static SectorDenseRank* const version = pick(kSectorDenseRank, sector_dense_rank32_level());
-    return version(addr, amask, active, below);
+    return Dispatch<kSectorDenseRank>::run(addr, amask, active, below);
 }
 
 int full_sector_rank32_level() { return best_index(kFullSectorRank); }
@@ -207,8 +205,7 @@ int full_sector_rank32_at(int level, const std::array<std::uint64_t, 32>& addr, 
 }
 int full_sector_rank32(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
                        std::array<std::uint64_t, 32>& sector_addr, int& lines) {
-    static FullSectorRank* const version = pick(kFullSectorRank, full_sector_rank32_level());
-    return version(addr, amask, below, sector_addr, lines);
+    return Dispatch<kFullSectorRank>::run(addr, amask, below, sector_addr, lines);
 }
 
 int sorted_sectors16_level() { return best_index(kSortedSectors16); }
@@ -219,9 +216,8 @@ bool sorted_sectors16_at(int level, const std::array<std::uint64_t, 32>& addr, s
 }
 bool sorted_sectors16(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active, std::uint64_t ab,
                       SortedSectors& out) {
-    static SortedSectors16* const version = pick(kSortedSectors16, sorted_sectors16_level());
     if (active == 0 || pop32(active) > 16) return false;
-    return version(addr, amask, active, ab, out);
+    return Dispatch<kSortedSectors16>::run(addr, amask, active, ab, out);
 }
 
 int one_word_banks32_level() { return best_index(kOneWordBanks); }
@@ -231,8 +227,7 @@ void one_word_banks32_at(int level, const std::array<std::uint32_t, 32>& word, s
 }
 void one_word_banks32(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
                       std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& out) {
-    static OneWordBanks32* const version = pick(kOneWordBanks, one_word_banks32_level());
-    version(word, lane_bank, bank_lanes, lanes_in, out);
+    Dispatch<kOneWordBanks>::run(word, lane_bank, bank_lanes, lanes_in, out);
 }
 
 }  // namespace occ::detail
