@@ -9,7 +9,8 @@ WEB    := build/web
 EMENV  := NODE_PATH=/usr/share/nodejs
 CMAKE_NATIVE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=ON -DOCC_BUILD_CLI=ON -DOCC_BUILD_GUI=ON -DOCC_BUILD_PYTHON=ON
 
-.PHONY: all bootstrap native web test-web test run bench clean help check-sanitize fuzz fuzz-short
+.PHONY: all bootstrap native web test-web test run bench clean help check-sanitize fuzz fuzz-short format format-check
+.PHONY: _ctest-native _e2e-web _sanitize-configure _sanitize-build _sanitize-ctest _fuzz-run
 .PHONY: validate validate-quick validate-bundle
 
 all: native
@@ -22,11 +23,13 @@ help:
 	@echo "make validate [QUICK=1]  check occ's predictions on this machine's NVIDIA GPU (cuda_validation/README.md)"
 	@echo "make validate-bundle  build occ-validate here for a bare GPU machine: build/validate-bundle (needs nvcc, no GPU)"
 	@echo "make web     build the web calculator (Emscripten) into $(WEB)/dist"
-	@echo "make check-sanitize  every native test under ASan+UBSan (build/sanitize; part of make test)"
-	@echo "make fuzz    build the libFuzzer targets with clang into build/fuzz and fuzz each FUZZ_SECONDS (30)"
+	@echo "make check-sanitize  every native test under clang ASan+UBSan (build/sanitize; part of make test)"
+	@echo "make fuzz    build the libFuzzer targets (clang, build/sanitize) and fuzz each FUZZ_SECONDS (30)"
+	@echo "make format  clang-format the tracked C++/CUDA sources; make format-check: only check (make test's first stage)"
 
+# make test runs bootstrap once, as its own stage, and tells the steps after it (OCC_BOOTSTRAPPED=1).
 bootstrap:
-	@scripts/bootstrap.sh
+	@$(if $(OCC_BOOTSTRAPPED),true,scripts/bootstrap.sh)
 
 native: bootstrap
 	@cmake -S . -B $(NATIVE) $(CMAKE_NATIVE_FLAGS) >/dev/null
@@ -38,31 +41,75 @@ web: bootstrap
 
 # Browser e2e (tests/web): headless Chromium against $(WEB)/dist, compared with the native CLI.
 test-web: native web
+	@$(MAKE) --no-print-directory _e2e-web
+
+_e2e-web:
 	@OCC_BIN=$(CURDIR)/$(NATIVE)/bin/occ OCC_WEB_DIST=$(CURDIR)/$(WEB)/dist node --test tests/web/
 
-test: native web
+_ctest-native:
 	@cd $(NATIVE) && ctest --output-on-failure -j$(JOBS)
-	@$(MAKE) --no-print-directory test-web
-	@$(MAKE) --no-print-directory check-sanitize fuzz-short
 
-# The whole native suite under AddressSanitizer + UndefinedBehaviorSanitizer (preset
-# `sanitize`), and a short libFuzzer run of every target (tests/fuzz, docs/FUZZING.md).
+# Every suite, one timed stage after another (scripts/stage.sh); the table of stage times is printed
+# at the end, and when a stage fails, after its output. The stages' make targets work on their own too.
+STAGE := scripts/stage.sh
+STEP  := $(MAKE) --no-print-directory OCC_BOOTSTRAPPED=1
+test:
+	@$(STAGE) --reset
+	@$(STAGE) bootstrap      -- scripts/bootstrap.sh
+	@$(STAGE) format-check   -- scripts/format.sh --check
+	@$(STAGE) native-build   -- $(STEP) native
+	@$(STAGE) web-build      -- $(STEP) web
+	@$(STAGE) native-ctest   -- $(STEP) _ctest-native
+	@$(STAGE) web-e2e        -- $(STEP) _e2e-web
+	@$(STAGE) sanitize-build -- $(STEP) _sanitize-build
+	@$(STAGE) sanitize-ctest -- $(STEP) _sanitize-ctest
+	@$(STAGE) fuzz-run       -- $(STEP) _fuzz-run
+	@$(STAGE) --summary
+
+# clang-format (Debian's clang-format 14, .clang-format) over the tracked C/C++/CUDA files, third_party/ excluded.
+format: bootstrap
+	@scripts/format.sh
+
+format-check: bootstrap
+	@scripts/format.sh --check
+
+# One clang build, $(SANITIZE) (preset `sanitize`), serves both the native suite under
+# AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets (tests/fuzz, label
+# `fuzzing`; docs/FUZZING.md): occ::core and occ::io are compiled once, for both.
 SANITIZE := build/sanitize
-FUZZ     := build/fuzz
 FUZZ_SECONDS ?= 30
-# The nvcc build and the install/find_package consumer test compile no sanitized project code: skipped here.
-check-sanitize: bootstrap
-	@cmake --preset sanitize >/dev/null
+SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# A $(SANITIZE) configured before the preset used clang (g++, no fuzzers) is started afresh.
+_sanitize-configure:
+	@if [ -f $(SANITIZE)/CMakeCache.txt ] && ! grep -qs '^OCC_BUILD_FUZZERS:BOOL=ON' $(SANITIZE)/CMakeCache.txt; then \
+	  echo "$(SANITIZE): configured without the preset's clang + fuzzers; starting it afresh"; rm -rf $(SANITIZE); fi
+	@cmake --preset sanitize -DOCC_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
+
+_sanitize-build: _sanitize-configure
 	@cmake --build $(SANITIZE) -j$(JOBS)
-	@cd $(SANITIZE) && OCC_DIFF_VARIANTS=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j$(JOBS) -E '^(web|desktop|consumer|validation.nvcc_build)'
 
+# The nvcc build and the install/find_package consumer test compile no sanitized project code: skipped
+# here. OCC_DIFF_VARIANTS=1: the differential test samples 1 variant per point instead of 2 (both runs
+# cover every architecture, block size and register count; the native suite runs the full sample).
+_sanitize-ctest:
+	@cd $(SANITIZE) && OCC_DIFF_VARIANTS=1 $(SANITIZE_ENV) \
+	  ctest --output-on-failure -j$(JOBS) -LE '^fuzzing$$' -E '^(web|desktop|consumer|validation.nvcc_build)'
+
+_fuzz-run:
+	@cd $(SANITIZE) && ctest --output-on-failure -j$(JOBS) -L '^fuzzing$$'
+
+check-sanitize: bootstrap
+	@$(MAKE) --no-print-directory _sanitize-build
+	@$(MAKE) --no-print-directory _sanitize-ctest
+
+# Builds only the fuzzers (and the libraries they need), then fuzzes each target FUZZ_SECONDS.
 fuzz: bootstrap
-	@cmake -S tests/fuzz -B $(FUZZ) -DCMAKE_CXX_COMPILER=clang++ -DOCC_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
-	@cmake --build $(FUZZ) -j$(JOBS)
+	@$(MAKE) --no-print-directory _sanitize-configure
+	@cmake --build $(SANITIZE) -j$(JOBS) --target occ-fuzzers
+	@$(MAKE) --no-print-directory _fuzz-run
 
-fuzz-short: fuzz
-	@cd $(FUZZ) && ctest --output-on-failure -j$(JOBS)
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 
 run: web
 	@echo "occ: serving $(WEB)/dist at http://127.0.0.1:$(PORT)/  (Ctrl+C stops)"
