@@ -12,6 +12,7 @@
 #include <limits>
 #include <numeric>
 
+#include "cpu_dispatch.hpp"  // OCC_HOT_CLONES
 #include "lane_rank.hpp"
 #include "memory_block.hpp"
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cpu_dispatch.hpp"  // OCC_HOT_CLONES
 #include "global_sectors.hpp"
 #include "lane_rank.hpp"
 #include "memory_block.hpp"
