@@ -64,6 +64,13 @@ bool sector_keys_plain(const std::array<std::uint64_t, 32>& addr, std::uint64_t 
     return true;
 }
 
+int sector_dense_rank32_plain(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
+                              std::array<std::uint8_t, 32>& below) {
+    std::array<std::int32_t, 32> key;
+    if (!sector_keys_plain(addr, amask, active, key)) return -1;
+    return dense_rank32_plain(key, below);
+}
+
 // full_sector_rank32 without the sorted outputs: the ranks of sector_dense_rank32.
 int full_sector_ranks_only(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::array<std::uint8_t, 32>& below,
                            std::array<std::uint64_t, 32>& /*sector_addr*/, int& lines) {
@@ -130,12 +137,6 @@ constexpr Version<DenseRank> kDenseRank[] = {
 #endif
 };
 
-int sector_dense_rank32_plain(const std::array<std::uint64_t, 32>& addr, std::uint64_t amask, std::uint32_t active,
-                              std::array<std::uint8_t, 32>& below) {
-    std::array<std::int32_t, 32> key;
-    if (!sector_keys_plain(addr, amask, active, key)) return -1;
-    return dense_rank32_plain(key, below);
-}
 using SectorDenseRank = int(const std::array<std::uint64_t, 32>&, std::uint64_t, std::uint32_t, std::array<std::uint8_t, 32>&);
 constexpr Version<SectorDenseRank> kSectorDenseRank[] = {
     {CpuLevel::plain, sector_dense_rank32_plain},
