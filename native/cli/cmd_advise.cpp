@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli.hpp"
+#include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
 
@@ -21,11 +22,7 @@ struct Snap {
 };
 
 std::string limiters(unsigned mask) {
-    std::string s;
-    for (Limiter l : kAllLimiters)
-        if (mask & l) s += (s.empty() ? "" : ", ") + std::string(limiter_name(l));
-    for (char& c : s)
-        if (c == '_') c = ' ';
+    const std::string s = limiter_labels(mask, ", ");
     return s.empty() ? "-" : s;
 }
 
@@ -55,8 +52,7 @@ void table(const char* title, std::initializer_list<std::pair<const char*, Snap>
 }
 
 // Registers or dynamic shared memory: now, the most that keeps the blocks, the cut that gains one.
-void advice_table(const char* title, const ResourceAdvice& a, Snap now, std::int64_t Snap::*resource, std::string (*amount)(std::int64_t),
-                  const char* unit) {
+void advice_table(const char* title, const ResourceAdvice& a, Snap now, std::int64_t Snap::*resource) {
     if (!a.ok()) return;
     const bool gain = a.to_gain_block >= 0;
     Snap most = now, cut = now;
@@ -66,15 +62,12 @@ void advice_table(const char* title, const ResourceAdvice& a, Snap now, std::int
     cut.r = gain ? &a.after_cut : nullptr;
     cut.*resource = a.to_gain_block;
     table(title, {{"now", now}, {"most, same blocks", most}, {"cut to gain a block", cut}});
-    std::printf("  headroom: +%s%s per %s before losing a block", amount(a.headroom).c_str(), unit,
-                a.resource == Resource::registers ? "thread" : "block");
-    if (gain) std::printf("; cut %s to gain one", amount(a.cut_to_gain).c_str());
-    std::printf("\n");
+    // The sentences are core's (occ/advisor.hpp), the ones the app's hints show.
+    const std::string room = headroom_suggestion(a);
+    std::printf("  %s\n", (room.empty() ? no_headroom_sentence(a.resource, a.before) : room).c_str());
+    if (gain) std::printf("  %s\n", cut_suggestion(a).c_str());
     if (!a.note.empty()) std::printf("  %s\n", a.note.c_str());
 }
-
-std::string whole(std::int64_t v) { return std::to_string(v); }
-std::string bytes(std::int64_t v) { return format_bytes(v); }
 
 void print_waves(const WaveResult& w, bool grid_given) {
     std::printf("\nWaves%s\n", grid_given ? "" : " (no --grid: one full wave shown)");
@@ -129,14 +122,15 @@ void print_human(const io::AdviseAnswer& a) {
         table("Best block size (cudaOccupancyMaxPotentialBlockSize order: most active threads, ties -> larger block)",
               {{"now", Snap{&b.before, l.threads, k.regs_per_thread, a.growth.at(l.threads)}},
                {"best", Snap{&b.after, b.threads, k.regs_per_thread, b.smem_dynamic}}});
+        std::printf("  %s\n", best_block_sentence(b.threads, b.after.occupancy).c_str());
         std::printf("  min grid to fill the GPU: %lld blocks (%d blocks/SM x %d SMs)\n", static_cast<long long>(b.min_grid_blocks),
                     b.blocks_per_sm, d.sm_count);
     } else {
         std::printf("\nBest block size: %s\n", b.error.c_str());
     }
     const Snap now{nullptr, l.threads, k.regs_per_thread, l.smem_dynamic};
-    advice_table("Registers", a.registers, now, &Snap::regs, whole, " registers");
-    advice_table("Dynamic shared memory", a.shared_memory, now, &Snap::smem_dynamic, bytes, "");
+    advice_table("Registers", a.registers, now, &Snap::regs);
+    advice_table("Dynamic shared memory", a.shared_memory, now, &Snap::smem_dynamic);
     const DynamicSmemAdvice& t = a.at_target;
     std::printf("\nDynamic shared memory available per block at %d blocks/SM (cudaOccupancyAvailableDynamicSMemPerBlock): ",
                 t.target_blocks);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "occ/explain.hpp"
 #include "occ/io/ncu.hpp"
 
 namespace occ::cli {
@@ -24,6 +25,7 @@ void print_human(const io::NcuAnswer& a) {
                         ? (" (cc " + std::to_string(k.measured.cc_major) + "." + std::to_string(k.measured.cc_minor) + ")").c_str()
                         : "");
         if (k.device) std::printf("  device: %s, %d SMs (%s)\n", k.device->name.c_str(), k.device->sm_count, k.device_how.c_str());
+        if (k.launch) std::printf("  occ: %s\n", summarize(k.result).c_str());
         std::printf("\n  %-34s %18s %18s\n", "", "ncu printed", "occ predicts");
         for (const io::NcuRow& r : io::ncu_rows(k))
             std::printf("  %-34s %18s %18s %s\n", r.key.c_str(), r.printed.c_str(), r.predicted.c_str(), r.mark());

@@ -1,4 +1,5 @@
 // cmd_occupancy.cpp — `occ occupancy`.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -27,9 +28,7 @@ void print_sweep(const io::OccupancyAnswer& a) {
     for (std::size_t i = 0; i < pts.size(); ++i) {
         const bool change = i == 0 || pts[i].blocks_per_sm != pts[i - 1].blocks_per_sm || pts[i].limiters != pts[i - 1].limiters;
         if (!change && i + 1 != pts.size()) continue;
-        std::string lim;
-        for (Limiter l : kAllLimiters)
-            if (pts[i].limiters & l) lim += (lim.empty() ? "" : ", ") + std::string(limiter_name(l));
+        const std::string lim = limiter_labels(pts[i].limiters, ", ");
         const long long x = pts[i].x;
         std::printf("  %12s %9d %9s   %s\n", bytes ? format_bytes(x).c_str() : std::to_string(x).c_str(), pts[i].blocks_per_sm,
                     format_percent(pts[i].occupancy).c_str(), lim.c_str());
@@ -57,11 +56,15 @@ void print_human(const io::OccupancyAnswer& ans) {
     std::printf("  %sOccupancy        %s%s\n", bold, value("Occupancy").c_str(), reset);
     std::printf("  Active per SM    %s\n", value("Active per SM").c_str());
     std::printf("  %s\n\n", value("Summary").c_str());
-    std::printf("  %-14s %9s   %s\n", "limit", "blocks/SM", "how");
+    // The name column fits the longest row shown ("Virtual resources" only where the kernel declares them).
+    int width = 14;
+    for (const io::TableRow& row : rows)
+        if (row.kind == io::RowKind::limit) width = std::max(width, static_cast<int>(row.key.size()));
+    std::printf("  %-*s %9s   %s\n", width, "limit", "blocks/SM", "how");
     for (const io::TableRow& row : rows) {
         if (row.kind != io::RowKind::limit) continue;
         const int v = limit_of(r, row.limiter);
-        std::printf("  %-14s %9s %s %s\n", row.key.c_str(), v == kUnlimited ? "-" : std::to_string(v).c_str(),
+        std::printf("  %-*s %9s %s %s\n", width, row.key.c_str(), v == kUnlimited ? "-" : std::to_string(v).c_str(),
                     row.hit ? (tty ? "\u25c0" : "<") : " ", row.note.c_str());
     }
     std::printf("\n  allocated\n");

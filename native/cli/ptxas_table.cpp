@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli.hpp"
+#include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/io/ptxas.hpp"
 
@@ -62,10 +63,7 @@ void print_table(const io::PtxasAnswer& a, const std::string& path) {
         if (row.result) {
             blocks = std::to_string(row.result->blocks_per_sm);
             occ = format_percent(row.result->occupancy);
-            for (Limiter l : kAllLimiters)
-                if (row.result->limiters & l) lim += (lim.empty() ? "" : ", ") + std::string(limiter_name(l));
-            for (char& c : lim)
-                if (c == '_') c = ' ';
+            lim = limiter_labels(row.result->limiters, ", ");
         } else {
             lim = row.error;
         }

@@ -41,9 +41,10 @@ __all__ = [
     "Grid",
 ]
 
-# The limiters in the order answers list them, with their bits in Sweep.limiters (occ/occupancy.hpp).
-LIMITERS = tuple(name for name, _ in _occ.LIMITERS)
-_LIMITER_BITS = tuple(_occ.LIMITERS)
+# The limiters in the order answers list them, with their bits in Sweep.limiters: the C++ module's
+# one list (occ::kLimiters in occ/occupancy.hpp), (bit, key, label) each.
+_LIMITER_TABLE = tuple(tuple(e) for e in _occ.limiters())
+LIMITERS = tuple(key for _, key, _ in _LIMITER_TABLE)
 
 
 # [SECTION] Answers: JSON objects with attribute access
@@ -372,7 +373,7 @@ def _column(raw: bytearray, code: str):
 
 
 def _limiter_names(bits: int) -> list:
-    return [name for name, bit in _LIMITER_BITS if int(bits) & bit]
+    return [key for bit, key, _ in _LIMITER_TABLE if int(bits) & bit]
 
 
 class Sweep:

@@ -384,6 +384,12 @@ PYBIND11_MODULE(_occ, m) {
     py::list limiters;  // (name, bit) in the core's order: the order of "limiters" in answers
     for (occ::Limiter l : occ::kAllLimiters) limiters.append(py::make_tuple(occ::limiter_name(l), static_cast<unsigned>(l)));
     m.attr("LIMITERS") = limiters;
+    // occ::kLimiters, the one list of limiters: (bit, key, label) in the order answers list them.
+    m.def("limiters", [] {
+        py::list out;
+        for (const occ::LimiterInfo& e : occ::kLimiters) out.append(py::make_tuple(static_cast<unsigned>(e.bit), e.key, e.label));
+        return out;
+    });
     m.attr("GRID_THREADS") = occ::kGridThreads;
     m.attr("GRID_REGS") = occ::kGridRegs;
 }

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/sweep.hpp"
 
@@ -21,13 +22,7 @@ namespace {
 
 // Names the resources in a limiter mask, for notes ("warps", "warps and blocks").
 std::string limiter_list(unsigned mask) {
-    std::string s;
-    for (Limiter l : kAllLimiters) {
-        if (!(mask & l)) continue;
-        std::string n = limiter_name(l);
-        std::replace(n.begin(), n.end(), '_', ' ');
-        s += (s.empty() ? "" : " and ") + n;
-    }
+    const std::string s = limiter_labels(mask, " and ");
     return s.empty() ? std::string("nothing") : s;
 }
 
@@ -227,34 +222,59 @@ std::string block_size_suggestion(const BlockSizeAdvice& b, int threads_now) {
     return buf;
 }
 
-std::string cut_suggestion(const ResourceAdvice& a) {
-    if (!a.ok() || a.to_gain_block < 0) return {};
+std::string cut_sentence(Resource res, std::int64_t now, std::int64_t to_gain, int blocks_after, const OccupancyResult& before) {
+    if (to_gain < 0 || to_gain >= now) return {};
+    // The threads do not change, so neither do the warps per block: the occupancy at blocks_after.
+    const double after = before.max_warps_per_sm > 0 ? static_cast<double>(blocks_after * before.warps_per_block) / before.max_warps_per_sm
+                                                     : 0.0;
     char buf[400];
-    if (a.resource == Resource::registers)
+    if (res == Resource::registers)
         std::snprintf(
             buf, sizeof buf,
             "registers %d -> %d per thread (cut %d, e.g. __launch_bounds__ or -maxrregcount): %d -> %d blocks/SM, occupancy %s -> %s",
-            static_cast<int>(a.now), static_cast<int>(a.to_gain_block), static_cast<int>(a.cut_to_gain), a.blocks_per_sm,
-            a.after_cut.blocks_per_sm, format_percent(a.before.occupancy).c_str(), format_percent(a.after_cut.occupancy).c_str());
+            static_cast<int>(now), static_cast<int>(to_gain), static_cast<int>(now - to_gain), before.blocks_per_sm, blocks_after,
+            format_percent(before.occupancy).c_str(), format_percent(after).c_str());
     else
         std::snprintf(buf, sizeof buf, "dynamic shared memory %s -> %s per block (cut %s): %d -> %d blocks/SM, occupancy %s -> %s",
-                      format_bytes(a.now).c_str(), format_bytes(a.to_gain_block).c_str(), format_bytes(a.cut_to_gain).c_str(),
-                      a.blocks_per_sm, a.after_cut.blocks_per_sm, format_percent(a.before.occupancy).c_str(),
-                      format_percent(a.after_cut.occupancy).c_str());
+                      format_bytes(now).c_str(), format_bytes(to_gain).c_str(), format_bytes(now - to_gain).c_str(), before.blocks_per_sm,
+                      blocks_after, format_percent(before.occupancy).c_str(), format_percent(after).c_str());
     return buf;
+}
+
+std::string headroom_sentence(Resource res, std::int64_t now, std::int64_t max_same, const OccupancyResult& before) {
+    if (max_same <= now || before.blocks_per_sm <= 0) return {};
+    char buf[400];
+    if (res == Resource::registers)
+        std::snprintf(buf, sizeof buf, "register headroom: up to %d registers per thread (+%d) keep %d blocks/SM (%s)",
+                      static_cast<int>(max_same), static_cast<int>(max_same - now), before.blocks_per_sm,
+                      format_percent(before.occupancy).c_str());
+    else
+        std::snprintf(buf, sizeof buf, "shared-memory headroom: up to %s dynamic per block (+%s) keeps %d blocks/SM",
+                      format_bytes(max_same).c_str(), format_bytes(max_same - now).c_str(), before.blocks_per_sm);
+    return buf;
+}
+
+std::string no_headroom_sentence(Resource res, const OccupancyResult& before) {
+    if (before.blocks_per_sm <= 0) return {};
+    return (res == Resource::registers ? std::string("no register headroom: one more register per thread costs a block (")
+                                       : std::string("no shared-memory headroom: one more byte of dynamic shared memory costs a block (")) +
+           std::to_string(before.blocks_per_sm) + " blocks/SM now)";
+}
+
+std::string cut_suggestion(const ResourceAdvice& a) {
+    if (!a.ok() || a.to_gain_block < 0) return {};
+    return cut_sentence(a.resource, a.now, a.to_gain_block, a.after_cut.blocks_per_sm, a.before);
 }
 
 std::string headroom_suggestion(const ResourceAdvice& a) {
     if (!a.ok() || a.headroom <= 0 || a.blocks_per_sm <= 0) return {};
-    char buf[400];
-    if (a.resource == Resource::registers)
-        std::snprintf(buf, sizeof buf, "register headroom: up to %d registers per thread (+%d) keep %d blocks/SM (%s)",
-                      static_cast<int>(a.max_same_blocks), static_cast<int>(a.headroom), a.blocks_per_sm,
-                      format_percent(a.before.occupancy).c_str());
-    else
-        std::snprintf(buf, sizeof buf, "shared-memory headroom: up to %s dynamic per block (+%s) keeps %d blocks/SM",
-                      format_bytes(a.max_same_blocks).c_str(), format_bytes(a.headroom).c_str(), a.blocks_per_sm);
-    return buf;
+    return headroom_sentence(a.resource, a.now, a.max_same_blocks, a.before);
+}
+
+std::string best_block_sentence(int threads, double occupancy) {
+    if (threads <= 0) return {};
+    return "best block size: " + std::to_string(threads) + " threads, " + format_percent(occupancy) +
+           " occupancy (cudaOccupancyMaxPotentialBlockSize's pick; ties go to the larger block)";
 }
 
 std::string target_suggestion(const DynamicSmemAdvice& a) {

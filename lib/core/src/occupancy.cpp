@@ -559,15 +559,4 @@ OccupancyResult compute_occupancy_untabled(const Device& dev, const KernelResour
 }
 }  // namespace detail
 
-const char* limiter_name(Limiter l) {
-    switch (l) {
-        case kLimitWarps: return "warps";
-        case kLimitRegisters: return "registers";
-        case kLimitSharedMemory: return "shared_memory";
-        case kLimitBlocks: return "blocks";
-        case kLimitBarriers: return "barriers";
-    }
-    return "?";
-}
-
 }  // namespace occ

@@ -20,8 +20,8 @@ namespace {
 
 json limiters_json(unsigned mask) {
     json a = json::array();
-    for (Limiter l : kAllLimiters)
-        if (mask & l) a.push_back(limiter_name(l));
+    for (const LimiterInfo& e : kLimiters)
+        if (mask & e.bit) a.push_back(e.key);
     return a;
 }
 

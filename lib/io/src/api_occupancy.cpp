@@ -122,9 +122,8 @@ json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input)
         const bool change = i == 0 || pts[i].blocks_per_sm != pts[i - 1].blocks_per_sm || pts[i].limiters != pts[i - 1].limiters;
         if (!change && i + 1 != pts.size()) continue;
         json lim = json::array();
-        for (Limiter l : kAllLimiters)
-            if (pts[i].limiters & l) lim.push_back(limiter_name(l));
-        if (pts[i].limiters & kLimitVirtualResources) lim.push_back("virtual_resources");
+        for (const LimiterInfo& e : kLimiters)
+            if (pts[i].limiters & e.bit) lim.push_back(e.key);
         points.push_back(
             json{{"x", pts[i].x}, {"blocks_per_sm", pts[i].blocks_per_sm}, {"occupancy", pts[i].occupancy}, {"limiters", lim}});
     }

@@ -296,6 +296,13 @@ json to_json(const NcuAnswer& a) {
                           {"sm_count", k.device->sm_count},
                           {"identified", k.device_how}};
         json launch = k.launch ? occupancy_request_to_json(*k.launch) : json(nullptr);
+        // What limits occ's prediction, by the keys occupancy answers use (occ::kLimiters).
+        json limiters = nullptr;
+        if (k.launch && k.result.ok()) {
+            limiters = json::array();
+            for (const LimiterInfo& e : kLimiters)
+                if (k.result.limiters & e.bit) limiters.push_back(e.key);
+        }
         kernels.push_back(json{
             {"name", k.measured.name},
             {"line", k.measured.line},
@@ -311,6 +318,7 @@ json to_json(const NcuAnswer& a) {
                  ? json{{"carveout", k.result.smem_per_sm_configured},
                         {"block_limit", k.result.limit_shared_memory == kUnlimited ? json(nullptr) : json(k.result.limit_shared_memory)}}
                  : json(nullptr)},
+            {"limiters", limiters},
             {"achieved_bound", k.achieved.occupancy >= 0 ? json(k.achieved.why) : json(nullptr)},
             {"differences", diffs},
             {"input", launch},

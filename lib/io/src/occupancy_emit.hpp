@@ -19,9 +19,8 @@ json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input)
 template <typename W>
 void emit_limiters(W& w, unsigned limiters) {
     w.begin_array("limiters");
-    for (Limiter l : kAllLimiters)
-        if (limiters & l) w.item(limiter_name(l));
-    if (limiters & kLimitVirtualResources) w.item("virtual_resources");
+    for (const LimiterInfo& e : kLimiters)
+        if (limiters & e.bit) w.item(e.key);
     w.end_array();
 }
 
@@ -34,13 +33,9 @@ void emit_occupancy_result(W& w, const OccupancyResult& r, const Device& d, cons
     w.field("warps_per_block", r.warps_per_block);
     w.field("max_warps_per_sm", r.max_warps_per_sm);
     w.begin_object("limits");
-    w.limit("warps", r.limit_warps);
-    w.limit("registers", r.limit_registers);
-    w.limit("shared_memory", r.limit_shared_memory);
-    w.limit("blocks", r.limit_blocks);
-    w.limit("barriers", r.limit_barriers);
-    // Only where the kernel declares a count, so answers without one keep their bytes.
-    if (k.virtual_resources > 0) w.limit("virtual_resources", r.limit_virtual_resources);
+    // A limit the kernel must declare (virtual resources) only where it does, so answers without one keep their bytes.
+    for (const LimiterInfo& e : kLimiters)
+        if (e.reported(k)) w.limit(e.key, r.*e.limit);
     w.end_object();
     emit_limiters(w, r.limiters);
     w.field("regs_per_warp_allocated", r.regs_per_warp_allocated);

@@ -193,8 +193,8 @@ json to_json(const PtxasAnswer& a) {
         if (row.result) {
             const OccupancyResult& r = *row.result;
             json limiters = json::array();
-            for (Limiter l : kAllLimiters)
-                if (r.limiters & l) limiters.push_back(limiter_name(l));
+            for (const LimiterInfo& e : kLimiters)
+                if (r.limiters & e.bit) limiters.push_back(e.key);
             j["occupancy"] = json{
                 {"blocks_per_sm", r.blocks_per_sm},
                 {"warps_per_sm", r.warps_per_sm},

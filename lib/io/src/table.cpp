@@ -7,17 +7,6 @@
 namespace occ::io {
 namespace {
 
-const char* limiter_title(Limiter l) {
-    switch (l) {
-        case kLimitWarps: return "Warps";
-        case kLimitRegisters: return "Registers";
-        case kLimitSharedMemory: return "Shared memory";
-        case kLimitBlocks: return "Block slots";
-        case kLimitBarriers: return "Barriers";
-    }
-    return "?";
-}
-
 std::string plain(std::int64_t n) { return std::to_string(n); }
 
 }  // namespace
@@ -55,15 +44,17 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
         plain(r.blocks_per_sm) + " blocks, " + plain(r.warps_per_sm) + " warps, " + format_count(r.threads_per_sm) + " threads");
     add(RowKind::result, "Summary", summarize(r));
 
-    for (Limiter lim : kAllLimiters) {
-        const int v = limit_of(r, lim);
+    // One row per limiter the kernel has (virtual resources only where it declares a count, as in JSON "limits").
+    for (const LimiterInfo& e : kLimiters) {
+        if (!e.reported(k)) continue;
+        const int v = r.*e.limit;
         TableRow row;
         row.kind = RowKind::limit;
-        row.key = limiter_title(lim);
+        row.key = e.title;
         row.value = v == kUnlimited ? "no limit" : plain(v) + (v == 1 ? " block" : " blocks");
-        row.note = explain_limit(lim, d, k, l, r);
-        row.limiter = lim;
-        row.hit = (r.limiters & lim) != 0;
+        row.note = e.explain(d, k, l, r);
+        row.limiter = e.bit;
+        row.hit = (r.limiters & e.bit) != 0;
         rows.push_back(std::move(row));
     }
 

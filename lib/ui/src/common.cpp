@@ -21,26 +21,46 @@ ImU32 block_color(int block, float alpha) {
     return ImGui::ColorConvertFloat4ToU32(c);
 }
 
+namespace {
+// Each limiter's colour, in occ::kLimiters' order (the list is core's; the colours are the app's).
+// The count must follow the list: one more limiter without a colour does not compile.
+struct LimiterColor {
+    Limiter bit;  // checked against kLimiters below
+    float r, g, b;
+    int precedence;  // which colour a mask of several limiters shows: the lowest number among them
+};
+constexpr LimiterColor kLimiterColors[] = {
+    {kLimitWarps, 0.31f, 0.55f, 0.85f, 2},  {kLimitRegisters, 0.95f, 0.55f, 0.17f, 0}, {kLimitSharedMemory, 0.35f, 0.70f, 0.31f, 1},
+    {kLimitBlocks, 0.69f, 0.48f, 0.75f, 3}, {kLimitBarriers, 0.88f, 0.34f, 0.35f, 4},  {kLimitVirtualResources, 0.80f, 0.70f, 0.20f, 5},
+};
+static_assert(std::size(kLimiterColors) == kLimiterCount, "one colour per limiter in occ::kLimiters");
+constexpr bool colors_follow_limiters() {
+    for (std::size_t i = 0; i < kLimiterCount; ++i)
+        if (kLimiterColors[i].bit != kLimiters[i].bit) return false;
+    return true;
+}
+static_assert(colors_follow_limiters(), "kLimiterColors must list the limiters in occ::kLimiters' order");
+}  // namespace
+
 ImU32 limiter_color(unsigned bits, float alpha) {
     ImVec4 c(0.55f, 0.55f, 0.6f, 1);  // no limiter (or an impossible launch)
-    if (bits & kLimitRegisters) c = ImVec4(0.95f, 0.55f, 0.17f, 1);
-    else if (bits & kLimitSharedMemory) c = ImVec4(0.35f, 0.70f, 0.31f, 1);
-    else if (bits & kLimitWarps) c = ImVec4(0.31f, 0.55f, 0.85f, 1);
-    else if (bits & kLimitBlocks) c = ImVec4(0.69f, 0.48f, 0.75f, 1);
-    else if (bits & kLimitBarriers) c = ImVec4(0.88f, 0.34f, 0.35f, 1);
+    // Registers and shared memory first: they are the ones a kernel change moves.
+    int best = -1;
+    for (std::size_t i = 0; i < kLimiterCount; ++i)
+        if ((bits & kLimiters[i].bit) && (best < 0 || kLimiterColors[i].precedence < kLimiterColors[best].precedence))
+            best = static_cast<int>(i);
+    if (best >= 0) {
+        const LimiterColor& e = kLimiterColors[best];
+        c = ImVec4(e.r, e.g, e.b, 1);
+    }
     c.w *= alpha;
     return ImGui::ColorConvertFloat4ToU32(c);
 }
 
 const char* limiter_title(unsigned bit) {
-    switch (bit) {
-        case kLimitWarps: return "Warps";
-        case kLimitRegisters: return "Registers";
-        case kLimitSharedMemory: return "Shared memory";
-        case kLimitBlocks: return "Block slots";
-        case kLimitBarriers: return "Barriers";
-        default: return "?";
-    }
+    for (const LimiterInfo& e : kLimiters)
+        if (e.bit == bit) return e.title;
+    return "?";
 }
 
 void input_row(const char* label, const char* tip) {

@@ -11,6 +11,7 @@
 
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
+#include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/schema.hpp"
@@ -30,9 +31,7 @@ struct Column {
 };
 
 std::string limiters_text(unsigned bits) {
-    std::string t;
-    for (Limiter l : kAllLimiters)
-        if (bits & l) t += (t.empty() ? "" : ", ") + std::string(limiter_title(l));
+    const std::string t = limiter_labels(bits, ", ");
     return t.empty() ? "-" : t;
 }
 
@@ -190,9 +189,7 @@ void ptxas_section(AppState& s) {
         const OccupancyResult& o = *row.result;
         ImGui::Text("%d", o.blocks_per_sm);
         ImGui::TableNextColumn();
-        std::string lim;
-        for (Limiter l : kAllLimiters)
-            if (o.limiters & l) lim += (lim.empty() ? "" : ", ") + std::string(limiter_name(l));
+        const std::string lim = limiter_labels(o.limiters, ", ");
         ImGui::Text("%s (%s)", format_percent(o.occupancy).c_str(), lim.c_str());
         std::string notes;
         for (const std::string& n : row.notes) notes += (notes.empty() ? "" : "\n") + n;

@@ -1,10 +1,10 @@
 // view_hints.cpp — what to change next. The numbers come from occ::core's advisor via
-// AppState::derived.hints; this file only words them.
+// AppState::derived.hints, and so do the sentences (occ/advisor.hpp): the app says what `occ advise` says.
 #include <cstdarg>
 #include <cstdio>
 #include <string>
 
-#include "occ/format.hpp"
+#include "occ/advisor.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
@@ -34,31 +34,26 @@ void draw_hints(AppState& s) {
     const OccupancyResult& r = s.derived.result;
     section("Hints");
     ImGui::PushTextWrapPos(0);
+    // Every sentence is occ::core's (occ/advisor.hpp), worded as `occ advise` words it.
+    auto say = [](const std::string& text) {
+        if (!text.empty()) bullet("%s", text.c_str());
+    };
     if (h.valid) {
-        if (h.regs_unbounded)
-            bullet("Registers: any count up to the maximum (%d / thread) keeps %d blocks.", s.req.device.arch.max_regs_per_thread,
-                   r.blocks_per_sm);
-        else if (h.regs_max_same > h.regs_now)
-            bullet("Registers: you may add %d (up to %d / thread) before losing a block.", h.regs_max_same - h.regs_now, h.regs_max_same);
-        else bullet("Registers: one more register per thread costs a block.");
-        if (h.regs_to_gain >= 0)
-            bullet("Cut %d registers (to %d / thread) to reach %d blocks, %s occupancy.", h.regs_now - h.regs_to_gain, h.regs_to_gain,
-                   h.regs_gain_blocks, format_percent(h.regs_gain_occupancy).c_str());
-        else if (!h.regs_note.empty()) bullet("Cutting registers gains nothing: %s.", h.regs_note.c_str());
+        const std::string regs_cut = cut_sentence(Resource::registers, h.regs_now, h.regs_to_gain, h.regs_gain_blocks, r);
+        say(regs_cut.empty() ? h.regs_note : regs_cut);
+        const std::string regs_room = headroom_sentence(Resource::registers, h.regs_now, h.regs_max_same, r);
+        say(regs_room.empty() ? no_headroom_sentence(Resource::registers, r) : regs_room);
         const std::int64_t smem = s.req.launch.smem_dynamic;
-        if (h.smem_max_same > smem)
-            bullet("Shared memory: %s more dynamic per block (up to %s) keeps %d blocks.", format_bytes(h.smem_max_same - smem).c_str(),
-                   format_bytes(h.smem_max_same).c_str(), r.blocks_per_sm);
-        else if (h.smem_max_same >= 0) bullet("Shared memory: any more dynamic shared memory costs a block.");
-        if (h.smem_to_gain >= 0 && h.smem_to_gain < smem)
-            bullet("Cut dynamic shared memory to %s per block to reach %d blocks.", format_bytes(h.smem_to_gain).c_str(),
-                   h.smem_gain_blocks);
+        say(cut_sentence(Resource::shared_memory, smem, h.smem_to_gain, h.smem_gain_blocks, r));
+        if (h.smem_max_same >= 0) {
+            const std::string smem_room = headroom_sentence(Resource::shared_memory, smem, h.smem_max_same, r);
+            say(smem_room.empty() ? no_headroom_sentence(Resource::shared_memory, r) : smem_room);
+        }
     } else {
         bullet("No block fits with these inputs; the result says why.");
     }
     if (h.best_block > 0) {
-        bullet("Best block size: %d threads, %s occupancy (cudaOccupancyMaxPotentialBlockSize's pick).", h.best_block,
-               format_percent(h.best_occupancy).c_str());
+        say(best_block_sentence(h.best_block, h.best_occupancy));
         if (h.best_threads.size() > 1) {
             std::string list;
             for (std::size_t i = 0; i < h.best_threads.size() && i < 12; ++i) list += (i ? ", " : "") + std::to_string(h.best_threads[i]);

@@ -4,6 +4,7 @@
 // refresh step); "Use" makes a kernel's launch the scenario, for what-if changes.
 #include <string>
 
+#include "occ/explain.hpp"
 #include "scenario.hpp"
 #include "views.hpp"
 
@@ -77,6 +78,7 @@ void draw_ncu(AppState& s) {
         ImGui::EndDisabled();
         item_tooltip(
             "Make this kernel's launch (device, block, registers, shared memory, grid) the scenario, to try changes on the other tabs.");
+        if (k.launch) ImGui::TextDisabled("occ: %s", summarize(k.result).c_str());
         if (!k.predicted.empty()) kernel_table(k);
         for (const std::string& d : k.diagnostics) ImGui::TextDisabled("note: %s", d.c_str());
         ImGui::PopID();

@@ -61,9 +61,8 @@ const SweepPoint* graph(const Series& s, float height, double current_occ, bool 
             else ImGui::Text("%s %s", format_bytes(p->x).c_str(), s.unit);
             ImGui::Text("%s occupancy · %d blocks · %d warps per SM", format_percent(p->occupancy).c_str(), p->blocks_per_sm,
                         p->warps_per_sm);
-            for (Limiter l : kAllLimiters)
-                if (p->limiters & l)
-                    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(l)), "limited by %s", limiter_title(l));
+            for (const LimiterInfo& e : kLimiters)
+                if (p->limiters & e.bit) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(e.bit)), "limited by %s", e.label);
             ImGui::TextDisabled("click to use this value");
             ImGui::EndTooltip();
             if (plot::clicked(nullptr, nullptr)) clicked = p;
@@ -82,9 +81,12 @@ void draw_plots(AppState& s) {
     ImGui::TextDisabled("Occupancy against one input at a time; line colour = what limits it.");
     ImGui::PopTextWrapPos();
     ImGui::SameLine(0, em(1));
-    plot::LegendItem keys[std::size(kAllLimiters)];
-    for (std::size_t i = 0; i < std::size(kAllLimiters); ++i) keys[i] = {limiter_title(kAllLimiters[i]), limiter_color(kAllLimiters[i])};
-    plot::legend(keys);
+    // Every limiter this kernel can have (virtual resources only when it declares a count, as the result's table).
+    plot::LegendItem keys[kLimiterCount];
+    std::size_t n_keys = 0;
+    for (const LimiterInfo& e : kLimiters)
+        if (e.reported(s.req.kernel)) keys[n_keys++] = {e.title, limiter_color(e.bit)};
+    plot::legend(std::span<const plot::LegendItem>(keys, n_keys));
     // Three graphs side by side filling the panel; on a narrow panel one under another, each of a
     // fixed height (the panel then grows to fit them).
     const int cols = ImGui::GetContentRegionAvail().x >= em(48) ? 3 : 1;

@@ -23,6 +23,9 @@ struct Ctx {
     ImU32 empty = 0, border = 0, text = 0, dim = 0;
 };
 
+// The limiters the picture draws a part for (warp slots, register file, shared memory, block slots).
+constexpr unsigned kPictured = kLimitWarps | kLimitRegisters | kLimitSharedMemory | kLimitBlocks;
+
 bool title_wraps(float w, const char* name, const std::string& figure) {
     return 8 + ImGui::CalcTextSize(name).x + ImGui::GetFontSize() + ImGui::CalcTextSize(figure.c_str()).x > w;
 }
@@ -60,6 +63,12 @@ void draw_sm(AppState& s) {
     ImGui::PushTextWrapPos(0);
     if (r.partitioned_gc_active) ImGui::TextDisabled("Partitioned global caching: each block is confined to half the SM.");
     if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No block fits: %s", r.error_message().c_str());
+    // The limiters the picture has no part for (barriers, virtual resources), named with their
+    // reason when they limit: the rows of the result's table.
+    for (const io::TableRow& row : s.derived.table)
+        if (row.kind == io::RowKind::limit && row.hit && !(row.limiter & kPictured))
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(row.limiter)), "%s limiting: %s (%s)", row.key.c_str(),
+                               row.value.c_str(), row.note.c_str());
     ImGui::PopTextWrapPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float fh = ImGui::GetTextLineHeight();

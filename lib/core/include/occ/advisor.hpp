@@ -96,6 +96,14 @@ std::string headroom_suggestion(const ResourceAdvice& a);   // what may be added
 std::string target_suggestion(const DynamicSmemAdvice& a);  // dynamic shared memory at the target blocks/SM
 std::string waves_suggestion(const WaveResult& w);          // a grid with a partial last wave
 std::string clusters_suggestion(const ClusterResult& c);    // block slots that clusters leave idle
+// The same sentences over the plain numbers, for a face that keeps only those (the app's hints):
+// `before` is the launch now, `now` the resource as it uses it. Empty when there is nothing to say.
+std::string cut_sentence(Resource res, std::int64_t now, std::int64_t to_gain, int blocks_after, const OccupancyResult& before);
+std::string headroom_sentence(Resource res, std::int64_t now, std::int64_t max_same, const OccupancyResult& before);
+// Where there is no headroom: one more register (byte) costs a block.
+std::string no_headroom_sentence(Resource res, const OccupancyResult& before);
+// The block size cudaOccupancyMaxPotentialBlockSize picks, and its occupancy.
+std::string best_block_sentence(int threads, double occupancy);
 // When no other suggestion applies.
 std::string no_change_suggestion(const OccupancyResult& now);
 

@@ -8,8 +8,12 @@
 //   barriers   (9.0+) named barriers per SM / barriers per block
 //   virtual    (10.x+) virtual resources per SM / the kernel's virtual-resource count (cuda_occupancy.h)
 #pragma once
+#include <array>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "occ/device.hpp"
@@ -47,17 +51,16 @@ struct LaunchConfig {
 // Each limit: how many blocks that resource alone would allow. kUnlimited = it does not limit.
 inline constexpr int kUnlimited = 0x7fffffff;
 
+// What sets the block count. The bits are cuda_occupancy.h's OCC_LIMIT_* limiting factors
+// (OCC_LIMIT_WARPS = 0x01 ... OCC_LIMIT_VIRTUAL_RESOURCES = 0x20), in the order kLimiters lists them.
 enum Limiter : unsigned {
     kLimitWarps = 1u << 0,
     kLimitRegisters = 1u << 1,
     kLimitSharedMemory = 1u << 2,
     kLimitBlocks = 1u << 3,
     kLimitBarriers = 1u << 4,
+    kLimitVirtualResources = 1u << 5,  // limits only kernels that declare a count (CUDA 13, 10.x+)
 };
-// The virtual-resource limit's bit in OccupancyResult::limiters (cuda_occupancy.h's
-// OCC_LIMIT_VIRTUAL_RESOURCES). Not a Limiter: it limits only kernels that declare a count, so the
-// lists that show every limiter (kAllLimiters) leave it out; answers name it where it applies.
-inline constexpr unsigned kLimitVirtualResources = 1u << 5;
 
 // Why compute_occupancy refuses: an input outside its range, or a launch that would fail.
 enum class OccupancyError : std::uint8_t {
@@ -85,7 +88,7 @@ struct OccupancyResult {
     int limit_blocks = 0;
     int limit_barriers = kUnlimited;
     int limit_virtual_resources = kUnlimited;  // kUnlimited unless the kernel declares a count (10.x+)
-    unsigned limiters = 0;                     // Limiter bits (and kLimitVirtualResources) equal to the final block count
+    unsigned limiters = 0;                     // Limiter bits of the limits equal to the final block count
 
     int blocks_per_sm = 0;
     int warps_per_block = 0;
@@ -207,19 +210,86 @@ struct DriverSmemConfig {
 };
 DriverSmemConfig driver_smem_config(const ArchRules& a, const KernelResources& k, const OccupancyResult& r);
 
-// Short names in JSON order: "warps", "registers", "shared_memory", "blocks", "barriers".
-const char* limiter_name(Limiter l);
-inline constexpr Limiter kAllLimiters[] = {kLimitWarps, kLimitRegisters, kLimitSharedMemory, kLimitBlocks, kLimitBarriers};
-// The blocks per SM that one limiter allows (kUnlimited when it does not limit).
-inline int limit_of(const OccupancyResult& r, Limiter l) {
-    switch (l) {
-        case kLimitWarps: return r.limit_warps;
-        case kLimitRegisters: return r.limit_registers;
-        case kLimitSharedMemory: return r.limit_shared_memory;
-        case kLimitBlocks: return r.limit_blocks;
-        case kLimitBarriers: return r.limit_barriers;
-    }
-    return kUnlimited;
+// [SECTION] Limiters: the one list every face iterates (JSON "limits" and "limiters", the CLI and
+// app tables, advice notes, ptxas rows, sweeps, Python). Adding a limiter means adding an entry here;
+// the faces follow, and the tables indexed by its order (the app's colours) fail to compile until
+// they have one more entry.
+
+// Why one limit allows what it does, worded for these inputs (explain.cpp; see occ/explain.hpp).
+using LimitExplainer = std::string (*)(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
+namespace limit_explainers {
+std::string warps(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
+std::string registers(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
+std::string shared_memory(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
+std::string blocks(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
+std::string barriers(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
+std::string virtual_resources(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
+}  // namespace limit_explainers
+
+struct LimiterInfo {
+    Limiter bit;
+    const char* key;              // JSON key and machine name: "shared_memory"
+    const char* label;            // in sentences: "limited by shared memory"
+    const char* title;            // a row heading: "Shared memory"
+    int OccupancyResult::*limit;  // the blocks per SM it alone allows
+    // Reported (a "limits" entry, a table row) only when the kernel declares this resource
+    // (k.*declared > 0); nullptr: always reported.
+    int KernelResources::*declared;
+    const char* rule;        // the rule in general terms (tooltips), independent of the inputs
+    LimitExplainer explain;  // the rule worked through for one launch
+    bool reported(const KernelResources& k) const { return declared == nullptr || k.*declared > 0; }
+};
+
+inline constexpr LimiterInfo kLimiters[] = {
+    {kLimitWarps, "warps", "warps", "Warps", &OccupancyResult::limit_warps, nullptr,
+     "Warp slots: an SM holds a fixed number of resident warps; a block takes ceil(threads / 32) of them.", limit_explainers::warps},
+    {kLimitRegisters, "registers", "registers", "Registers", &OccupancyResult::limit_registers, nullptr,
+     "Registers: allocated per warp (regs x 32, rounded up to 256); each of the SM's sub-partitions has its own quarter of the "
+     "register file, so warps that fit = floor(regs_per_sm / sub-partitions / regs_per_warp) x sub-partitions.",
+     limit_explainers::registers},
+    {kLimitSharedMemory, "shared_memory", "shared memory", "Shared memory", &OccupancyResult::limit_shared_memory, nullptr,
+     "Shared memory: static + dynamic + the driver's 1 KB reserve (8.0+), rounded to 128 B (256 B before 8.0), out of the carveout "
+     "the driver configures for the SM.",
+     limit_explainers::shared_memory},
+    {kLimitBlocks, "blocks", "blocks", "Block slots", &OccupancyResult::limit_blocks, nullptr,
+     "Block slots: an SM holds at most 16, 24 or 32 resident blocks depending on the architecture.", limit_explainers::blocks},
+    {kLimitBarriers, "barriers", "barriers", "Barriers", &OccupancyResult::limit_barriers, nullptr,
+     "Named barriers (9.0+): each block slot carries 1 or 2 sets of hardware barriers; a kernel using more barriers fits fewer "
+     "blocks.",
+     limit_explainers::barriers},
+    // cuda_occupancy.h (CUDA 13): blockLimitVirtual = virtual resources per SM / cudaOccFuncAttributes::virtualResourceCount,
+    // only when the kernel declares a count.
+    {kLimitVirtualResources, "virtual_resources", "virtual resources", "Virtual resources", &OccupancyResult::limit_virtual_resources,
+     &KernelResources::virtual_resources,
+     "Virtual resources (10.x+, CUDA 13): an SM has a fixed number; a kernel that declares a count per block fits that many fewer "
+     "blocks.",
+     limit_explainers::virtual_resources},
+};
+inline constexpr std::size_t kLimiterCount = std::size(kLimiters);
+
+namespace detail {
+constexpr bool limiters_in_bit_order() {
+    for (std::size_t i = 0; i < kLimiterCount; ++i)
+        if (kLimiters[i].bit != (1u << i)) return false;
+    return true;
 }
+}  // namespace detail
+// limiter_info() finds an entry by its bit's position: the table must list the bits in order.
+static_assert(detail::limiters_in_bit_order(), "kLimiters: entry i must be bit 1 << i");
+
+// Every Limiter, in the table's order (the order "limiters" lists them in answers).
+inline constexpr auto kAllLimiters = [] {
+    std::array<Limiter, kLimiterCount> a{};
+    for (std::size_t i = 0; i < kLimiterCount; ++i) a[i] = kLimiters[i].bit;
+    return a;
+}();
+
+// The entry of one Limiter, and its position in kLimiters (for tables indexed by the same order).
+constexpr std::size_t limiter_index(Limiter l) { return static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(l))); }
+constexpr const LimiterInfo& limiter_info(Limiter l) { return kLimiters[limiter_index(l)]; }
+// Short names in JSON order: "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources".
+constexpr const char* limiter_name(Limiter l) { return limiter_info(l).key; }
+// The blocks per SM that one limiter allows (kUnlimited when it does not limit).
+inline int limit_of(const OccupancyResult& r, Limiter l) { return r.*limiter_info(l).limit; }
 
 }  // namespace occ
