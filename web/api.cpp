@@ -23,6 +23,9 @@ EMSCRIPTEN_KEEPALIVE const char* occ_web_handle(const char* kind, const char* te
     return occ::web::to_js(occ::io::handle_text(kind ? kind : "", text ? text : "").dump());
 }
 
+// The request kinds, "occupancy, advise, ...": window.occ gets one function for each.
+EMSCRIPTEN_KEEPALIVE const char* occ_web_kinds() { return occ::web::to_js(occ::io::known_kinds()); }
+
 // JSON object text -> URL query (no '#'); invalid JSON gives "".
 EMSCRIPTEN_KEEPALIVE const char* occ_web_encode_query(const char* json_text) {
     const auto j = occ::io::json::parse(json_text ? json_text : "", nullptr, /*allow_exceptions=*/false);

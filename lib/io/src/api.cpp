@@ -6,7 +6,6 @@
 #include "occ/io/utf8.hpp"
 
 namespace occ::io {
-namespace {
 
 json api_gpus(const json& request) {
     if (!request.is_null() && !(request.is_object() && request.empty())) {
@@ -16,33 +15,17 @@ json api_gpus(const json& request) {
     return gpus_json();
 }
 
-struct Kind {
-    const char* name;
-    json (*fn)(const json&);
-};
-
-// One row per request kind. Later kinds (coalesce, banks, roofline, ...) are added here.
-const Kind kKinds[] = {
-    {"occupancy", &api_occupancy}, {"gpus", &api_gpus},         {"coalesce", &api_coalesce},
-    {"banks", &api_banks},         {"roofline", &api_roofline}, {"roofline_devices", &api_roofline_devices},
-    {"advise", &api_advise},       {"waves", &api_waves},       {"clusters", &api_clusters},
-    {"ptxas", &api_ptxas},         {"ncu", &api_ncu},
-};
-
-}  // namespace
-
 std::string known_kinds() {
     std::string s;
-    for (const Kind& k : kKinds) s += (s.empty() ? "" : ", ") + std::string(k.name);
+    for (const KindSpec& k : request_kinds()) s += (s.empty() ? "" : ", ") + std::string(k.name);
     return s;
 }
 
 json handle(std::string_view kind, const json& request) {
-    for (const Kind& k : kKinds) {
-        if (kind != k.name) continue;
+    if (const KindSpec* k = find_kind(kind)) {
         json answer;
         std::string what;
-        switch (catching(&what, true, [&] { answer = k.fn(request); })) {
+        switch (catching(&what, true, [&] { answer = k->answer(request); })) {
             case Caught::nothing: return answer;
             case Caught::request_error: return json{{"error", make_valid_utf8(what)}};
             case Caught::exception: break;

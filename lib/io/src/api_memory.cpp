@@ -21,11 +21,6 @@ namespace {
 
 // [SECTION] Reading
 
-std::string shown(const json& v) {
-    std::string s = v.dump();
-    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
 // A non-negative integer given as a JSON number or as a decimal / 0x-hex string.
 bool parse_u64(const json& v, std::uint64_t& out) {
     if (v.is_number_unsigned()) {

@@ -10,11 +10,6 @@
 namespace occ::io {
 namespace {
 
-std::string shown(const json& v) {
-    std::string s = v.dump();
-    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
 // [x], [x, y] or [x, y, z] with each in lo..hi; missing dimensions keep `out`'s values.
 void read_dims(FieldReader& f, std::string_view key, std::int64_t lo, std::int64_t hi, std::array<int, 3>& out) {
     const json* b = f.raw(key);

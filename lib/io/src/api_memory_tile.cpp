@@ -20,11 +20,6 @@ namespace occ::io {
 
 namespace {
 
-std::string shown(const json& v) {
-    std::string s = v.dump();
-    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
 constexpr const char* kAccessNames = "row, column, cp_async, ldmatrix.x1/x2/x4 or stmatrix.x1/x2/x4 (optionally .trans)";
 
 }  // namespace

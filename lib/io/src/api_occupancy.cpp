@@ -9,16 +9,6 @@
 
 namespace occ::io {
 
-// The echo's spelling of each value (the schema's choices), in enum order; batch.cpp writes them too.
-const char* cache_name(CacheConfig c) {
-    static constexpr const char* kNames[] = {"none", "shared", "l1", "equal"};
-    return kNames[static_cast<std::size_t>(c)];
-}
-const char* pgc_name(PartitionedGC p) {
-    static constexpr const char* kNames[] = {"off", "on", "strict"};
-    return kNames[static_cast<std::size_t>(p)];
-}
-
 OccupancyRequest read_occupancy_request(FieldReader& f) {
     namespace F = fields;
     OccupancyRequest r;
@@ -42,22 +32,7 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
         r.launch.threads = static_cast<int>(f.integer(F::threads));
         r.block[0] = r.launch.threads;
     }
-    r.kernel.regs_per_thread = static_cast<int>(f.integer(F::regs));
-    r.kernel.smem_static = f.size(F::smem_static);
-    r.launch.smem_dynamic = f.size(F::smem_dynamic);
-    r.launch.carveout = static_cast<int>(f.integer(F::carveout));
-    const std::string cache = f.choice(F::cache_config);
-    r.launch.cache_config = cache == "shared"  ? CacheConfig::prefer_shared
-                            : cache == "l1"    ? CacheConfig::prefer_l1
-                            : cache == "equal" ? CacheConfig::prefer_equal
-                                               : CacheConfig::none;
-    r.kernel.optin = f.boolean(F::optin);
-    r.kernel.max_dynamic_smem = f.size(F::max_dynamic_smem);
-    r.kernel.barriers = static_cast<int>(f.integer(F::barriers));
-    const std::string pgc = f.choice(F::partitioned_gc);
-    r.kernel.partitioned_gc = pgc == "on" ? PartitionedGC::on : pgc == "strict" ? PartitionedGC::strict : PartitionedGC::off;
-    r.launch.grid_blocks = f.integer(F::grid);
-    r.kernel.virtual_resources = static_cast<int>(f.integer(F::virtual_resources));
+    read_bound(f, launch_bindings(), r);
     return r;
 }
 
@@ -109,10 +84,6 @@ json tree(Emit emit) {
 
 json occupancy_request_to_json(const OccupancyRequest& r) {
     return tree([&](TreeWriter& w) { emit_occupancy_request(w, r); });
-}
-
-json occupancy_to_json(const OccupancyResult& r, const Device& d, const KernelResources& k) {
-    return tree([&](TreeWriter& w) { emit_occupancy_result(w, r, d, k); });
 }
 
 json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input) {

@@ -167,44 +167,24 @@ void write_occupancy_answer(const OccupancyAnswer& a, std::string& out, std::str
 namespace occ::io {
 namespace {
 
-// The keys the small reader takes: the occupancy request's plain fields (schema.cpp) and an id
-// that is an integer or a plain string. Any other key (cc, device, block, ...) sends the line to
-// the full reader.
-enum Key : unsigned {
-    kGpu,
-    kThreads,
-    kRegs,
-    kSmemStatic,
-    kSmemDynamic,
-    kCarveout,
-    kCacheConfig,
-    kOptin,
-    kMaxDynamicSmem,
-    kBarriers,
-    kPartitionedGc,
-    kGrid,
-    kVirtualResources,
-    kSweep,
-    kId,
-    kKeyCount
+// The keys the small reader takes: the device's name, threads, the launch's bound fields
+// (launch_bindings(), schema.cpp), sweep and an id that is an integer or a plain string. Any other
+// key (cc, device, block, ...) sends the line to the full reader.
+enum Key : unsigned { kGpu, kThreads, kSweep, kId, kFirstBound };
+constexpr unsigned kMaxKeys = 32;  // FlatObject::present is a bit per key
+
+struct Keys {
+    const FieldSpec* spec[kMaxKeys] = {};
+    unsigned count = 0;
+    Keys() {
+        for (const FieldSpec* s : {&fields::gpu, &fields::threads, &fields::sweep, &fields::id}) spec[count++] = s;
+        for (const FieldBinding<OccupancyRequest>& b : launch_bindings()) spec[count++] = b.spec;
+    }
 };
-const FieldSpec* const kSpecs[kKeyCount] = {
-    &fields::gpu,
-    &fields::threads,
-    &fields::regs,
-    &fields::smem_static,
-    &fields::smem_dynamic,
-    &fields::carveout,
-    &fields::cache_config,
-    &fields::optin,
-    &fields::max_dynamic_smem,
-    &fields::barriers,
-    &fields::partitioned_gc,
-    &fields::grid,
-    &fields::virtual_resources,
-    &fields::sweep,
-    &fields::id,
-};
+const Keys& keys() {
+    static const Keys k;
+    return k;
+}
 
 struct Value {
     enum Type : std::uint8_t { integer, string, boolean } type = integer;
@@ -217,7 +197,7 @@ struct Value {
 // else: the full reader then answers the line (including every error it reports).
 class FlatObject {
 public:
-    Value values[kKeyCount];
+    Value values[kMaxKeys];
     unsigned present = 0;
 
     bool read(std::string_view text) {
@@ -230,13 +210,14 @@ public:
         for (;;) {
             std::string_view k;
             if (!eat('"') || !string(k)) return false;
-            unsigned id = kKeyCount;
-            for (unsigned i = 0; i < kKeyCount; ++i)
-                if (kSpecs[i]->key == k) {
+            const Keys& ks = keys();
+            unsigned id = ks.count;
+            for (unsigned i = 0; i < ks.count; ++i)
+                if (ks.spec[i]->key == k) {
                     id = i;
                     break;
                 }
-            if (id == kKeyCount || (present & (1u << id))) return false;  // unknown or repeated key
+            if (id == ks.count || (present & (1u << id))) return false;  // unknown or repeated key
             present |= 1u << id;
             ws();
             if (!eat(':')) return false;
@@ -317,47 +298,38 @@ private:
     }
 };
 
-// The field's value when it is a plain integer (or, for sizes, a size string such as "48K")
-// inside the field's range: what FieldReader::integer and ::size accept without a message; else false.
-bool int_field(const FlatObject& o, unsigned id, std::int64_t& out) {
-    const FieldSpec& s = *kSpecs[id];
+// The field's plain value (occ/io/binding.hpp) when FieldReader would take it without a message:
+// an integer in range (for sizes also a size string such as "48K"), true or false, or one of the
+// choices in lower case; its default when absent. False otherwise: the full reader answers then.
+bool plain_field(const FlatObject& o, unsigned id, std::int64_t& out) {
+    const FieldSpec& s = *keys().spec[id];
     if (!(o.present & (1u << id))) {
-        out = s.int_default;
+        out = default_value(s);
         return true;
     }
     const Value& v = o.values[id];
-    std::int64_t x = v.i;
-    if (v.type == Value::string && s.type == FieldType::size) {
-        const Result<std::int64_t> parsed = parse_size(v.s, s.key);
-        if (!parsed) return false;
-        x = *parsed;
-    } else if (v.type != Value::integer) {
-        return false;
-    }
-    if (x < s.lo || x > s.hi) return false;
-    out = x;
-    return true;
-}
-
-// One of the field's choices, given in lower case (FieldReader::choice), else false.
-bool choice_field(const FlatObject& o, unsigned id, std::string_view& out) {
-    const FieldSpec& s = *kSpecs[id];
-    if (!(o.present & (1u << id))) {
-        out = s.def;
-        return true;
-    }
-    const Value& v = o.values[id];
-    if (v.type != Value::string) return false;
-    for (std::size_t b = 0; b <= s.choices.size();) {
-        std::size_t e = s.choices.find(',', b);
-        if (e == std::string_view::npos) e = s.choices.size();
-        if (s.choices.substr(b, e - b) == v.s) {
-            out = s.choices.substr(b, e - b);
+    switch (s.type) {
+        case FieldType::boolean:
+            if (v.type != Value::boolean) return false;
+            out = v.i;
+            return true;
+        case FieldType::choice: out = v.type == Value::string ? choice_index(s, v.s) : -1; return out >= 0;
+        case FieldType::integer:
+        case FieldType::size: {
+            std::int64_t x = v.i;
+            if (v.type == Value::string && s.type == FieldType::size) {
+                const Result<std::int64_t> parsed = parse_size(v.s, s.key);
+                if (!parsed) return false;
+                x = *parsed;
+            } else if (v.type != Value::integer) {
+                return false;
+            }
+            if (x < s.lo || x > s.hi) return false;
+            out = x;
             return true;
         }
-        b = e + 1;
+        default: return false;
     }
-    return false;
 }
 
 }  // namespace
@@ -373,54 +345,35 @@ bool BatchAnswerer::answer_occupancy_fast(std::string_view line, std::string& ou
     FlatObject o;
     if (!o.read(line)) return false;
     // The device: a GPU name (read_device's fallback when absent).
-    std::string_view name = "A100-SXM4-80GB";
+    std::string_view name = kDefaultGpu;
     if (o.present & (1u << kGpu)) {
         if (o.values[kGpu].type != Value::string) return false;
         name = o.values[kGpu].s;
     }
     const Device* device = find_gpu_cached(name);
     if (!device) return false;
-    std::int64_t threads, regs, smem_static, smem_dynamic, carveout, max_dyn, barriers, grid, virt;
-    std::string_view cache, pgc, sweep;
-    if (!int_field(o, kThreads, threads) || !int_field(o, kRegs, regs) || !int_field(o, kSmemStatic, smem_static) ||
-        !int_field(o, kSmemDynamic, smem_dynamic) || !int_field(o, kCarveout, carveout) || !int_field(o, kMaxDynamicSmem, max_dyn) ||
-        !int_field(o, kBarriers, barriers) || !int_field(o, kGrid, grid) || !int_field(o, kVirtualResources, virt) ||
-        !choice_field(o, kCacheConfig, cache) || !choice_field(o, kPartitionedGc, pgc) || !choice_field(o, kSweep, sweep))
-        return false;
-    if (sweep != "none") return false;
+    std::int64_t threads, sweep;
+    if (!plain_field(o, kThreads, threads) || !plain_field(o, kSweep, sweep) || sweep != default_value(fields::sweep)) return false;
     const bool has_id = (o.present & (1u << kId)) != 0;
     if (has_id && o.values[kId].type == Value::boolean) return false;
-    bool optin = fields::optin.def == "true";
-    if (o.present & (1u << kOptin)) {
-        if (o.values[kOptin].type != Value::boolean) return false;
-        optin = o.values[kOptin].i != 0;
-    }
     // read_occupancy_request, field by field.
     OccupancyAnswer& a = answer_;
-    if (answer_device_ != device) {
-        a.input.device = *device;
-        answer_device_ = device;
-    }
     OccupancyRequest& r = a.input;
     r.kernel = KernelResources{};
     r.launch = LaunchConfig{};
+    unsigned id = kFirstBound;
+    for (const FieldBinding<OccupancyRequest>& b : launch_bindings()) {
+        std::int64_t v;
+        if (!plain_field(o, id++, v)) return false;
+        b.set(r, v);
+    }
+    if (answer_device_ != device) {
+        r.device = *device;
+        answer_device_ = device;
+    }
     r.launch.threads = static_cast<int>(threads);
     r.block[0] = r.launch.threads;
     r.block[1] = r.block[2] = 1;
-    r.kernel.regs_per_thread = static_cast<int>(regs);
-    r.kernel.smem_static = smem_static;
-    r.launch.smem_dynamic = smem_dynamic;
-    r.launch.carveout = static_cast<int>(carveout);
-    r.launch.cache_config = cache == "shared"  ? CacheConfig::prefer_shared
-                            : cache == "l1"    ? CacheConfig::prefer_l1
-                            : cache == "equal" ? CacheConfig::prefer_equal
-                                               : CacheConfig::none;
-    r.kernel.optin = optin;
-    r.kernel.max_dynamic_smem = max_dyn;
-    r.kernel.barriers = static_cast<int>(barriers);
-    r.kernel.partitioned_gc = pgc == "on" ? PartitionedGC::on : pgc == "strict" ? PartitionedGC::strict : PartitionedGC::off;
-    r.launch.grid_blocks = grid;
-    r.kernel.virtual_resources = static_cast<int>(virt);
     a.result = compute_occupancy(r.device, r.kernel, r.launch);
     out += '{';
     write_answer_keys(a, out, device_text(device));

@@ -9,17 +9,13 @@
 #include <limits>
 #include <vector>
 
+#include "occ/io/binding.hpp"
 #include "occ/io/size.hpp"
+#include "occ/io/utf8.hpp"
 #include "occ/names.hpp"
 
 namespace occ::io {
 namespace {
-
-std::string shown(const json& v) {
-    std::string s = v.dump();
-    if (s.size() > 40) s = s.substr(0, 37) + "...";
-    return s;
-}
 
 std::string lower(std::string_view s) {
     std::string o(s);
@@ -28,6 +24,11 @@ std::string lower(std::string_view s) {
 }
 
 }  // namespace
+
+std::string shown(const json& v) {
+    const std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+    return s.size() > 40 ? utf8_prefix(s, 37) + "..." : s;
+}
 
 [[gnu::noinline]] Caught run_catching(void (*fn)(void*), void* ctx, std::string* what, bool all) {
     try {
@@ -44,13 +45,6 @@ std::string lower(std::string_view s) {
         *what = "unknown exception";
     }
     return Caught::exception;
-}
-
-// Field names are compared without swaps (Levenshtein), as these suggestions always were.
-std::string closest(std::string_view word, std::initializer_list<std::string_view> candidates) {
-    Closest best(lower(word), /*swaps=*/false);
-    for (auto c : candidates) best.offer(lower(c), c);
-    return best.best();
 }
 
 FieldReader::FieldReader(const json& obj, std::string context, const KindSpec* kind) : obj_(obj), ctx_(std::move(context)), kind_(kind) {
@@ -231,6 +225,48 @@ std::string FieldReader::choice(const FieldSpec& s, std::string_view def) {
         }
     }
     fail(s.key, "must be one of " + all + ", got " + shown(*v));
+}
+
+}  // namespace occ::io
+
+// [SECTION] Plain values of bound fields (occ/io/binding.hpp)
+namespace occ::io {
+
+std::string_view choice_name(const FieldSpec& s, std::int64_t i) {
+    std::size_t b = 0;
+    for (std::int64_t n = 0; b <= s.choices.size(); ++n) {
+        std::size_t e = s.choices.find(',', b);
+        if (e == std::string_view::npos) e = s.choices.size();
+        if (n == i) return s.choices.substr(b, e - b);
+        b = e + 1;
+    }
+    return {};
+}
+
+std::int64_t choice_index(const FieldSpec& s, std::string_view word) {
+    for (std::int64_t i = 0;; ++i) {
+        const std::string_view c = choice_name(s, i);
+        if (c.empty()) return -1;
+        if (c == word) return i;
+    }
+}
+
+std::int64_t default_value(const FieldSpec& s) {
+    switch (s.type) {
+        case FieldType::boolean: return s.def == "true";
+        case FieldType::choice: return choice_index(s, s.def);
+        default: return s.int_default;
+    }
+}
+
+std::int64_t read_value(FieldReader& f, const FieldSpec& s) {
+    switch (s.type) {
+        case FieldType::integer: return f.integer(s);
+        case FieldType::size: return f.size(s);
+        case FieldType::boolean: return f.boolean(s);
+        case FieldType::choice: return choice_index(s, f.choice(s));
+        default: f.fail(s.key, "internal: not a plain field");
+    }
 }
 
 }  // namespace occ::io

@@ -12,8 +12,6 @@
 
 namespace occ::io {
 
-const char* cache_name(CacheConfig c);
-const char* pgc_name(PartitionedGC p);
 json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input);
 
 template <typename W>
@@ -71,18 +69,7 @@ void emit_occupancy_request(W& w, const OccupancyRequest& r) {
     } else {
         w.field("threads", r.launch.threads);
     }
-    w.field("regs", r.kernel.regs_per_thread);
-    w.field("smem_static", r.kernel.smem_static);
-    w.field("smem_dynamic", r.launch.smem_dynamic);
-    w.field("carveout", r.launch.carveout);
-    w.field("cache_config", cache_name(r.launch.cache_config));
-    w.field("optin", r.kernel.optin);
-    if (r.kernel.max_dynamic_smem >= 0) w.field("max_dynamic_smem", r.kernel.max_dynamic_smem);
-    w.field("barriers", r.kernel.barriers);
-    w.field("partitioned_gc", pgc_name(r.kernel.partitioned_gc));
-    if (r.launch.grid_blocks > 0) w.field("grid", r.launch.grid_blocks);
-    // Echoed only when a kernel declares one, so answers without it keep their exact bytes.
-    if (r.kernel.virtual_resources != fields::virtual_resources.int_default) w.field("virtual_resources", r.kernel.virtual_resources);
+    echo_bound(w, launch_bindings(), r);
 }
 
 template <typename W>

@@ -166,8 +166,8 @@ Result<PtxasAnswer> answer_ptxas(const json& request) {
         const json* log_field = f.raw(fields::log);
         if (!log_field || !log_field->is_string())
             f.fail(fields::log.key, "required: the text printed by nvcc -Xptxas -v or cuobjdump --dump-resource-usage");
-        for (const FieldSpec* from_log : {&fields::regs, &fields::smem_static, &fields::barriers})
-            if (f.has(*from_log)) f.fail(from_log->key, "comes from the log for each kernel; leave it out");
+        for (const FieldBinding<OccupancyRequest>& b : launch_bindings())
+            if (b.from == From::artefact && f.has(*b.spec)) f.fail(b.spec->key, "comes from the log for each kernel; leave it out");
         a.has_device = f.has(fields::gpu) || f.has(fields::cc) || f.has(fields::device);
         a.input = read_occupancy_request(f);
         f.finish();

@@ -2,10 +2,15 @@
 // docs/INPUTS.md; tests/unit/test_schema.cpp checks that the two agree.
 #include "occ/io/schema.hpp"
 
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <string>
 
 #include "occ/cluster.hpp"
+#include "occ/io/api.hpp"
+#include "occ/io/binding.hpp"
+#include "occ/io/ncu.hpp"
 
 // Designated initialisers name only the fields a description needs; the rest keep their defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -31,7 +36,7 @@ using T = FieldType;
 // [SECTION] Device
 const FieldSpec gpu{.key = "gpu",
                     .type = T::text,
-                    .def = "A100-SXM4-80GB",
+                    .def = kDefaultGpu,
                     .doc_type = "string",
                     .doc_range = "a name or alias from `occ gpus` (any case, spaces/dashes ignored)",
                     .unit = "-",
@@ -543,7 +548,7 @@ const FieldSpec warp{.key = "warp",
 // [SECTION] Roofline
 const FieldSpec roof_gpu{.key = "gpu",
                          .type = T::text,
-                         .def = "A100-SXM4-80GB",
+                         .def = kDefaultGpu,
                          .doc_type = "string",
                          .doc_range = "a device with roofline data (`occ roofline --list`)",
                          .unit = "-",
@@ -700,70 +705,90 @@ const FieldSpec id{.key = "id",
 
 }  // namespace fields
 
-// [SECTION] Kinds
+// [SECTION] Launch bindings
+// The occupancy launch's plain fields, bound to the members they fill, in the order the echo
+// writes them and the flags are listed. threads and block fill the same member and are read by
+// read_occupancy_request itself; the device by read_device.
 namespace {
 using namespace fields;
+using R = OccupancyRequest;
+using K = KernelResources;
+using L = LaunchConfig;
+constexpr FieldBinding<R> kLaunchBindings[] = {
+    bind<&R::kernel, &K::regs_per_thread>(regs, Echo::always, From::artefact),
+    bind<&R::kernel, &K::smem_static>(smem_static, Echo::always, From::artefact),
+    bind<&R::launch, &L::smem_dynamic>(smem_dynamic),
+    bind<&R::launch, &L::carveout>(carveout),
+    bind<&R::launch, &L::cache_config>(cache_config),
+    bind<&R::kernel, &K::optin>(optin),
+    bind<&R::kernel, &K::max_dynamic_smem>(max_dynamic_smem, Echo::unless_default),
+    bind<&R::kernel, &K::barriers>(barriers, Echo::always, From::artefact),
+    bind<&R::kernel, &K::partitioned_gc>(partitioned_gc),
+    bind<&R::launch, &L::grid_blocks>(grid, Echo::unless_default),
+    bind<&R::kernel, &K::virtual_resources>(virtual_resources, Echo::unless_default),
+};
 
-#define OCC_DEVICE &gpu, &cc, &device
-#define OCC_LAUNCH                                                                                                                         \
-    &threads, &block, &regs, &smem_static, &smem_dynamic, &carveout, &cache_config, &optin, &max_dynamic_smem, &barriers, &partitioned_gc, \
-        &grid, &virtual_resources
-const FieldSpec* const kOccupancy[] = {OCC_DEVICE, OCC_LAUNCH, &sweep, &id};
-const FieldSpec* const kAdvise[] = {OCC_DEVICE,     OCC_LAUNCH,    &smem_per_thread, &smem_fixed, &block_size_limit,
-                                    &target_blocks, &cluster_size, &non_portable,    &gpc_sms,    &id};
-const FieldSpec* const kWaves[] = {OCC_DEVICE, OCC_LAUNCH, &id};
-const FieldSpec* const kClusters[] = {OCC_DEVICE, OCC_LAUNCH, &cluster_size_required, &non_portable, &gpc_sms, &id};
-// regs, smem_static and barriers come from the log.
-const FieldSpec* const kPtxas[] = {&log,   OCC_DEVICE,        &threads,        &block, &smem_dynamic,      &carveout, &cache_config,
-                                   &optin, &max_dynamic_smem, &partitioned_gc, &grid,  &virtual_resources, &id};
-const FieldSpec* const kNcu[] = {&ncu_text, OCC_DEVICE, &id};
-const FieldSpec* const kMemory[] = {
-    OCC_DEVICE,   &access_bytes, &elem_bytes, &mem_op,  &pattern, &active_lanes, &addresses, &base, &offset,      &stride,   &mem_threads,
-    &mem_block,   &pitch,        &pad,        &swizzle, &order,   &seed,         &range,     &tile, &tile_access, &ldmatrix, &cute_swizzle,
-    &tma_swizzle, &global_pitch, &expr,       &array,   &consts,  &block_idx,    &grid_dim,  &warp, &id};
-const FieldSpec* const kRoofline[] = {&roof_gpu,
-                                      &op,
-                                      &dtype,
-                                      &m,
-                                      &n,
-                                      &k,
-                                      &seq_len,
-                                      &head_dim,
-                                      &heads,
-                                      &batch,
-                                      &elements,
-                                      &inputs,
-                                      &flops_per_element,
-                                      &rows,
-                                      &cols,
-                                      &flops,
-                                      &bytes,
-                                      &precision,
-                                      &memory,
-                                      &measured_ms,
-                                      &peak_tflops,
-                                      &bandwidth_gbps,
-                                      &compare,
-                                      &ops,
-                                      &id};
-#undef OCC_DEVICE
-#undef OCC_LAUNCH
+// [SECTION] Kinds
+template <std::size_t... N>
+constexpr auto join(const std::array<const FieldSpec*, N>&... parts) {
+    std::array<const FieldSpec*, (N + ...)> out{};
+    std::size_t i = 0;
+    ((std::copy(parts.begin(), parts.end(), out.begin() + i), i += N), ...);
+    return out;
+}
+template <typename... F>
+constexpr auto specs(const F&... f) {
+    return std::array<const FieldSpec*, sizeof...(F)>{&f...};
+}
+// The launch fields a request gives: all of them, or (without_artefact) those a compiled kernel does not.
+constexpr std::size_t launch_count(bool without_artefact) {
+    std::size_t n = 0;
+    for (const auto& b : kLaunchBindings) n += !(without_artefact && b.from == From::artefact);
+    return n;
+}
+template <bool WithoutArtefact>
+constexpr auto launch_specs() {
+    std::array<const FieldSpec*, launch_count(WithoutArtefact)> out{};
+    std::size_t i = 0;
+    for (const auto& b : kLaunchBindings)
+        if (!(WithoutArtefact && b.from == From::artefact)) out[i++] = b.spec;
+    return out;
+}
+constexpr auto kDevice = specs(gpu, cc, device);
+constexpr auto kLaunch = join(specs(threads, block), launch_specs<false>());
+
+constexpr auto kOccupancy = join(kDevice, kLaunch, specs(sweep, id));
+constexpr auto kAdvise = join(kDevice, kLaunch,
+                              specs(smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms, id));
+constexpr auto kWaves = join(kDevice, kLaunch, specs(id));
+constexpr auto kClusters = join(kDevice, kLaunch, specs(cluster_size_required, non_portable, gpc_sms, id));
+// Registers, static shared memory and barriers come from the log.
+constexpr auto kPtxas = join(specs(log), kDevice, specs(threads, block), launch_specs<true>(), specs(id));
+constexpr auto kNcu = join(specs(ncu_text), kDevice, specs(id));
+constexpr auto kMemory = join(kDevice, specs(access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride,
+                                             mem_threads, mem_block, pitch, pad, swizzle, order, seed, range, tile, tile_access, ldmatrix,
+                                             cute_swizzle, tma_swizzle, global_pitch, expr, array, consts, block_idx, grid_dim, warp, id));
+constexpr auto kRoofline = specs(roof_gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, flops_per_element, rows,
+                                 cols, flops, bytes, precision, memory, measured_ms, peak_tflops, bandwidth_gbps, compare, ops, id);
 
 const KindSpec kKinds[] = {
-    {"occupancy", "Theoretical occupancy of a kernel launch on one SM", kOccupancy, ""},
-    {"advise", "Launch advisor: best block size, register/shared-memory headroom, waves, clusters", kAdvise, "occupancy,clusters"},
-    {"waves", "Blocks per wave, waves and the tail of a grid", kWaves, "occupancy"},
-    {"clusters", "Thread block clusters (9.0+): active clusters per GPU", kClusters, "occupancy"},
-    {"ptxas", "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump log", kPtxas, "occupancy"},
-    {"coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)", kMemory, "occupancy"},
-    {"banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)", kMemory, "occupancy"},
-    {"roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation", kRoofline, "occupancy"},
-    {"ncu", "An Nsight Compute report next to occ's prediction, line by line", kNcu, "occupancy"},
-    {"gpus", "The GPUs and compute capabilities occ knows", {}, ""},
-    {"roofline_devices", "The devices with roofline figures", {}, ""},
+    {"occupancy", "Theoretical occupancy of a kernel launch on one SM", kOccupancy, "", &api_occupancy},
+    {"advise", "Launch advisor: best block size, register/shared-memory headroom, waves, clusters", kAdvise, "occupancy,clusters",
+     &api_advise},
+    {"waves", "Blocks per wave, waves and the tail of a grid", kWaves, "occupancy", &api_waves},
+    {"clusters", "Thread block clusters (9.0+): active clusters per GPU", kClusters, "occupancy", &api_clusters},
+    {"ptxas", "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump log", kPtxas, "occupancy", &api_ptxas},
+    {"coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)", kMemory, "occupancy", &api_coalesce},
+    {"banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)", kMemory, "occupancy", &api_banks},
+    {"roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation", kRoofline, "occupancy", &api_roofline},
+    {"ncu", "An Nsight Compute report next to occ's prediction, line by line", kNcu, "occupancy", &api_ncu},
+    {"gpus", "The GPUs and compute capabilities occ knows", {}, "", &api_gpus},
+    {"roofline_devices", "The devices with roofline figures", {}, "", &api_roofline_devices},
 };
 
 }  // namespace
+
+std::span<const FieldBinding<OccupancyRequest>> launch_bindings() { return kLaunchBindings; }
 
 std::span<const KindSpec> request_kinds() { return kKinds; }
 

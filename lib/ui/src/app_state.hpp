@@ -28,7 +28,6 @@
 namespace occ::ui {
 
 // [SECTION] Inputs and flags
-inline constexpr const char* kDefaultGpu = "A100-SXM4-80GB";  // a fresh app's GPU
 
 enum class DeviceKind : int { named = 0, cc = 1, custom = 2 };
 enum class Tab : int { occupancy = 0, memory = 1, advisor = 2, roofline = 3 };

@@ -26,6 +26,7 @@
 #include <optional>
 #include <tuple>
 
+#include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/size.hpp"
 
@@ -34,13 +35,9 @@ namespace {
 
 using io::json;
 namespace F = io::fields;
+using io::shown;
 
 // [SECTION] Reader
-std::string shown(const json& v) {
-    std::string s = v.dump();
-    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
-
 // The choices of a description ("row,column") as "row, column" for messages.
 std::string listed(std::string_view choices) {
     std::string all;

@@ -146,7 +146,7 @@ void draw_device_picker(AppState& s) {
     if (kind != before) {
         const ArchRules& a = s.req.device.arch;
         if (kind == 0) {
-            if (auto d = find_gpu("A100-SXM4-80GB")) set_device(s, *d, DeviceKind::named);
+            if (auto d = find_gpu(kDefaultGpu)) set_device(s, *d, DeviceKind::named);
         } else if (kind == 1) {
             if (auto d = device_for_cc(a.cc_major, a.cc_minor)) set_device(s, *d, DeviceKind::cc);
         } else {

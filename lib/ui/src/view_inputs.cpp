@@ -4,6 +4,7 @@
 #include <string>
 
 #include "occ/format.hpp"
+#include "occ/io/binding.hpp"
 #include "occ/io/schema.hpp"
 #include "views.hpp"
 
@@ -35,6 +36,13 @@ bool bytes_input(const char* id, std::int64_t& v, std::int64_t hi) {
 }
 
 }  // namespace
+
+bool choice_combo(const char* id, int& index, const io::FieldSpec& spec) {
+    std::string items;  // "none\0shared\0...\0\0", as ImGui::Combo takes them
+    for (int n = 0; !io::choice_name(spec, n).empty(); ++n) (items += io::choice_name(spec, n)) += '\0';
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    return ImGui::Combo(id, &index, items.c_str());
+}
 
 void draw_inputs(AppState& s) {
     section("Kernel and launch");
@@ -111,8 +119,7 @@ void draw_inputs(AppState& s) {
     if (a.carveout_step_count == 0 || l.cache_config != CacheConfig::none) {
         input_row("Cache config",
                   "cudaFuncSetCacheConfig (Kepler-era preference); on Volta+ it only matters when the carveout is default.");
-        static const char* const names[] = {"none", "prefer shared", "prefer L1", "prefer equal"};
-        changed |= enum_combo("##cache", l.cache_config, names);
+        changed |= choice_combo("##cache", l.cache_config, io::fields::cache_config);
     }
 
     input_row("Barriers", "Named barriers the kernel uses (barrier 0 is __syncthreads). Counted against the SM from 9.0 on.");
@@ -126,8 +133,7 @@ void draw_inputs(AppState& s) {
 
     if (a.partitioned_gc_supported) {
         input_row("Partitioned GC", "Partitioned global caching (-Xptxas -dlcm=ca on 5.2/5.3/6.1/6.2): a block lives in half an SM.");
-        static const char* const names[] = {"off", "on", "strict"};
-        changed |= enum_combo("##pgc", k.partitioned_gc, names);
+        changed |= choice_combo("##pgc", k.partitioned_gc, io::fields::partitioned_gc);
     }
 
     input_row("Grid", "Blocks in the grid (optional, 0 = not given).");

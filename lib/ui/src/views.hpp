@@ -39,12 +39,13 @@ void input_row(const char* label, const char* tip);
 bool input_text_multiline(const char* id, std::string& text, ImVec2 size);
 // A one-line text box over a std::string that grows with what is typed, with a grey hint when empty.
 bool input_text_hint(const char* id, const char* hint, std::string& text);
-// A full-width combo over an enum whose values are 0..N-1 in the order of `names`; true when changed.
-template <typename E, int N>
-bool enum_combo(const char* id, E& value, const char* const (&names)[N]) {
+// A full-width combo over an enum whose values are in the order of a choice field's spellings
+// (occ/io/binding.hpp): the app offers the words the CLI and JSON take. True when changed.
+bool choice_combo(const char* id, int& index, const io::FieldSpec& spec);
+template <typename E>
+bool choice_combo(const char* id, E& value, const io::FieldSpec& spec) {
     int i = static_cast<int>(value);
-    ImGui::SetNextItemWidth(-FLT_MIN);
-    if (!ImGui::Combo(id, &i, names, N)) return false;
+    if (!choice_combo(id, i, spec)) return false;
     value = static_cast<E>(i);
     return true;
 }

@@ -87,6 +87,8 @@ struct ArchRules {
     // does). Fitted on public ncu reports (tests/fixtures/ncu/README.md): the smallest carveout that
     // holds the blocks the other limits allow, but at least driver_smem_floor bytes, and with
     // driver_smem_headroom twice that room, up to 64 KB unless the room itself needs more.
+    // The fields from here on are outside the occupancy tables' key (occupancy_tables.hpp checks
+    // it at compile time): new rules go above this line.
     std::int64_t driver_smem_floor = 0;
     bool driver_smem_headroom = false;
     const char* source = "";  // where these numbers come from
@@ -94,6 +96,9 @@ struct ArchRules {
     int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }
     std::span<const std::int64_t> carveouts() const { return {carveout_steps.data(), static_cast<std::size_t>(carveout_step_count)}; }
 };
+
+// The GPU every face starts with and a request without a device means.
+inline constexpr std::string_view kDefaultGpu = "A100-SXM4-80GB";
 
 enum class Segment { datacenter, workstation, consumer, embedded, custom };
 const char* segment_name(Segment s);

@@ -21,6 +21,7 @@
 #include "occ/coalescing.hpp"
 #include "occ/device.hpp"
 #include "occ/expr.hpp"
+#include "occ/io/binding.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/result.hpp"
@@ -43,7 +44,7 @@ std::string known_kinds();
 // --- Devices -------------------------------------------------------------------------------------
 // Reads "gpu" (a name), "cc" ("8.0") or "device" (a custom device object with cudaDeviceProp field
 // names) from a request. Default when none is given: `fallback_gpu`.
-Device read_device(FieldReader& f, std::string_view fallback_gpu = "A100-SXM4-80GB");
+Device read_device(FieldReader& f, std::string_view fallback_gpu = kDefaultGpu);
 // Custom device, fields named like cudaDeviceProp (major, minor, multiProcessorCount, ...).
 // Fields left out take the value of the compute capability's table row.
 Result<Device> device_from_json(const json& obj);
@@ -53,7 +54,8 @@ json device_props_json(const Device& d);
 // How a request names `d`, so an echoed "input" reads back to the same device:
 // {"gpu": name}, {"cc": "8.0"} or {"device": {cudaDeviceProp fields}} for a custom one.
 json device_echo(const Device& d);
-json gpus_json();  // the whole database
+json gpus_json();                    // the whole database
+json api_gpus(const json& request);  // gpus_json() for an empty request
 
 // --- Occupancy -----------------------------------------------------------------------------------
 struct OccupancyRequest {
@@ -62,13 +64,15 @@ struct OccupancyRequest {
     LaunchConfig launch;
     int block[3] = {0, 1, 1};  // when given as a 3-D block
 };
+// The launch's plain fields bound to the members they fill (schema.cpp; occ/io/binding.hpp):
+// the reader, the echo, the --batch fast path and the kinds' field lists iterate them.
+std::span<const FieldBinding<OccupancyRequest>> launch_bindings();
 // Reads the device and launch fields from `request` (other keys are left for the caller: no
 // unknown-field check). `context` names the object in messages.
 Result<OccupancyRequest> read_occupancy_request(const json& request, std::string_view context = "occupancy request");
 // For readers composed of several parts (io-internal; throws RequestError on bad fields).
 OccupancyRequest read_occupancy_request(FieldReader& f);
 json occupancy_request_to_json(const OccupancyRequest& r);  // canonical echo (also the URL/scenario form)
-json occupancy_to_json(const OccupancyResult& r, const Device& d, const KernelResources& k);
 
 struct OccupancyAnswer {
     OccupancyRequest input;

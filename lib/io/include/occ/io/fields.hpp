@@ -131,7 +131,7 @@ json json_or_throw(const Result<Answer>& a) {
     return to_json(*a);
 }
 
-// Closest string by edit distance, or "" if none is close.
-std::string closest(std::string_view word, std::initializer_list<std::string_view> candidates);
+// A value as error messages quote it: its JSON text, cut to 40 characters.
+std::string shown(const json& v);
 
 }  // namespace occ::io

@@ -14,6 +14,8 @@
 #include <span>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace occ::io {
 
 enum class FieldType : std::uint8_t {
@@ -84,6 +86,8 @@ extern const FieldSpec id;
 }  // namespace fields
 
 // [SECTION] Kinds
+// The one table of request kinds: the --batch and handle() dispatch (api.cpp), the CLI's request
+// subcommands, window.occ's functions, Python's occ.<kind>() and the docs check iterate it.
 struct KindSpec {
     std::string_view name;                     // "occupancy": the --batch kind and the JS API function
     std::string_view summary;                  // one line
@@ -91,6 +95,8 @@ struct KindSpec {
     // docs/INPUTS.md documents the fields this kind shares with these kinds in their sections
     // (comma-separated kind names), and the rest in its own section.
     std::string_view docs_shared_with;
+    // The JSON answer to a request (throws RequestError for a bad one; handle() catches).
+    nlohmann::ordered_json (*answer)(const nlohmann::ordered_json& request) = nullptr;
 };
 std::span<const KindSpec> request_kinds();
 const KindSpec* find_kind(std::string_view name);

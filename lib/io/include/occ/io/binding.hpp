@@ -1,0 +1,108 @@
+// occ/io/binding.hpp — a field's description (occ/io/schema.hpp) tied to the member of the typed
+// request it fills.
+//
+// One table of bindings per request part (the occupancy launch: launch_bindings(), api.hpp) is
+// what every face iterates: the JSON reader (read_bound), the canonical echo (echo_bound), the
+// --batch fast reader (batch.cpp), the kinds' field lists and so the CLI flags, Python keywords,
+// the page's requests and the docs check. A plain field is one line of that table:
+//
+//     bind<&OccupancyRequest::kernel, &KernelResources::barriers>(fields::barriers),
+//
+// Plain values (integers, sizes, booleans, choices) travel as an int64: a boolean as 0/1, a
+// choice as its index in FieldSpec::choices, so an enum whose values are in that order (CacheConfig
+// and "none,shared,l1,equal") needs no name table of its own.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <type_traits>
+
+#include "occ/io/fields.hpp"
+#include "occ/io/schema.hpp"
+
+namespace occ::io {
+
+// When the echo writes a field: always, or only when it differs from the default (so answers
+// without it keep their bytes: grid, max_dynamic_smem, virtual_resources).
+enum class Echo : std::uint8_t { always, unless_default };
+// Who supplies the value: the request, or the compiled kernel where one is read (a compiler log
+// or a binary gives registers, static shared memory and barriers; the request may not).
+enum class From : std::uint8_t { request, artefact };
+
+template <typename Req>
+struct FieldBinding {
+    const FieldSpec* spec;
+    std::int64_t (*get)(const Req&);
+    void (*set)(Req&, std::int64_t);
+    Echo echo = Echo::always;
+    From from = From::request;
+};
+
+namespace detail {
+template <auto First, auto... Rest, typename T>
+constexpr auto& member(T& obj) {
+    if constexpr (sizeof...(Rest) == 0) return obj.*First;
+    else return member<Rest...>(obj.*First);
+}
+template <typename V>
+constexpr std::int64_t to_value(V v) {
+    if constexpr (std::is_enum_v<V>) return static_cast<std::int64_t>(static_cast<std::underlying_type_t<V>>(v));
+    else return static_cast<std::int64_t>(v);
+}
+template <typename V>
+constexpr V from_value(std::int64_t v) {
+    if constexpr (std::is_same_v<V, bool>) return v != 0;
+    else if constexpr (std::is_enum_v<V>) return static_cast<V>(static_cast<std::underlying_type_t<V>>(v));
+    else return static_cast<V>(v);
+}
+template <typename Req, auto... Path>
+using member_t = std::remove_cvref_t<decltype(member<Path...>(std::declval<Req&>()))>;
+
+template <typename T>
+struct owner_of;
+template <typename C, typename M>
+struct owner_of<M C::*> {
+    using type = C;
+};
+}  // namespace detail
+
+// The binding of `spec` to the member at the end of a chain of member pointers
+// (&OccupancyRequest::kernel, &KernelResources::regs_per_thread).
+template <auto First, auto... Rest>
+constexpr auto bind(const FieldSpec& spec, Echo echo = Echo::always, From from = From::request) {
+    using Owner = typename detail::owner_of<decltype(First)>::type;
+    using V = detail::member_t<Owner, First, Rest...>;
+    return FieldBinding<Owner>{&spec, [](const Owner& r) { return detail::to_value(detail::member<First, Rest...>(r)); },
+                               [](Owner& r, std::int64_t v) { detail::member<First, Rest...>(r) = detail::from_value<V>(v); }, echo, from};
+}
+
+// [SECTION] Values
+// The `i`th of a choice field's spellings ("" when out of range), and the index of `word` (-1).
+std::string_view choice_name(const FieldSpec& s, std::int64_t i);
+std::int64_t choice_index(const FieldSpec& s, std::string_view word);
+// The field's default as a plain value.
+std::int64_t default_value(const FieldSpec& s);
+// The value of a plain field in `f` (its default when absent); throws RequestError when out of range.
+std::int64_t read_value(FieldReader& f, const FieldSpec& s);
+
+template <typename Req>
+void read_bound(FieldReader& f, std::span<const FieldBinding<Req>> bindings, Req& r, From skip_from = From::request, bool skip = false) {
+    for (const FieldBinding<Req>& b : bindings)
+        if (!(skip && b.from == skip_from)) b.set(r, read_value(f, *b.spec));
+}
+
+// Writes each bound field with W's field(key, value) (occupancy_emit.hpp's writers).
+template <typename W, typename Req>
+void echo_bound(W& w, std::span<const FieldBinding<Req>> bindings, const Req& r) {
+    for (const FieldBinding<Req>& b : bindings) {
+        const std::int64_t v = b.get(r);
+        if (b.echo == Echo::unless_default && v == default_value(*b.spec)) continue;
+        switch (b.spec->type) {
+            case FieldType::boolean: w.field(b.spec->key, v != 0); break;
+            case FieldType::choice: w.field(b.spec->key, choice_name(*b.spec, v)); break;
+            default: w.field(b.spec->key, v); break;
+        }
+    }
+}
+
+}  // namespace occ::io
