@@ -31,7 +31,10 @@ struct Column {
 };
 
 std::string limiters_text(unsigned bits) {
-    const std::string t = limiter_labels(bits, ", ");
+    // The limiters' titles ("Shared memory, Block slots"), as the result's table heads its rows.
+    std::string t;
+    for (const LimiterInfo& e : kLimiters)
+        if (bits & e.bit) t += (t.empty() ? "" : ", ") + std::string(e.title);
     return t.empty() ? "-" : t;
 }
 

@@ -1,6 +1,7 @@
 // view_result.cpp — the headline figure, the per-resource limits with the limiter highlighted, and
 // what is allocated: the rows of occ::io::occupancy_table (AppState::derived.table), the same the CLI
 // prints and the page exports. Tooltips give the rule (occ::limit_rule, or the row's note).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,14 @@ void draw_result(AppState& s, bool headline) {
     // Markdown/CSV export print them; the input and result rows are the headline above.
     const std::vector<io::TableRow>& rows = s.derived.table;
     const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    // The Limit column fits the longest limiter shown (the swatch, a gap and its title).
+    float limit_w = em(8);
+    for (const io::TableRow& row : rows)
+        if (row.kind == io::RowKind::limit)
+            limit_w = std::max(
+                limit_w, ImGui::GetTextLineHeight() * 0.6f + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(row.key.c_str()).x);
     if (ImGui::BeginTable("limits", 3, tf)) {
-        ImGui::TableSetupColumn("Limit", ImGuiTableColumnFlags_WidthFixed, em(8));
+        ImGui::TableSetupColumn("Limit", ImGuiTableColumnFlags_WidthFixed, limit_w);
         ImGui::TableSetupColumn("Blocks / SM", ImGuiTableColumnFlags_WidthFixed, em(6));
         ImGui::TableSetupColumn("Why", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
