@@ -120,3 +120,29 @@ TEST_CASE("kinds: one table answers every kind; window.occ, Python and the CLI l
     CHECK(names.count("advise") == 1);
     CHECK(io::handle("nope", json::object())["error"].get<std::string>().find("known: occupancy, advise") != std::string::npos);
 }
+
+// max_threads: the field added through the binding table alone (schema.cpp) plus its rule in the
+// model. cudaFuncAttributes::maxThreadsPerBlock is "the maximum number of threads per block, beyond
+// which a launch of the function would fail" (CUDA Runtime API, cudaFuncAttributes).
+TEST_CASE("max_threads: a block above the kernel's maximum is refused; at or below it the answer is unchanged") {
+    const json at = io::handle("occupancy", json{{"gpu", "A100"}, {"threads", 256}, {"regs", 32}, {"max_threads", 256}});
+    const json plain = io::handle("occupancy", json{{"gpu", "A100"}, {"threads", 256}, {"regs", 32}});
+    CHECK(at["blocks_per_sm"] == 8);  // 2048 threads / 256 (A100: 64 warps per SM)
+    CHECK(at["blocks_per_sm"] == plain["blocks_per_sm"]);
+    CHECK(at["input"]["max_threads"] == 256);
+    CHECK_FALSE(plain["input"].contains("max_threads"));  // echoed only when given
+    const json over = io::handle("occupancy", json{{"gpu", "A100"}, {"threads", 512}, {"max_threads", 256}});
+    CHECK(over["blocks_per_sm"] == 0);
+    CHECK(over["error"].get<std::string>().find("threads: the kernel takes at most 256 threads per block") == 0);
+    // The same through every path of the model: tables, the untabled path and blocks_per_sm_fast.
+    const occ::Device a100 = *occ::find_gpu("A100");
+    occ::KernelResources k;
+    k.max_threads = 128;
+    occ::LaunchConfig l;
+    l.threads = 192;
+    CHECK(occ::compute_occupancy(a100, k, l).error_code == occ::OccupancyError::threads_over_kernel_max);
+    CHECK(occ::detail::compute_occupancy_untabled(a100, k, l).error_code == occ::OccupancyError::threads_over_kernel_max);
+    for (int i = 0; i < 20; ++i) CHECK(occ::blocks_per_sm_fast(a100.arch, k, l) == 0);  // also once the tables exist
+    l.threads = 128;
+    CHECK(occ::blocks_per_sm_fast(a100.arch, k, l) == 16);
+}

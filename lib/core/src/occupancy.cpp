@@ -211,6 +211,10 @@ namespace {
     if (l.threads > a.max_threads_per_block) {
         o.limit_warps = 0;
         x.fail = Fail::threads_too_many;
+    } else if (k.max_threads > 0 && l.threads > k.max_threads) {
+        // cudaFuncAttributes::maxThreadsPerBlock: a larger block is refused at launch.
+        o.limit_warps = 0;
+        x.fail = Fail::threads_over_kernel_max;
     } else {
         const int max_warps = ws == 32 ? a.max_threads_per_sm >> 5 : a.max_threads_per_sm / ws;
         o.limit_warps = gc != PartitionedGC::off ? div_small(max_warps / 2, warps_per_block) * 2 : div_small(max_warps, warps_per_block);
@@ -272,14 +276,14 @@ using detail::Tables;
 using detail::tables_for;
 
 // Whether the tables answer this query: the default carveout and cache preference, no partitioned
-// caching, kernel maximum and virtual resources left unset, every input in range.
+// caching, kernel maxima and virtual resources left unset, every input in range.
 [[gnu::always_inline]] inline bool table_common(const Tables& t, const ArchRules& a, const KernelResources& k, const LaunchConfig& l) {
     return (static_cast<unsigned>(l.threads - 1) < static_cast<unsigned>(t.max_threads)) &
            (static_cast<unsigned>(k.regs_per_thread) <= static_cast<unsigned>(t.max_regs)) &
            (static_cast<std::uint64_t>(k.smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
            (static_cast<std::uint64_t>(l.smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) &
            (static_cast<unsigned>(k.barriers) <= static_cast<unsigned>(kMaxNamedBarriers)) & (l.carveout == -1) &
-           (l.cache_config == CacheConfig::none) & (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) &
+           (l.cache_config == CacheConfig::none) & (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) & (k.max_threads == 0) &
            ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
 }
 // compute_limits() from the tables, for a query table_common() takes. No branch on the query's
@@ -384,6 +388,10 @@ void record_error(const Extra& x, const ArchRules& a, const KernelResources& k, 
             v[1] = a.cc_major;
             v[2] = a.cc_minor;
             v[3] = l.threads;
+            break;
+        case Fail::threads_over_kernel_max:
+            v[0] = k.max_threads;
+            v[1] = l.threads;
             break;
         case Fail::regs_range:
             v[0] = a.max_regs_per_thread;

@@ -25,6 +25,12 @@ std::string OccupancyResult::error_message() const {
             std::snprintf(buf, sizeof buf, "threads must be 1..%lld on compute capability %lld.%lld, got %lld: the launch would fail",
                           ll(v[0]), ll(v[1]), ll(v[2]), ll(v[3]));
             break;
+        case Fail::threads_over_kernel_max:
+            std::snprintf(buf, sizeof buf,
+                          "threads: the kernel takes at most %lld threads per block (max_threads: its __launch_bounds__ or "
+                          "cudaFuncAttributes::maxThreadsPerBlock), got %lld: the launch would fail",
+                          ll(v[0]), ll(v[1]));
+            break;
         case Fail::regs_range:
             std::snprintf(buf, sizeof buf, "regs must be 0..%lld (registers per thread), got %lld", ll(v[0]), ll(v[1]));
             break;

@@ -171,6 +171,17 @@ const FieldSpec virtual_resources{.key = "virtual_resources",
                                   .doc_range = ">= 0 (0 = none; counted from cc 10.0: 128 per SM)",
                                   .unit = "virtual resources per block",
                                   .help = "Virtual resources per block (cuda_occupancy.h virtualResourceCount; 128 per SM from cc 10.0)"};
+const FieldSpec max_threads{.key = "max_threads",
+                            .type = T::integer,
+                            .lo = 0,
+                            .hi = kI,
+                            .expect = "an integer >= 0 (the kernel's most threads per block, 0 = the device's maximum)",
+                            .int_default = 0,
+                            .def = "0",
+                            .doc_type = "integer",
+                            .doc_range = ">= 0 (0 = not given: the device's maximum)",
+                            .unit = "threads per block",
+                            .help = "The kernel's maxThreadsPerBlock (__launch_bounds__): a larger block fails to launch; 0 = none"};
 const FieldSpec partitioned_gc{.key = "partitioned_gc",
                                .type = T::choice,
                                .choices = "off,on,strict",
@@ -726,6 +737,7 @@ constexpr FieldBinding<R> kLaunchBindings[] = {
     bind<&R::kernel, &K::partitioned_gc>(partitioned_gc),
     bind<&R::launch, &L::grid_blocks>(grid, Echo::unless_default),
     bind<&R::kernel, &K::virtual_resources>(virtual_resources, Echo::unless_default),
+    bind<&R::kernel, &K::max_threads>(max_threads, Echo::unless_default),
 };
 
 // [SECTION] Kinds

@@ -37,6 +37,10 @@ struct KernelResources {
     // cuda_occupancy.h's cudaOccFuncAttributes::virtualResourceCount (CUDA 13): virtual resources one
     // block uses; 0 = none declared (the default, no limit).
     int virtual_resources = 0;
+    // cudaFuncAttributes::maxThreadsPerBlock: the most threads per block the kernel can be
+    // launched with (its __launch_bounds__, or what its registers allow), "beyond which a launch
+    // of the function would fail" (CUDA Runtime API); 0 = not given (the device's maximum).
+    int max_threads = 0;
 };
 
 // How it is launched.
@@ -75,9 +79,10 @@ enum class OccupancyError : std::uint8_t {
     max_dyn_range,         // max_dynamic_smem above what the device allows
     carveout_range,
     barriers_range,
-    no_carveout_fits,  // custom device: no carveout step holds one block
-    virtual_range,     // virtual_resources < 0 (invalid input)
-    virtual_too_many,  // more virtual resources per block than the SM has (launch fails)
+    no_carveout_fits,         // custom device: no carveout step holds one block
+    virtual_range,            // virtual_resources < 0 (invalid input)
+    virtual_too_many,         // more virtual resources per block than the SM has (launch fails)
+    threads_over_kernel_max,  // threads > the kernel's max_threads (launch fails)
 };
 
 struct OccupancyResult {
