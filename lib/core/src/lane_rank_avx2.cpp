@@ -32,11 +32,8 @@ __attribute__((target("avx2,popcnt"))) int sector_dense_rank32_avx2(const std::a
 __attribute__((target("avx2,popcnt"), optimize("no-tree-slp-vectorize"))) void one_word_banks32_avx2(
     const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
     std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& s) {
-    const __m256i* wp = reinterpret_cast<const __m256i*>(word.data());
-    const __m256i w0 = _mm256_loadu_si256(wp), w1 = _mm256_loadu_si256(wp + 1), w2 = _mm256_loadu_si256(wp + 2),
-                  w3 = _mm256_loadu_si256(wp + 3);
-    const __m256i banks = lane_banks8(w0, w1, w2, w3);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_bank.data()), banks);
+    __m256i w[4];
+    const __m256i banks = lane_banks(word, lane_bank, w);
     __m256i bank = _mm256_setzero_si256();
     const __m256i one = _mm256_set1_epi8(1);
     std::uint64_t seen = 0;  // bit c: some bank has c lanes (0..32)
@@ -56,7 +53,7 @@ __attribute__((target("avx2,popcnt"), optimize("no-tree-slp-vectorize"))) void o
     }
     s.most = 63u - static_cast<std::uint32_t>(__builtin_clzll(seen));
     s.shared = shared;
-    s.distinct = s.most <= 1 || words_distinct16(w0, w1, w2, w3) ? 1u : 0u;
+    s.distinct = s.most <= 1 || words_distinct16(w) ? 1u : 0u;
 }
 
 // [SECTION] Up to 16 lanes, sorted in registers

@@ -52,11 +52,8 @@ __attribute__((target("avx2,gfni"))) void one_word_banks32_gfni(const std::array
                                                                 std::array<std::int8_t, 32>& lane_bank,
                                                                 std::array<std::uint32_t, 32>& bank_lanes,
                                                                 std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& s) {
-    const __m256i* wp = reinterpret_cast<const __m256i*>(word.data());
-    const __m256i w0 = _mm256_loadu_si256(wp), w1 = _mm256_loadu_si256(wp + 1), w2 = _mm256_loadu_si256(wp + 2),
-                  w3 = _mm256_loadu_si256(wp + 3);
-    const __m256i banks = lane_banks8(w0, w1, w2, w3);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_bank.data()), banks);
+    __m256i w[4];
+    const __m256i banks = lane_banks(word, lane_bank, w);
     __m256i lanes[4], count[4];
     bucket_lanes_gfni(banks, lanes);
     const __m256i one32 = _mm256_set1_epi32(1);
@@ -78,7 +75,7 @@ __attribute__((target("avx2,gfni"))) void one_word_banks32_gfni(const std::array
     most = _mm256_max_epu32(most, _mm256_shuffle_epi32(most, 0xb1));
     s.most = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(most));
     s.shared = static_cast<std::uint32_t>(_mm256_cvtsi256_si32(shared));
-    s.distinct = s.most <= 1 || words_distinct16(w0, w1, w2, w3) ? 1u : 0u;
+    s.distinct = s.most <= 1 || words_distinct16(w) ? 1u : 0u;
 }
 
 // [SECTION] A full warp's sectors, sorted

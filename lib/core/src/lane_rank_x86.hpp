@@ -154,20 +154,27 @@ __attribute__((target("avx2"), always_inline)) inline __m256i meet16(__m256i x, 
     return _mm256_or_si256(_mm256_cmpeq_epi16(x, y), _mm256_cmpeq_epi16(x, _mm256_shuffle_epi8(y, swap)));
 }
 
-// Lane i's bank (word % 32) in byte i.
-__attribute__((target("avx2"), always_inline)) inline __m256i lane_banks8(__m256i w0, __m256i w1, __m256i w2, __m256i w3) {
+// one_word_banks32's first step (both versions): the 32 words into w, and lane i's bank (word % 32)
+// in byte i, stored to lane_bank and returned.
+__attribute__((target("avx2"), always_inline)) inline __m256i lane_banks(const std::array<std::uint32_t, 32>& word,
+                                                                         std::array<std::int8_t, 32>& lane_bank, __m256i w[4]) {
+    const __m256i* wp = reinterpret_cast<const __m256i*>(word.data());
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) w[i] = _mm256_loadu_si256(wp + i);
     const __m256i m31 = _mm256_set1_epi32(31);
-    const __m256i b01 = _mm256_packs_epi32(_mm256_and_si256(w0, m31), _mm256_and_si256(w1, m31));
-    const __m256i b23 = _mm256_packs_epi32(_mm256_and_si256(w2, m31), _mm256_and_si256(w3, m31));
-    return _mm256_permutevar8x32_epi32(_mm256_packs_epi16(b01, b23), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    const __m256i b01 = _mm256_packs_epi32(_mm256_and_si256(w[0], m31), _mm256_and_si256(w[1], m31));
+    const __m256i b23 = _mm256_packs_epi32(_mm256_and_si256(w[2], m31), _mm256_and_si256(w[3], m31));
+    const __m256i banks = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(b01, b23), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_bank.data()), banks);
+    return banks;
 }
 
 // Whether the 32 words are distinct (false: maybe not), from their 16-bit folds: two registers of 16,
 // every pair met once by rotating one register against the other (dword rotations, and the same with
 // the two halves of each dword swapped).
-__attribute__((target("avx2"), always_inline)) inline bool words_distinct16(__m256i w0, __m256i w1, __m256i w2, __m256i w3) {
-    const __m256i a = _mm256_packus_epi32(fold16(w0), fold16(w1)),
-                  c = _mm256_packus_epi32(fold16(w2), fold16(w3));  // lane order does not matter
+__attribute__((target("avx2"), always_inline)) inline bool words_distinct16(const __m256i w[4]) {
+    const __m256i a = _mm256_packus_epi32(fold16(w[0]), fold16(w[1])),
+                  c = _mm256_packus_epi32(fold16(w[2]), fold16(w[3]));  // lane order does not matter
     const __m256i swap = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
                                           15, 12, 13);
     // Within a register: the partner in the same dword, then dwords 1..4 apart (4 and 8 - 4 are the same pairs).

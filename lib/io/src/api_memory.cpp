@@ -225,15 +225,22 @@ json lane_addresses(const WarpAccess& w) {
 }
 
 json text_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+// An index or count where a negative value means none (an inactive lane's sector or bank, a layout not tried).
+json index_or_null(std::int64_t v) { return v < 0 ? json(nullptr) : json(v); }
+
+// The lanes of a mask, ascending.
+json lane_list(std::uint32_t mask) {
+    json lanes = json::array();
+    for (int lane = 0; lane < kWarpLanes; ++lane)
+        if ((mask >> lane) & 1u) lanes.push_back(lane);
+    return lanes;
+}
 
 // [SECTION] Responses
 
 json global_warp_json(int wi, const WarpAccess& w, const GlobalAccessResult& r) {
     json lane_sector = json::array(), sector_address = json::array(), used = json::array();
-    for (int lane = 0; lane < kWarpLanes; ++lane) {
-        const int s = r.lane_sector[static_cast<std::size_t>(lane)];
-        lane_sector.push_back(s == kNoSector ? json(nullptr) : json(s));
-    }
+    for (int lane = 0; lane < kWarpLanes; ++lane) lane_sector.push_back(index_or_null(r.lane_sector[static_cast<std::size_t>(lane)]));
     for (int s = 0; s < r.sectors; ++s) {
         sector_address.push_back(r.sector_addr[static_cast<std::size_t>(s)]);
         used.push_back(r.sector_used_bytes[static_cast<std::size_t>(s)]);
@@ -255,18 +262,11 @@ json global_warp_json(int wi, const WarpAccess& w, const GlobalAccessResult& r) 
 }
 
 json bank_warp_json(int wi, const WarpAccess& w, const BankResult& r) {
-    json lane_bank = json::array(), bank_way = json::array(), bank_lanes = json::array(), conflict = json::array();
-    for (int lane = 0; lane < kWarpLanes; ++lane) {
-        const int b = r.lane_bank[static_cast<std::size_t>(lane)];
-        lane_bank.push_back(b < 0 ? json(nullptr) : json(b));
-        if ((r.conflict_lanes >> lane) & 1u) conflict.push_back(lane);
-    }
+    json lane_bank = json::array(), bank_way = json::array(), bank_lanes = json::array();
+    for (int lane = 0; lane < kWarpLanes; ++lane) lane_bank.push_back(index_or_null(r.lane_bank[static_cast<std::size_t>(lane)]));
     for (int bank = 0; bank < kBanks; ++bank) {
         bank_way.push_back(r.bank_way[static_cast<std::size_t>(bank)]);
-        json lanes = json::array();
-        for (int lane = 0; lane < kWarpLanes; ++lane)
-            if ((r.bank_lanes[static_cast<std::size_t>(bank)] >> lane) & 1u) lanes.push_back(lane);
-        bank_lanes.push_back(lanes);
+        bank_lanes.push_back(lane_list(r.bank_lanes[static_cast<std::size_t>(bank)]));
     }
     json phase = json::array();
     for (int ph = 0; ph < r.phases; ++ph) phase.push_back(r.phase_wavefronts[static_cast<std::size_t>(ph)]);
@@ -282,7 +282,7 @@ json bank_warp_json(int wi, const WarpAccess& w, const BankResult& r) {
                 {"lane_bank", lane_bank},
                 {"bank_way", bank_way},
                 {"bank_lanes", bank_lanes},
-                {"conflict_lanes", conflict}};
+                {"conflict_lanes", lane_list(r.conflict_lanes)}};
 }
 
 template <typename Answer, typename Analyze>
@@ -304,7 +304,13 @@ json per_warps(const MemoryRequest& req, const Block& b, WarpJson warp_json, boo
     return out;
 }
 
-json finish_memory_json(json out, const MemoryRequest& req, const std::optional<json>& id) {
+// Both answers after the block's own figures: the per-warp rows (global_side: coalescing's, else the
+// banks'), the tile's answer, the error, the input echo and the device.
+template <typename Answer, typename WarpJson>
+json finish_memory_json(json out, const Answer& a, WarpJson warp_json, bool global_side) {
+    const MemoryRequest& req = a.input;
+    out["per_warp"] = per_warps(req, a.result, warp_json, global_side);
+    if (a.tile) out["tile"] = tile_answer_json(req, *a.tile, !global_side);
     out["error"] = nullptr;
     if (req.expr) {  // the one warp evaluated is warp `warp` of the block
         out["worst_warp"] = req.expr->launch.warp;
@@ -312,7 +318,7 @@ json finish_memory_json(json out, const MemoryRequest& req, const std::optional<
     }
     out["input"] = memory_request_to_json(req);
     out["device"] = device_brief(req.device);
-    if (id) out["id"] = *id;
+    if (a.id) out["id"] = *a.id;
     return out;
 }
 
@@ -330,46 +336,39 @@ Result<BanksAnswer> answer_banks(const json& request) {
 }
 
 json to_json(const CoalesceAnswer& a) {
-    const MemoryRequest& req = a.input;
     const GlobalBlockResult& b = a.result;
-    json out{{"requests", b.requests},
-             {"sectors", b.sectors},
-             {"lines", b.lines},
-             {"bytes_requested", b.bytes_requested},
-             {"bytes_transferred", b.bytes_transferred},
-             {"efficiency", b.efficiency},
-             {"ideal_sectors", b.ideal_sectors},
-             {"excess_sectors", b.excess_sectors},
-             {"lane_bytes", b.lane_bytes},
-             {"warps", static_cast<int>(b.warps.size())},
-             {"worst_warp", b.worst_warp},
-             {"verdict", global_verdict_name(b.verdict)},
-             {"reason", b.reason},
-             {"fix", text_or_null(b.fix)},
-             {"contiguous_sectors", b.contiguous_sectors},
-             {"contiguous_efficiency", b.contiguous_efficiency},
-             {"per_warp", per_warps(req, b, global_warp_json, true)}};
-    if (a.tile) out["tile"] = tile_answer_json(req, *a.tile, false);
-    return finish_memory_json(std::move(out), req, a.id);
+    return finish_memory_json(json{{"requests", b.requests},
+                                   {"sectors", b.sectors},
+                                   {"lines", b.lines},
+                                   {"bytes_requested", b.bytes_requested},
+                                   {"bytes_transferred", b.bytes_transferred},
+                                   {"efficiency", b.efficiency},
+                                   {"ideal_sectors", b.ideal_sectors},
+                                   {"excess_sectors", b.excess_sectors},
+                                   {"lane_bytes", b.lane_bytes},
+                                   {"warps", static_cast<int>(b.warps.size())},
+                                   {"worst_warp", b.worst_warp},
+                                   {"verdict", global_verdict_name(b.verdict)},
+                                   {"reason", b.reason},
+                                   {"fix", text_or_null(b.fix)},
+                                   {"contiguous_sectors", b.contiguous_sectors},
+                                   {"contiguous_efficiency", b.contiguous_efficiency}},
+                              a, global_warp_json, true);
 }
 
 json to_json(const BanksAnswer& a) {
-    const MemoryRequest& req = a.input;
     const BankBlockResult& b = a.result;
-    auto opt = [](std::int64_t v) { return v < 0 ? json(nullptr) : json(v); };
-    json out{{"wavefronts", b.wavefronts},
-             {"ideal_wavefronts", b.ideal_wavefronts},
-             {"conflicts", b.conflicts},
-             {"max_way", b.max_way},
-             {"warps", static_cast<int>(b.warps.size())},
-             {"worst_warp", b.worst_warp},
-             {"reason", b.reason},
-             {"fix", text_or_null(b.fix)},
-             {"conflicts_padded", opt(b.conflicts_padded)},
-             {"conflicts_swizzled", opt(b.conflicts_swizzled)},
-             {"per_warp", per_warps(req, b, bank_warp_json, false)}};
-    if (a.tile) out["tile"] = tile_answer_json(req, *a.tile, true);
-    return finish_memory_json(std::move(out), req, a.id);
+    return finish_memory_json(json{{"wavefronts", b.wavefronts},
+                                   {"ideal_wavefronts", b.ideal_wavefronts},
+                                   {"conflicts", b.conflicts},
+                                   {"max_way", b.max_way},
+                                   {"warps", static_cast<int>(b.warps.size())},
+                                   {"worst_warp", b.worst_warp},
+                                   {"reason", b.reason},
+                                   {"fix", text_or_null(b.fix)},
+                                   {"conflicts_padded", index_or_null(b.conflicts_padded)},
+                                   {"conflicts_swizzled", index_or_null(b.conflicts_swizzled)}},
+                              a, bank_warp_json, false);
 }
 
 json api_coalesce(const json& request) { return json_or_throw(answer_coalesce(request)); }

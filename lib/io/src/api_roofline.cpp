@@ -11,7 +11,11 @@
 //   measured_ms    a measured kernel time: the response then carries fraction_of_roofline
 //   compare        [device names]: the same op on other devices, with the ratio of attainable performance
 //   ops            [op objects]: several points at once (each takes the op fields above), returned in "points"
+#include <bit>
 #include <cmath>
+#include <string>
+#include <type_traits>
+#include <variant>
 
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
@@ -22,65 +26,71 @@
 namespace occ::io {
 namespace {
 
-Operation read_operation(FieldReader& f) {
-    namespace F = fields;
-    Operation op;
-    op.kind = *parse_op(f.choice(F::op));
-    op.dtype = *parse_precision(f.choice(F::dtype));
-    op.m = f.integer(F::m, op.m);
-    op.n = f.integer(F::n, op.n);
-    op.k = f.integer(F::k, op.k);
-    op.seq_len = f.integer(F::seq_len, op.seq_len);
-    op.head_dim = f.integer(F::head_dim, op.head_dim);
-    op.heads = f.integer(F::heads, op.heads);
+// Each op's own fields once, in reading and echo order: the description, the Operation member it
+// fills and the ops whose echo carries it. read_operation reads every row whatever the op (a field
+// of another op is accepted and left out of the echo), except the `required` rows (custom's flops
+// and bytes), which its ops require and the others refuse.
+using OpMember = std::variant<std::int64_t Operation::*, int Operation::*, double Operation::*>;
+struct OpField {
+    const FieldSpec* spec;
+    OpMember member;
+    unsigned ops;                       // OpKind bits (of())
+    bool required = false;              // given with `ops`, refused with the others
+    std::string_view earlier_key = {};  // an earlier name the reader still takes (not both)
+};
+constexpr unsigned of(OpKind k) { return 1u << static_cast<unsigned>(k); }
+
+const OpField kOpFields[] = {
+    {&fields::m, &Operation::m, of(OpKind::matmul)},
+    {&fields::n, &Operation::n, of(OpKind::matmul)},
+    {&fields::k, &Operation::k, of(OpKind::matmul)},
+    {&fields::seq_len, &Operation::seq_len, of(OpKind::attention_decode)},
+    {&fields::head_dim, &Operation::head_dim, of(OpKind::attention_decode)},
+    {&fields::heads, &Operation::heads, of(OpKind::attention_decode)},
     // "batch" is the earlier name of batch_size (the CLI's --batch reads JSON Lines).
-    const bool legacy_batch = f.raw("batch") != nullptr;
-    if (legacy_batch && f.has(F::batch)) f.fail("batch", "give batch_size (or its earlier name batch), not both");
-    op.batch = legacy_batch ? f.integer("batch", F::batch.lo, F::batch.hi, op.batch) : f.integer(F::batch, op.batch);
-    op.elements = f.integer(F::elements, op.elements);
-    op.inputs = static_cast<int>(f.integer(F::inputs, op.inputs));
-    op.flops_per_element = f.number(F::flops_per_element, op.flops_per_element);
-    op.rows = f.integer(F::rows, op.rows);
-    op.cols = f.integer(F::cols, op.cols);
-    if (op.kind == OpKind::custom) {
-        op.flops = f.number_required(F::flops);
-        op.bytes = f.number_required(F::bytes);
-    } else {
-        for (const FieldSpec* k : {&F::flops, &F::bytes})
-            if (f.has(*k)) f.fail(k->key, "only with op \"custom\"");
+    {&fields::batch, &Operation::batch, of(OpKind::attention_decode), false, "batch"},
+    {&fields::elements, &Operation::elements, of(OpKind::elementwise)},
+    {&fields::inputs, &Operation::inputs, of(OpKind::elementwise)},
+    {&fields::flops_per_element, &Operation::flops_per_element, of(OpKind::elementwise)},
+    {&fields::rows, &Operation::rows, of(OpKind::softmax) | of(OpKind::layernorm)},
+    {&fields::cols, &Operation::cols, of(OpKind::softmax) | of(OpKind::layernorm)},
+    {&fields::flops, &Operation::flops, of(OpKind::custom), true},
+    {&fields::bytes, &Operation::bytes, of(OpKind::custom), true},
+};
+
+void read_op_field(FieldReader& f, const OpField& o, Operation& op) {
+    const FieldSpec& s = *o.spec;
+    const bool own = (o.ops & of(op.kind)) != 0;
+    if (o.required && !own) {
+        if (f.has(s)) f.fail(s.key, std::string("only with op \"") + op_name(static_cast<OpKind>(std::countr_zero(o.ops))) + "\"");
+        return;
     }
+    const bool earlier = !o.earlier_key.empty() && f.raw(o.earlier_key) != nullptr;
+    if (earlier && f.has(s))
+        f.fail(o.earlier_key, "give " + std::string(s.key) + " (or its earlier name " + std::string(o.earlier_key) + "), not both");
+    std::visit(
+        [&](auto member) {
+            auto& v = op.*member;
+            using V = std::remove_cvref_t<decltype(v)>;
+            if constexpr (std::is_floating_point_v<V>) v = o.required ? f.number_required(s) : f.number(s, v);
+            else if (o.required) v = static_cast<V>(f.integer_required(s));
+            else v = static_cast<V>(earlier ? f.integer(o.earlier_key, s.lo, s.hi, v) : f.integer(s, v));
+        },
+        o.member);
+}
+
+Operation read_operation(FieldReader& f) {
+    Operation op;
+    op.kind = *parse_op(f.choice(fields::op));
+    op.dtype = *parse_precision(f.choice(fields::dtype));
+    for (const OpField& o : kOpFields) read_op_field(f, o, op);
     return op;
 }
 
 json op_json(const Operation& op) {
     json j{{"kind", op_name(op.kind)}, {"dtype", precision_name(op.dtype)}};
-    switch (op.kind) {
-        case OpKind::matmul:
-            j["m"] = op.m;
-            j["n"] = op.n;
-            j["k"] = op.k;
-            break;
-        case OpKind::attention_decode:
-            j["seq_len"] = op.seq_len;
-            j["head_dim"] = op.head_dim;
-            j["heads"] = op.heads;
-            j["batch_size"] = op.batch;
-            break;
-        case OpKind::elementwise:
-            j["elements"] = op.elements;
-            j["inputs"] = op.inputs;
-            j["flops_per_element"] = op.flops_per_element;
-            break;
-        case OpKind::softmax:
-        case OpKind::layernorm:
-            j["rows"] = op.rows;
-            j["cols"] = op.cols;
-            break;
-        case OpKind::custom:
-            j["flops"] = op.flops;
-            j["bytes"] = op.bytes;
-            break;
-    }
+    for (const OpField& o : kOpFields)
+        if (o.ops & of(op.kind)) std::visit([&](auto member) { j[std::string(o.spec->key)] = op.*member; }, o.member);
     return j;
 }
 

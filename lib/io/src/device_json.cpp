@@ -1,5 +1,8 @@
 // device_json.cpp — devices in and out of JSON.
 #include <algorithm>
+#include <iterator>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "occ/gpu_cache.hpp"
@@ -41,36 +44,44 @@ json device_to_json(const Device& d) {
 
 namespace {
 
+// The ArchRules fields a custom device (cudaDeviceProp names) gives, once, in echo order: key,
+// member and accepted range. Integers are int members; sizes (int64 members) also take "48K".
+struct PropField {
+    const char* key;
+    std::variant<int ArchRules::*, std::int64_t ArchRules::*> member;
+    std::int64_t lo, hi;
+};
+const PropField kPropFields[] = {
+    {"warpSize", &ArchRules::warp_size, 32, 32},
+    {"maxThreadsPerBlock", &ArchRules::max_threads_per_block, 32, 1024},
+    {"maxThreadsPerMultiProcessor", &ArchRules::max_threads_per_sm, 32, 4096},
+    {"maxBlocksPerMultiProcessor", &ArchRules::max_blocks_per_sm, 1, 64},
+    {"regsPerBlock", &ArchRules::regs_per_block, 256, 1 << 20},
+    {"regsPerMultiprocessor", &ArchRules::regs_per_sm, 256, 1 << 20},
+    {"sharedMemPerBlock", &ArchRules::smem_per_block, 1, 1 << 24},
+    {"sharedMemPerMultiprocessor", &ArchRules::smem_per_sm, 1, 1 << 24},
+    {"sharedMemPerBlockOptin", &ArchRules::smem_per_block_optin, 0, 1 << 24},
+    {"reservedSharedMemPerBlock", &ArchRules::smem_reserved_per_block, 0, 1 << 16},
+};
+
+std::int64_t prop_value(const ArchRules& a, const PropField& p) {
+    return std::visit([&](auto member) { return static_cast<std::int64_t>(a.*member); }, p.member);
+}
+
 // A "cc X.Y" device exactly as device_for_cc() makes it (else it came from a device object).
 bool is_generic_cc_device(const Device& d) {
     const auto g = device_for_cc(d.arch.cc_major, d.arch.cc_minor);
     if (!g || g->name != d.name || g->sm_count != d.sm_count) return false;
-    const ArchRules &a = d.arch, &b = g->arch;
-    return a.warp_size == b.warp_size && a.max_threads_per_block == b.max_threads_per_block &&
-           a.max_threads_per_sm == b.max_threads_per_sm && a.max_blocks_per_sm == b.max_blocks_per_sm &&
-           a.regs_per_block == b.regs_per_block && a.regs_per_sm == b.regs_per_sm && a.smem_per_block == b.smem_per_block &&
-           a.smem_per_sm == b.smem_per_sm && a.smem_per_block_optin == b.smem_per_block_optin &&
-           a.smem_reserved_per_block == b.smem_reserved_per_block;
+    return std::all_of(std::begin(kPropFields), std::end(kPropFields),
+                       [&](const PropField& p) { return prop_value(d.arch, p) == prop_value(g->arch, p); });
 }
 
 }  // namespace
 
 json device_props_json(const Device& d) {
-    const ArchRules& a = d.arch;
-    return json{{"major", a.cc_major},
-                {"minor", a.cc_minor},
-                {"name", d.name},
-                {"multiProcessorCount", d.sm_count},
-                {"warpSize", a.warp_size},
-                {"maxThreadsPerBlock", a.max_threads_per_block},
-                {"maxThreadsPerMultiProcessor", a.max_threads_per_sm},
-                {"maxBlocksPerMultiProcessor", a.max_blocks_per_sm},
-                {"regsPerBlock", a.regs_per_block},
-                {"regsPerMultiprocessor", a.regs_per_sm},
-                {"sharedMemPerBlock", a.smem_per_block},
-                {"sharedMemPerMultiprocessor", a.smem_per_sm},
-                {"sharedMemPerBlockOptin", a.smem_per_block_optin},
-                {"reservedSharedMemPerBlock", a.smem_reserved_per_block}};
+    json j{{"major", d.arch.cc_major}, {"minor", d.arch.cc_minor}, {"name", d.name}, {"multiProcessorCount", d.sm_count}};
+    for (const PropField& p : kPropFields) std::visit([&](auto member) { j[p.key] = d.arch.*member; }, p.member);
+    return j;
 }
 
 json device_echo(const Device& d) {
@@ -126,16 +137,15 @@ Result<Device> device_from_json(const json& obj) {
         if (d.name.size() > 64) f.fail("name", "must be at most 64 characters");
         ArchRules& a = d.arch;
         d.sm_count = static_cast<int>(f.integer("multiProcessorCount", 1, 1024, 1));
-        a.warp_size = static_cast<int>(f.integer("warpSize", 32, 32, 32));
-        a.max_threads_per_block = static_cast<int>(f.integer("maxThreadsPerBlock", 32, 1024, a.max_threads_per_block));
-        a.max_threads_per_sm = static_cast<int>(f.integer("maxThreadsPerMultiProcessor", 32, 4096, a.max_threads_per_sm));
-        a.max_blocks_per_sm = static_cast<int>(f.integer("maxBlocksPerMultiProcessor", 1, 64, a.max_blocks_per_sm));
-        a.regs_per_block = static_cast<int>(f.integer("regsPerBlock", 256, 1 << 20, a.regs_per_block));
-        a.regs_per_sm = static_cast<int>(f.integer("regsPerMultiprocessor", 256, 1 << 20, a.regs_per_sm));
-        a.smem_per_block = f.size("sharedMemPerBlock", 1, 1 << 24, a.smem_per_block);
-        a.smem_per_sm = f.size("sharedMemPerMultiprocessor", 1, 1 << 24, a.smem_per_sm);
-        a.smem_per_block_optin = f.size("sharedMemPerBlockOptin", 0, 1 << 24, a.smem_per_block_optin);
-        a.smem_reserved_per_block = f.size("reservedSharedMemPerBlock", 0, 1 << 16, a.smem_reserved_per_block);
+        for (const PropField& p : kPropFields)
+            std::visit(
+                [&](auto member) {
+                    auto& v = a.*member;
+                    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(v)>, int>)
+                        v = static_cast<int>(f.integer(p.key, p.lo, p.hi, v));
+                    else v = f.size(p.key, p.lo, p.hi, v);
+                },
+                p.member);
         f.finish();
         if (a.smem_per_block_optin < a.smem_per_block) a.smem_per_block_optin = a.smem_per_block;
         return d;

@@ -4,36 +4,33 @@
 namespace occ::io {
 namespace {
 
-// Length of the well-formed sequence starting at s[i], or 0 when the byte there starts none
-// (Unicode 15, table 3-7).
+// Unicode 15, table 3-7 (well-formed byte sequences): a lead byte in first_lo..first_hi starts a
+// sequence of `length` bytes whose second byte is in second_lo..second_hi (the rest 0x80..0xBF).
+struct LeadByte {
+    unsigned char first_lo, first_hi;
+    std::size_t length;
+    unsigned char second_lo, second_hi;
+};
+constexpr LeadByte kLeadBytes[] = {
+    {0xC2, 0xDF, 2, 0x80, 0xBF}, {0xE0, 0xE0, 3, 0xA0, 0xBF}, {0xE1, 0xEC, 3, 0x80, 0xBF}, {0xED, 0xED, 3, 0x80, 0x9F},
+    {0xEE, 0xEF, 3, 0x80, 0xBF}, {0xF0, 0xF0, 4, 0x90, 0xBF}, {0xF1, 0xF3, 4, 0x80, 0xBF}, {0xF4, 0xF4, 4, 0x80, 0x8F},
+};
+
+// Length of the well-formed sequence starting at s[i], or 0 when the byte there starts none.
 std::size_t seq_len(std::string_view s, std::size_t i) {
     const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
     const unsigned char c = b(i);
     if (c < 0x80) return 1;
-    std::size_t n = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) n = 2;
-    else if (c == 0xE0) {
-        n = 3;
-        lo = 0xA0;
-    } else if (c >= 0xE1 && c <= 0xEC) n = 3;
-    else if (c == 0xED) {
-        n = 3;
-        hi = 0x9F;
-    } else if (c >= 0xEE && c <= 0xEF) n = 3;
-    else if (c == 0xF0) {
-        n = 4;
-        lo = 0x90;
-    } else if (c >= 0xF1 && c <= 0xF3) n = 4;
-    else if (c == 0xF4) {
-        n = 4;
-        hi = 0x8F;
-    } else return 0;
-    if (i + n > s.size()) return 0;
-    if (b(i + 1) < lo || b(i + 1) > hi) return 0;
-    for (std::size_t k = 2; k < n; ++k)
-        if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
-    return n;
+    for (const LeadByte& l : kLeadBytes) {
+        if (c < l.first_lo || c > l.first_hi) continue;
+        const std::size_t n = l.length;
+        if (i + n > s.size()) return 0;
+        if (b(i + 1) < l.second_lo || b(i + 1) > l.second_hi) return 0;
+        for (std::size_t k = 2; k < n; ++k)
+            if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
+        return n;
+    }
+    return 0;
 }
 
 }  // namespace
