@@ -11,24 +11,19 @@
 //
 // Ranges and wording come from the fields' descriptions (occ/io/schema.hpp). A bad field is an
 // error value naming it ("ui.advisor.target_blocks: must be an integer 1..1024, got 0"), and the
-// state stays as it was. Nothing here throws or catches: io's readers return occ::Result, and the
-// ui objects go through the small non-throwing reader below.
+// state stays as it was. The ui objects are read with io's FieldReader inside io::read_with, which
+// catches what it throws: errors leave here as occ::Result values only.
 //
-// [SECTION] Reader: one ui object, first error wins
+// [SECTION] Reader: one ui object through FieldReader, its errors named by their path
 // [SECTION] Memory, tile panel, Advisor, Roofline: read and write
 // [SECTION] Scenario
 #include "scenario.hpp"
 
-#include <cctype>
-#include <cmath>
-#include <cstdio>
-#include <limits>
-#include <optional>
 #include <tuple>
 
+#include "occ/io/binding.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
-#include "occ/io/size.hpp"
 
 namespace occ::ui {
 namespace {
@@ -38,127 +33,32 @@ namespace F = io::fields;
 using io::shown;
 
 // [SECTION] Reader
-// The choices of a description ("row,column") as "row, column" for messages.
-std::string listed(std::string_view choices) {
-    std::string all;
-    for (char c : choices) all += c == ',' ? std::string(", ") : std::string(1, c);
-    return all;
+// Reads the object `obj` at `path` ("ui.advisor") with read(f) and FieldReader's unknown-field
+// check, catching what FieldReader throws. Its "key: why" comes back as "advisor.key: why" (the
+// path's last part), so a part read inside another's read gets the whole path: "ui.advisor.key: why".
+template <typename T, typename Read>
+Result<T> read_object(const json& obj, std::string_view path, Read read) {
+    const std::string name(path.substr(path.rfind('.') + 1));
+    if (!obj.is_object()) return Result<T>::fail(name + ": must be an object, got " + shown(obj));
+    Result<T> r = io::read_with<T>(obj, path, [&](io::FieldReader& f) {
+        T out = read(f);
+        f.finish();
+        return out;
+    });
+    if (!r) r.error = name + "." + r.error;
+    return r;
 }
 
-bool in_list(std::string_view choices, std::string_view word) {
-    for (std::size_t b = 0; b <= choices.size();) {
-        std::size_t e = choices.find(',', b);
-        if (e == std::string_view::npos) e = choices.size();
-        if (choices.substr(b, e - b) == word) return true;
-        b = e + 1;
+// The part at `path` of the object f reads, into `out` (left out: `out` keeps its value). Called
+// inside f's read: a failure is thrown for read_object to prefix with f's own path.
+template <typename T, typename Read>
+void read_part(io::FieldReader& f, std::string_view path, T& out, Read read) {
+    if (const json* v = f.raw(path.substr(path.rfind('.') + 1))) {
+        Result<T> r = read_object<T>(*v, path, read);
+        if (!r) throw io::RequestError(r.error);
+        out = std::move(*r);
     }
-    return false;
 }
-
-// Reads one JSON object's fields. The first failure is kept; later reads leave their outputs alone.
-class ObjectReader {
-public:
-    ObjectReader(const json& obj, std::string context) : obj_(obj), ctx_(std::move(context)) {
-        if (!obj_.is_object()) error_ = ctx_ + ": must be an object, got " + shown(obj_);
-    }
-    const std::string& error() const { return error_; }
-    bool ok() const { return error_.empty(); }
-
-    void fail(std::string_view key, const std::string& why) {
-        if (error_.empty()) error_ = ctx_ + "." + std::string(key) + ": " + why;
-    }
-    // The value of `key`; nullptr when absent, null, or after a failure. Marks the key as known.
-    const json* get(std::string_view key) {
-        known_.push_back(key);
-        if (!ok()) return nullptr;
-        const auto it = obj_.find(std::string(key));
-        return it == obj_.end() || it->is_null() ? nullptr : &*it;
-    }
-
-    template <typename Int>
-    void integer(std::string_view key, std::int64_t lo, std::int64_t hi, Int& out) {
-        const json* v = get(key);
-        if (!v) return;
-        const bool whole = v->is_number_integer() ||
-                           (v->is_number_float() && std::isfinite(v->get<double>()) && v->get<double>() == std::floor(v->get<double>()) &&
-                            std::fabs(v->get<double>()) < 9.0e18);
-        const bool fits = whole && !(v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi));
-        const std::int64_t x = fits ? (v->is_number_integer() ? v->get<std::int64_t>() : static_cast<std::int64_t>(v->get<double>())) : 0;
-        if (!fits || x < lo || x > hi)
-            return fail(key, "must be an integer " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + shown(*v));
-        out = static_cast<Int>(x);
-    }
-    template <typename Int>
-    void integer(const io::FieldSpec& f, Int& out) {
-        integer(f.key, f.lo, f.hi, out);
-    }
-
-    void size(const io::FieldSpec& f, std::int64_t& out) {
-        const json* v = get(f.key);
-        if (!v) return;
-        std::int64_t x = -1;
-        if (v->is_string()) {
-            const Result<std::int64_t> r = io::parse_size(v->get<std::string>(), f.key);
-            if (!r) return fail(f.key, r.error);
-            x = *r;
-        } else if (v->is_number_integer() && !v->is_number_unsigned()) {
-            x = v->get<std::int64_t>();
-        } else if (v->is_number_unsigned()) {
-            x = v->get<std::uint64_t>() > static_cast<std::uint64_t>(f.hi) ? f.hi + 1 : static_cast<std::int64_t>(v->get<std::uint64_t>());
-        }
-        if (x < f.lo || x > f.hi)
-            return fail(f.key, "must be a size " + std::to_string(f.lo) + ".." + std::to_string(f.hi) +
-                                   " bytes (e.g. 49152 or \"48K\"), got " + shown(*v));
-        out = x;
-    }
-
-    void number(const io::FieldSpec& f, double& out) {
-        const json* v = get(f.key);
-        if (!v) return;
-        if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < f.dlo || v->get<double>() > f.dhi) {
-            char range[96];
-            std::snprintf(range, sizeof range, "must be a number %g..%g, got ", f.dlo, f.dhi);
-            return fail(f.key, range + shown(*v));
-        }
-        out = v->get<double>();
-    }
-
-    void boolean(std::string_view key, bool& out) {
-        const json* v = get(key);
-        if (!v) return;
-        if (!v->is_boolean()) return fail(key, "must be true or false, got " + shown(*v));
-        out = v->get<bool>();
-    }
-
-    // One of the comma-separated `choices` (case-insensitive, as io reads them); `out` gets it in lower case.
-    void choice(std::string_view key, std::string_view choices, std::string& out) {
-        const json* v = get(key);
-        if (!v) return;
-        std::string word = v->is_string() ? v->get<std::string>() : std::string();
-        for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (!v->is_string() || !in_list(choices, word)) return fail(key, "must be one of " + listed(choices) + ", got " + shown(*v));
-        out = word;
-    }
-
-    // Fails on keys no read asked for.
-    void finish() {
-        if (!ok()) return;
-        for (auto it = obj_.begin(); it != obj_.end(); ++it) {
-            bool known = false;
-            for (std::string_view k : known_) known = known || k == it.key();
-            if (known) continue;
-            std::string names;
-            for (std::string_view k : known_) names += (names.empty() ? "" : ", ") + std::string(k);
-            return fail(it.key().substr(0, 40), "unknown field (known: " + names + ")");
-        }
-    }
-
-private:
-    const json& obj_;
-    std::string ctx_;
-    std::string error_;
-    std::vector<std::string_view> known_;
-};
 
 // [SECTION] Memory, Advisor, Roofline
 // The memory view's pattern as a coalesce request without the device (the scenario's own), so
@@ -175,29 +75,21 @@ json memory_json(const MemoryInputs& m) {
     return j;
 }
 
-std::optional<AccessPattern> read_memory(const json& obj, std::string* error) {
-    if (!obj.is_object()) {
-        *error = "ui.memory: must be an object with the coalesce request's fields, got " + shown(obj);
-        return std::nullopt;
-    }
+// Read inside the "ui" object's read: errors are thrown as "memory.key: why" for it to complete.
+AccessPattern read_memory(const json& obj) {
+    if (!obj.is_object()) throw io::RequestError("memory: must be an object with the coalesce request's fields, got " + shown(obj));
     for (const char* k : {"gpu", "cc", "device"})
-        if (obj.contains(k)) {
-            *error = std::string("ui.memory.") + k + ": the memory view uses the scenario's device; give " + k + " at the top level";
-            return std::nullopt;
-        }
+        if (obj.contains(k))
+            throw io::RequestError(std::string("memory.") + k + ": the memory view uses the scenario's device; give " + k +
+                                   " at the top level");
     const io::KindSpec* kind = io::find_kind("coalesce");
     for (auto it = obj.begin(); kind && it != obj.end(); ++it) {
         const io::FieldSpec* f = io::find_field(*kind, it.key());
-        if (!f || f->key == F::id.key) {
-            *error = "ui.memory." + it.key().substr(0, 40) + ": unknown field (the coalesce request's fields only)";
-            return std::nullopt;
-        }
+        if (!f || f->key == F::id.key)
+            throw io::RequestError("memory." + it.key().substr(0, 40) + ": unknown field (the coalesce request's fields only)");
     }
     Result<io::MemoryRequest> r = io::read_memory_request(obj, "ui.memory");
-    if (!r) {
-        *error = "ui.memory." + r.error;
-        return std::nullopt;
-    }
+    if (!r) throw io::RequestError("memory." + r.error);
     return r->pattern;
 }
 
@@ -217,28 +109,22 @@ json memory_expr_json(const MemoryInputs& m) {
 
 // The expr request's reader checks every field but the expression, which is kept as typed even
 // when it does not evaluate (the view says why): a half-typed expression reloads.
-bool read_memory_expr(const json& obj, MemoryInputs& m, std::string* error) {
+void read_memory_expr(const json& obj, MemoryInputs& m) {
     const io::KindSpec* kind = io::find_kind("coalesce");
     json probe = obj;
     for (auto it = obj.begin(); kind && it != obj.end(); ++it) {
         const io::FieldSpec* f = io::find_field(*kind, it.key());
-        if (!f || f->key == F::id.key || f->key == F::gpu.key || f->key == F::cc.key || f->key == F::device.key) {
-            *error = "ui.memory." + it.key().substr(0, 40) + ": unknown field (the coalesce request's fields without the device)";
-            return false;
-        }
+        if (!f || f->key == F::id.key || f->key == F::gpu.key || f->key == F::cc.key || f->key == F::device.key)
+            throw io::RequestError("memory." + it.key().substr(0, 40) +
+                                   ": unknown field (the coalesce request's fields without the device)");
     }
     for (const char* k : {"expr", "array", "consts"}) {
-        if (obj.contains(k) && !obj[k].is_string()) {
-            *error = std::string("ui.memory.") + k + ": must be a string, got " + shown(obj[k]);
-            return false;
-        }
+        if (obj.contains(k) && !obj[k].is_string())
+            throw io::RequestError(std::string("memory.") + k + ": must be a string, got " + shown(obj[k]));
         probe[k] = k[0] == 'e' ? "0" : "";
     }
     const Result<io::MemoryRequest> r = io::read_memory_request(probe, "ui.memory");
-    if (!r) {
-        *error = "ui.memory." + r.error;
-        return false;
-    }
+    if (!r) throw io::RequestError("memory." + r.error);
     const ExprLaunch& l = r->expr->launch;
     m.use_expr = true;
     m.expr = obj.value("expr", std::string());
@@ -253,7 +139,6 @@ bool read_memory_expr(const json& obj, MemoryInputs& m, std::string* error) {
     p.base = l.base;
     p.offset = l.offset;
     p.op = l.op;
-    return true;
 }
 
 // The tile panel as a banks request of pattern tile without the device (ui.memory_tile with the
@@ -278,34 +163,28 @@ json memory_tile_json(const MemoryTileInputs& t) {
 // (check_tile_layout, check_tile_access) still loads and the panel says why. The panel holds one
 // layout, loads only (no stmatrix) and each access once; an empty tile_access is the panel with
 // every access off.
-MemoryTileInputs read_memory_tile(ObjectReader& f) {
+MemoryTileInputs read_memory_tile(io::FieldReader& f) {
     MemoryTileInputs t;  // the values the panel hides (pad, Swizzle<B,M,S>, matrices) keep their defaults
-    std::string pattern = "tile";
-    f.choice(F::pattern.key, "tile", pattern);
-    if (const json* d = f.get(F::tile.key)) {
-        if (!d->is_array() || d->size() != 2) f.fail(F::tile.key, "must be [rows, columns] (2 integers), got " + shown(*d));
-        for (std::size_t i = 0; f.ok() && i < 2; ++i) {
-            const json& e = (*d)[i];
-            if (!e.is_number_integer() || e.get<std::int64_t>() < F::tile.lo || e.get<std::int64_t>() > F::tile.hi)
-                f.fail(F::tile.key, "rows and columns must each be an integer 1..1024, got " + shown(e));
-            else (i == 0 ? t.rows : t.cols) = static_cast<int>(e.get<std::int64_t>());
-        }
-    } else {
-        f.fail(F::tile.key, "pattern \"tile\" needs tile: [rows, columns] in elements, e.g. [64, 64]");
+    f.choice(F::pattern.key, {"tile"}, "tile");
+    const json* d = f.raw(F::tile);
+    if (!d) f.fail(F::tile.key, "pattern \"tile\" needs tile: [rows, columns] in elements, e.g. [64, 64]");
+    if (!d->is_array() || d->size() != 2) f.fail(F::tile.key, "must be [rows, columns] (2 integers), got " + shown(*d));
+    for (std::size_t i = 0; i < 2; ++i) {
+        const json& e = (*d)[i];
+        if (!e.is_number_integer() || e.get<std::int64_t>() < F::tile.lo || e.get<std::int64_t>() > F::tile.hi)
+            f.fail(F::tile.key, "rows and columns must each be an integer 1..1024, got " + shown(e));
+        (i == 0 ? t.rows : t.cols) = static_cast<int>(e.get<std::int64_t>());
     }
-    auto width = [&f](const io::FieldSpec& spec, int& out) {
-        int x = out;
-        f.integer(spec, x);
-        if (f.ok() && !valid_access_bytes(x)) f.fail(spec.key, "must be 1, 2, 4, 8 or 16 (bytes), got " + std::to_string(x));
-        else out = x;
+    auto width = [&f](const io::FieldSpec& spec, std::int64_t def) {
+        const int x = static_cast<int>(f.integer(spec, def));
+        if (!valid_access_bytes(x)) f.fail(spec.key, "must be 1, 2, 4, 8 or 16 (bytes), got " + std::to_string(x));
+        return x;
     };
-    t.access_bytes = static_cast<int>(F::access_bytes.int_default);
-    width(F::access_bytes, t.access_bytes);
-    t.elem_bytes = t.access_bytes;  // the request's default
-    width(F::elem_bytes, t.elem_bytes);
+    t.access_bytes = width(F::access_bytes, F::access_bytes.int_default);
+    t.elem_bytes = width(F::elem_bytes, t.access_bytes);  // the request's default
 
     std::vector<std::string> names{"row"};  // the request's default
-    if (const json* a = f.get(F::tile_access.key)) {
+    if (const json* a = f.raw(F::tile_access)) {
         names.clear();
         if (a->is_string()) {
             std::string part;
@@ -320,23 +199,20 @@ MemoryTileInputs read_memory_tile(ObjectReader& f) {
         if ((a->is_string() && names.empty()) || !(a->is_string() || a->is_array()) || names.size() > 8)
             f.fail(F::tile_access.key, "must be a list of 1..8 accesses, got " + shown(*a));
     }
-    std::string ldmatrix;
-    f.choice(F::ldmatrix.key, F::ldmatrix.choices, ldmatrix);
-    if (!ldmatrix.empty()) names.insert(names.begin(), "ldmatrix." + ldmatrix);
+    if (const std::string ldmatrix = f.choice(F::ldmatrix, ""); !ldmatrix.empty()) names.insert(names.begin(), "ldmatrix." + ldmatrix);
     t.ldmatrix = t.row = t.cp_async = t.column = false;
     for (const std::string& n : names) {
         TileAccess a;
-        if (!f.ok()) break;
         if (!parse_tile_access(n, t.access_bytes, t.elem_bytes, a))
             f.fail(F::tile_access.key, "each entry must be one of row, column, cp_async, ldmatrix.x1/x2/x4 (optionally .trans), got \"" +
                                            n.substr(0, 40) + "\"");
-        else if (a.kind == TileAccessKind::stmatrix)
+        if (a.kind == TileAccessKind::stmatrix)
             f.fail(F::tile_access.key, "the app's tile panel counts loads: " + n + " is for `occ banks --op store`");
         bool& on = a.kind == TileAccessKind::ldmatrix   ? t.ldmatrix
                    : a.kind == TileAccessKind::row      ? t.row
                    : a.kind == TileAccessKind::cp_async ? t.cp_async
                                                         : t.column;
-        if (f.ok() && on) f.fail(F::tile_access.key, "the app's tile panel takes each access once, got " + n + " twice");
+        if (on) f.fail(F::tile_access.key, "the app's tile panel takes each access once, got " + n + " twice");
         on = true;
         if (a.kind == TileAccessKind::ldmatrix) {
             t.matrices = a.matrices == 1 ? 0 : a.matrices == 2 ? 1 : 2;
@@ -344,25 +220,21 @@ MemoryTileInputs read_memory_tile(ObjectReader& f) {
         }
     }
 
-    int pad = 0;
-    bool xor_rows = false;
-    std::string tma = "none";
-    f.integer(F::pad, pad);
-    f.boolean(F::swizzle.key, xor_rows);
-    const json* cute = f.get(F::cute_swizzle.key);
+    const int pad = static_cast<int>(f.integer(F::pad));
+    const bool xor_rows = f.boolean(F::swizzle);
+    const json* cute = f.raw(F::cute_swizzle);
     CuteSwizzle sw;
     if (cute && (!cute->is_string() || !parse_cute_swizzle(cute->get<std::string>(), sw)))
         f.fail(F::cute_swizzle.key, "must be Swizzle<B,M,S> or \"B,M,S\" (e.g. \"Swizzle<3,3,3>\"), got " + shown(*cute));
-    if (std::string e = check_swizzle(sw); f.ok() && !e.empty()) f.fail(F::cute_swizzle.key, e.substr(e.find(": ") + 2));
-    f.choice(F::tma_swizzle.key, F::tma_swizzle.choices, tma);
+    if (std::string e = check_swizzle(sw); !e.empty()) f.fail(F::cute_swizzle.key, e.substr(e.find(": ") + 2));
+    const std::string tma = f.choice(F::tma_swizzle);
     if ((pad > 0) + xor_rows + (cute != nullptr) + (tma != "none") > 1)
         f.fail(pad > 0 ? F::pad.key : F::cute_swizzle.key,
                "the app's tile panel draws one layout: pad, swizzle, cute_swizzle or tma_swizzle, not several");
     t.layout = pad > 0 ? 1 : cute ? 2 : tma != "none" ? 3 : xor_rows ? 4 : 0;
     if (pad > 0) t.pad = pad;
     if (cute) std::tie(t.cute[0], t.cute[1], t.cute[2]) = std::tie(sw.bits, sw.base, sw.shift);
-    if (tma != "none") t.tma = tma == "32b" ? 1 : tma == "64b" ? 2 : 3;
-    f.finish();
+    if (tma != "none") t.tma = static_cast<int>(io::choice_index(F::tma_swizzle, tma));  // "none,32b,64b,128b": 1..3 as the panel's
     return t;
 }
 
@@ -374,17 +246,16 @@ json advisor_json(const AdvisorInputs& a) {
     return j;
 }
 
-AdvisorInputs read_advisor(ObjectReader& f) {
+AdvisorInputs read_advisor(io::FieldReader& f) {
     AdvisorInputs a;
-    f.size(F::smem_per_thread, a.smem_per_thread);
-    f.integer(F::block_size_limit, a.block_size_limit);
-    f.integer(F::target_blocks, a.target_blocks);
-    f.integer(F::cluster_size, a.cluster_size);
-    f.boolean(F::non_portable.key, a.non_portable);
+    a.smem_per_thread = f.size(F::smem_per_thread, a.smem_per_thread);
+    a.block_size_limit = static_cast<int>(f.integer(F::block_size_limit, a.block_size_limit));
+    a.target_blocks = static_cast<int>(f.integer(F::target_blocks, a.target_blocks));
+    a.cluster_size = static_cast<int>(f.integer(F::cluster_size, a.cluster_size));
+    a.non_portable = f.boolean(F::non_portable.key, a.non_portable);
     // The rule of the advise request: sizes 9..16 are non-portable.
     if (a.cluster_size > kMaxPortableClusterSize && !a.non_portable)
         f.fail(F::cluster_size.key, "must be 1..8 (portable); 9..16 need non_portable, got " + std::to_string(a.cluster_size));
-    f.finish();
     return a;
 }
 
@@ -406,27 +277,24 @@ json roofline_json(const RooflineInputs& r) {
     return j;
 }
 
-// A device name with roofline figures, canonical; "" and a failure otherwise.
-std::string roofline_device(ObjectReader& f, std::string_view key, const json& v) {
+// A device name with roofline figures, canonical; a failure otherwise.
+std::string roofline_device(io::FieldReader& f, std::string_view key, const json& v) {
     if (v.is_string())
         if (const auto d = find_roofline_device(v.get<std::string>())) return d->name;
     std::string names;
     for (const RooflineDevice& d : roofline_devices()) names += (names.empty() ? "" : ", ") + d.name;
     f.fail(key, "must be a device with roofline figures (" + names + "), got " + shown(v));
-    return {};
 }
 
-RooflineInputs read_roofline(ObjectReader& f) {
+RooflineInputs read_roofline(io::FieldReader& f) {
     RooflineInputs r;
-    if (const json* g = f.get(F::roof_gpu.key)) r.gpu = roofline_device(f, F::roof_gpu.key, *g);
-    if (const json* c = f.get(F::compare.key)) {
+    if (const json* g = f.raw(F::roof_gpu)) r.gpu = roofline_device(f, F::roof_gpu.key, *g);
+    if (const json* c = f.raw(F::compare)) {
         if (c->is_array() && c->size() > 1) f.fail(F::compare.key, "the app compares with one device, got " + std::to_string(c->size()));
-        else if (c->is_array() && c->size() == 1) r.compare = roofline_device(f, F::compare.key, (*c)[0]);
+        if (c->is_array() && c->size() == 1) r.compare = roofline_device(f, F::compare.key, (*c)[0]);
         else if (!c->is_array()) r.compare = roofline_device(f, F::compare.key, *c);
     }
-    std::string dtype = precision_name(r.dtype);
-    f.choice(F::dtype.key, F::dtype.choices, dtype);
-    r.dtype = parse_precision(dtype).value_or(r.dtype);
+    r.dtype = parse_precision(f.choice(F::dtype, precision_name(r.dtype))).value_or(r.dtype);
     for (const auto& [spec, out] : {std::pair{&F::m, &r.m},
                                     {&F::n, &r.n},
                                     {&F::k, &r.k},
@@ -435,17 +303,13 @@ RooflineInputs read_roofline(ObjectReader& f) {
                                     {&F::elements, &r.elements},
                                     {&F::rows, &r.rows},
                                     {&F::cols, &r.cols}})
-        f.integer(*spec, *out);
-    f.number(F::measured_ms, r.measured_ms);
-    if (f.ok() && f.get(F::measured_ms.key) && !(r.measured_ms > 0))
-        f.fail(F::measured_ms.key, "must be > 0 milliseconds (leave it out for none)");
-    f.finish();
+        *out = f.integer(*spec, *out);
+    r.measured_ms = f.number(F::measured_ms, r.measured_ms);
+    if (f.has(F::measured_ms) && !(r.measured_ms > 0)) f.fail(F::measured_ms.key, "must be > 0 milliseconds (leave it out for none)");
     return r;
 }
 
 // [SECTION] Scenario
-constexpr std::string_view kTabs = "occupancy,memory,advisor,roofline";  // in Tab's order
-
 std::string tab_name(Tab t) {
     static const char* names[] = {"occupancy", "memory", "advisor", "roofline"};
     return names[static_cast<int>(t)];
@@ -468,56 +332,33 @@ struct UiPart {
     RooflineInputs roofline;
 };
 
-std::string read_ui(json ui, UiPart& u) {
+Result<UiPart> read_ui(json ui, const UiPart& current) {
     // Scenarios saved before ui.memory was a coalesce request kept the warp inside it.
     if (ui.is_object() && ui.contains("memory") && ui["memory"].is_object() && ui["memory"].contains("warp") &&
         !ui.contains("memory_warp")) {
         ui["memory_warp"] = ui["memory"]["warp"];
         ui["memory"].erase("warp");
     }
-    ObjectReader f(ui, "ui");
-    std::string theme = u.dark ? "dark" : "light", tab = tab_name(u.tab);
-    f.choice("theme", "dark,light", theme);
-    f.choice("tab", kTabs, tab);
-    u.dark = theme == "dark";
-    u.tab = tab_from(tab);
-    if (const json* v = f.get("views")) {
-        ObjectReader vf(*v, "ui.views");
-        vf.boolean("sm", u.views.sm);
-        vf.boolean("plots", u.views.plots);
-        vf.boolean("heatmap", u.views.heatmap);
-        vf.boolean("hints", u.views.hints);
-        vf.finish();
-        if (!vf.ok()) return vf.error();
-    }
-    if (const json* m = f.get("memory")) {
-        std::string error;
-        if (m->is_object() && m->contains("expr")) {
-            if (!read_memory_expr(*m, u.memory, &error)) return error;
-        } else {
-            const std::optional<AccessPattern> p = read_memory(*m, &error);
-            if (!p) return error;
-            u.memory.pattern = *p;
+    return read_object<UiPart>(ui, "ui", [&](io::FieldReader& f) {
+        UiPart u = current;
+        u.dark = f.choice("theme", {"dark", "light"}, u.dark ? "dark" : "light") == "dark";
+        u.tab = tab_from(f.choice("tab", {"occupancy", "memory", "advisor", "roofline"}, tab_name(u.tab)));  // in Tab's order
+        read_part(f, "ui.views", u.views, [&u](io::FieldReader& v) {
+            ViewFlags w = u.views;
+            for (const auto& [key, on] : {std::pair{"sm", &w.sm}, {"plots", &w.plots}, {"heatmap", &w.heatmap}, {"hints", &w.hints}})
+                *on = v.boolean(key, *on);
+            return w;
+        });
+        if (const json* m = f.raw("memory")) {
+            if (m->is_object() && m->contains("expr")) read_memory_expr(*m, u.memory);
+            else u.memory.pattern = read_memory(*m);
         }
-    }
-    f.integer("memory_warp", 0, kWarpLanes - 1, u.memory.warp);
-    if (const json* t = f.get("memory_tile")) {
-        ObjectReader tf(*t, "ui.memory_tile");
-        u.memory_tile = read_memory_tile(tf);
-        if (!tf.ok()) return tf.error();
-    }
-    if (const json* a = f.get("advisor")) {
-        ObjectReader af(*a, "ui.advisor");
-        u.advisor = read_advisor(af);
-        if (!af.ok()) return af.error();
-    }
-    if (const json* r = f.get("roofline")) {
-        ObjectReader rf(*r, "ui.roofline");
-        u.roofline = read_roofline(rf);
-        if (!rf.ok()) return rf.error();
-    }
-    f.finish();
-    return f.error();
+        u.memory.warp = static_cast<int>(f.integer("memory_warp", 0, kWarpLanes - 1, u.memory.warp));
+        read_part(f, "ui.memory_tile", u.memory_tile, read_memory_tile);
+        read_part(f, "ui.advisor", u.advisor, read_advisor);
+        read_part(f, "ui.roofline", u.roofline, read_roofline);
+        return u;
+    });
 }
 
 }  // namespace
@@ -553,7 +394,9 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
 
     UiPart u{s.dark, s.tab, s.views, s.memory, s.memory_tile, s.advisor, s.roofline};
     if (const auto it = j.find("ui"); it != j.end()) {
-        if (std::string e = read_ui(*it, u); !e.empty()) return fail(e);
+        Result<UiPart> read = read_ui(*it, u);
+        if (!read) return fail(read.error);
+        u = std::move(*read);
         j.erase("ui");
     }
     // The rest is an occupancy request; the app keeps no sweep and no id.
