@@ -303,6 +303,22 @@ describe("scenario in the URL", () => {
     }
   });
 
+  test("window.occ has a function for every request kind, each answering as `occ KIND --batch`", async () => {
+    const { context, page } = await openPage(browser, server.url);
+    try {
+      const missing = await page.evaluate(() => ["occupancy", "advise", "waves", "clusters", "ptxas", "coalesce", "banks", "roofline",
+        "ncu", "gpus", "roofline_devices"].filter((k) => typeof occ[k] !== "function"));
+      assert.deepEqual(missing, []);
+      const line = JSON.stringify({ gpu: "H100", threads: 128, regs: 96, max_threads: 256 });
+      const web = await page.evaluate((l) => occ.advise(l), line);
+      assert.deepStrictEqual(web, cliBatch("advise", [line])[0]);
+      assert.equal(web.error, null);
+      assert.equal(web.input.max_threads, 256);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("a link carries ui.memory whole: a coalesce request that `occ coalesce --batch` takes as it is", async () => {
     const { context, page } = await openPage(browser, server.url + "#gpu=H100-SXM5-80GB&ui.tab=memory&ui.memory.pattern=affine&ui.memory.stride=3");
     try {
