@@ -86,9 +86,8 @@ std::int64_t default_value(const FieldSpec& s);
 std::int64_t read_value(FieldReader& f, const FieldSpec& s);
 
 template <typename Req>
-void read_bound(FieldReader& f, std::span<const FieldBinding<Req>> bindings, Req& r, From skip_from = From::request, bool skip = false) {
-    for (const FieldBinding<Req>& b : bindings)
-        if (!(skip && b.from == skip_from)) b.set(r, read_value(f, *b.spec));
+void read_bound(FieldReader& f, std::span<const FieldBinding<Req>> bindings, Req& r) {
+    for (const FieldBinding<Req>& b : bindings) b.set(r, read_value(f, *b.spec));
 }
 
 // Writes each bound field with W's field(key, value) (occupancy_emit.hpp's writers).
