@@ -50,8 +50,7 @@ _ctest-native:
 	@cd $(NATIVE) && ctest --output-on-failure -j$(JOBS)
 
 # Every suite, one timed stage after another (scripts/stage.sh); the table of stage times is printed
-# at the end, and when a stage fails, after its output. The browser tests (mostly waiting on the
-# page: ~45 s of CPU in ~200 s) run beside the sanitizer build; their output follows it. The stages' make targets work on their own too.
+# at the end, and when a stage fails, after its output. The stages' make targets work on their own too.
 STAGE := scripts/stage.sh
 STEP  := $(MAKE) --no-print-directory OCC_BOOTSTRAPPED=1
 test:
@@ -61,9 +60,8 @@ test:
 	@$(STAGE) native-build   -- $(STEP) native
 	@$(STAGE) web-build      -- $(STEP) web
 	@$(STAGE) native-ctest   -- $(STEP) _ctest-native
-	@$(STAGE) --bg web-e2e   -- $(STEP) _e2e-web
+	@$(STAGE) web-e2e        -- $(STEP) _e2e-web
 	@$(STAGE) sanitize-build -- $(STEP) _sanitize-build
-	@$(STAGE) --wait web-e2e
 	@$(STAGE) sanitize-ctest -- $(STEP) _sanitize-ctest
 	@$(STAGE) fuzz-build     -- $(STEP) _fuzz-build
 	@$(STAGE) fuzz-run       -- $(STEP) _fuzz-run

@@ -4,8 +4,6 @@
 #   scripts/stage.sh --reset              start a new table (make test's first step)
 #   scripts/stage.sh NAME -- CMD [ARG...] run CMD as stage NAME; exits with CMD's status
 #   scripts/stage.sh --summary            print every stage with its seconds, and the total
-#   scripts/stage.sh --bg NAME -- CMD...  run stage NAME in the background (output kept for --wait)
-#   scripts/stage.sh --wait NAME          wait for a background stage, print its output, exit with its status
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FILE="${OCC_STAGES:-$ROOT/build/stages.tsv}"
@@ -41,20 +39,6 @@ case "${1:-}" in
     echo "make test: stage timings (wall clock, and CPU = user + system of all its processes)"
     summary
     exit 0 ;;
-  --bg)
-    # A stage that mostly waits (the browser tests) runs beside the next ones: its output goes to
-    # a log that --wait prints; it records its own timing line when it ends.
-    name="$2"; shift 2; [[ "${1:-}" == "--" ]] && shift
-    log="$(dirname "$FILE")/stage-$name.log"
-    mkdir -p "$(dirname "$FILE")"; rm -f "$log" "$log.rc"
-    echo "==> stage $name: started in the background (its output follows when it ends): $*"
-    ( "$0" "$name" -- "$@" > "$log" 2>&1; echo $? > "$log.rc" ) < /dev/null > /dev/null 2>&1 &
-    exit 0 ;;
-  --wait)
-    log="$(dirname "$FILE")/stage-$2.log"
-    while [[ ! -f "$log.rc" ]]; do sleep 1; done
-    cat "$log"
-    exit "$(cat "$log.rc")" ;;
   ""|--*)
     echo "usage: $0 --reset | --summary | NAME -- CMD [ARG...]" >&2
     exit 2 ;;
