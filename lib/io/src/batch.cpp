@@ -175,10 +175,12 @@ constexpr unsigned kMaxKeys = 32;  // FlatObject::present is a bit per key
 
 struct Keys {
     const FieldSpec* spec[kMaxKeys] = {};
+    std::int64_t def[kMaxKeys] = {};  // each one's default_value(), worked out once
     unsigned count = 0;
     Keys() {
         for (const FieldSpec* s : {&fields::gpu, &fields::threads, &fields::sweep, &fields::id}) spec[count++] = s;
         for (const FieldBinding<OccupancyRequest>& b : launch_bindings()) spec[count++] = b.spec;
+        for (unsigned i = 0; i < count; ++i) def[i] = spec[i]->type == FieldType::text ? 0 : default_value(*spec[i]);
     }
 };
 const Keys& keys() {
@@ -302,11 +304,12 @@ private:
 // an integer in range (for sizes also a size string such as "48K"), true or false, or one of the
 // choices in lower case; its default when absent. False otherwise: the full reader answers then.
 bool plain_field(const FlatObject& o, unsigned id, std::int64_t& out) {
-    const FieldSpec& s = *keys().spec[id];
+    const Keys& ks = keys();
     if (!(o.present & (1u << id))) {
-        out = default_value(s);
+        out = ks.def[id];
         return true;
     }
+    const FieldSpec& s = *ks.spec[id];
     const Value& v = o.values[id];
     switch (s.type) {
         case FieldType::boolean:
@@ -353,7 +356,7 @@ bool BatchAnswerer::answer_occupancy_fast(std::string_view line, std::string& ou
     const Device* device = find_gpu_cached(name);
     if (!device) return false;
     std::int64_t threads, sweep;
-    if (!plain_field(o, kThreads, threads) || !plain_field(o, kSweep, sweep) || sweep != default_value(fields::sweep)) return false;
+    if (!plain_field(o, kThreads, threads) || !plain_field(o, kSweep, sweep) || sweep != keys().def[kSweep]) return false;
     const bool has_id = (o.present & (1u << kId)) != 0;
     if (has_id && o.values[kId].type == Value::boolean) return false;
     // read_occupancy_request, field by field.
