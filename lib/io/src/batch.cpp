@@ -7,6 +7,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include "occ/gpu_cache.hpp"
 #include "occ/io/schema.hpp"
@@ -40,18 +41,28 @@ void put_double(std::string& out, double v) {
 
 void put_bool(std::string& out, bool b) { put(out, b ? "true" : "false"); }
 
+// True when some byte of `s` needs JSON escaping or UTF-8 checks (control, quote, backslash,
+// non-ASCII), eight bytes at a time: a word has a byte below n when (w - n*ones) & ~w & highs.
+bool needs_escape(std::string_view s) {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const auto below = [](std::uint64_t w, std::uint64_t n) { return (w - n * ones) & ~w & highs; };
+    std::size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s.data() + i, 8);
+        if ((w & highs) | below(w, 0x20) | below(w ^ (0x22 * ones), 1) | below(w ^ (0x5c * ones), 1)) return true;
+    }
+    for (; i < s.size(); ++i) {
+        const auto u = static_cast<unsigned char>(s[i]);
+        if (u < 0x20 || u >= 0x80 || u == '"' || u == '\\') return true;
+    }
+    return false;
+}
+
 // A JSON string: printable ASCII without quotes or backslashes is copied; anything else is
 // written by nlohmann itself (escapes, UTF-8 checks and replacement), so the bytes agree.
 void put_string(std::string& out, std::string_view s) {
-    bool plain = true;
-    for (char c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') {
-            plain = false;
-            break;
-        }
-    }
-    if (plain) {
+    if (!needs_escape(s)) {
         out += '"';
         put(out, s);
         out += '"';
@@ -118,11 +129,24 @@ private:
         if (!first_) out_ += ',';
         first_ = false;
     }
+    // `,"k":` in one append (the keys are the answer's own short names).
     void key(std::string_view k) {
-        comma();
-        out_ += '"';
-        put(out_, k);
-        put(out_, "\":");
+        char buf[64];
+        char* p = buf;
+        if (!first_) *p++ = ',';
+        first_ = false;
+        if (k.size() > sizeof buf - 4) {
+            out_.append(buf, static_cast<std::size_t>(p - buf));
+            put_string(out_, k);
+            out_ += ':';
+            return;
+        }
+        *p++ = '"';
+        std::memcpy(p, k.data(), k.size());
+        p += k.size();
+        *p++ = '"';
+        *p++ = ':';
+        out_.append(buf, static_cast<std::size_t>(p - buf));
     }
     void open(std::string_view k, char bracket) {
         key(k);

@@ -232,33 +232,6 @@ std::string FieldReader::choice(const FieldSpec& s, std::string_view def) {
 // [SECTION] Plain values of bound fields (occ/io/binding.hpp)
 namespace occ::io {
 
-std::string_view choice_name(const FieldSpec& s, std::int64_t i) {
-    std::size_t b = 0;
-    for (std::int64_t n = 0; b <= s.choices.size(); ++n) {
-        std::size_t e = s.choices.find(',', b);
-        if (e == std::string_view::npos) e = s.choices.size();
-        if (n == i) return s.choices.substr(b, e - b);
-        b = e + 1;
-    }
-    return {};
-}
-
-std::int64_t choice_index(const FieldSpec& s, std::string_view word) {
-    for (std::int64_t i = 0;; ++i) {
-        const std::string_view c = choice_name(s, i);
-        if (c.empty()) return -1;
-        if (c == word) return i;
-    }
-}
-
-std::int64_t default_value(const FieldSpec& s) {
-    switch (s.type) {
-        case FieldType::boolean: return s.def == "true";
-        case FieldType::choice: return choice_index(s, s.def);
-        default: return s.int_default;
-    }
-}
-
 std::int64_t read_value(FieldReader& f, const FieldSpec& s) {
     switch (s.type) {
         case FieldType::integer: return f.integer(s);

@@ -36,6 +36,7 @@ struct FieldBinding {
     void (*set)(Req&, std::int64_t);
     Echo echo = Echo::always;
     From from = From::request;
+    std::int64_t def = 0;  // default_value(*spec), worked out when the table is built
 };
 
 namespace detail {
@@ -66,22 +67,47 @@ struct owner_of<M C::*> {
 };
 }  // namespace detail
 
+// [SECTION] Values
+// The `i`th of a choice field's spellings ("" when out of range), and the index of `word` (-1).
+constexpr std::string_view choice_name(const FieldSpec& s, std::int64_t i) {
+    std::size_t b = 0;
+    for (std::int64_t n = 0; b <= s.choices.size(); ++n) {
+        std::size_t e = s.choices.find(',', b);
+        if (e == std::string_view::npos) e = s.choices.size();
+        if (n == i) return s.choices.substr(b, e - b);
+        b = e + 1;
+    }
+    return {};
+}
+constexpr std::int64_t choice_index(const FieldSpec& s, std::string_view word) {
+    for (std::int64_t i = 0;; ++i) {
+        const std::string_view c = choice_name(s, i);
+        if (c.empty()) return -1;
+        if (c == word) return i;
+    }
+}
+// The field's default as a plain value.
+constexpr std::int64_t default_value(const FieldSpec& s) {
+    switch (s.type) {
+        case FieldType::boolean: return s.def == "true";
+        case FieldType::choice: return choice_index(s, s.def);
+        default: return s.int_default;
+    }
+}
 // The binding of `spec` to the member at the end of a chain of member pointers
 // (&OccupancyRequest::kernel, &KernelResources::regs_per_thread).
 template <auto First, auto... Rest>
 constexpr auto bind(const FieldSpec& spec, Echo echo = Echo::always, From from = From::request) {
     using Owner = typename detail::owner_of<decltype(First)>::type;
     using V = detail::member_t<Owner, First, Rest...>;
-    return FieldBinding<Owner>{&spec, [](const Owner& r) { return detail::to_value(detail::member<First, Rest...>(r)); },
-                               [](Owner& r, std::int64_t v) { detail::member<First, Rest...>(r) = detail::from_value<V>(v); }, echo, from};
+    return FieldBinding<Owner>{&spec,
+                               [](const Owner& r) { return detail::to_value(detail::member<First, Rest...>(r)); },
+                               [](Owner& r, std::int64_t v) { detail::member<First, Rest...>(r) = detail::from_value<V>(v); },
+                               echo,
+                               from,
+                               default_value(spec)};
 }
 
-// [SECTION] Values
-// The `i`th of a choice field's spellings ("" when out of range), and the index of `word` (-1).
-std::string_view choice_name(const FieldSpec& s, std::int64_t i);
-std::int64_t choice_index(const FieldSpec& s, std::string_view word);
-// The field's default as a plain value.
-std::int64_t default_value(const FieldSpec& s);
 // The value of a plain field in `f` (its default when absent); throws RequestError when out of range.
 std::int64_t read_value(FieldReader& f, const FieldSpec& s);
 
@@ -95,7 +121,7 @@ template <typename W, typename Req>
 void echo_bound(W& w, std::span<const FieldBinding<Req>> bindings, const Req& r) {
     for (const FieldBinding<Req>& b : bindings) {
         const std::int64_t v = b.get(r);
-        if (b.echo == Echo::unless_default && v == default_value(*b.spec)) continue;
+        if (b.echo == Echo::unless_default && v == b.def) continue;
         switch (b.spec->type) {
             case FieldType::boolean: w.field(b.spec->key, v != 0); break;
             case FieldType::choice: w.field(b.spec->key, choice_name(*b.spec, v)); break;
