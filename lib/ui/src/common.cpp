@@ -73,6 +73,32 @@ void input_row(const char* label, const char* tip) {
     ImGui::SetNextItemWidth(-FLT_MIN);
 }
 
+void text_wrapped(std::string_view text) {
+    const float width = std::max(ImGui::GetContentRegionAvail().x, em(2));
+    const float blank = ImGui::CalcTextSize(" ").x;
+    std::size_t line = 0, end = 0;  // the line drawn next is text[line, end)
+    float x = 0;
+    ImGui::BeginGroup();  // one item, so the caller's tooltip covers every line
+    while (end < text.size()) {
+        std::size_t w = end;
+        while (w < text.size() && text[w] == ' ') ++w;
+        std::size_t e = w;
+        while (e < text.size() && text[e] != ' ') ++e;
+        const float ww = ImGui::CalcTextSize(text.data() + w, text.data() + e).x;
+        if (end > line && x + blank * static_cast<float>(w - end) + ww > width) {
+            ImGui::TextUnformatted(text.data() + line, text.data() + end);
+            line = w;
+            x = 0;
+        } else {
+            x += blank * static_cast<float>(w - end);
+        }
+        x += ww;
+        end = e;
+    }
+    ImGui::TextUnformatted(text.data() + line, text.data() + end);
+    ImGui::EndGroup();
+}
+
 void item_tooltip(const char* text) {
     if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
     ImGui::BeginTooltip();

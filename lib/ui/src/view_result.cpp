@@ -18,9 +18,7 @@ void kv(const char* key, const std::string& value, const char* tip) {
     ImGui::TextDisabled("%s", key);
     item_tooltip(tip);
     ImGui::TableSetColumnIndex(1);
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(value.c_str());
-    ImGui::PopTextWrapPos();
+    text_wrapped(value);
     item_tooltip(tip);
 }
 
@@ -92,9 +90,7 @@ void draw_result(AppState& s, bool headline) {
             else ImGui::TextUnformatted(row.value.c_str());
             item_tooltip(rule);
             ImGui::TableSetColumnIndex(2);
-            ImGui::PushTextWrapPos(0);
-            ImGui::TextUnformatted(row.note.c_str());
-            ImGui::PopTextWrapPos();
+            text_wrapped(row.note);
             item_tooltip(rule);
         }
         ImGui::EndTable();

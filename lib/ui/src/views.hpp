@@ -2,6 +2,7 @@
 // conventions they share (colours per block and per limiter, tooltips, em units).
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app_state.hpp"
@@ -32,6 +33,9 @@ ImU32 limiter_color(unsigned limiter_bits, float alpha = 1.0f);
 const char* limiter_title(unsigned limiter_bit);  // "Warps", "Registers", ...
 // A wrapped tooltip for the last item.
 void item_tooltip(const char* text);
+// Text wrapped to the space left on the line at blanks only (ImGui 1.86 also breaks after a
+// comma or a point, which splits "1,024" and "0.5"); drawn as one group.
+void text_wrapped(std::string_view text);
 // Starts a row of a two-column input table: the label (with its tooltip) in column 0; the next
 // widget fills column 1.
 void input_row(const char* label, const char* tip);
