@@ -55,6 +55,7 @@ void print_human(const io::OccupancyAnswer& ans) {
                 value("Shared memory per block").c_str(), value("Carveout").c_str());
     std::printf("  %sOccupancy        %s%s\n", bold, value("Occupancy").c_str(), reset);
     std::printf("  Active per SM    %s\n", value("Active per SM").c_str());
+    if (const std::string e = value("Effective"); !e.empty()) std::printf("  Effective        %s\n", e.c_str());
     std::printf("  %s\n\n", value("Summary").c_str());
     // The name column fits the longest row shown ("Virtual resources" only where the kernel declares them).
     int width = 14;
@@ -71,6 +72,13 @@ void print_human(const io::OccupancyAnswer& ans) {
     for (const io::TableRow& row : rows)
         if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves)
             std::printf("  %-19s %s\n", row.key.c_str(), row.value.c_str());
+    bool pool = false;
+    for (const io::TableRow& row : rows)
+        if (row.kind == io::RowKind::pool) {
+            if (!pool) std::printf("\n  register plan (setmaxnreg)\n");
+            pool = true;
+            std::printf("  %-19s %s\n", row.key.c_str(), row.value.c_str());
+        }
     if (!ans.sweep_input.empty()) print_sweep(ans);
 }
 

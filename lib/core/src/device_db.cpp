@@ -89,6 +89,7 @@ constexpr ArchRules kBlackwell100{.cc_major = 10,
                                   .barriers_limit_blocks = true,
                                   .clusters = true,
                                   .virtual_resources_per_sm = 128,
+                                  .tmem_columns_per_sm = 512,
                                   .banks_model = true,
                                   .sectors_model = true,
                                   .driver_smem_floor = 32 * KiB,
@@ -115,6 +116,29 @@ constexpr ArchRules kBlackwell120{.cc_major = 12,
                                   .sectors_model = true,
                                   .driver_smem_headroom = true,
                                   .source = "[PG] cc 12.0; [BTG] carveouts up to 100 KB"};
+
+constexpr ArchRules kThor110{.cc_major = 11,
+     .cc_minor = 0,
+     .family = "Blackwell",
+     .max_threads_per_sm = 1536,
+     .max_blocks_per_sm = 24,
+     .smem_per_sm = 228 * KiB,
+     .smem_per_block_optin = 227 * KiB,
+     .smem_reserved_per_block = KiB,
+     .smem_alloc_unit = 128,
+     .smem_config = SmemConfig::carveout,
+     .carveout_steps = kHopperCarveouts,
+     .carveout_step_count = 10,
+     .smem_optin = true,
+     .smem_reserve_in_block_limit = true,
+     .barriers_limit_blocks = true,
+     .barriers_per_block_slot = 1,
+     .clusters = true,
+     .virtual_resources_per_sm = 128,
+     .tmem_columns_per_sm = 512,
+     .banks_model = true,
+     .sectors_model = true,
+     .source = "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts"};
 
 constexpr ArchRules kArchs[] = {
     {.cc_major = 3,
@@ -280,28 +304,17 @@ constexpr ArchRules kArchs[] = {
      .driver_smem_floor = 32 * KiB,
      .source = "[PG] cc 9.0; [HTG] carveouts"},
     kBlackwell100,
+    [] {  // The same hardware as 11.0 under CUDA 12.8/12.9's number (CUDA 13.0 Features Archive:
+          // "SM101 has been renumbered as SM110 from this release")
+        ArchRules r = kThor110;
+        r.cc_major = 10;
+        r.cc_minor = 1;
+        r.source = "[PG] cc 11.0 under its CUDA 12.8/12.9 number 10.1 (CUDA 13.0 renumbered SM101 as SM110)";
+        return r;
+    }(),
     same_as(kBlackwell100, 3, "[PG] cc 10.3; [BTG] carveouts"),
-    {.cc_major = 11,
-     .cc_minor = 0,
-     .family = "Blackwell",
-     .max_threads_per_sm = 1536,
-     .max_blocks_per_sm = 24,
-     .smem_per_sm = 228 * KiB,
-     .smem_per_block_optin = 227 * KiB,
-     .smem_reserved_per_block = KiB,
-     .smem_alloc_unit = 128,
-     .smem_config = SmemConfig::carveout,
-     .carveout_steps = kHopperCarveouts,
-     .carveout_step_count = 10,
-     .smem_optin = true,
-     .smem_reserve_in_block_limit = true,
-     .barriers_limit_blocks = true,
-     .barriers_per_block_slot = 1,
-     .clusters = true,
-     .virtual_resources_per_sm = 128,
-     .banks_model = true,
-     .sectors_model = true,
-     .source = "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts"},
+    kThor110,
+
     kBlackwell120,
     [] {  // GB10: no public reports to fit the driver's headroom on
         ArchRules r = same_as(kBlackwell120, 1, "[PG] cc 12.1 (GB10); [BTG] carveouts up to 100 KB");
@@ -374,8 +387,16 @@ bool parse_cc(std::string_view t, int& major, int& minor) {
     return true;
 }
 
-bool cubin_runs_on(int code_major, int code_minor, const ArchRules& device) {
+bool cubin_runs_on(int code_major, int code_minor, const ArchRules& device, char suffix) {
+    if (code_major == 10 && code_minor == 1) code_major = 11, code_minor = 0;  // CUDA 13.0: "SM101 has been renumbered as SM110"
+    if (suffix == 'a') return code_major == device.cc_major && code_minor == device.cc_minor;
     return code_major == device.cc_major && code_minor <= device.cc_minor;
+}
+
+char arch_suffix(std::string_view arch) {
+    if (arch.empty() || (arch.back() != 'a' && arch.back() != 'f')) return 0;
+    const std::string_view head = arch.substr(0, arch.size() - 1);
+    return !head.empty() && head.back() >= '0' && head.back() <= '9' ? arch.back() : 0;
 }
 
 bool cc_older(int a_major, int a_minor, int b_major, int b_minor) { return a_major != b_major ? a_major < b_major : a_minor < b_minor; }

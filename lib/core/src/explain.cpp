@@ -64,6 +64,18 @@ std::string virtual_resources(const Device& dev, const KernelResources& k, const
     return std::to_string(a.virtual_resources_per_sm) + " virtual resources/SM / " + std::to_string(k.virtual_resources) + " per block";
 }
 
+std::string tmem(const Device& dev, const KernelResources& k, const LaunchConfig&, const OccupancyResult& r) {
+    const ArchRules& a = dev.arch;
+    if (k.tmem_columns <= 0) return "no Tensor Memory allocated";
+    if (a.tmem_columns_per_sm <= 0)
+        return "cc " + std::to_string(a.cc_major) + "." + std::to_string(a.cc_minor) + " has no Tensor Memory (10.0, 10.3 and 11.0 do)";
+    std::string s = std::to_string(a.tmem_columns_per_sm) + " columns/SM / " + std::to_string(k.tmem_columns) + " per block";
+    if (r.limit_tmem < r.blocks_per_sm)
+        s += "; " + std::to_string(r.blocks_per_sm - r.limit_tmem) + " of " + std::to_string(r.blocks_per_sm) +
+             " resident blocks wait in tcgen05.alloc";
+    return s;
+}
+
 }  // namespace limit_explainers
 
 // [SECTION] Sentences over the list
@@ -84,7 +96,12 @@ std::string limiter_labels(unsigned mask, const char* separator) {
 std::string summarize(const OccupancyResult& r) {
     if (!r.ok() && r.blocks_per_sm == 0) return "launch fails: " + r.error_message();
     const std::string names = limiter_labels(r.limiters, " and ");
-    return names.empty() ? std::string("no limit") : "limited by " + names;
+    std::string s = names.empty() ? std::string("no limit") : "limited by " + names;
+    const int e = effective_blocks_per_sm(r);
+    if (e < r.blocks_per_sm)
+        s += "; " + std::to_string(e) + " of the " + std::to_string(r.blocks_per_sm) + " resident blocks work at once (" +
+             limiter_labels(effective_limiters(r) & ~r.limiters, " and ") + ")";
+    return s;
 }
 
 }  // namespace occ

@@ -269,6 +269,13 @@ namespace {
         o.limit_virtual_resources = a.virtual_resources_per_sm / k.virtual_resources;
         if (o.limit_virtual_resources == 0 && x.fail == Fail::none) x.fail = Fail::virtual_too_many;
     }
+
+    // --- Tensor Memory (10.0, 10.3, 11.0), effective only ------------------------------------------
+    // PTX ISA "Tensor Memory": 512 columns per SM, allocated by tcgen05.alloc in powers of two from 32;
+    // an allocation that cannot be met blocks until columns are freed. So floor(512 / columns) blocks
+    // work at once; the rest are resident and wait. Outside final_blocks(): the block count stays
+    // cuda_occupancy.h's.
+    if (a.tmem_columns_per_sm > 0 && k.tmem_columns > 0) o.limit_tmem = a.tmem_columns_per_sm / k.tmem_columns;
 }
 
 // [SECTION] Tables (occupancy_tables.hpp: what they hold and how a query finds them)
@@ -283,7 +290,7 @@ using detail::tables_for;
            (static_cast<std::uint64_t>(k.smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
            (static_cast<std::uint64_t>(l.smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) &
            (static_cast<unsigned>(k.barriers) <= static_cast<unsigned>(kMaxNamedBarriers)) & (l.carveout == -1) &
-           (l.cache_config == CacheConfig::none) & (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) & (k.max_threads == 0) &
+           (l.cache_config == CacheConfig::none) & (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) & (k.max_threads == 0) & (k.tmem_columns == 0) &
            ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
 }
 // compute_limits() from the tables, for a query table_common() takes. No branch on the query's

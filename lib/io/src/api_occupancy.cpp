@@ -33,6 +33,7 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
         r.block[0] = r.launch.threads;
     }
     read_bound(f, launch_bindings(), r);
+    r.warpgroup_regs = read_int_list(f, F::warpgroup_regs, 8);  // at most 1024 threads: 8 warpgroups
     return r;
 }
 

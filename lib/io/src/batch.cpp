@@ -351,7 +351,7 @@ bool plain_field(const FlatObject& o, unsigned id, std::int64_t& out) {
             } else if (v.type != Value::integer) {
                 return false;
             }
-            if (x < s.lo || x > s.hi) return false;
+            if (x < s.lo || x > s.hi || (s.valid && !s.valid(x))) return false;
             out = x;
             return true;
         }
@@ -388,6 +388,7 @@ bool BatchAnswerer::answer_occupancy_fast(std::string_view line, std::string& ou
     OccupancyRequest& r = a.input;
     r.kernel = KernelResources{};
     r.launch = LaunchConfig{};
+    r.warpgroup_regs.clear();
     unsigned id = kFirstBound;
     for (const FieldBinding<OccupancyRequest>& b : launch_bindings()) {
         std::int64_t v;

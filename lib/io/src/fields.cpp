@@ -234,12 +234,35 @@ namespace occ::io {
 
 std::int64_t read_value(FieldReader& f, const FieldSpec& s) {
     switch (s.type) {
-        case FieldType::integer: return f.integer(s);
+        case FieldType::integer: {
+            const std::int64_t v = f.integer(s);
+            if (s.valid && !s.valid(v)) f.fail(s.key, "must be " + std::string(s.expect) + ", got " + std::to_string(v));
+            return v;
+        }
         case FieldType::size: return f.size(s);
         case FieldType::boolean: return f.boolean(s);
         case FieldType::choice: return choice_index(s, f.choice(s));
         default: f.fail(s.key, "internal: not a plain field");
     }
+}
+
+std::vector<int> read_int_list(FieldReader& f, const FieldSpec& s, std::size_t max_items) {
+    std::vector<int> out;
+    const json* v = f.raw(s);
+    if (!v) return out;
+    if (!v->is_array() || v->empty() || v->size() > max_items)
+        f.fail(s.key, "must be an array of 1.." + std::to_string(max_items) + " integers (" + std::string(s.doc_range) + "), got " +
+                          v->dump().substr(0, 40));
+    for (const json& e : *v) {
+        std::int64_t x = 0;
+        const bool integer = e.is_number_integer() || (e.is_string() && parse_integer(e.get<std::string>(), x));
+        if (e.is_number_integer()) x = e.get<std::int64_t>();
+        if (!integer || x < s.lo || x > s.hi)
+            f.fail(s.key, "each entry must be an integer " + std::to_string(s.lo) + ".." + std::to_string(s.hi) + ", got " +
+                              e.dump().substr(0, 20));
+        out.push_back(static_cast<int>(x));
+    }
+    return out;
 }
 
 }  // namespace occ::io

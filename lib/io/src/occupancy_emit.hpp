@@ -8,6 +8,7 @@
 #pragma once
 #include "occ/io/api.hpp"
 #include "occ/io/schema.hpp"
+#include "occ/register_pool.hpp"
 #include "occ/sweep.hpp"
 
 namespace occ::io {
@@ -36,6 +37,19 @@ void emit_occupancy_result(W& w, const OccupancyResult& r, const Device& d, cons
         if (e.reported(k)) w.limit(e.key, r.*e.limit);
     w.end_object();
     emit_limiters(w, r.limiters);
+    // The blocks that work at once, where an effective limit (Tensor Memory) is declared.
+    bool effective = false;
+    for (const LimiterInfo& e : kLimiters) effective |= e.effective && e.reported(k);
+    if (effective) {
+        const int b = effective_blocks_per_sm(r);
+        w.begin_object("effective");
+        w.field("blocks_per_sm", b);
+        w.field("warps_per_sm", b * r.warps_per_block);
+        w.field("occupancy", r.max_warps_per_sm > 0 ? static_cast<double>(b * r.warps_per_block) / r.max_warps_per_sm : 0.0);
+        emit_limiters(w, effective_limiters(r));
+        w.field("waiting_blocks", r.blocks_per_sm - b);
+        w.end_object();
+    }
     w.field("regs_per_warp_allocated", r.regs_per_warp_allocated);
     w.field("regs_per_block_allocated", r.regs_per_block_allocated);
     w.field("smem_per_block_allocated", r.smem_per_block_allocated);
@@ -70,11 +84,43 @@ void emit_occupancy_request(W& w, const OccupancyRequest& r) {
         w.field("threads", r.launch.threads);
     }
     echo_bound(w, launch_bindings(), r);
+    if (!r.warpgroup_regs.empty()) {
+        w.begin_array("warpgroup_regs");
+        for (int v : r.warpgroup_regs) w.item(v);
+        w.end_array();
+    }
+}
+
+// The setmaxnreg plan against the block's register pool (occ/register_pool.hpp).
+template <typename W>
+void emit_register_pool(W& w, const OccupancyRequest& q) {
+    const RegisterPoolAnswer p = register_pool(q.device.arch, q.kernel, q.launch, q.warpgroup_regs);
+    w.begin_object("register_pool");
+    if (!p.error.empty()) {
+        w.field("error", p.error);
+        w.end_object();
+        return;
+    }
+    w.field("warpgroups", p.warpgroups);
+    w.field("launch_regs", p.launch_regs);
+    w.field("pool", p.pool);
+    w.field("planned", p.planned);
+    w.field("left", p.left);
+    w.field("fits", p.fits);
+    if (p.max_consumer_regs > 0) w.field("max_consumer_regs", p.max_consumer_regs);
+    else w.field("max_consumer_regs", nullptr);
+    w.begin_array("actions");
+    for (const WarpgroupPlan& g : p.plan) w.item(std::string_view(g.action));
+    w.end_array();
+    w.field("summary", p.summary);
+    w.field("error", nullptr);
+    w.end_object();
 }
 
 template <typename W>
 void emit_occupancy_answer(W& w, const OccupancyAnswer& a) {
     emit_occupancy_result(w, a.result, a.input.device, a.input.kernel);
+    if (!a.input.warpgroup_regs.empty()) emit_register_pool(w, a.input);
     w.begin_object("input");
     emit_occupancy_request(w, a.input);
     w.end_object();

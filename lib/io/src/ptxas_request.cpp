@@ -48,14 +48,17 @@ void choose(PtxasAnswer& a) {
         }
         const PtxasKernel* best = nullptr;
         for (const PtxasKernel& o : ks)
-            if (o.entry && o.mangled == k.mangled && arch_known(o) && cubin_runs_on(o.cc_major, o.cc_minor, dev) &&
+            if (o.entry && o.mangled == k.mangled && arch_known(o) && cubin_runs_on(o.cc_major, o.cc_minor, dev, arch_suffix(o.arch)) &&
                 (!best || cc_older(best->cc_major, best->cc_minor, o.cc_major, o.cc_minor)))
                 best = &o;
         const std::string dev_cc = std::to_string(dev.cc_major) + "." + std::to_string(dev.cc_minor);
         if (best && same_cc(*best, k)) add_row(a, i);
-        else if (best && cubin_runs_on(k.cc_major, k.cc_minor, dev))
+        else if (best && cubin_runs_on(k.cc_major, k.cc_minor, dev, arch_suffix(k.arch)))
             a.skipped.push_back({i, "a newer compatible build (" + best->arch + ") is used"});
         else if (!best && !device_for_cc(k.cc_major, k.cc_minor)) add_row(a, i);
+        else if (arch_suffix(k.arch) == 'a' && k.cc_major == dev.cc_major)
+            a.skipped.push_back({i, "compiled for " + k.arch + ", an architecture-specific build that runs only on cc " +
+                                        std::to_string(k.cc_major) + "." + std::to_string(k.cc_minor) + ", not on cc " + dev_cc});
         else a.skipped.push_back({i, "compiled for " + k.arch + ", which does not run on cc " + dev_cc});
     }
 }

@@ -11,6 +11,7 @@
 #include "occ/io/api.hpp"
 #include "occ/io/binding.hpp"
 #include "occ/io/ncu.hpp"
+#include "occ/register_pool.hpp"
 
 // Designated initialisers name only the fields a description needs; the rest keep their defaults.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -183,6 +184,29 @@ constexpr FieldSpec max_threads{.key = "max_threads",
                                 .doc_range = ">= 0 (0 = not given: the device's maximum)",
                                 .unit = "threads per block",
                                 .help = "The kernel's maxThreadsPerBlock (__launch_bounds__): a larger block fails to launch; 0 = none"};
+constexpr FieldSpec tmem_columns{.key = "tmem_columns",
+                                 .type = T::integer,
+                                 .lo = 0,
+                                 .hi = 512,
+                                 .expect = "0 (none) or a power of two from 32 to 512 (tcgen05.alloc columns)",
+                                 .int_default = 0,
+                                 .def = "0",
+                                 .doc_type = "integer",
+                                 .doc_range = "0, 32, 64, 128, 256 or 512 (cc 10.0, 10.3, 11.0)",
+                                 .unit = "TMEM columns per block",
+                                 .help = "Tensor Memory columns each block allocates (tcgen05.alloc, 512 per SM): blocks beyond "
+                                         "512 / columns wait, limiting the effective occupancy; 0 = none",
+                                 .valid = [](std::int64_t c) { return tmem_columns_valid(c); }};
+constexpr FieldSpec warpgroup_regs{.key = "warpgroup_regs",
+                                   .type = T::list,
+                                   .lo = kSetmaxnregMin,
+                                   .hi = kSetmaxnregMax,
+                                   .def = "-",
+                                   .doc_type = "array of integers",
+                                   .doc_range = "one per warpgroup (threads / 128), each 24..256 in steps of 8",
+                                   .unit = "registers per thread",
+                                   .help = "Register counts after setmaxnreg, one per warpgroup (e.g. 24,240,240 at --regs 168): "
+                                           "checked against the block's register pool"};
 constexpr FieldSpec partitioned_gc{.key = "partitioned_gc",
                                    .type = T::choice,
                                    .choices = "off,on,strict",
@@ -739,6 +763,7 @@ constexpr FieldBinding<R> kLaunchBindings[] = {
     bind<&R::launch, &L::grid_blocks>(grid, Echo::unless_default),
     bind<&R::kernel, &K::virtual_resources>(virtual_resources, Echo::unless_default),
     bind<&R::kernel, &K::max_threads>(max_threads, Echo::unless_default),
+    bind<&R::kernel, &K::tmem_columns>(tmem_columns, Echo::unless_default),
 };
 
 // [SECTION] Kinds
@@ -770,9 +795,9 @@ constexpr auto launch_specs() {
 constexpr auto kDevice = specs(gpu, cc, device);
 constexpr auto kLaunch = join(specs(threads, block), launch_specs<false>());
 
-constexpr auto kOccupancy = join(kDevice, kLaunch, specs(sweep, id));
+constexpr auto kOccupancy = join(kDevice, kLaunch, specs(warpgroup_regs, sweep, id));
 constexpr auto kAdvise = join(kDevice, kLaunch,
-                              specs(smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms, id));
+                              specs(warpgroup_regs, smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms, id));
 constexpr auto kWaves = join(kDevice, kLaunch, specs(id));
 constexpr auto kClusters = join(kDevice, kLaunch, specs(cluster_size_required, non_portable, gpc_sms, id));
 // Registers, static shared memory and barriers come from the log.

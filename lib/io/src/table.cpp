@@ -3,6 +3,7 @@
 
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
+#include "occ/register_pool.hpp"
 
 namespace occ::io {
 namespace {
@@ -42,6 +43,14 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
         "Theoretical occupancy = resident warps per SM / maximum warps per SM.");
     add(RowKind::result, "Active per SM",
         plain(r.blocks_per_sm) + " blocks, " + plain(r.warps_per_sm) + " warps, " + format_count(r.threads_per_sm) + " threads");
+    const int eb = effective_blocks_per_sm(r);
+    if (r.ok() && eb < r.blocks_per_sm)
+        add(RowKind::result, "Effective",
+            format_percent(static_cast<double>(eb * r.warps_per_block) / r.max_warps_per_sm) + " (" + plain(eb) + " of " +
+                plain(r.blocks_per_sm) + " resident blocks work at once: " + limiter_labels(effective_limiters(r) & ~r.limiters, " and ") +
+                ")",
+            "Effective occupancy: the resident blocks less those waiting for Tensor Memory (tcgen05.alloc blocks until columns "
+            "are free).");
     add(RowKind::result, "Summary", summarize(r));
 
     // One row per limiter the kernel has (virtual resources only where it declares a count, as in JSON "limits").
@@ -54,7 +63,7 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
         row.value = v == kUnlimited ? "no limit" : plain(v) + (v == 1 ? " block" : " blocks");
         row.note = e.explain(d, k, l, r);
         row.limiter = e.bit;
-        row.hit = (r.limiters & e.bit) != 0;
+        row.hit = (r.limiters & e.bit) != 0 || (e.effective && eb < r.blocks_per_sm && (effective_limiters(r) & e.bit) != 0);
         rows.push_back(std::move(row));
     }
 
@@ -95,6 +104,20 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
                                                : format_number(w.waves, 2) + " waves, no tail";
             add(RowKind::waves, "Waves", waves_text,
                 "Nsight Compute's \"Waves Per SM\" = grid / blocks per wave. A partial last wave (the tail) leaves SMs idle.");
+        }
+    }
+    if (!req.warpgroup_regs.empty()) {
+        const RegisterPoolAnswer p = register_pool(a, k, l, req.warpgroup_regs);
+        const char* rule =
+            "setmaxnreg (PTX ISA): each warpgroup sets its per-thread register count (24..256, steps of 8); .dec returns registers "
+            "to the block's pool, .inc waits until the pool has them. The pool is what the block was launched with.";
+        if (!p.error.empty()) {
+            add(RowKind::pool, "Register plan", p.error, rule);
+        } else {
+            std::string plan;
+            for (const WarpgroupPlan& g : p.plan) plan += (plan.empty() ? "" : ", ") + plain(g.regs) + " (" + g.action + ")";
+            add(RowKind::pool, "Register plan", plan + " per warpgroup, launched at " + plain(p.launch_regs), rule);
+            add(RowKind::pool, "Register pool", p.summary, rule);
         }
     }
     return rows;

@@ -78,6 +78,10 @@ struct ArchRules {
     // Virtual resources per SM that a kernel's virtual-resource count draws from (0 = the part has
     // none): blocks <= virtual_resources_per_sm / count when the kernel declares a count > 0.
     int virtual_resources_per_sm = 0;
+    // Tensor Memory columns per SM (10.0, 10.3, 11.0: 512 columns x 128 lanes x 32 bits; 0 = none).
+    // PTX ISA "Tensor Memory": tcgen05.alloc takes a power of two from 32 to 512 columns and blocks
+    // while the columns are not free.
+    int tmem_columns_per_sm = 0;
     // The memory models occ has: 32 banks of 4 bytes (5.0+); 32-byte sectors for global loads and
     // stores (6.0+).
     bool banks_model = false;
@@ -182,7 +186,14 @@ bool parse_cc(std::string_view text, int& major, int& minor);
 
 // Binary compatibility ([PG] "Binary Compatibility"): a cubin for sm_XY runs on devices of compute
 // capability X.Z with Z >= Y.
-bool cubin_runs_on(int code_major, int code_minor, const ArchRules& device);
+// Whether SASS built for sm_<code_major><code_minor><suffix> loads on the device: the same major
+// and a minor not above the device's ([PG] "Binary Compatibility"); an architecture-specific build
+// (suffix 'a', sm_90a) only on exactly that compute capability, a family build ('f', sm_100f) on
+// the family's later minors ([PG] "Feature Availability", CUDA 13.0). Code for 10.1 (CUDA 12.8/12.9's
+// number for Thor) is code for 11.0.
+bool cubin_runs_on(int code_major, int code_minor, const ArchRules& device, char suffix = 0);
+// 'a' or 'f' when an architecture name ends in one ("sm_90a", "compute_100f"), else 0.
+char arch_suffix(std::string_view arch);
 // True when compute capability a is older than b (to pick the newest of several compatible builds).
 bool cc_older(int a_major, int a_minor, int b_major, int b_minor);
 

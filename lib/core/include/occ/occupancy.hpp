@@ -7,6 +7,7 @@
 //   blocks     max resident blocks per SM
 //   barriers   (9.0+) named barriers per SM / barriers per block
 //   virtual    (10.x+) virtual resources per SM / the kernel's virtual-resource count (cuda_occupancy.h)
+//   tmem       (10.0, 10.3, 11.0) effective only: 512 Tensor Memory columns / columns per block
 #pragma once
 #include <array>
 #include <bit>
@@ -41,7 +42,16 @@ struct KernelResources {
     // launched with (its __launch_bounds__, or what its registers allow), "beyond which a launch
     // of the function would fail" (CUDA Runtime API); 0 = not given (the device's maximum).
     int max_threads = 0;
+    // Tensor Memory columns each block allocates with tcgen05.alloc (10.0, 10.3, 11.0); 0 = none.
+    // A power of two from 32 to 512 (PTX ISA, "Tensor Memory Allocation"). Never changes the
+    // header-compatible block count: blocks beyond the columns wait in tcgen05.alloc (the
+    // effective occupancy, kLimitTmem).
+    int tmem_columns = 0;
 };
+
+// Whether a block's Tensor Memory allocation is one tcgen05.alloc can make: 0 (none) or a power
+// of two from 32 to 512 columns.
+constexpr bool tmem_columns_valid(std::int64_t c) { return c == 0 || (c >= 32 && c <= 512 && (c & (c - 1)) == 0); }
 
 // How it is launched.
 struct LaunchConfig {
@@ -64,6 +74,9 @@ enum Limiter : unsigned {
     kLimitBlocks = 1u << 3,
     kLimitBarriers = 1u << 4,
     kLimitVirtualResources = 1u << 5,  // limits only kernels that declare a count (CUDA 13, 10.x+)
+    // Not a cuda_occupancy.h factor: limits the *effective* occupancy only (blocks that hold their
+    // Tensor Memory at once); the resident block count above never includes it.
+    kLimitTmem = 1u << 6,
 };
 
 // Why compute_occupancy refuses: an input outside its range, or a launch that would fail.
@@ -93,7 +106,10 @@ struct OccupancyResult {
     int limit_blocks = 0;
     int limit_barriers = kUnlimited;
     int limit_virtual_resources = kUnlimited;  // kUnlimited unless the kernel declares a count (10.x+)
-    unsigned limiters = 0;                     // Limiter bits of the limits equal to the final block count
+    // Blocks whose Tensor Memory columns fit the SM's 512 at once (kUnlimited unless the kernel
+    // allocates columns on a part that has them); an effective limit, outside blocks_per_sm.
+    int limit_tmem = kUnlimited;
+    unsigned limiters = 0;  // Limiter bits of the limits equal to the final block count (never kLimitTmem)
 
     int blocks_per_sm = 0;
     int warps_per_block = 0;
@@ -229,6 +245,7 @@ std::string shared_memory(const Device& dev, const KernelResources& k, const Lau
 std::string blocks(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
 std::string barriers(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
 std::string virtual_resources(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
+std::string tmem(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
 }  // namespace limit_explainers
 
 struct LimiterInfo {
@@ -242,6 +259,9 @@ struct LimiterInfo {
     int KernelResources::*declared;
     const char* rule;        // the rule in general terms (tooltips), independent of the inputs
     LimitExplainer explain;  // the rule worked through for one launch
+    // An effective limit: blocks beyond it are resident but wait (Tensor Memory). It never sets
+    // blocks_per_sm or "limiters"; effective_blocks_per_sm() and effective_limiters() include it.
+    bool effective = false;
     bool reported(const KernelResources& k) const { return declared == nullptr || k.*declared > 0; }
 };
 
@@ -269,6 +289,12 @@ inline constexpr LimiterInfo kLimiters[] = {
      "Virtual resources (10.x+, CUDA 13): an SM has a fixed number; a kernel that declares a count per block fits that many fewer "
      "blocks.",
      limit_explainers::virtual_resources},
+    // PTX ISA "Tensor Memory Allocation": 512 columns per SM; tcgen05.alloc "blocks if the requested amount of Tensor
+    // Memory is not available and unblocks as soon as [it] becomes available".
+    {kLimitTmem, "tmem", "Tensor Memory", "Tensor Memory", &OccupancyResult::limit_tmem, &KernelResources::tmem_columns,
+     "Tensor Memory (10.0, 10.3, 11.0): 512 columns per SM; blocks whose tcgen05.alloc cannot be met stay resident but wait until "
+     "columns are freed, so they limit the effective occupancy, not the resident block count.",
+     limit_explainers::tmem, true},
 };
 inline constexpr std::size_t kLimiterCount = std::size(kLimiters);
 
@@ -292,9 +318,18 @@ inline constexpr auto kAllLimiters = [] {
 // The entry of one Limiter, and its position in kLimiters (for tables indexed by the same order).
 constexpr std::size_t limiter_index(Limiter l) { return static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(l))); }
 constexpr const LimiterInfo& limiter_info(Limiter l) { return kLimiters[limiter_index(l)]; }
-// Short names in JSON order: "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources".
+// Short names in JSON order: "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources", "tmem".
 constexpr const char* limiter_name(Limiter l) { return limiter_info(l).key; }
 // The blocks per SM that one limiter allows (kUnlimited when it does not limit).
 inline int limit_of(const OccupancyResult& r, Limiter l) { return r.*limiter_info(l).limit; }
+
+// The blocks that work at once: the resident blocks, less those waiting for Tensor Memory.
+inline int effective_blocks_per_sm(const OccupancyResult& r) { return r.limit_tmem < r.blocks_per_sm ? r.limit_tmem : r.blocks_per_sm; }
+// The limiters of effective_blocks_per_sm(): the resident ones where it equals blocks_per_sm, and
+// each effective limit equal to it.
+inline unsigned effective_limiters(const OccupancyResult& r) {
+    const int e = effective_blocks_per_sm(r);
+    return (e == r.blocks_per_sm ? r.limiters : 0u) | (r.limit_tmem == e ? static_cast<unsigned>(kLimitTmem) : 0u);
+}
 
 }  // namespace occ

@@ -63,6 +63,9 @@ struct OccupancyRequest {
     KernelResources kernel;
     LaunchConfig launch;
     int block[3] = {0, 1, 1};  // when given as a 3-D block
+    // Register counts after setmaxnreg, one per warpgroup (empty: no plan); checked by
+    // occ::register_pool (occ/register_pool.hpp). Never changes the occupancy.
+    std::vector<int> warpgroup_regs;
 };
 // The launch's plain fields bound to the members they fill (schema.cpp; occ/io/binding.hpp):
 // the reader, the echo, the --batch fast path and the kinds' field lists iterate them.

@@ -16,6 +16,7 @@
 #include <span>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
@@ -108,6 +109,9 @@ constexpr auto bind(const FieldSpec& spec, Echo echo = Echo::always, From from =
                                default_value(spec)};
 }
 
+// A list field's integers (absent: empty), each in s.lo..s.hi, at most max_items of them; throws
+// RequestError naming the field otherwise. JSON numbers or numeric strings (the CLI's "24,240").
+std::vector<int> read_int_list(FieldReader& f, const FieldSpec& s, std::size_t max_items);
 // The value of a plain field in `f` (its default when absent); throws RequestError when out of range.
 std::int64_t read_value(FieldReader& f, const FieldSpec& s);
 

@@ -53,6 +53,9 @@ struct FieldSpec {
     std::string_view doc_range;
     std::string_view unit;  // "-" when none
     std::string_view help;
+    // A rule the range cannot say (a power of two): a value in lo..hi that fails it is refused
+    // with "must be <expect>". Plain (bound) integer fields only.
+    bool (*valid)(std::int64_t) = nullptr;
     char short_flag = 0;   // kept for the common flags (-g, -t, -r, ...)
     bool no_flag = false;  // JSON only (id, ops, log through --ptxas FILE)
 };
@@ -65,7 +68,7 @@ namespace fields {
 // Device: gpu | cc | device (every kind with a device, roofline excepted).
 extern const FieldSpec gpu, cc, device;
 // Launch and kernel resources (occupancy, advise, waves, clusters, ptxas).
-extern const FieldSpec threads, block, regs, smem_static, smem_dynamic, carveout, cache_config, optin, max_dynamic_smem, barriers,
+extern const FieldSpec threads, block, warpgroup_regs, tmem_columns, regs, smem_static, smem_dynamic, carveout, cache_config, optin, max_dynamic_smem, barriers,
     partitioned_gc, grid, virtual_resources;
 extern const FieldSpec sweep;  // occupancy only
 // Advisor and clusters.

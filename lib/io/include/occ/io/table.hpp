@@ -11,7 +11,7 @@
 
 namespace occ::io {
 
-enum class RowKind : unsigned char { input, result, limit, allocated, waves };
+enum class RowKind : unsigned char { input, result, limit, allocated, waves, pool };  // pool: the setmaxnreg plan
 
 struct TableRow {
     RowKind kind = RowKind::result;
