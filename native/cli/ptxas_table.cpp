@@ -97,6 +97,9 @@ void print_table(const io::PtxasAnswer& a, const std::string& path) {
     }
     for (const std::string& d : a.log.diagnostics)
         if (!shown.count(d)) std::printf("note: %s\n", d.c_str());
+    for (const std::string& r : a.log.setmaxnreg_ignored)
+        std::printf("setmaxnreg ignored (%s): every warp keeps its launch register count. %s.\n", r.c_str(),
+                    io::setmaxnreg_advice(r).c_str());
     if (a.log.unknown_lines > 0) std::printf("(%d lines of compiler output were not understood: see the notes)\n", a.log.unknown_lines);
     if (a.log.skipped_lines > 0) std::printf("(%d lines of other output were ignored)\n", a.log.skipped_lines);
 }

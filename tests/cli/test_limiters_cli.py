@@ -13,11 +13,15 @@ from occ_cli import query, run
 
 SOURCE = os.environ.get("OCC_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 with open(os.path.join(SOURCE, "tests", "fixtures", "limiter_cases.json")) as f:
-    CASES = {c["limiter"]: c for c in json.load(f)["cases"]}
+    ALL_CASES = {c["limiter"]: c for c in json.load(f)["cases"]}
+# Limits of the resident block count; an effective limit (Tensor Memory) is checked on its own below.
+CASES = {k: c for k, c in ALL_CASES.items() if not c.get("effective")}
+EFFECTIVE = {k: c for k, c in ALL_CASES.items() if c.get("effective")}
 
 # The row headings of the limits table (occ::LimiterInfo::title).
 TITLES = {"warps": "Warps", "registers": "Registers", "shared_memory": "Shared memory", "blocks": "Block slots",
-          "barriers": "Barriers", "virtual_resources": "Virtual resources"}
+          "barriers": "Barriers", "virtual_resources": "Virtual resources", "tmem": "Tensor Memory"}
+LABELS = {"tmem": "Tensor Memory"}
 
 
 def flags(request):
@@ -32,7 +36,7 @@ def flags(request):
 
 
 def label(key):
-    return key.replace("_", " ")
+    return LABELS.get(key, key.replace("_", " "))
 
 
 def ptxas_log(request):
@@ -48,10 +52,28 @@ def ptxas_log(request):
 
 class EveryLimiter(unittest.TestCase):
     def test_cases_cover_every_limiter(self):
-        # A B200 launch that declares virtual resources reports every limit occ has.
-        every = query("occupancy", "--gpu", "B200", "--virtual-resources", "1")["limits"]
-        self.assertEqual(sorted(every), sorted(CASES))
-        self.assertEqual(sorted(TITLES), sorted(CASES))
+        # A B200 launch that declares virtual resources and Tensor Memory reports every limit occ has.
+        every = query("occupancy", "--gpu", "B200", "--virtual-resources", "1", "--tmem-columns", "32")["limits"]
+        self.assertEqual(sorted(every), sorted(ALL_CASES))
+        self.assertEqual(sorted(TITLES), sorted(ALL_CASES))
+        self.assertEqual(sorted(EFFECTIVE), ["tmem"])
+
+    def test_effective_limiter_table_and_json(self):
+        for key, c in EFFECTIVE.items():
+            with self.subTest(limiter=key):
+                args = flags(c["request"])
+                j = query("occupancy", *args)
+                self.assertNotIn(key, j["limiters"])
+                self.assertGreater(j["blocks_per_sm"], c["blocks_per_sm"])
+                self.assertEqual(j["effective"]["limiters"], [key])
+                self.assertEqual(j["effective"]["blocks_per_sm"], c["blocks_per_sm"])
+                rc, out, err = run("occupancy", *args)
+                self.assertEqual(rc, 0, err)
+                self.assertIn("work at once (%s)\n" % label(key), out)
+                self.assertRegex(out, r"\n  Effective +\S+ \(%d of %d resident blocks" % (c["blocks_per_sm"], j["blocks_per_sm"]))
+                self.assertRegex(out, r"\n  %s +%d < " % (TITLES[key], c["blocks_per_sm"]))
+                a = query("advise", *args)
+                self.assertEqual(a["occupancy"]["effective"]["limiters"], [key])
 
     def test_occupancy_table_and_json(self):
         for key, c in CASES.items():

@@ -127,7 +127,7 @@ class Gpus(unittest.TestCase):
         rc, out, _ = run("gpus", "--json")
         db = json.loads(out)
         self.assertGreaterEqual(len(db["gpus"]), 30)
-        self.assertEqual(len(db["archs"]), 21)
+        self.assertEqual(len(db["archs"]), 22)
         rc, out, _ = run("gpus", "--archs")
         self.assertIn("164 KiB", out)
 

@@ -21,7 +21,7 @@ class Limiters(unittest.TestCase):
         self.assertEqual([tuple(e) for e in table], [
             (0x01, "warps", "warps"), (0x02, "registers", "registers"), (0x04, "shared_memory", "shared memory"),
             (0x08, "blocks", "blocks"), (0x10, "barriers", "barriers"),
-            (0x20, "virtual_resources", "virtual resources")])
+            (0x20, "virtual_resources", "virtual resources"), (0x40, "tmem", "Tensor Memory")])
         self.assertEqual(occ.LIMITERS, tuple(key for _, key, _ in table))
         self.assertEqual(sorted(CASES), sorted(occ.LIMITERS))
 
@@ -31,6 +31,12 @@ class Limiters(unittest.TestCase):
                 c = CASES[key]
                 req = c["request"]
                 r = occ.occupancy(**req)
+                if c.get("effective"):  # Tensor Memory: the effective count, never the resident limiters
+                    self.assertNotIn(key, r.limiters)
+                    self.assertEqual(r.effective.limiters, [key])
+                    self.assertEqual(r.effective.blocks_per_sm, c["blocks_per_sm"])
+                    self.assertEqual(r.limits[key], c["blocks_per_sm"])
+                    continue
                 self.assertEqual(r.limiters, [key])
                 self.assertEqual(r.limits[key], c["blocks_per_sm"])
                 a = occ.advise(**req)

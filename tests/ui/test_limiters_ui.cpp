@@ -51,11 +51,13 @@ TEST_CASE("every limiter is named by the result view, the SM view and the hints"
         s.req.kernel.optin = q.value("optin", false);
         s.req.kernel.barriers = q.value("barriers", 1);
         s.req.kernel.virtual_resources = q.value("virtual_resources", 0);
+        s.req.kernel.tmem_columns = q.value("tmem_columns", 0);
         occ::ui::sync_block(s);
         occ::ui::mark_changed(s);
         std::string text;
         for (int i = 0; i < 3; ++i) text = frame_texts(app);
-        REQUIRE(s.derived.result.limiters == e.bit);
+        if (e.effective) REQUIRE(occ::effective_limiters(s.derived.result) == e.bit);
+        else REQUIRE(s.derived.result.limiters == e.bit);
         const std::string blocks = std::to_string(c["blocks_per_sm"].get<int>()) + " blocks";
 
         // Wrapped sentences come back a line at a time: read the frame as one text.
@@ -64,7 +66,8 @@ TEST_CASE("every limiter is named by the result view, the SM view and the hints"
             if (ch == '\n') ch = ' ';
         // Result view: the summary under the headline, and this limiter's row of the limits table
         // (its title whole, not clipped, and its block count).
-        CHECK(text.find("\nlimited by " + std::string(e.label) + "\n") != std::string::npos);
+        if (e.effective) CHECK(flat.find("work at once (" + std::string(e.label) + ")") != std::string::npos);
+        else CHECK(text.find("\nlimited by " + std::string(e.label) + "\n") != std::string::npos);
         CHECK(text.find("\n" + std::string(e.title) + "\n") != std::string::npos);
         CHECK(text.find("\n" + blocks + "\n") != std::string::npos);
         for (const auto& clipped : occ::ui::check_layout()["clipped"]) CHECK(clipped["text"] != e.title);
@@ -73,7 +76,7 @@ TEST_CASE("every limiter is named by the result view, the SM view and the hints"
                               e.bit == occ::kLimitBlocks;
         if (!pictured) CHECK(flat.find(std::string(e.title) + " limiting: " + blocks) != std::string::npos);
         // Hints: core's note (the sentence `occ advise` prints) names it.
-        if (e.bit != occ::kLimitRegisters)
+        if (e.bit != occ::kLimitRegisters && !e.effective)
             CHECK(flat.find("no register count fits more blocks: even with 0 registers the launch is limited by " + std::string(e.label)) !=
                   std::string::npos);
     }

@@ -20,7 +20,11 @@ std::int64_t other_value(const io::FieldSpec& s) {
     switch (s.type) {
         case io::FieldType::boolean: return io::default_value(s) == 0;
         case io::FieldType::choice: return io::default_value(s) == 0 ? 1 : 0;
-        default: return s.key == "carveout" ? 50 : s.key == "max_dynamic_smem" ? 1024 : s.key == "regs" ? 40 : 3;
+        default:
+            if (s.valid)  // the first value past the default its rule takes (tmem_columns: 32)
+                for (std::int64_t v = s.lo; v <= s.hi; ++v)
+                    if (v != s.int_default && s.valid(v)) return v;
+            return s.key == "carveout" ? 50 : s.key == "max_dynamic_smem" ? 1024 : s.key == "regs" ? 40 : 3;
     }
 }
 

@@ -51,7 +51,7 @@ std::string ptxas_log(const json& req, const Device& d) {
 TEST_CASE("the limiter list: bits in cuda_occupancy.h's order, one entry per bit, names unique") {
     // cuda_occupancy.h: OCC_LIMIT_WARPS 0x01, _REGISTERS 0x02, _SHARED_MEMORY 0x04, _BLOCKS 0x08,
     // _BARRIERS 0x10, _VIRTUAL_RESOURCES 0x20.
-    CHECK(kLimiterCount == 6);
+    CHECK(kLimiterCount == 7);
     CHECK(kLimitWarps == 0x01u);
     CHECK(kLimitBarriers == 0x10u);
     CHECK(kLimitVirtualResources == 0x20u);
@@ -76,10 +76,32 @@ TEST_CASE("every limiter x every output: a launch limited by it alone is named e
         const json& req = c["request"];
         const int blocks = c["blocks_per_sm"].get<int>();
 
-        // The model itself: exactly this bit, and limit_of reads its member.
         const auto ans = io::answer_occupancy(req);
         REQUIRE(ans);
         const OccupancyResult& r = ans->result;
+        if (e.effective) {
+            // An effective limit (Tensor Memory): the resident count and its limiters stay cuda_occupancy.h's;
+            // the effective block count, its limiters, the table row and the summary name it.
+            CHECK((r.limiters & e.bit) == 0);
+            CHECK(r.blocks_per_sm > blocks);
+            CHECK(effective_blocks_per_sm(r) == blocks);
+            CHECK(effective_limiters(r) == e.bit);
+            CHECK(limit_of(r, e.bit) == blocks);
+            const json j = io::handle("occupancy", req);
+            CHECK(j["effective"]["limiters"] == json::array({e.key}));
+            CHECK(j["effective"]["blocks_per_sm"] == blocks);
+            CHECK(j["limits"][e.key] == blocks);
+            const std::vector<io::TableRow> rows = io::occupancy_table(ans->input, r);
+            const auto row = std::find_if(rows.begin(), rows.end(),
+                                          [&](const io::TableRow& t) { return t.kind == io::RowKind::limit && t.limiter == e.bit; });
+            REQUIRE(row != rows.end());
+            CHECK(row->hit);
+            CHECK(summarize(r).find("(" + std::string(e.label) + ")") != std::string::npos);
+            const json adv = io::handle("advise", req);
+            CHECK(adv["occupancy"]["effective"]["limiters"] == json::array({e.key}));
+            continue;
+        }
+        // The model itself: exactly this bit, and limit_of reads its member.
         CHECK(r.limiters == e.bit);
         CHECK(r.blocks_per_sm == blocks);
         CHECK(limit_of(r, e.bit) == blocks);
@@ -141,7 +163,7 @@ TEST_CASE("a limit the kernel must declare is reported only where it declares it
     // no table row; with one, both.
     const json plain = io::handle("occupancy", json{{"gpu", "B200"}, {"threads", 64}, {"regs", 32}});
     CHECK_FALSE(plain["limits"].contains("virtual_resources"));
-    CHECK(plain["limits"].size() == kLimiterCount - 1);
+    CHECK(plain["limits"].size() == kLimiterCount - 2);  // neither virtual_resources nor tmem declared
     const auto ans = io::answer_occupancy(json{{"gpu", "B200"}, {"threads", 64}, {"regs", 32}});
     REQUIRE(ans);
     for (const io::TableRow& t : io::occupancy_table(ans->input, ans->result)) CHECK(t.limiter != kLimitVirtualResources);

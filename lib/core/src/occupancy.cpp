@@ -290,8 +290,8 @@ using detail::tables_for;
            (static_cast<std::uint64_t>(k.smem_static) <= static_cast<std::uint64_t>(kSizeCap)) &
            (static_cast<std::uint64_t>(l.smem_dynamic) <= static_cast<std::uint64_t>(kSizeCap)) &
            (static_cast<unsigned>(k.barriers) <= static_cast<unsigned>(kMaxNamedBarriers)) & (l.carveout == -1) &
-           (l.cache_config == CacheConfig::none) & (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) & (k.max_threads == 0) & (k.tmem_columns == 0) &
-           ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
+           (l.cache_config == CacheConfig::none) & (k.max_dynamic_smem < 0) & (k.virtual_resources == 0) & (k.max_threads == 0) &
+           (k.tmem_columns == 0) & ((k.partitioned_gc == PartitionedGC::off) | !a.partitioned_gc_supported);
 }
 // compute_limits() from the tables, for a query table_common() takes. No branch on the query's
 // values: every figure is worked out, then chosen by a mask (refusals are common and random in a

@@ -48,7 +48,8 @@ RegisterPoolAnswer register_pool(const ArchRules& a, const KernelResources& k, c
     const std::string launch = std::to_string(held) + " the block was launched with (" + std::to_string(r.warpgroups) + " warpgroups x " +
                                std::to_string(r.launch_regs) + ")";
     if (r.fits) {
-        r.summary = "fits: the counts sum to " + std::to_string(asked) + " of the " + launch + ", " + std::to_string(held - asked) + " left";
+        r.summary = "fits: the counts sum to " + std::to_string(asked) + " of the " + launch + ", " + std::to_string(held - asked) +
+                    " left";
     } else {
         r.summary = "hang risk: the counts sum to " + std::to_string(asked) + ", over the " + launch +
                     "; setmaxnreg.inc waits for registers that are never freed";

@@ -240,8 +240,10 @@ json to_json(const AdviseAnswer& a) {
             {"available", da.available >= 0 ? json(da.available) : json(nullptr)},
             {"at_available", snap(da.at_available, l.threads, k.regs_per_thread, da.available >= 0 ? da.available : 0)},
             {"error", da.ok() ? json(nullptr) : json(da.error)}};
+    json now = snap(a.now, l.threads, k.regs_per_thread, l.smem_dynamic);
+    if (json e = effective_to_json(a.now, k); !e.is_null()) now["effective"] = std::move(e);
     json out{{"device", device_brief(a.input.device)},
-             {"occupancy", snap(a.now, l.threads, k.regs_per_thread, l.smem_dynamic)},
+             {"occupancy", now},
              {"block_size", bj},
              {"registers", rj},
              {"shared_memory", sj},
@@ -251,6 +253,18 @@ json to_json(const AdviseAnswer& a) {
              {"suggestions", a.suggestions},
              {"input", occupancy_request_to_json(a.input)},
              {"error", a.now.ok() ? json(nullptr) : json(a.now.error_message())}};
+    if (json p = register_pool_to_json(a.input); !p.is_null()) {
+        if (p["error"].is_null()) {
+            const int producer = a.input.warpgroup_regs.front();
+            out["suggestions"].push_back(p["max_consumer_regs"].is_null()
+                                             ? "register plan: " + p["summary"].get<std::string>()
+                                             : "register plan: with warpgroup 0 at " + std::to_string(producer) +
+                                                   " registers, the other warpgroups can each take up to " +
+                                                   std::to_string(p["max_consumer_regs"].get<int>()) + " (setmaxnreg.inc); " +
+                                                   p["summary"].get<std::string>());
+        }
+        out["register_pool"] = std::move(p);
+    }
     if (a.id) out["id"] = *a.id;
     return out;
 }

@@ -83,6 +83,16 @@ json tree(Emit emit) {
 
 }  // namespace
 
+json effective_to_json(const OccupancyResult& r, const KernelResources& k) {
+    const json j = tree([&](TreeWriter& w) { emit_effective(w, r, k); });
+    return j.contains("effective") ? j["effective"] : json(nullptr);
+}
+
+json register_pool_to_json(const OccupancyRequest& q) {
+    if (q.warpgroup_regs.empty()) return nullptr;
+    return tree([&](TreeWriter& w) { emit_register_pool(w, q); })["register_pool"];
+}
+
 json occupancy_request_to_json(const OccupancyRequest& r) {
     return tree([&](TreeWriter& w) { emit_occupancy_request(w, r); });
 }

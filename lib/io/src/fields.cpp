@@ -257,9 +257,11 @@ std::vector<int> read_int_list(FieldReader& f, const FieldSpec& s, std::size_t m
         std::int64_t x = 0;
         const bool integer = e.is_number_integer() || (e.is_string() && parse_integer(e.get<std::string>(), x));
         if (e.is_number_integer()) x = e.get<std::int64_t>();
-        if (!integer || x < s.lo || x > s.hi)
-            f.fail(s.key, "each entry must be an integer " + std::to_string(s.lo) + ".." + std::to_string(s.hi) + ", got " +
-                              e.dump().substr(0, 20));
+        if (!integer || x < s.lo || x > s.hi || (s.valid && !s.valid(x)))
+            f.fail(s.key,
+                   "each entry must be " +
+                       (s.expect.empty() ? "an integer " + std::to_string(s.lo) + ".." + std::to_string(s.hi) : std::string(s.expect)) +
+                       ", got " + e.dump().substr(0, 20));
         out.push_back(static_cast<int>(x));
     }
     return out;

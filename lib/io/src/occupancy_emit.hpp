@@ -23,6 +23,23 @@ void emit_limiters(W& w, unsigned limiters) {
     w.end_array();
 }
 
+// The blocks that work at once, where the kernel declares an effective limit (Tensor Memory):
+// "effective": {blocks_per_sm, warps_per_sm, occupancy, limiters, waiting_blocks}.
+template <typename W>
+void emit_effective(W& w, const OccupancyResult& r, const KernelResources& k) {
+    bool declared = false;
+    for (const LimiterInfo& e : kLimiters) declared |= e.effective && e.reported(k);
+    if (!declared) return;
+    const int b = effective_blocks_per_sm(r);
+    w.begin_object("effective");
+    w.field("blocks_per_sm", b);
+    w.field("warps_per_sm", b * r.warps_per_block);
+    w.field("occupancy", r.max_warps_per_sm > 0 ? static_cast<double>(b * r.warps_per_block) / r.max_warps_per_sm : 0.0);
+    emit_limiters(w, effective_limiters(r));
+    w.field("waiting_blocks", r.blocks_per_sm - b);
+    w.end_object();
+}
+
 template <typename W>
 void emit_occupancy_result(W& w, const OccupancyResult& r, const Device& d, const KernelResources& k) {
     w.field("blocks_per_sm", r.blocks_per_sm);
@@ -37,19 +54,7 @@ void emit_occupancy_result(W& w, const OccupancyResult& r, const Device& d, cons
         if (e.reported(k)) w.limit(e.key, r.*e.limit);
     w.end_object();
     emit_limiters(w, r.limiters);
-    // The blocks that work at once, where an effective limit (Tensor Memory) is declared.
-    bool effective = false;
-    for (const LimiterInfo& e : kLimiters) effective |= e.effective && e.reported(k);
-    if (effective) {
-        const int b = effective_blocks_per_sm(r);
-        w.begin_object("effective");
-        w.field("blocks_per_sm", b);
-        w.field("warps_per_sm", b * r.warps_per_block);
-        w.field("occupancy", r.max_warps_per_sm > 0 ? static_cast<double>(b * r.warps_per_block) / r.max_warps_per_sm : 0.0);
-        emit_limiters(w, effective_limiters(r));
-        w.field("waiting_blocks", r.blocks_per_sm - b);
-        w.end_object();
-    }
+    emit_effective(w, r, k);
     w.field("regs_per_warp_allocated", r.regs_per_warp_allocated);
     w.field("regs_per_block_allocated", r.regs_per_block_allocated);
     w.field("smem_per_block_allocated", r.smem_per_block_allocated);

@@ -158,6 +158,13 @@ struct Parser {
         const Message m = std::move(*msg);
         msg.reset();
         if (m.kind != TagKind::info) log_note(m.text);
+        if (const auto at = m.text.find("'setmaxnreg' ignored"); at != std::string::npos && log.setmaxnreg_ignored.size() < 8) {
+            std::string reason = std::string(trim(std::string_view(m.text).substr(at + 20)));
+            while (!reason.empty() && (reason.front() == ';' || reason.front() == ' ')) reason.erase(0, 1);
+            if (!reason.empty() && reason.back() == '.') reason.pop_back();
+            if (std::find(log.setmaxnreg_ignored.begin(), log.setmaxnreg_ignored.end(), reason) == log.setmaxnreg_ignored.end())
+                log.setmaxnreg_ignored.push_back(reason);
+        }
         const std::string_view fn = named_function(m.text);
         if (fn.empty()) {
             if (m.kind == TagKind::info) log_note(m.text);
@@ -466,6 +473,26 @@ PtxasLog parse_ptxas_log(std::string_view text) {
     }
     p.finish();
     return std::move(p.log);
+}
+
+}  // namespace occ::io
+
+namespace occ::io {
+
+// The causes ptxas 13.0 prints (its C7504-C7508 messages; public reports: NVIDIA/cutlass #2452, #3406,
+// NVIDIA/Fuser #3972) and what lifts each.
+std::string setmaxnreg_advice(std::string_view reason) {
+    if (reason.find("register count at entry") != std::string_view::npos)
+        return "ptxas needs the entry register count: give __launch_bounds__(threads, minBlocksPerSM) with a minimum block count "
+               "(.minnctapersm), or -maxrregcount / __maxnreg__; .maxntid alone is not enough";
+    if (reason.find("compilation units") != std::string_view::npos)
+        return "relocatable device code (-rdc) hides the register count from callers: build the kernel without -rdc";
+    if (reason.find("'extern' call") != std::string_view::npos)
+        return "the kernel calls an extern device function: inline it or compile it in the same unit";
+    if (reason.find("debugging") != std::string_view::npos) return "a -G (device debug) build: setmaxnreg applies only without -G";
+    if (reason.find("minimum register") != std::string_view::npos)
+        return "a warpgroup's setmaxnreg.dec goes below what its code needs: raise that count";
+    return "ptxas dropped setmaxnreg: every warp keeps its launch register count";
 }
 
 }  // namespace occ::io

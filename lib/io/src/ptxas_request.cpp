@@ -254,6 +254,11 @@ json to_json(const PtxasAnswer& a) {
         {"input", input},
         {"error", a.error.empty() ? json(nullptr) : json(a.error)},
     };
+    if (!a.log.setmaxnreg_ignored.empty()) {
+        json ignored = json::array();
+        for (const std::string& r : a.log.setmaxnreg_ignored) ignored.push_back({{"reason", r}, {"advice", setmaxnreg_advice(r)}});
+        out["setmaxnreg_ignored"] = ignored;
+    }
     if (a.id) out["id"] = *a.id;
     return out;
 }

@@ -194,19 +194,23 @@ constexpr FieldSpec tmem_columns{.key = "tmem_columns",
                                  .doc_type = "integer",
                                  .doc_range = "0, 32, 64, 128, 256 or 512 (cc 10.0, 10.3, 11.0)",
                                  .unit = "TMEM columns per block",
-                                 .help = "Tensor Memory columns each block allocates (tcgen05.alloc, 512 per SM): blocks beyond "
-                                         "512 / columns wait, limiting the effective occupancy; 0 = none",
+                                 .help =
+                                     "Tensor Memory columns each block allocates (tcgen05.alloc, 512 per SM): blocks beyond "
+                                     "512 / columns wait, limiting the effective occupancy; 0 = none",
                                  .valid = [](std::int64_t c) { return tmem_columns_valid(c); }};
 constexpr FieldSpec warpgroup_regs{.key = "warpgroup_regs",
                                    .type = T::list,
                                    .lo = kSetmaxnregMin,
                                    .hi = kSetmaxnregMax,
+                                   .expect = "24..256 in steps of 8 (PTX ISA setmaxnreg)",
                                    .def = "-",
                                    .doc_type = "array of integers",
                                    .doc_range = "one per warpgroup (threads / 128), each 24..256 in steps of 8",
                                    .unit = "registers per thread",
-                                   .help = "Register counts after setmaxnreg, one per warpgroup (e.g. 24,240,240 at --regs 168): "
-                                           "checked against the block's register pool"};
+                                   .help =
+                                       "Register counts after setmaxnreg, one per warpgroup (e.g. 24,240,240 at --regs 168): "
+                                       "checked against the block's register pool",
+                                   .valid = [](std::int64_t v) { return v % kSetmaxnregStep == 0; }};
 constexpr FieldSpec partitioned_gc{.key = "partitioned_gc",
                                    .type = T::choice,
                                    .choices = "off,on,strict",
@@ -793,11 +797,11 @@ constexpr auto launch_specs() {
     return out;
 }
 constexpr auto kDevice = specs(gpu, cc, device);
-constexpr auto kLaunch = join(specs(threads, block), launch_specs<false>());
+constexpr auto kLaunch = join(specs(threads, block), launch_specs<false>(), specs(warpgroup_regs));
 
-constexpr auto kOccupancy = join(kDevice, kLaunch, specs(warpgroup_regs, sweep, id));
+constexpr auto kOccupancy = join(kDevice, kLaunch, specs(sweep, id));
 constexpr auto kAdvise = join(kDevice, kLaunch,
-                              specs(warpgroup_regs, smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms, id));
+                              specs(smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms, id));
 constexpr auto kWaves = join(kDevice, kLaunch, specs(id));
 constexpr auto kClusters = join(kDevice, kLaunch, specs(cluster_size_required, non_portable, gpc_sms, id));
 // Registers, static shared memory and barriers come from the log.

@@ -32,6 +32,7 @@ struct LimiterColor {
 constexpr LimiterColor kLimiterColors[] = {
     {kLimitWarps, 0.31f, 0.55f, 0.85f, 2},  {kLimitRegisters, 0.95f, 0.55f, 0.17f, 0}, {kLimitSharedMemory, 0.35f, 0.70f, 0.31f, 1},
     {kLimitBlocks, 0.69f, 0.48f, 0.75f, 3}, {kLimitBarriers, 0.88f, 0.34f, 0.35f, 4},  {kLimitVirtualResources, 0.80f, 0.70f, 0.20f, 5},
+    {kLimitTmem, 0.20f, 0.72f, 0.72f, 6},
 };
 static_assert(std::size(kLimiterColors) == kLimiterCount, "one colour per limiter in occ::kLimiters");
 constexpr bool colors_follow_limiters() {

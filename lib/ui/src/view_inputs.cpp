@@ -6,6 +6,7 @@
 #include "occ/format.hpp"
 #include "occ/io/binding.hpp"
 #include "occ/io/schema.hpp"
+#include "occ/io/size.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
@@ -130,6 +131,56 @@ void draw_inputs(AppState& s) {
     }
     ImGui::SameLine();
     ImGui::TextDisabled("/ block");
+
+    if (a.tmem_columns_per_sm > 0 || k.tmem_columns > 0) {
+        input_row("TMEM", io::fields::tmem_columns.help.data());
+        static const int kColumns[] = {0, 32, 64, 128, 256, 512};
+        const std::string now = k.tmem_columns == 0 ? std::string("none") : std::to_string(k.tmem_columns) + " columns";
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        if (ImGui::BeginCombo("##tmem", now.c_str())) {
+            for (const int c : kColumns) {
+                const std::string label = c == 0 ? std::string("none") : std::to_string(c) + " columns";
+                if (ImGui::Selectable(label.c_str(), c == k.tmem_columns)) {
+                    k.tmem_columns = c;
+                    changed = true;
+                }
+            }
+            ImGui::EndCombo();
+        }
+    }
+
+    if (a.cc_major >= 9 || !s.req.warpgroup_regs.empty()) {
+        input_row("Register plan", io::fields::warpgroup_regs.help.data());
+        // The text follows the request unless it is being edited; a list that does not parse keeps the last good plan.
+        static std::string text;
+        static bool editing = false;
+        if (!editing) {
+            text.clear();
+            for (const int v : s.req.warpgroup_regs) text += (text.empty() ? "" : ",") + std::to_string(v);
+        }
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        if (input_text_hint("##wgregs", "setmaxnreg per warpgroup, e.g. 24,240,240", text)) {
+            std::vector<int> plan;
+            bool ok = true;
+            std::size_t b = 0;
+            while (ok && b <= text.size() && !text.empty()) {
+                std::size_t e = text.find(',', b);
+                if (e == std::string::npos) e = text.size();
+                long long v = 0;
+                std::int64_t x = 0;
+                ok = io::parse_integer(std::string_view(text).substr(b, e - b), x) && x >= io::fields::warpgroup_regs.lo &&
+                     x <= io::fields::warpgroup_regs.hi && plan.size() < 8;
+                v = x;
+                if (ok) plan.push_back(static_cast<int>(v));
+                b = e + 1;
+            }
+            if (ok) {
+                s.req.warpgroup_regs = plan;
+                changed = true;
+            }
+        }
+        editing = ImGui::IsItemActive();
+    }
 
     if (a.partitioned_gc_supported) {
         input_row("Partitioned GC", "Partitioned global caching (-Xptxas -dlcm=ca on 5.2/5.3/6.1/6.2): a block lives in half an SM.");

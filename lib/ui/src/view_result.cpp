@@ -100,7 +100,8 @@ void draw_result(AppState& s, bool headline) {
         ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, em(9.5f));
         ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch);
         for (const io::TableRow& row : rows)
-            if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves) kv(row.key.c_str(), row.value, row.note.c_str());
+            if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves || row.kind == io::RowKind::pool)
+                kv(row.key.c_str(), row.value, row.note.c_str());
         ImGui::EndTable();
     }
 }

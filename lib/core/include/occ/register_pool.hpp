@@ -40,11 +40,11 @@ struct WarpgroupPlan {
 struct RegisterPoolAnswer {
     std::string error;  // why the plan cannot be checked (bad plan, no setmaxnreg on this part); "" otherwise
     int warpgroups = 0;
-    int launch_regs = 0;       // per thread, as allocated (rounded up to 8: 256 per warp)
-    int pool = 0;              // registers the block holds: launch_regs x threads
-    int planned = 0;           // sum over warpgroups of 128 x count
-    int left = 0;              // pool - planned (negative: the plan does not fit)
-    bool fits = false;         // every inc can be met once every dec has run
+    int launch_regs = 0;        // per thread, as allocated (rounded up to 8: 256 per warp)
+    int pool = 0;               // registers the block holds: launch_regs x threads
+    int planned = 0;            // sum over warpgroups of 128 x count
+    int left = 0;               // pool - planned (negative: the plan does not fit)
+    bool fits = false;          // every inc can be met once every dec has run
     int max_consumer_regs = 0;  // with warpgroup 0 as producer: the largest equal count the others can take (0 = none)
     std::vector<WarpgroupPlan> plan;
     std::string summary;  // one sentence: fits / hang risk, and what to change

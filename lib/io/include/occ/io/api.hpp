@@ -75,7 +75,11 @@ std::span<const FieldBinding<OccupancyRequest>> launch_bindings();
 Result<OccupancyRequest> read_occupancy_request(const json& request, std::string_view context = "occupancy request");
 // For readers composed of several parts (io-internal; throws RequestError on bad fields).
 OccupancyRequest read_occupancy_request(FieldReader& f);
-json occupancy_request_to_json(const OccupancyRequest& r);  // canonical echo (also the URL/scenario form)
+json occupancy_request_to_json(const OccupancyRequest& r);
+// The "effective" object of an answer (null unless the kernel declares an effective limit: Tensor
+// Memory) and the "register_pool" object (null without warpgroup_regs), as the occupancy answer has them.
+json effective_to_json(const OccupancyResult& r, const KernelResources& k);
+json register_pool_to_json(const OccupancyRequest& q);  // canonical echo (also the URL/scenario form)
 
 struct OccupancyAnswer {
     OccupancyRequest input;

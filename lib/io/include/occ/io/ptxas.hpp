@@ -65,7 +65,13 @@ struct PtxasLog {
     int skipped_lines = 0;                 // lines outside any record that were not understood (other tools), ignored
     int unknown_lines = 0;                 // lines inside a record that were not understood (each a diagnostic on it)
     std::vector<std::string> diagnostics;  // ptxas warning/error lines and notes, from the tool's tag on (first 50)
+    // "(C7508) Potential Performance Loss: 'setmaxnreg' ignored; unable to determine register count at
+    // entry." and its kin: each reason as printed after "ignored" (ptxas names no function: the whole
+    // compilation's setmaxnreg are dropped, every warp keeps its launch count).
+    std::vector<std::string> setmaxnreg_ignored;
 };
+// What to do about a setmaxnreg_ignored reason (the ptxas message's cause, in a sentence).
+std::string setmaxnreg_advice(std::string_view reason);
 
 PtxasLog parse_ptxas_log(std::string_view text);
 

@@ -68,8 +68,8 @@ namespace fields {
 // Device: gpu | cc | device (every kind with a device, roofline excepted).
 extern const FieldSpec gpu, cc, device;
 // Launch and kernel resources (occupancy, advise, waves, clusters, ptxas).
-extern const FieldSpec threads, block, warpgroup_regs, tmem_columns, regs, smem_static, smem_dynamic, carveout, cache_config, optin, max_dynamic_smem, barriers,
-    partitioned_gc, grid, virtual_resources;
+extern const FieldSpec threads, block, warpgroup_regs, tmem_columns, regs, smem_static, smem_dynamic, carveout, cache_config, optin,
+    max_dynamic_smem, barriers, partitioned_gc, grid, virtual_resources;
 extern const FieldSpec sweep;  // occupancy only
 // Advisor and clusters.
 extern const FieldSpec smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, cluster_size_required, non_portable,
