@@ -27,6 +27,14 @@ COALESCE_CASES = [
     (["--range", "1000000", "--seed", "7"], {"verdict": "scattered"}),
     (["--op", "store", "--stride", "2"], {"sectors": 8}),
     (["--cc", "6.0"], {"sectors": 4}),
+    # 32-byte lanes (one 256-bit ld.global, cc 10.0+): an aligned lane is one whole sector, 4 lanes a
+    # 128-byte line. 32 x 32 B = 1024 B = 32 sectors over 8 lines; stride 2 (64 B apart) still 32
+    # sectors, each fully used, over 31 x 64 + 32 = 2016 B = 16 lines.
+    (["--cc", "10.0", "--access-bytes", "32"], {"requests": 1, "sectors": 32, "lines": 8, "bytes_requested": 1024,
+                                                "bytes_transferred": 1024, "efficiency": 1.0, "excess_sectors": 0}),
+    (["--cc", "12.0", "--access-bytes", "32", "--stride", "2"], {"sectors": 32, "lines": 16, "efficiency": 1.0,
+                                                                 "excess_sectors": 0}),
+    (["--cc", "10.0", "--access-bytes", "32", "--offset", "32"], {"sectors": 32, "lines": 9, "excess_sectors": 0}),
 ]
 
 BANK_CASES = [
@@ -201,6 +209,42 @@ class Batch(unittest.TestCase):
 
 
 class ExitCodes(unittest.TestCase):
+    def test_32_byte_lanes_need_cc_10_and_global_memory(self):
+        # PTX ISA 8.8: 256-bit ld/st (.v8.b32, .v4.b64) on sm_100+ and in .global only.
+        lines = [
+            {"gpu": "H100", "access_bytes": 32},
+            {"cc": "10.0", "access_bytes": 32, "offset": 16},
+            {"cc": "10.0", "tile": [32, 64], "elem_bytes": 4, "access_bytes": 32},
+            {"cc": "9.0", "tile": [32, 64], "elem_bytes": 4, "access_bytes": 32},
+            {"cc": "10.0", "expr": "A[threadIdx.x]", "array": "double4_32a A[32]"},
+            {"cc": "12.0", "expr": "A[threadIdx.x]", "array": "double4 A[32]"},
+        ]
+        rc, out, _ = run("coalesce", "--batch", stdin="".join(json.dumps(l) + "\n" for l in lines))
+        self.assertEqual(rc, 1)
+        got = [json.loads(l) for l in out.splitlines()]
+        self.assertTrue(got[0]["error"].startswith("access_bytes: must be 1, 2, 4, 8 or 16 on cc 9.0 (Hopper), got 32"))
+        self.assertIn("needs compute capability 10.0 or newer (PTX ISA 8.8, sm_100+)", got[0]["error"])
+        self.assertIn("not a multiple of access_bytes (32)", got[1]["error"])
+        # The tile's rows: 32 x 64 floats = 8192 B = 256 sectors, 64 lines, in 8 instructions of 32 lanes.
+        self.assertIsNone(got[2]["error"])
+        self.assertEqual((got[2]["sectors"], got[2]["lines"], got[2]["requests"], got[2]["efficiency"]), (256, 64, 8, 1.0))
+        self.assertIn("10.0 or newer", got[3]["error"])
+        self.assertIsNone(got[4]["error"])
+        self.assertEqual((got[4]["input"]["access_bytes"], got[4]["sectors"], got[4]["lines"]), (32, 32, 8))
+        self.assertIn("double4 is 32 bytes but 16-byte aligned", got[5]["error"])
+        # Shared memory: refused on every architecture, with what to model instead.
+        lines = [{"cc": "10.0", "access_bytes": 32}, {"cc": "12.0", "tile": [32, 64], "elem_bytes": 4, "access_bytes": 32}]
+        rc, out, _ = run("banks", "--batch", stdin="".join(json.dumps(l) + "\n" for l in lines))
+        self.assertEqual(rc, 1)
+        for line in out.splitlines():
+            e = json.loads(line)["error"]
+            self.assertTrue(e.startswith("access_bytes: shared memory takes 1, 2, 4, 8 or 16 bytes per lane, got 32"), e)
+            self.assertIn("two 16-byte instructions", e)
+        # The flag gives the same refusal, exit status 2.
+        rc, _, err = run("banks", "--cc", "10.0", "--access-bytes", "32")
+        self.assertEqual(rc, 2)
+        self.assertIn(".global only", err)
+
     def test_bad_flags_and_values_exit_2(self):
         for args in (["coalesce", "--bogus"], ["coalesce", "--bytes", "3"], ["coalesce", "--offset", "2"],
                      ["coalesce", "--cc", "5.2"], ["banks", "--cc", "3.5"], ["banks", "--order", "up"],

@@ -230,6 +230,38 @@ TEST_CASE("block result: affine stride reason and odd-stride fix; old parts refu
     CHECK(banks_model_unsupported(*find_arch(5, 0)).empty());
 }
 
+TEST_CASE("32-byte lanes are refused for shared memory on every architecture, with the 16-byte instruction to model instead") {
+    // PTX ISA 8.8, ld / st: the 256-bit forms (.v8.b32, .v4.b64) exist for .global only; ptxas refuses
+    // ld.shared.v8 on every target ("global state space expected for feature '256 bit wide load/store'").
+    // So a 32-byte shared access is two 16-byte instructions of 4 phases of 8 lanes each.
+    AccessPattern p;
+    p.access_bytes = 32;
+    const std::string want =
+        "access_bytes: shared memory takes 1, 2, 4, 8 or 16 bytes per lane, got 32; the 256-bit ld/st forms (.v8.b32, .v4.b64, PTX ISA "
+        "8.8) are .global only (ptxas refuses ld.shared.v8), so a 32-byte shared access is two 16-byte instructions: model "
+        "access_bytes 16 (4 phases of 8 lanes each)";
+    for (const ArchRules& a : all_archs()) {
+        INFO("cc " << a.cc_major << "." << a.cc_minor);
+        const BankBlockResult b = analyze_banks_block(p, a);
+        CHECK(!b.ok());
+        if (a.banks_model) CHECK(b.error == want);  // else the model's own refusal (Kepler's bank modes)
+    }
+    CHECK(banks_access_unsupported(32) == want);
+    for (int bytes : {1, 2, 4, 8, 16}) CHECK(banks_access_unsupported(bytes).empty());
+    // What to model instead: each 16-byte half of 32 contiguous 32-byte lanes. Lane i's first half is at
+    // 32i: bytes 32i..32i+15 = words 8i..8i+3, banks 8i mod 32 .. +3. A phase of 8 lanes covers banks
+    // 0-3, 8-11, 16-19, 24-27 twice (lanes i and i+4 share banks with different words): 2-way, 2
+    // wavefronts per phase, 8 in all (ideal 4), 4 conflicts; the second half instruction the same.
+    p.access_bytes = 16;
+    p.elem_bytes = 32;
+    const BankBlockResult half = analyze_banks_block(p, *find_arch(10, 0));
+    REQUIRE(half.ok());
+    CHECK(half.wavefronts == 8);
+    CHECK(half.ideal_wavefronts == 4);
+    CHECK(half.conflicts == 4);
+    CHECK(half.max_way == 2);
+}
+
 TEST_CASE("property: analyze_banks matches a brute-force reference") {
     std::mt19937_64 rng(777);
     const int widths[] = {1, 2, 4, 8, 16};

@@ -312,12 +312,140 @@ TEST_CASE("validation: widths, alignment, block, architecture") {
     CHECK(global_model_unsupported(*find_arch(9, 0)).empty());
 }
 
+TEST_CASE("32-byte lanes (double4_32a, one 256-bit ld/st.global on cc 10.0+): known answers from the sector rule") {
+    // The rule (Best Practices Guide, "Coalesced Access to Global Memory"): a warp's request moves the
+    // distinct 32-byte-aligned sectors its active lanes touch; lines are the distinct 128-byte lines.
+    // A 32-byte lane must be 32-byte aligned (natural alignment), so it fills exactly one sector, and
+    // a 128-byte line holds 4 such lanes.
+    const ArchRules& b200 = *find_arch(10, 0);
+
+    // Contiguous, aligned: lane i at 4096 + 32i. 32 lanes x 32 B = 1024 B = 32 whole sectors; the span
+    // 4096..5119 starts on a line and covers 1024 / 128 = 8 lines; every byte moved is asked for:
+    // efficiency 1024 / 1024 = 100 %, ideal = 1024 / 32 = 32, excess 0.
+    GlobalAccessResult r = analyze_global(affine_warp(32, 4096, 1));
+    CHECK(r.requests == 1);
+    CHECK(r.sectors == 32);
+    CHECK(r.lines == 8);
+    CHECK(r.bytes_requested == 1024);
+    CHECK(r.lane_bytes == 1024);
+    CHECK(r.bytes_transferred == 1024);
+    CHECK(r.efficiency == doctest::Approx(1.0));
+    CHECK(r.ideal_sectors == 32);
+    CHECK(r.excess_sectors == 0);
+    for (std::size_t k = 0; k < 32; ++k) {
+        CHECK(r.lane_sector[k] == static_cast<int>(k));  // one sector per lane, in lane order
+        CHECK(r.sector_used_bytes[k] == 32);
+        CHECK(r.sector_addr[k] == 4096 + 32 * k);
+    }
+    // The same 1024 bytes as 16-byte lanes take two instructions: 16 sectors (512 B) and 4 lines each.
+    r = analyze_global(affine_warp(16, 4096, 1));
+    CHECK(r.sectors == 16);
+    CHECK(r.lines == 4);
+
+    // Stride 2 (lane i at 4096 + 64i): each lane still fills a sector of its own, and the sectors in
+    // between are never fetched, so 32 sectors, 1024 B moved for 1024 B asked: 100 % sector efficiency.
+    // The span is 31 x 64 + 32 = 2016 B from a line start: ceil(2016 / 128) = 16 lines (2 lanes each).
+    r = analyze_global(affine_warp(32, 4096, 2));
+    CHECK(r.sectors == 32);
+    CHECK(r.lines == 16);
+    CHECK(r.bytes_requested == 1024);
+    CHECK(r.efficiency == doctest::Approx(1.0));
+    CHECK(r.excess_sectors == 0);
+
+    // Stride 4 (128 B apart): a line per lane, still a whole sector per lane: 32 sectors, 32 lines.
+    r = analyze_global(affine_warp(32, 4096, 4));
+    CHECK(r.sectors == 32);
+    CHECK(r.lines == 32);
+    CHECK(r.efficiency == doctest::Approx(1.0));
+
+    // Shifted by one lane (4096 + 32): still sector-aligned, so still 32 sectors and no excess, but the
+    // span 4128..5151 crosses 9 lines (4096/128 = 32 .. 5151/128 = 40).
+    r = analyze_global(affine_warp(32, 4096 + 32, 1));
+    CHECK(r.sectors == 32);
+    CHECK(r.lines == 9);
+    CHECK(r.excess_sectors == 0);
+
+    // Broadcast: every lane reads the same 32 bytes: one sector, one line, 32 B asked, 32 B moved.
+    r = analyze_global(affine_warp(32, 4096, 0));
+    CHECK(r.sectors == 1);
+    CHECK(r.lines == 1);
+    CHECK(r.bytes_requested == 32);
+    CHECK(r.sector_used_bytes[0] == 32);
+    CHECK(r.efficiency == doctest::Approx(1.0));
+
+    // Half a warp (lanes 0-15): 16 x 32 B = 512 B = 16 sectors over 512 / 128 = 4 lines.
+    r = analyze_global(affine_warp(32, 4096, 1, 0x0000ffffu));
+    CHECK(r.sectors == 16);
+    CHECK(r.lines == 4);
+    CHECK(r.bytes_requested == 512);
+
+    // A 32-byte lane off a 32-byte boundary is not an access CUDA makes (natural alignment; PTX requires
+    // the vector's size), so the one-lane "two sectors" case cannot arise: it is refused, not counted.
+    CHECK(check_warp_access(affine_warp(32, 4096 + 16, 1)).find("not a multiple of access_bytes (32)") != std::string::npos);
+    CHECK(check_warp_access(affine_warp(32, 4096, 1)).empty());
+
+    // The block: 64 threads of 32 B on cc 10.0 = 2 requests, 64 sectors, 16 lines, coalesced.
+    AccessPattern p;
+    p.access_bytes = 32;
+    p.block[0] = 64;
+    GlobalBlockResult b = analyze_global_block(p, b200);
+    REQUIRE(b.ok());
+    CHECK(b.requests == 2);
+    CHECK(b.sectors == 64);
+    CHECK(b.lines == 16);
+    CHECK(b.efficiency == doctest::Approx(1.0));
+    CHECK(b.verdict == GlobalVerdict::coalesced);
+    CHECK(b.reason == "32 lanes read 1024 bytes that fill 32 sectors exactly: every byte moved is used (coalesced)");
+    // Offset 16 bytes breaks the lanes' 32-byte alignment: refused, naming offset.
+    p.offset = 16;
+    CHECK(check_pattern(p).rfind("offset: thread 0 address 16 is not a multiple of access_bytes (32)", 0) == 0);
+    p.offset = 0;
+    // elem_bytes 32 with 16-byte lanes (each lane reads half of a double4_32a): a 32-byte step, half of
+    // each sector used: 32 sectors for 512 B, 50 %; valid on every architecture that has the model.
+    p.access_bytes = 16;
+    p.elem_bytes = 32;
+    p.block[0] = 32;
+    b = analyze_global_block(p, *find_arch(9, 0));
+    REQUIRE(b.ok());
+    CHECK(b.sectors == 32);
+    CHECK(b.efficiency == doctest::Approx(0.5));
+    CHECK(b.reason == "stride of 1 32-byte vectors (32 bytes) between lanes: every sector is half used; 32 sectors instead of 16");
+}
+
+TEST_CASE("32-byte lanes: accepted from compute capability 10.0 (ArchRules::max_global_access_bytes), refused before") {
+    AccessPattern p;
+    p.access_bytes = 32;
+    for (const ArchRules& a : all_archs()) {
+        INFO("cc " << a.cc_major << "." << a.cc_minor);
+        // PTX ISA 8.8: .v8.b32 / .v4.b64 ld/st need sm_100+ (ptxas 13.0 accepts sm_100, 103, 110, 120, 121).
+        const bool wide = a.cc_major >= 10;
+        CHECK(a.max_global_access_bytes == (wide ? 32 : 16));
+        CHECK(global_access_unsupported(32, a).empty() == wide);
+        CHECK(global_access_unsupported(16, a).empty());
+        const GlobalBlockResult b = analyze_global_block(p, a);
+        CHECK(b.ok() == (wide && a.sectors_model));
+    }
+    const GlobalBlockResult h100 = analyze_global_block(p, *find_arch(9, 0));
+    CHECK(h100.error ==
+          "access_bytes: must be 1, 2, 4, 8 or 16 on cc 9.0 (Hopper), got 32; a 32-byte lane (one 256-bit ld/st.global, .v8.b32 or "
+          ".v4.b64) needs compute capability 10.0 or newer (PTX ISA 8.8, sm_100+); on this device the compiler splits it into two "
+          "16-byte accesses, so model access_bytes 16");
+    // The older architectures keep their own refusal (the model itself), not the width's.
+    CHECK(analyze_global_block(p, *find_arch(5, 2)).error.find("6.0") != std::string::npos);
+    // Widths that no architecture has are refused by the pattern check, as before.
+    p.access_bytes = 64;
+    CHECK(check_pattern(p) == "access_bytes: must be 1, 2, 4, 8 or 16, got 64");
+    CHECK(valid_global_access_bytes(32));
+    CHECK(!valid_access_bytes(32));
+    CHECK(!valid_global_access_bytes(24));
+}
+
 TEST_CASE("property: analyze_global matches a brute-force byte walk") {
     std::mt19937_64 rng(12345);
-    const int widths[] = {1, 2, 4, 8, 16};
-    for (int iter = 0; iter < 5000; ++iter) {
+    const int widths[] = {1, 2, 4, 8, 16, 32};
+    for (int iter = 0; iter < 6000; ++iter) {
         WarpAccess w;
-        w.access_bytes = widths[rng() % 5];
+        w.access_bytes = widths[rng() % 6];
         w.active = static_cast<std::uint32_t>(rng());
         if (iter % 7 == 0) w.active = 0xffffffffu;
         const std::uint64_t span = std::uint64_t{1} << (rng() % 14 + 4);  // 16 B .. 128 KiB: collisions happen
@@ -335,7 +463,7 @@ TEST_CASE("property: analyze_global matches a brute-force byte walk") {
 }
 
 TEST_CASE("property: every full-warp constant step (the closed-form fast path) matches the reference") {
-    for (int bytes : {1, 2, 4, 8, 16})
+    for (int bytes : {1, 2, 4, 8, 16, 32})
         for (std::uint64_t base = 0; base < 96; base += static_cast<std::uint64_t>(bytes))
             for (std::int64_t step = 0; step <= 80; ++step) {
                 WarpAccess w = affine_warp(bytes, 4096 + base, step);

@@ -184,7 +184,8 @@ TEST_CASE("expr: declarations") {
     CHECK(e.elem_bytes() == 4);
     CHECK(IndexExpr::parse("h[0]", "unsigned short h[64]").elem_bytes() == 2);
     CHECK(IndexExpr::parse("h[0]", "__half h[64]").elem_bytes() == 2);
-    CHECK(IndexExpr::parse("v[0]", "float3 v[4]").error() == "array: float3 is 12 bytes; a lane moves 1, 2, 4, 8 or 16 bytes at column 1");
+    CHECK(IndexExpr::parse("v[0]", "float3 v[4]").error() ==
+          "array: float3 is 12 bytes; a lane moves 1, 2, 4, 8 or 16 bytes, or 32 (a *_32a type, cc 10.0+ global memory) at column 1");
     CHECK(IndexExpr::parse("A[0]", "flot A[4]").error() == "array: unknown element type 'flot' at column 1; did you mean float?");
     CHECK(IndexExpr::parse("A[0]", "float A").error() ==
           "array: A is neither an array nor a pointer: add its dimensions, e.g. float A[1024] at column 1");

@@ -2,8 +2,9 @@
 // sorted paths alike) against plain references written here from the rules in coalescing.hpp /
 // banks.hpp, on many random warps: gathers over small and huge spans, duplicate addresses, shuffled
 // contiguous lanes, strides, partially active and empty warps, misaligned lanes (rounded down to
-// their width, as documented) and every width (1, 2, 4, 8, 16 bytes). Every output field is compared,
-// including the per-lane and per-sector / per-bank arrays.
+// their width, as documented) and every width (1, 2, 4, 8, 16 bytes; 32 for the global model, where
+// a lane is a whole sector). Every output field is compared, including the per-lane and per-sector /
+// per-bank arrays.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -22,10 +23,11 @@ using namespace occ;
 namespace {
 
 // A random warp. Addresses may be misaligned; the models round each lane down to its width.
-WarpAccess random_warp(std::mt19937_64& rng, int iter) {
+// width 0: any of 1, 2, 4, 8, 16 (both models); else that width (32: the global model only).
+WarpAccess random_warp(std::mt19937_64& rng, int iter, int width = 0) {
     static const int widths[] = {1, 2, 4, 8, 16};
     WarpAccess w;
-    w.access_bytes = widths[rng() % 5];
+    w.access_bytes = width != 0 ? width : widths[rng() % 5];
     switch (iter % 6) {
         case 0: w.active = 0xffffffffu; break;
         case 1: w.active = static_cast<std::uint32_t>(rng()); break;
@@ -275,6 +277,40 @@ TEST_CASE("full warps of 32 distinct sectors (the sorted gather) equal the refer
         if (iter % 5 == 0) w.addr[rng() % 32] = w.addr[rng() % 32];  // one repeated address: shared sectors
         check_global(w);
     }
+}
+
+TEST_CASE("property: 32-byte lanes (a whole sector each) equal the reference on every path of analyze_global") {
+    // The closed form (constant steps), the ordered walk, the 1 KiB window and the ranked path (their
+    // byte masks: a 32-byte lane's is all 32 bits), the vector sort of up to 16 lanes and the sort.
+    std::mt19937_64 rng(20261206);
+    for (int iter = 0; iter < 20000; ++iter) check_global(random_warp(rng, iter, 32));
+    // Partial warps within the window (shuffled lanes of a few lines) and of at most 16 lanes.
+    for (int iter = 0; iter < 20000; ++iter) {
+        WarpAccess w;
+        w.access_bytes = 32;
+        do w.active = static_cast<std::uint32_t>(rng()) & static_cast<std::uint32_t>(rng());
+        while (w.active == 0);
+        if (iter % 2 == 0) w.active &= iter % 4 == 0 ? 0x0000ffffu : 0xffff0000u;
+        if (w.active == 0) w.active = 1u << (rng() % 32);
+        const std::uint64_t line = 4096 + 128 * (rng() % 100000);
+        const std::uint64_t span = iter % 3 == 0 ? 1024 : iter % 3 == 1 ? 256 : (std::uint64_t{1} << 20);
+        for (auto& a : w.addr) a = (line - 512 + rng() % span) / 32 * 32;
+        w.addr[static_cast<std::size_t>(std::countr_zero(w.active))] = line + 32 * (rng() % 4);
+        if (iter % 5 == 0) w.addr[31] = w.addr[0];  // a repeated address
+        check_global(w);
+    }
+    // Every constant step from 0 to 40 sectors, from each sector of a line, full and partial warps.
+    for (std::uint64_t start = 0; start < 128; start += 32)
+        for (std::uint64_t step = 0; step <= 40 * 32; step += 32)
+            for (std::uint32_t mask : {0xffffffffu, 0x7fffffffu, 0x0000ffffu, 0x00ff00ffu}) {
+                WarpAccess w;
+                w.access_bytes = 32;
+                w.active = mask;
+                for (std::size_t lane = 0; lane < 32; ++lane) w.addr[lane] = 8192 + start + lane * step;
+                check_global(w);
+                std::swap(w.addr[3], w.addr[17]);  // out of order: the other paths
+                check_global(w);
+            }
 }
 
 TEST_CASE("known answer: a random gather of 32 distinct floats in separate sectors") {

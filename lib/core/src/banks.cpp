@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "cpu_dispatch.hpp"  // OCC_HOT_CLONES
 #include "lane_rank.hpp"
@@ -212,6 +213,17 @@ std::string banks_model_unsupported(const ArchRules& a) {
            std::to_string(a.cc_minor) + " (" + a.family + ") has a configurable 4- or 8-byte bank mode that occ does not model";
 }
 
+std::string banks_access_unsupported(int access_bytes) {
+    if (access_bytes <= 16) return {};
+    // PTX ISA 8.8, ld / st: ".v8 (.b32) and .v4 with .b64 are supported if the state space is .global or
+    // generic addressing pointing to .global"; ptxas refuses ld.shared.v8 on every target ("global state
+    // space expected for feature '256 bit wide load/store'").
+    return "access_bytes: shared memory takes 1, 2, 4, 8 or 16 bytes per lane, got " + std::to_string(access_bytes) +
+           "; the 256-bit ld/st forms (.v8.b32, .v4.b64, PTX ISA 8.8) are .global only (ptxas refuses ld.shared.v8), so a " +
+           std::to_string(access_bytes) +
+           "-byte shared access is two 16-byte instructions: model access_bytes 16 (4 phases of 8 lanes each)";
+}
+
 // [SECTION] Block totals, reason and fix
 
 namespace {
@@ -259,7 +271,9 @@ std::string lane_list_text(std::uint32_t mask) {
 
 BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arch) {
     BankBlockResult b;
-    if (!detail::start_block(b, banks_model_unsupported(arch), p)) return b;
+    std::string refusal = banks_model_unsupported(arch);
+    if (refusal.empty()) refusal = banks_access_unsupported(p.access_bytes);
+    if (!detail::start_block(b, std::move(refusal), p)) return b;
     const Totals t = totals_of(p, &b.warps, &b.worst_warp);
     b.wavefronts = t.wavefronts;
     b.ideal_wavefronts = t.ideal;

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "cpu_dispatch.hpp"  // OCC_HOT_CLONES
 #include "global_sectors.hpp"
@@ -93,6 +94,7 @@ const char* elem_noun(int bytes) {
         case 4: return "floats";
         case 8: return "doubles";
         case 16: return "16-byte vectors";
+        case 32: return "32-byte vectors";
     }
     return "elements";
 }
@@ -104,6 +106,8 @@ const char* elem_noun(int bytes) {
 const char* access_op_name(AccessOp op) { return op == AccessOp::store ? "store" : "load"; }
 
 bool valid_access_bytes(int b) { return b == 1 || b == 2 || b == 4 || b == 8 || b == 16; }
+
+bool valid_global_access_bytes(int b) { return valid_access_bytes(b) || b == kWideAccessBytes; }
 
 const char* pattern_kind_name(PatternKind k) {
     switch (k) {
@@ -135,7 +139,7 @@ std::int64_t AccessPattern::row_pitch() const {
 }
 
 std::string check_warp_access(const WarpAccess& w) {
-    if (!valid_access_bytes(w.access_bytes)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + num(w.access_bytes);
+    if (!valid_global_access_bytes(w.access_bytes)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + num(w.access_bytes);
     for (int lane = 0; lane < kWarpLanes; ++lane) {
         if (!w.lane_active(lane)) continue;
         const std::uint64_t a = w.addr[static_cast<std::size_t>(lane)];
@@ -150,8 +154,11 @@ std::string check_warp_access(const WarpAccess& w) {
 }
 
 std::string check_pattern(const AccessPattern& p) {
-    if (!valid_access_bytes(p.access_bytes)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + num(p.access_bytes);
-    if (p.elem_bytes != 0 && !valid_access_bytes(p.elem_bytes)) return "elem_bytes: must be 1, 2, 4, 8 or 16, got " + num(p.elem_bytes);
+    // (32 passes here: whether the model and the device take it is global_access_unsupported's and
+    // banks_access_unsupported's question.)
+    if (!valid_global_access_bytes(p.access_bytes)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + num(p.access_bytes);
+    if (p.elem_bytes != 0 && !valid_global_access_bytes(p.elem_bytes))
+        return "elem_bytes: must be 1, 2, 4, 8 or 16, got " + num(p.elem_bytes);
     // CUDA C++ Programming Guide, "Technical Specifications": at most 1024 threads per block, z <= 64
     // (the same on every compute capability, so the patterns check them without a device).
     for (int i = 0; i < 3; ++i)
@@ -224,7 +231,7 @@ OCC_HOT_CLONES GlobalAccessResult analyze_global(const WarpAccess& w) {
     r.lane_sector.fill(kNoSector);
     const std::uint32_t active = w.active;
     if (active == 0) return r;
-    const std::uint64_t ab = valid_access_bytes(w.access_bytes) ? static_cast<std::uint64_t>(w.access_bytes) : 4u;
+    const std::uint64_t ab = valid_global_access_bytes(w.access_bytes) ? static_cast<std::uint64_t>(w.access_bytes) : 4u;
     const std::uint64_t amask = (kMaxAddress - 1) & ~(ab - 1);
 
     // Best Practices Guide, "Coalesced Access to Global Memory": the concurrent accesses of a warp
@@ -400,6 +407,17 @@ std::string global_model_unsupported(const ArchRules& a) {
            ") used 128-byte L1 or 32-byte L2 transactions depending on caching flags, which occ does not model";
 }
 
+std::string global_access_unsupported(int access_bytes, const ArchRules& a) {
+    if (access_bytes <= a.max_global_access_bytes) return {};
+    // PTX ISA 8.8, ld / st: the 256-bit forms (.v8.b32, .v4.b64) need sm_100 or higher; ptxas refuses
+    // them for sm_90 ("Feature '256 bit wide load/store' requires .target sm_100 or higher"), and nvcc
+    // splits a 32-byte type (double4_32a) into two 16-byte ld.global.v4 there.
+    return "access_bytes: must be 1, 2, 4, 8 or " + num(a.max_global_access_bytes) + " on cc " + num(a.cc_major) + "." + num(a.cc_minor) +
+           " (" + a.family + "), got " + num(access_bytes) + "; a " + num(access_bytes) +
+           "-byte lane (one 256-bit ld/st.global, .v8.b32 or .v4.b64) needs compute capability 10.0 or newer (PTX ISA 8.8, sm_100+); "
+           "on this device the compiler splits it into two 16-byte accesses, so model access_bytes 16";
+}
+
 // [SECTION] Block totals, reason and fix
 
 namespace {
@@ -440,7 +458,9 @@ bool lanes_in_order(const WarpAccess& w) {
 
 GlobalBlockResult analyze_global_block(const AccessPattern& p, const ArchRules& arch) {
     GlobalBlockResult b;
-    if (!detail::start_block(b, global_model_unsupported(arch), p)) return b;
+    std::string refusal = global_model_unsupported(arch);
+    if (refusal.empty()) refusal = global_access_unsupported(p.access_bytes, arch);
+    if (!detail::start_block(b, std::move(refusal), p)) return b;
     const int nw = p.warps();
     int worst_excess = -1;
     for (int wi = 0; wi < nw; ++wi) {

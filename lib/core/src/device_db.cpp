@@ -19,6 +19,7 @@
 //         floor(128 / v) blocks per SM (the header's own rule; tests/diff checks it on every input).
 //   [NCU] Nsight Compute Profiling Guide, occupancy section (register allocation per warp, 256-register unit).
 //   [BPG] CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory".
+//   [PTX] PTX ISA, "Data Movement and Conversion Instructions: ld" / "st" (vector forms and their targets).
 //   Allocation granularities and block/barrier slot counts agree with the CUDA toolkit's own
 //   occupancy calculator (cuda_occupancy.h), against which tests/diff checks every input exhaustively.
 #include "occ/device.hpp"
@@ -62,6 +63,10 @@ constexpr ArchRules same_as(ArchRules r, int cc_minor, const char* source) {
 //   virtual_resources_per_sm  128 on 10.x-12.x ([OCCH]); 0 (no such limit) before.
 //   banks_model     5.0+ ([PG] 5.x "Shared Memory": 32 banks of 4 bytes; 3.x has a 4- or 8-byte bank mode).
 //   sectors_model   6.0+ ([BPG] "Coalesced Access to Global Memory": 32-byte sectors from 6.0).
+//   max_global_access_bytes  32 on 10.0+ ([PTX] ISA 8.8, ld/st: .v8.b32 and .v4.b64 need sm_100 or higher
+//                   and the .global state space; ptxas 13.0 accepts them for sm_100, 103, 110, 120 and 121
+//                   and refuses sm_90 with "Feature '256 bit wide load/store' requires .target sm_100 or
+//                   higher"); 16 before (a 32-byte type such as double4_32a compiles to two 16-byte accesses).
 constexpr ArchRules kVolta70{.cc_major = 7,
                              .cc_minor = 0,
                              .family = "Volta",
@@ -92,6 +97,7 @@ constexpr ArchRules kBlackwell100{.cc_major = 10,
                                   .tmem_columns_per_sm = 512,
                                   .banks_model = true,
                                   .sectors_model = true,
+                                  .max_global_access_bytes = 32,
                                   .driver_smem_floor = 32 * KiB,
                                   .source = "[PG] cc 10.0; [BTG] carveouts"};
 constexpr ArchRules kBlackwell120{.cc_major = 12,
@@ -114,6 +120,7 @@ constexpr ArchRules kBlackwell120{.cc_major = 12,
                                   .virtual_resources_per_sm = 128,
                                   .banks_model = true,
                                   .sectors_model = true,
+                                  .max_global_access_bytes = 32,
                                   .driver_smem_headroom = true,
                                   .source = "[PG] cc 12.0; [BTG] carveouts up to 100 KB"};
 
@@ -138,6 +145,7 @@ constexpr ArchRules kThor110{.cc_major = 11,
                              .tmem_columns_per_sm = 512,
                              .banks_model = true,
                              .sectors_model = true,
+     .max_global_access_bytes = 32,
                              .source = "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts"};
 
 constexpr ArchRules kArchs[] = {
@@ -314,7 +322,6 @@ constexpr ArchRules kArchs[] = {
     }(),
     same_as(kBlackwell100, 3, "[PG] cc 10.3; [BTG] carveouts"),
     kThor110,
-
     kBlackwell120,
     [] {  // GB10: no public reports to fit the driver's headroom on
         ArchRules r = same_as(kBlackwell120, 1, "[PG] cc 12.1 (GB10); [BTG] carveouts up to 100 KB");

@@ -23,10 +23,14 @@ namespace {
 
 struct TypeName {
     const char* name;
-    int bytes;  // element size (declarations)
-    int cast;   // -1: not a cast target; else an ExprType
+    int bytes;      // element size (declarations)
+    int cast;       // -1: not a cast target; else an ExprType
+    int align = 0;  // alignment when less than the size (a lane then cannot move it in one access)
 };
 // Element sizes: CUDA C++ Programming Guide, "Built-in Vector Types" (alignment table) and cuda_fp16 / cuda_bf16.
+// The 32-byte four-vectors (CUDA 13 vector_types.h): double4, longlong4 and the other 64-bit four-vectors
+// are 16-byte aligned (deprecated; the same as *_16a) and compile to two 16-byte accesses; the *_32a
+// variants are 32-byte aligned, one 256-bit ld/st.global on compute capability 10.0 and newer.
 constexpr TypeName kTypes[] = {
     {"char", 1, -1},
     {"signed char", 1, -1},
@@ -89,7 +93,21 @@ constexpr TypeName kTypes[] = {
     {"ulonglong2", 16, -1},
     {"float3", 12, -1},
     {"int3", 12, -1},
-    {"double4", 32, -1},
+    {"double4", 32, -1, 16},
+    {"longlong4", 32, -1, 16},
+    {"ulonglong4", 32, -1, 16},
+    {"long4", 32, -1, 16},
+    {"ulong4", 32, -1, 16},
+    {"double4_16a", 32, -1, 16},
+    {"longlong4_16a", 32, -1, 16},
+    {"ulonglong4_16a", 32, -1, 16},
+    {"long4_16a", 32, -1, 16},
+    {"ulong4_16a", 32, -1, 16},
+    {"double4_32a", 32, -1},
+    {"longlong4_32a", 32, -1},
+    {"ulonglong4_32a", 32, -1},
+    {"long4_32a", 32, -1},
+    {"ulong4_32a", 32, -1},
 };
 const TypeName* find_type(std::string_view words) {
     for (const TypeName& t : kTypes)
@@ -425,8 +443,16 @@ IndexExpr IndexExpr::parse(std::string_view expr, std::string_view array, std::s
             for (const TypeName& t : kTypes) near.offer(t.name);
             return pa.fail(1, "unknown element type '" + words + "'", near.best()), e;
         }
-        if (!valid_access_bytes(ty->bytes))
-            return pa.fail(1, words + " is " + std::to_string(ty->bytes) + " bytes; a lane moves 1, 2, 4, 8 or 16 bytes"), e;
+        if (ty->align != 0)
+            return pa.fail(1, words + " is " + std::to_string(ty->bytes) + " bytes but " + std::to_string(ty->align) +
+                                  "-byte aligned, so a lane moves it as two 16-byte accesses; declare " +
+                                  std::string(words.substr(0, words.find('_'))) +
+                                  "_32a (one 32-byte access, cc 10.0+ global memory) or index its 16-byte halves"),
+                   e;
+        if (!valid_global_access_bytes(ty->bytes))
+            return pa.fail(1, words + " is " + std::to_string(ty->bytes) +
+                                  " bytes; a lane moves 1, 2, 4, 8 or 16 bytes, or 32 (a *_32a type, cc 10.0+ global memory)"),
+                   e;
         if (last.empty()) return pa.fail("expected the array's name after the type"), e;
         e.type_ = words;
         e.elem_bytes_ = ty->bytes;

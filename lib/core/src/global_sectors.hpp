@@ -62,8 +62,8 @@ namespace {
         distinct = sectors;
         return true;
     }
-    std::array<std::uint32_t, kWarpLanes> mask;  // the bytes of its sector a lane asks for
-    const std::uint32_t width = (1u << ab) - 1u;
+    std::array<std::uint32_t, kWarpLanes> mask;                                    // the bytes of its sector a lane asks for
+    const auto width = static_cast<std::uint32_t>((std::uint64_t{1} << ab) - 1u);  // a 32-byte lane: the whole sector
     for (std::size_t i = 0; i < kWarpLanes; ++i)
         mask[i] = (width << (w.addr[i] & amask & (kSectorBytes - 1))) & (0u - ((active >> i) & 1u));
     // Scatter by sector index. Inactive lanes all get index `sectors` (one past the active ones) and no
@@ -115,7 +115,8 @@ inline bool window_may_hold(const WarpAccess& w, std::uint64_t amask) {
     if (outside >= kWindow) return false;
     std::array<std::uint32_t, kWarpLanes> used{};  // by window sector: the bytes asked for
     std::uint32_t touched = 0;
-    const std::uint32_t width = (1u << ab) - 1u;  // aligned accesses never cross a sector
+    // Aligned accesses never cross a sector; a 32-byte lane is a whole one (a 64-bit shift: 1u << 32 is undefined).
+    const auto width = static_cast<std::uint32_t>((std::uint64_t{1} << ab) - 1u);
     for (std::uint32_t m = active; m; m &= m - 1) {
         const std::uint32_t d = rel[static_cast<std::size_t>(std::countr_zero(m))];
         touched |= 1u << (d >> 5);

@@ -137,6 +137,9 @@ std::string check_tile_layout(const TileLayout& t) {
         std::snprintf(buf, sizeof buf, "tile: rows and columns must each be 1..%d elements, got %dx%d", kMaxTileDim, t.rows, t.cols);
         return buf;
     }
+    if (t.elem_bytes == kWideAccessBytes)  // a request's elem_bytes defaults to its access_bytes
+        return "elem_bytes: a tile's elements are 1, 2, 4, 8 or 16 bytes, got 32; a 32-byte row access moves several of them: give "
+               "elem_bytes (e.g. 4) with access_bytes 32";
     if (!valid_access_bytes(t.elem_bytes)) return "elem_bytes: must be 1, 2, 4, 8 or 16, got " + std::to_string(t.elem_bytes);
     if (t.pad < 0 || t.pad > kMaxTilePad)
         return "pad: must be 0.." + std::to_string(kMaxTilePad) + " elements, got " + std::to_string(t.pad);
@@ -281,7 +284,9 @@ std::string check_tile_access(const TileLayout& t, const TileAccess& a) {
     const int v = a.kind == TileAccessKind::column ? e : is_matrix(a) ? 16 : a.bytes;
     if (a.kind == TileAccessKind::cp_async && v != 4 && v != 8 && v != 16)
         return "access_bytes: cp.async copies 4, 8 or 16 bytes per lane (PTX ISA cp-size), got " + std::to_string(v);
-    if (!valid_access_bytes(v)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + std::to_string(v);
+    // A 32-byte row passes here; the model that counts it says whether it exists (global only, cc 10.0+:
+    // global_access_unsupported, banks_access_unsupported).
+    if (!valid_global_access_bytes(v)) return "access_bytes: must be 1, 2, 4, 8 or 16, got " + std::to_string(v);
     if (v < e)
         return "access_bytes: " + name + " moves " + std::to_string(v) + (v == 1 ? " byte" : " bytes") + " per lane, less than one " +
                std::to_string(e) + "-byte element";

@@ -54,7 +54,9 @@ int read_width(FieldReader& f, std::string_view key, int def) {
     const json* v = f.raw(key);
     if (!v) return def;
     std::uint64_t x = 0;
-    if (!parse_u64(*v, x) || !valid_access_bytes(static_cast<int>(x > 64 ? 0 : x)))
+    // (32 is read here; the model and the device decide whether it runs: global_access_unsupported,
+    // banks_access_unsupported.)
+    if (!parse_u64(*v, x) || !valid_global_access_bytes(static_cast<int>(x > 64 ? 0 : x)))
         f.fail(key, "must be 1, 2, 4, 8 or 16 (bytes per lane), got " + shown(*v));
     return static_cast<int>(x);
 }

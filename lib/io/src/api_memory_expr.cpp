@@ -78,7 +78,8 @@ void read_expr_request(FieldReader& f, MemoryRequest& r) {
     const bool sized = f.has(F::elem_bytes) || f.has(F::access_bytes);
     const std::string_view size_key = f.has(F::elem_bytes) ? F::elem_bytes.key : F::access_bytes.key;
     const int given = static_cast<int>(f.has(F::elem_bytes) ? f.integer(F::elem_bytes, 4) : f.integer(F::access_bytes));
-    if (sized && !valid_access_bytes(given)) f.fail(size_key, "must be 1, 2, 4, 8 or 16 (bytes per lane), got " + std::to_string(given));
+    if (sized && !valid_global_access_bytes(given))
+        f.fail(size_key, "must be 1, 2, 4, 8 or 16 (bytes per lane), got " + std::to_string(given));
     if (f.has(F::elem_bytes) && f.has(F::access_bytes) && f.integer(F::elem_bytes, 4) != f.integer(F::access_bytes))
         f.fail(F::access_bytes.key,
                "pattern \"expr\" moves one element per lane: access_bytes must equal elem_bytes (declare float4 for 16 bytes)");

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "occ/io/schema.hpp"
 
@@ -139,6 +140,11 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
         return b;
     }
     const TileRequest& t = *r.tile;
+    for (const TileAccess& a : t.accesses)
+        if (std::string e = banks_access_unsupported(a.bytes); !e.empty()) {
+            b.error = std::move(e);
+            return b;
+        }
     std::string reason;
     for (std::size_t i = 0; i < t.accesses.size(); ++i) {
         const TileAccess& a = t.accesses[i];
@@ -220,11 +226,16 @@ GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& ta) {
     }
     const TileRequest& t = *r.tile;
     const std::int64_t gp = t.global_pitch > 0 ? t.global_pitch : t.layout.cols;
-    for (const TileAccess& a : t.accesses)
+    for (const TileAccess& a : t.accesses) {
         if (is_matrix(a)) {
             g.error = "tile_access: " + tile_access_name(a) + " moves data between shared memory and registers only; `occ banks` counts it";
             return g;
         }
+        if (std::string e = global_access_unsupported(a.bytes, r.device.arch); !e.empty()) {
+            g.error = std::move(e);
+            return g;
+        }
+    }
     std::int64_t worst = -1;
     for (std::size_t i = 0; i < t.accesses.size(); ++i) {
         const TileAccess& a = t.accesses[i];

@@ -177,6 +177,11 @@ MemoryTileInputs read_memory_tile(io::FieldReader& f) {
     }
     auto width = [&f](const io::FieldSpec& spec, std::int64_t def) {
         const int x = static_cast<int>(f.integer(spec, def));
+        // The panel counts shared-memory banks: no 32-byte lanes there (banks_access_unsupported).
+        if (x == kWideAccessBytes)
+            f.fail(spec.key,
+                   "must be 1, 2, 4, 8 or 16 (bytes), got 32: the tile panel counts shared-memory banks, and shared memory has "
+                   "no 32-byte lanes (256-bit ld/st are .global only)");
         if (!valid_access_bytes(x)) f.fail(spec.key, "must be 1, 2, 4, 8 or 16 (bytes), got " + std::to_string(x));
         return x;
     };

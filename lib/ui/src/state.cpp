@@ -107,6 +107,15 @@ void refresh_heatmap_limiters(const AppState& s, Derived& d) {
 }
 
 // [SECTION] Memory, Advisor and Roofline tabs
+// What either model does not cover, shown in its panel instead of a picture: the architecture, or the
+// width (32-byte lanes: global memory from cc 10.0 only, never shared memory).
+void set_memory_unsupported(MemoryDerived& m, const AccessPattern& p, const ArchRules& arch) {
+    m.global_unsupported = global_model_unsupported(arch);
+    if (m.global_unsupported.empty()) m.global_unsupported = global_access_unsupported(p.access_bytes, arch);
+    m.banks_unsupported = banks_model_unsupported(arch);
+    if (m.banks_unsupported.empty()) m.banks_unsupported = banks_access_unsupported(p.access_bytes);
+}
+
 // Expression mode: the one warp the expression gives, counted as a pattern of explicit addresses.
 void refresh_memory_expr(AppState& s) {
     MemoryDerived& m = s.derived.memory;
@@ -131,8 +140,7 @@ void refresh_memory_expr(AppState& s) {
     one.addresses = w.addr;
     m.error = check_pattern(one);
     if (!m.error.empty()) return;
-    m.global_unsupported = global_model_unsupported(s.req.device.arch);
-    m.banks_unsupported = banks_model_unsupported(s.req.device.arch);
+    set_memory_unsupported(m, one, s.req.device.arch);
     m.global = analyze_global_block(one, s.req.device.arch);
     m.banks = analyze_banks_block(one, s.req.device.arch);
     m.warp_access = w;
@@ -146,8 +154,7 @@ void refresh_memory(AppState& s) {
     m.error = check_pattern(p);
     if (!m.error.empty()) return;
     s.memory.warp = std::clamp(s.memory.warp, 0, p.warps() - 1);
-    m.global_unsupported = global_model_unsupported(s.req.device.arch);
-    m.banks_unsupported = banks_model_unsupported(s.req.device.arch);
+    set_memory_unsupported(m, p, s.req.device.arch);
     m.global = analyze_global_block(p, s.req.device.arch);
     m.banks = analyze_banks_block(p, s.req.device.arch);
     m.warp_access = make_warp_access(p, s.memory.warp);

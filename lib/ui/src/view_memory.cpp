@@ -76,17 +76,20 @@ void memory_inputs(AppState& s) {
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, em(8.5f));
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
 
-    input_row("Bytes / lane", "What each lane loads or stores in one instruction: 1, 2, 4 (float), 8 (float2, double) or 16 (float4).");
-    static const int widths[] = {1, 2, 4, 8, 16};
+    input_row("Bytes / lane",
+              "What each lane loads or stores in one instruction: 1, 2, 4 (float), 8 (float2, double), 16 (float4) or 32 "
+              "(double4_32a: global memory on compute capability 10.0 and newer only; shared memory has no 32-byte access).");
+    static const int widths[] = {1, 2, 4, 8, 16, 32};
     int wi = 2;
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 6; ++i)
         if (widths[i] == p.access_bytes) wi = i;
     if (ImGui::Combo("##access_bytes", &wi,
                      "1 B\0"
                      "2 B\0"
                      "4 B (float)\0"
                      "8 B (float2, double)\0"
-                     "16 B (float4)\0")) {
+                     "16 B (float4)\0"
+                     "32 B (double4_32a, cc 10.0+)\0")) {
         p.access_bytes = widths[wi];
         p.elem_bytes = 0;
         p.offset -= p.offset % p.access_bytes;  // keep lanes naturally aligned

@@ -6,6 +6,7 @@
 // The rules (cited in banks.cpp):
 //   32 banks, 4 bytes wide: bank = (byte address / 4) mod 32
 //   accesses of <= 4 bytes: one phase of 32 lanes; 8-byte: 2 phases of 16 lanes; 16-byte: 4 phases of 8
+//   no 32-byte lanes: PTX's 256-bit ld/st are .global only, so shared memory takes at most 16 bytes a lane
 //   wavefronts of a phase = max over banks of the distinct 4-byte words asked for in that bank
 //   (lanes reading the same word share it: broadcast); a phase with no active lane costs nothing
 //   ideal wavefronts = phases with an active lane; conflicts = wavefronts - ideal (Nsight Compute)
@@ -60,6 +61,10 @@ int bank_lane_list(const BankResult& r, int bank, std::array<std::int8_t, kWarpL
 
 // Empty when the bank model covers this architecture (ArchRules::banks_model); else why not (Kepler's 8-byte bank mode).
 std::string banks_model_unsupported(const ArchRules& a);
+// Empty when a lane of access_bytes is one shared-memory instruction (1, 2, 4, 8, 16 on every
+// architecture); else why not, naming the field: 32-byte lanes are global only (PTX ISA 8.8), a
+// 32-byte shared access is two 16-byte instructions.
+std::string banks_access_unsupported(int access_bytes);
 
 struct BankBlockResult {
     std::vector<BankResult> warps;  // one per warp

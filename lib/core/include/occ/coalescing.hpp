@@ -9,6 +9,7 @@
 //   one warp-level instruction with at least one active lane = one request
 //   sectors = distinct 32-byte-aligned sectors touched by active lanes; lines = distinct 128-byte lines
 //   ideal sectors = ceil(distinct bytes requested / 32); excess = sectors - ideal
+//   a naturally aligned 32-byte lane (cc 10.0+) fills exactly one sector; a 128-byte line holds 4 such lanes
 //   lanes are numbered threadIdx.x fastest, then y, then z; warp w = linear threads 32w .. 32w+31
 #pragma once
 #include <array>
@@ -30,8 +31,17 @@ inline constexpr int kLineBytes = 128;
 enum class AccessOp : std::uint8_t { load, store };
 const char* access_op_name(AccessOp op);  // "load" / "store"
 
-// True for 1, 2, 4, 8, 16 (the widths a CUDA lane can load or store in one instruction).
+// The widest lane: 32 bytes, one 256-bit ld/st.global (.v8.b32, .v4.b64; CUDA 13's double4_32a and
+// the other *_32a types), global memory only and compute capability 10.0 and newer
+// (ArchRules::max_global_access_bytes).
+inline constexpr int kWideAccessBytes = 32;
+
+// True for 1, 2, 4, 8, 16: the widths a CUDA lane loads or stores in one instruction on every
+// architecture, in global and in shared memory.
 bool valid_access_bytes(int bytes);
+// valid_access_bytes, or 32 (kWideAccessBytes): the widths the global model counts. Whether the
+// device has 32-byte lanes is global_access_unsupported's question.
+bool valid_global_access_bytes(int bytes);
 
 // [SECTION] WarpAccess
 // One warp-level instruction. Lane i is active when bit i of `active` is set; inactive lanes'
@@ -40,7 +50,7 @@ bool valid_access_bytes(int bytes);
 struct WarpAccess {
     std::array<std::uint64_t, kWarpLanes> addr{};  // byte address per lane
     std::uint32_t active = 0xffffffffu;            // lane mask
-    int access_bytes = 4;                          // 1, 2, 4, 8 or 16
+    int access_bytes = 4;                          // 1, 2, 4, 8, 16 or 32 (32: global, cc 10.0+)
     AccessOp op = AccessOp::load;
 
     bool lane_active(int lane) const { return (active >> lane) & 1u; }
@@ -67,8 +77,8 @@ enum class IndexOrder : std::uint8_t { row, column };
 // A block's access, described the way a user thinks of it. make_warp_access turns it into WarpAccess.
 struct AccessPattern {
     PatternKind kind = PatternKind::affine;
-    int access_bytes = 4;  // bytes each lane moves (1, 2, 4, 8, 16)
-    int elem_bytes = 0;    // element size for index arithmetic; 0 = access_bytes
+    int access_bytes = 4;  // bytes each lane moves (1, 2, 4, 8, 16; 32 in global memory on cc 10.0+)
+    int elem_bytes = 0;    // element size for index arithmetic (1..32, a power of two); 0 = access_bytes
     AccessOp op = AccessOp::load;
     int block[3] = {32, 1, 1};                 // blockDim; threads = x*y*z (1..1024)
     std::uint32_t active_lanes = 0xffffffffu;  // applied to every warp
@@ -127,6 +137,9 @@ GlobalAccessResult analyze_global(const WarpAccess& w);
 
 // Empty when the global model covers this architecture (ArchRules::sectors_model); else why it does not.
 std::string global_model_unsupported(const ArchRules& a);
+// Empty when a lane of access_bytes is one global load/store on this architecture; else why not
+// (32-byte lanes before compute capability 10.0), naming the field, the widths allowed and the fix.
+std::string global_access_unsupported(int access_bytes, const ArchRules& a);
 
 // [SECTION] analyze_global_block
 enum class GlobalVerdict : std::uint8_t {

@@ -86,6 +86,10 @@ struct ArchRules {
     // stores (6.0+).
     bool banks_model = false;
     bool sectors_model = false;
+    // The widest global load or store one lane makes in one instruction: 16 bytes (ld.global.v4.b32),
+    // 32 from 10.0 (ld/st.global .v8.b32 / .v4.b64, PTX ISA 8.8). Shared memory stays at 16 on every
+    // architecture (those forms are .global only).
+    int max_global_access_bytes = 16;
     // The shared memory the driver itself configures for a launch (what Nsight Compute reports as
     // "Shared Memory Configuration Size"; occupancy uses the largest carveout, as cuda_occupancy.h
     // does). Fitted on public ncu reports (tests/fixtures/ncu/README.md): the smallest carveout that
