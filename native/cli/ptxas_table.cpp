@@ -47,11 +47,25 @@ std::string or_unknown(const std::optional<T>& v) {
 
 std::string arch_of(const io::PtxasKernel& k) { return k.arch.empty() ? std::string("?") : k.arch; }
 
+// Where a row came from, for its notes: the log's line, or the binary and the entry inside it.
+std::string origin_of(const io::PtxasKernel& k) {
+    if (k.source_file.empty()) return "line " + std::to_string(k.line);
+    return k.source_entry.empty() ? k.source_file : k.source_file + " " + k.source_entry;
+}
+
 void print_table(const io::PtxasAnswer& a, const std::string& path) {
-    const std::vector<io::PtxasKernel>& ks = a.log.kernels;
     std::printf("%s: %zu kernels (%d compilations), %zu device functions, %d with spills; %s, %d threads/block\n",
                 path == "-" ? "stdin" : path.c_str(), a.rows.size(), a.compilations, a.functions.size(), a.with_spills,
                 a.has_device ? a.input.device.name.c_str() : "each on its own compute capability", a.input.launch.threads);
+    print_kernel_table(a);
+    if (a.log.unknown_lines > 0) std::printf("(%d lines of compiler output were not understood: see the notes)\n", a.log.unknown_lines);
+    if (a.log.skipped_lines > 0) std::printf("(%d lines of other output were ignored)\n", a.log.skipped_lines);
+}
+
+}  // namespace
+
+void print_kernel_table(const io::PtxasAnswer& a) {
+    const std::vector<io::PtxasKernel>& ks = a.log.kernels;
     std::printf("\n%-34s %-7s %4s %10s %7s %13s %3s %6s %9s  %s\n", "kernel", "arch", "regs", "smem", "stack B", "spill st/ld B", "bar",
                 "blk/SM", "occupancy", "limited by");
     std::set<std::string> shown;
@@ -80,7 +94,7 @@ void print_table(const io::PtxasAnswer& a, const std::string& path) {
             if (!header) std::printf("\nnotes:\n");
             header = true;
             shown.insert(d);
-            std::printf("  %s (%s, line %d): %s\n", row_name(k, 40).c_str(), arch_of(k).c_str(), k.line, d.c_str());
+            std::printf("  %s (%s, %s): %s\n", row_name(k, 40).c_str(), arch_of(k).c_str(), origin_of(k).c_str(), d.c_str());
         }
     }
     if (!a.skipped.empty()) {
@@ -97,11 +111,7 @@ void print_table(const io::PtxasAnswer& a, const std::string& path) {
     }
     for (const std::string& d : a.log.diagnostics)
         if (!shown.count(d)) std::printf("note: %s\n", d.c_str());
-    if (a.log.unknown_lines > 0) std::printf("(%d lines of compiler output were not understood: see the notes)\n", a.log.unknown_lines);
-    if (a.log.skipped_lines > 0) std::printf("(%d lines of other output were ignored)\n", a.log.skipped_lines);
 }
-
-}  // namespace
 
 int run_ptxas_table(const std::string& path, const Result<json>& base_request, bool as_json) {
     if (!base_request) return print_error(base_request.error, as_json);

@@ -12,6 +12,7 @@
 #include "occ/io/schema.hpp"
 #include "occ/io/utf8.hpp"
 #include "occ/occupancy.hpp"
+#include "ptxas_eval.hpp"
 
 namespace occ::io {
 namespace {
@@ -60,9 +61,16 @@ void choose(PtxasAnswer& a) {
     }
 }
 
+bool from_binary(const PtxasKernel& k) { return !k.source_file.empty(); }
+
 void evaluate(PtxasAnswer& a, PtxasRow& row) {
     const PtxasKernel& k = a.log.kernels[row.kernel];
     Device dev = a.input.device;
+    const char* artefact = from_binary(k) ? "the binary" : "the log";
+    if (k.format == "ptx") {
+        row.error = "PTX only: JIT-compiled at load, occupancy unknown until compiled";
+        return;
+    }
     if (!arch_known(k)) {
         if (!a.has_device) {
             row.error = k.arch.empty() ? "the log does not say which architecture this kernel was compiled for; give gpu or cc"
@@ -79,11 +87,11 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
         dev = *d;
     }
     if (!k.registers) {
-        row.error = "the log gives no register count for this compilation";
+        row.error = std::string(artefact) + " gives no register count for this compilation";
         return;
     }
     if (!k.smem_static) {
-        row.error = "the log gives no static shared memory figure for this compilation";
+        row.error = std::string(artefact) + " gives no static shared memory figure for this compilation";
         return;
     }
     KernelResources kr = a.input.kernel;
@@ -124,7 +132,7 @@ json cmem_json(const PtxasKernel& k) {
 json kernel_json(const PtxasKernel& k) {
     json diagnostics = json::array();
     for (const std::string& d : k.diagnostics) diagnostics.push_back(d);
-    return json{
+    json j{
         {"name", k.name},
         {"mangled", k.mangled},
         {"arch", k.arch},  // "" when the log does not say (cc is then null)
@@ -157,28 +165,40 @@ json kernel_json(const PtxasKernel& k) {
         {"line", k.line},
         {"diagnostics", diagnostics},
     };
+    // Read from a binary: where (a log's rows have "line" only).
+    if (from_binary(k)) j["source"] = json{{"file", k.source_file}, {"entry", k.source_entry.empty() ? json(nullptr) : json(k.source_entry)}};
+    return j;
 }
 
 }  // namespace
+
+void read_artefact_launch(FieldReader& f, PtxasAnswer& a, std::string_view artefact) {
+    for (const FieldBinding<OccupancyRequest>& b : launch_bindings())
+        if (b.from == From::artefact && f.has(*b.spec))
+            f.fail(b.spec->key, "comes from the " + std::string(artefact) + " for each kernel; leave it out");
+    a.has_device = f.has(fields::gpu) || f.has(fields::cc) || f.has(fields::device);
+    a.input = read_occupancy_request(f);
+}
+
+void evaluate_kernels(PtxasAnswer& a) {
+    choose(a);
+    for (PtxasRow& row : a.rows) {
+        evaluate(a, row);
+        const PtxasKernel& k = a.log.kernels[row.kernel];
+        if (!row.result) ++a.failed;
+        if (k.spill_stores.value_or(0) > 0 || k.spill_loads.value_or(0) > 0) ++a.with_spills;
+    }
+}
 
 Result<PtxasAnswer> answer_ptxas(const json& request) {
     return answer_with<PtxasAnswer>(request, "ptxas request", [](FieldReader& f, PtxasAnswer& a) {
         const json* log_field = f.raw(fields::log);
         if (!log_field || !log_field->is_string())
             f.fail(fields::log.key, "required: the text printed by nvcc -Xptxas -v or cuobjdump --dump-resource-usage");
-        for (const FieldBinding<OccupancyRequest>& b : launch_bindings())
-            if (b.from == From::artefact && f.has(*b.spec)) f.fail(b.spec->key, "comes from the log for each kernel; leave it out");
-        a.has_device = f.has(fields::gpu) || f.has(fields::cc) || f.has(fields::device);
-        a.input = read_occupancy_request(f);
+        read_artefact_launch(f, a, "log");
         f.finish();
         a.log = parse_ptxas_log(log_field->get_ref<const std::string&>());
-        choose(a);
-        for (PtxasRow& row : a.rows) {
-            evaluate(a, row);
-            const PtxasKernel& k = a.log.kernels[row.kernel];
-            if (!row.result) ++a.failed;
-            if (k.spill_stores.value_or(0) > 0 || k.spill_loads.value_or(0) > 0) ++a.with_spills;
-        }
+        evaluate_kernels(a);
         if (a.rows.empty()) a.error = no_rows_error(a);
     });
 }
