@@ -72,6 +72,7 @@ struct ElfSection {
     std::uint64_t flags = 0, offset = 0, size = 0;
     std::uint32_t link = 0, info = 0;
     std::uint64_t entsize = 0;
+    bool in_file = false;  // offset and size lie inside the file (NOBITS-like sections have no bytes there)
 };
 // The header and section table of an ELF64 little-endian file, read from `src` at `base`.
 struct ElfFile {

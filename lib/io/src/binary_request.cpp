@@ -75,15 +75,16 @@ void gather(KernelsAnswer& a) {
 }
 
 std::string no_kernels_error(const KernelsAnswer& a) {
-    if (a.rows.compilations > 0) return "no kernel in the files runs on " + a.rows.input.device.name;
     for (const BinaryRead& f : a.files)
         if (!f.error.empty()) return f.error;
+    if (a.rows.compilations > 0) return "no kernel in the files runs on " + a.rows.input.device.name;
     return "no kernels found: the files hold no __global__ functions (device code is read from cubins, fatbins and the .nv_fatbin "
            "sections of objects, libraries and executables)";
 }
 
 Result<KernelsAnswer> answer(const json& request, std::vector<BinaryRead>* preread) {
     return answer_with<KernelsAnswer>(request, "kernels request", [&](FieldReader& f, KernelsAnswer& a) {
+        read_artefact_launch(f, a.rows, "binary");
         std::vector<std::pair<std::string, std::vector<unsigned char>>> given;
         const json* files = f.raw(fields::files);
         if (preread) {
@@ -106,7 +107,6 @@ Result<KernelsAnswer> answer(const json& request, std::vector<BinaryRead>* prere
                 given.emplace_back(name != o.end() ? name->get<std::string>() : at, std::move(bytes));
             }
         }
-        read_artefact_launch(f, a.rows, "binary");
         f.finish();
         if (preread) a.files = std::move(*preread);
         for (const auto& [name, bytes] : given) a.files.push_back(read_binary(name, bytes));

@@ -99,7 +99,10 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
     ++out.cubins;
     const auto section = [&](const ElfSection& s) -> std::span<const unsigned char> {
         if (s.type == kShtNobits) return {};
-        return bytes.subspan(static_cast<std::size_t>(s.offset), static_cast<std::size_t>(s.size));  // checked by read_elf
+        if (!s.in_file)
+            fail("section " + std::string(s.name) + " (" + std::to_string(s.size) + " bytes at " + hex(s.offset) +
+                 ") lies past the end of the cubin (" + std::to_string(bytes.size()) + " bytes)");
+        return bytes.subspan(static_cast<std::size_t>(s.offset), static_cast<std::size_t>(s.size));
     };
     const std::vector<ElfSection>& secs = elf.sections;
 
