@@ -2,6 +2,7 @@
 // (nvcc -Xptxas -v, nvrtc, the JIT linker or cuobjdump --dump-resource-usage), one row per
 // compilation with what limits it, printed from the typed answer (io::answer_ptxas). A figure the
 // log did not give prints as "?".
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -66,7 +67,9 @@ void print_table(const io::PtxasAnswer& a, const std::string& path) {
 
 void print_kernel_table(const io::PtxasAnswer& a) {
     const std::vector<io::PtxasKernel>& ks = a.log.kernels;
-    std::printf("\n%-34s %-7s %4s %10s %7s %13s %3s %6s %9s  %s\n", "kernel", "arch", "regs", "smem", "stack B", "spill st/ld B", "bar",
+    int aw = 7;  // the arch column: "sm_90a", or a PTX entry's "compute_90"
+    for (const io::PtxasRow& row : a.rows) aw = std::max(aw, static_cast<int>(arch_of(ks[row.kernel]).size()));
+    std::printf("\n%-34s %-*s %4s %10s %7s %13s %3s %6s %9s  %s\n", "kernel", aw, "arch", "regs", "smem", "stack B", "spill st/ld B", "bar",
                 "blk/SM", "occupancy", "limited by");
     std::set<std::string> shown;
     for (const io::PtxasRow& row : a.rows) {
@@ -81,7 +84,7 @@ void print_kernel_table(const io::PtxasAnswer& a) {
         } else {
             lim = row.error;
         }
-        std::printf("%-34s %-7s %4s %10s %7s %13s %3s %6s %9s  %s\n", row_name(k, 34).c_str(), arch_of(k).c_str(),
+        std::printf("%-34s %-*s %4s %10s %7s %13s %3s %6s %9s  %s\n", row_name(k, 34).c_str(), aw, arch_of(k).c_str(),
                     or_unknown(k.registers).c_str(), smem.c_str(), or_unknown(k.stack_frame).c_str(), spill.c_str(),
                     or_unknown(k.barriers).c_str(), blocks.c_str(), occ.c_str(), lim.c_str());
     }
