@@ -274,7 +274,8 @@ TEST_CASE("binary: the kernels request kind reads base64 files and evaluates lik
         b64 += i + 1 < b.size() ? abc[v >> 6 & 63] : '=';
         b64 += i + 2 < b.size() ? abc[v & 63] : '=';
     }
-    const json out = occ::io::api_kernels(json{{"files", json::array({{{"name", "k.cubin"}, {"base64", b64}}})}, {"gpu", "A100"}, {"threads", 128}});
+    const json out = occ::io::api_kernels(
+        json{{"files", json::array({{{"name", "k.cubin"}, {"base64", b64}}})}, {"gpu", "A100"}, {"threads", 128}});
     REQUIRE_MESSAGE(out["error"].is_null(), out.dump());
     REQUIRE(out["kernels"].size() >= 20);
     const json& row = out["kernels"][0];

@@ -51,7 +51,9 @@ inline std::uint32_t u32(const unsigned char* p) {
     return static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 | static_cast<std::uint32_t>(p[2]) << 16 |
            static_cast<std::uint32_t>(p[3]) << 24;
 }
-inline std::uint64_t u64(const unsigned char* p) { return static_cast<std::uint64_t>(u32(p)) | static_cast<std::uint64_t>(u32(p + 4)) << 32; }
+inline std::uint64_t u64(const unsigned char* p) {
+    return static_cast<std::uint64_t>(u32(p)) | static_cast<std::uint64_t>(u32(p + 4)) << 32;
+}
 
 std::string hex(std::uint64_t v);
 

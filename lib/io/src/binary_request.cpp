@@ -97,13 +97,15 @@ Result<KernelsAnswer> answer(const json& request, std::vector<BinaryRead>* prere
                 const std::string at = "files[" + std::to_string(i) + "]";
                 if (!o.is_object()) f.fail(fields::files.key, at + " must be an object {\"name\": ..., \"base64\": ...}");
                 for (const auto& [key, value] : o.items())
-                    if (key != "name" && key != "base64") f.fail(fields::files.key, at + ": unknown field \"" + utf8_prefix(key, 40) + "\"");
+                    if (key != "name" && key != "base64")
+                        f.fail(fields::files.key, at + ": unknown field \"" + utf8_prefix(key, 40) + "\"");
                 const auto name = o.find("name");
                 if (name != o.end() && !name->is_string()) f.fail(fields::files.key, at + ".name must be a string");
                 const auto b64 = o.find("base64");
                 if (b64 == o.end() || !b64->is_string()) f.fail(fields::files.key, at + ".base64 is required: the file's bytes in base64");
                 std::vector<unsigned char> bytes;
-                if (!decode_base64(b64->get_ref<const std::string&>(), bytes)) f.fail(fields::files.key, at + ".base64 is not valid base64");
+                if (!decode_base64(b64->get_ref<const std::string&>(), bytes))
+                    f.fail(fields::files.key, at + ".base64 is not valid base64");
                 given.emplace_back(name != o.end() ? name->get<std::string>() : at, std::move(bytes));
             }
         }

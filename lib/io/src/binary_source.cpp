@@ -30,8 +30,8 @@ void add_diagnostic(BinaryRead& out, std::string d) {
 void ByteSource::check_range(std::uint64_t off, std::uint64_t n, std::string_view what) const {
     const std::uint64_t total = size();
     if (off > total || n > total - off)
-        fail(std::string(what) + " (" + std::to_string(n) + " bytes at offset " + std::to_string(off) + ") lies past the end of the file (" +
-             std::to_string(total) + " bytes)");
+        fail(std::string(what) + " (" + std::to_string(n) + " bytes at offset " + std::to_string(off) +
+             ") lies past the end of the file (" + std::to_string(total) + " bytes)");
 }
 
 std::span<const unsigned char> ByteSource::load(std::uint64_t off, std::uint64_t n, std::vector<unsigned char>& buf,
@@ -181,7 +181,8 @@ void read_any(const ByteSource& src, BinaryRead& out) {
     if (n >= 20 && u16(head + 18) == kEmCuda) {
         out.format = "cubin";
         std::vector<unsigned char> buf;
-        if (src.size() > kMaxEntryBytes) fail("cubin of " + std::to_string(src.size()) + " bytes is larger than the 256 MiB this reader takes");
+        if (src.size() > kMaxEntryBytes)
+            fail("cubin of " + std::to_string(src.size()) + " bytes is larger than the 256 MiB this reader takes");
         const auto bytes = src.load(0, src.size(), buf, "cubin");
         read_cubin(bytes, CubinOrigin{}, out);
         return;
@@ -223,7 +224,7 @@ BinaryRead read_binary_file(const std::string& path) {
     return guarded(path, [&](BinaryRead& out) {
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) bin::fail(std::string("cannot open: ") + std::strerror(errno));
-        struct stat st{};
+        struct stat st {};
         if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
             ::close(fd);
             bin::fail("not a regular file");

@@ -27,23 +27,23 @@ constexpr std::uint8_t kAttrFrameSize = 0x11;     // EIATTR_FRAME_SIZE: "N bytes
 constexpr std::uint8_t kAttrMinStackSize = 0x12;  // EIATTR_MIN_STACK_SIZE: "N bytes cumulative stack size"
 constexpr std::uint8_t kAttrRegcount = 0x2f;      // EIATTR_REGCOUNT: "Used N registers"
 // .nv.info.<kernel>:
-constexpr std::uint8_t kAttrMaxThreads = 0x05;       // EIATTR_MAX_THREADS: SVAL {x, y, z} of __launch_bounds__ / .maxntid
-constexpr std::uint8_t kAttrMaxregCount = 0x1b;      // EIATTR_MAXREG_COUNT: HVAL, the register cap ptxas worked to (255 = none)
-constexpr std::uint8_t kAttrCtaPerCluster = 0x3d;    // EIATTR_CTA_PER_CLUSTER: SVAL {x, y, z} of __cluster_dims__
-constexpr std::uint8_t kAttrMaxClusterRank = 0x3f;   // EIATTR_MAX_CLUSTER_RANK: SVAL u32, __launch_bounds__'s third argument
-constexpr std::uint8_t kAttrNumBarriers = 0x4c;      // barriers: BVAL, "used N barriers" (absent when 0)
+constexpr std::uint8_t kAttrMaxThreads = 0x05;      // EIATTR_MAX_THREADS: SVAL {x, y, z} of __launch_bounds__ / .maxntid
+constexpr std::uint8_t kAttrMaxregCount = 0x1b;     // EIATTR_MAXREG_COUNT: HVAL, the register cap ptxas worked to (255 = none)
+constexpr std::uint8_t kAttrCtaPerCluster = 0x3d;   // EIATTR_CTA_PER_CLUSTER: SVAL {x, y, z} of __cluster_dims__
+constexpr std::uint8_t kAttrMaxClusterRank = 0x3f;  // EIATTR_MAX_CLUSTER_RANK: SVAL u32, __launch_bounds__'s third argument
+constexpr std::uint8_t kAttrNumBarriers = 0x4c;     // barriers: BVAL, "used N barriers" (absent when 0)
 // .nv.compat, BVAL: 1 for an architecture-specific ("sm_90a") cubin.
 constexpr std::uint8_t kCompatArchSpecific = 0x09;
 // EIFMT: how a record's value is held.
 constexpr std::uint8_t kFmtNval = 0x01, kFmtBval = 0x02, kFmtHval = 0x03, kFmtSval = 0x04;
-constexpr std::uint8_t kStoEntry = 0x10;   // st_other of a __global__ function's symbol
+constexpr std::uint8_t kStoEntry = 0x10;            // st_other of a __global__ function's symbol
 constexpr std::uint32_t kShtCudaInfo = 0x70000000;  // SHT_LOPROC + 0: .nv.info sections
 
 // [SECTION] nv.info records
 struct Record {
     std::uint8_t format = 0, attr = 0;
-    std::uint32_t value = 0;                // BVAL / HVAL value
-    std::span<const unsigned char> blob;    // SVAL bytes
+    std::uint32_t value = 0;              // BVAL / HVAL value
+    std::span<const unsigned char> blob;  // SVAL bytes
 };
 
 // Calls f(record) for each record of an .nv.info-style section; stops at a malformed one.
@@ -70,8 +70,8 @@ void walk_records(std::span<const unsigned char> s, std::string_view where, Bina
                 i += v;
                 break;
             default:
-                add_diagnostic(out, std::string(where) + ": unknown attribute format " + hex(r.format) + " at byte " + std::to_string(i - 4) +
-                                        "; the rest of it was not read");
+                add_diagnostic(out, std::string(where) + ": unknown attribute format " + hex(r.format) + " at byte " +
+                                        std::to_string(i - 4) + "; the rest of it was not read");
                 return;
         }
         f(r);
@@ -94,8 +94,7 @@ bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size(
 void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin, BinaryRead& out) {
     const MemorySource src(bytes);
     const ElfFile elf = read_elf(src, 0, bytes.size());
-    if (elf.header.machine != kEmCuda)
-        fail("ELF machine " + std::to_string(elf.header.machine) + " is not EM_CUDA (190): not a cubin");
+    if (elf.header.machine != kEmCuda) fail("ELF machine " + std::to_string(elf.header.machine) + " is not EM_CUDA (190): not a cubin");
     ++out.cubins;
     const auto section = [&](const ElfSection& s) -> std::span<const unsigned char> {
         if (s.type == kShtNobits) return {};
@@ -235,7 +234,9 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
         PtxasKernel& k = kn.k;
         if (has_reserved && *k.smem_static > 0) {
             if (*k.smem_static >= reserve) k.smem_static = *k.smem_static - reserve;
-            else k.diagnostics.push_back("shared memory section smaller than the " + std::to_string(reserve) + "-byte reserved window: taken as is");
+            else
+                k.diagnostics.push_back("shared memory section smaller than the " + std::to_string(reserve) +
+                                        "-byte reserved window: taken as is");
         }
         // Older cubins also keep the register count in the top byte of the .text section's sh_info.
         if (!k.registers) {

@@ -104,7 +104,8 @@ void read_fatbins(const ByteSource& src, std::uint64_t off, std::uint64_t n, std
         const std::string fb = std::string(where) + " fatbin #" + std::to_string(fatbin);
         if (header_size < 16 || header_size > end - pos) fail(fb + ": header size " + std::to_string(header_size) + " is impossible");
         if (size > end - pos - header_size)
-            fail(fb + ": says it holds " + std::to_string(size) + " bytes, but only " + std::to_string(end - pos - header_size) + " follow");
+            fail(fb + ": says it holds " + std::to_string(size) + " bytes, but only " + std::to_string(end - pos - header_size) +
+                 " follow");
         std::uint64_t e = pos + header_size;
         const std::uint64_t fb_end = e + size;
         for (int index = 0; e < fb_end; ++index) {
@@ -129,15 +130,16 @@ void read_fatbins(const ByteSource& src, std::uint64_t off, std::uint64_t n, std
             const std::uint64_t stored_size = csize && csize <= psize ? csize : psize;
             const std::string suffix = flags & kFlagArchSpecific ? "a" : flags & kFlagFamily ? "f" : "";
             const std::string arch = (kind == kKindPtx ? "compute_" : "sm_") + std::to_string(sm) + suffix;
-            const std::string entry_name =
-                (where == "file" ? "entry " + std::to_string(index) : at) + " (" + arch + (kind == kKindPtx ? " PTX)" : ")");
+            const std::string entry_name = (where == "file" ? "entry " + std::to_string(index) : at) + " (" + arch +
+                                           (kind == kKindPtx ? " PTX)" : ")");
             e = body + psize;
             if (kind != kKindElf && kind != kKindPtx) {
                 add_diagnostic(out, at + ": unknown entry kind " + std::to_string(kind) + " skipped");
                 continue;
             }
             if (stored_size > kMaxEntryBytes)
-                fail(at + ": " + std::to_string(stored_size) + " bytes, more than the " + mib(kMaxEntryBytes) + " this reader allows for one entry");
+                fail(at + ": " + std::to_string(stored_size) + " bytes, more than the " + mib(kMaxEntryBytes) +
+                     " this reader allows for one entry");
             const auto stored = src.load(body, stored_size, stored_buf, at);
             const auto bytes = payload(stored, flags, full, full_buf, at);
             if (kind == kKindElf) {

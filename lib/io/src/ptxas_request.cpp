@@ -166,7 +166,8 @@ json kernel_json(const PtxasKernel& k) {
         {"diagnostics", diagnostics},
     };
     // Read from a binary: where (a log's rows have "line" only).
-    if (from_binary(k)) j["source"] = json{{"file", k.source_file}, {"entry", k.source_entry.empty() ? json(nullptr) : json(k.source_entry)}};
+    if (from_binary(k))
+        j["source"] = json{{"file", k.source_file}, {"entry", k.source_entry.empty() ? json(nullptr) : json(k.source_entry)}};
     return j;
 }
 

@@ -292,14 +292,15 @@ const FieldSpec log{.key = "log",
                     .help = "The compiler log (the CLI reads it with --ptxas FILE)",
                     .no_flag = true};
 
-const FieldSpec files{.key = "files",
-                      .type = T::objects,
-                      .def = "-",
-                      .doc_type = "array of file objects",
-                      .doc_range = "each {\"name\": string, \"base64\": the file's bytes}: a cubin, fatbin, .o, .so or executable (required)",
-                      .unit = "-",
-                      .help = "The binaries (the CLI takes their paths)",
-                      .no_flag = true};
+const FieldSpec files{
+    .key = "files",
+    .type = T::objects,
+    .def = "-",
+    .doc_type = "array of file objects",
+    .doc_range = "each {\"name\": string, \"base64\": the file's bytes}: a cubin, fatbin, .o, .so or executable (required)",
+    .unit = "-",
+    .help = "The binaries (the CLI takes their paths)",
+    .no_flag = true};
 
 // [SECTION] Nsight Compute reports
 const FieldSpec ncu_text{.key = "text",
