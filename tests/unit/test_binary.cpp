@@ -109,6 +109,7 @@ TEST_CASE("binary: fatbins of every compression mode, objects and libraries equa
     check_against_log("host.o", "host.log");
     check_against_log("libkernels.so", "libkernels.log");
     check_against_log("rdc.o", "rdc.log");
+    check_against_log("app", "app.log");
 }
 
 TEST_CASE("binary: the compressed fatbins read as the stored one; PTX entries are rows without resources") {
@@ -163,6 +164,7 @@ TEST_CASE("binary: architecture suffix, host files, names") {
     REQUIRE(obj.error.empty());
     CHECK(obj.format == "object file");
     CHECK(obj.kernels.front().source_entry.find("__nv_relfatbin") == 0);
+    CHECK(occ::io::read_binary_file(kDir + "app").format == "executable");
 }
 
 TEST_CASE("binary: not device code, missing files") {

@@ -188,7 +188,9 @@ void read_any(const ByteSource& src, BinaryRead& out) {
         return;
     }
     const ElfFile elf = read_elf(src, 0, src.size());
-    out.format = elf.header.type == 1 ? "object file" : elf.header.type == 3 ? "shared library" : "executable";
+    // ET_REL, ET_EXEC, or ET_DYN: a shared library, or a position-independent executable (with .interp).
+    const bool interp = std::any_of(elf.sections.begin(), elf.sections.end(), [](const ElfSection& s) { return s.name == ".interp"; });
+    out.format = elf.header.type == 1 ? "object file" : elf.header.type == 3 && !interp ? "shared library" : "executable";
     read_host_elf(src, elf, out);
 }
 
