@@ -36,6 +36,10 @@ constexpr std::uint8_t kAttrNumBarriers = 0x4c;     // barriers: BVAL, "used N b
 constexpr std::uint8_t kCompatArchSpecific = 0x09;
 // EIFMT: how a record's value is held.
 constexpr std::uint8_t kFmtNval = 0x01, kFmtBval = 0x02, kFmtHval = 0x03, kFmtSval = 0x04;
+// Figures beyond these are not from a compiler (255 registers per thread is the ISA's limit; shared
+// memory and constant banks are KiB): a hostile file's, not read.
+constexpr std::uint32_t kMaxRegisters = 65535;
+constexpr std::uint64_t kMaxSectionFigure = 1ull << 32;
 constexpr std::uint8_t kStoEntry = 0x10;            // st_other of a __global__ function's symbol
 constexpr std::uint32_t kShtCudaInfo = 0x70000000;  // SHT_LOPROC + 0: .nv.info sections
 
@@ -152,7 +156,7 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
     for (Kernel& kn : kernels) {
         PtxasKernel& k = kn.k;
         k.mangled = make_valid_utf8(kn.name);
-        k.name = demangle(kn.name);
+        k.name = make_valid_utf8(demangle(kn.name));
         if (k.name.empty()) k.name = k.mangled;
         k.arch = arch;
         k.cc_major = static_cast<int>(sm / 10);
@@ -187,7 +191,10 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
                 const std::uint32_t sym = u32(r.blob.data()), v = u32(r.blob.data() + 4);
                 if (sym >= by_symbol.size() || by_symbol[sym] < 0) return;
                 PtxasKernel& k = kernels[static_cast<std::size_t>(by_symbol[sym])].k;
-                if (r.attr == kAttrRegcount) k.registers = static_cast<int>(v);
+                if (r.attr == kAttrRegcount) {
+                    if (v <= kMaxRegisters) k.registers = static_cast<int>(v);
+                    else k.diagnostics.push_back("register count " + std::to_string(v) + " is impossible: not read");
+                }
                 else if (r.attr == kAttrFrameSize) k.stack_frame = v;
                 else if (r.attr == kAttrMinStackSize) k.cumulative_stack = v;
             });
@@ -213,7 +220,13 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
         } else if (starts(s.name, ".nv.shared.reserved.")) {
             has_reserved = true;
         } else if (starts(s.name, ".nv.shared.")) {
-            if (Kernel* kn = kernel_named(after(s.name, ".nv.shared."))) kn->k.smem_static = static_cast<std::int64_t>(s.size);
+            if (Kernel* kn = kernel_named(after(s.name, ".nv.shared."))) {
+                if (s.size <= kMaxSectionFigure) kn->k.smem_static = static_cast<std::int64_t>(s.size);
+                else {
+                    kn->k.smem_static.reset();
+                    kn->k.diagnostics.push_back("shared memory section of " + std::to_string(s.size) + " bytes is impossible: not read");
+                }
+            }
         } else if (starts(s.name, ".nv.constant")) {
             // .nv.constant<bank>.<kernel>
             const std::string_view rest = after(s.name, ".nv.constant");
@@ -222,17 +235,18 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
             int bank = 0;
             for (char c : rest.substr(0, dot)) bank = c >= '0' && c <= '9' ? bank * 10 + (c - '0') : -1000;
             if (bank < 0) continue;
-            if (Kernel* kn = kernel_named(rest.substr(dot + 1))) kn->k.cmem.emplace_back(bank, static_cast<std::int64_t>(s.size));
+            if (Kernel* kn = kernel_named(rest.substr(dot + 1)); kn && s.size <= kMaxSectionFigure)
+                kn->k.cmem.emplace_back(bank, static_cast<std::int64_t>(s.size));
         }
     }
     // sm_90 and later: a cubin with a reserved shared-memory window (.nv.shared.reserved.N) lays each
     // kernel's shared memory out after it, and .nv.shared.<name> counts the window too: 1 KiB, the
     // per-block reserve (cudaDevAttrReservedSharedMemoryPerBlock; .nv.reservedSmem.cap when given).
     // ptxas -v's "bytes smem" and the occupancy model (which adds the reserve itself) exclude it.
-    const std::int64_t reserve = static_cast<std::int64_t>(reserved_cap ? reserved_cap : 1024);
+    const std::int64_t reserve = static_cast<std::int64_t>(reserved_cap && reserved_cap <= kMaxSectionFigure ? reserved_cap : 1024);
     for (Kernel& kn : kernels) {
         PtxasKernel& k = kn.k;
-        if (has_reserved && *k.smem_static > 0) {
+        if (has_reserved && k.smem_static.value_or(0) > 0) {
             if (*k.smem_static >= reserve) k.smem_static = *k.smem_static - reserve;
             else
                 k.diagnostics.push_back("shared memory section smaller than the " + std::to_string(reserve) +
