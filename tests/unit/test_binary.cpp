@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -39,7 +40,7 @@ std::optional<std::int64_t> cmem0(const occ::io::PtxasKernel& k) {
 }
 
 // Every cubin kernel of `binary` against the ptxas log of the same compile, and the other way round.
-void check_against_log(const std::string& binary, const std::string& log_name) {
+void check_against_log(const std::string& binary, const std::string& log_name, std::size_t at_least = 20) {
     CAPTURE(binary);
     const occ::io::BinaryRead r = occ::io::read_binary_file(kDir + binary);
     REQUIRE_MESSAGE(r.error.empty(), r.error);
@@ -77,7 +78,7 @@ void check_against_log(const std::string& binary, const std::string& log_name) {
     std::size_t want = 0;
     for (const auto& [key, k] : expected) want += cubin_archs.count(key.second) ? 1 : 0;
     CHECK(matched == want);
-    CHECK(matched >= 20);
+    CHECK(matched >= at_least);
 }
 
 // Reads bytes held in memory; the error or "" when read.
@@ -110,6 +111,24 @@ TEST_CASE("binary: fatbins of every compression mode, objects and libraries equa
     check_against_log("libkernels.so", "libkernels.log");
     check_against_log("rdc.o", "rdc.log");
     check_against_log("app", "app.log");
+    check_against_log("suffixes.fatbin", "suffixes.log", 6);
+}
+
+TEST_CASE("binary: architecture-specific and family builds keep their suffix; cluster attributes are notes") {
+    const occ::io::BinaryRead r = occ::io::read_binary_file(kDir + "suffixes.fatbin");
+    REQUIRE_MESSAGE(r.error.empty(), r.error);
+    std::set<std::string> archs;
+    bool cluster_note = false, rank_note = false;
+    for (const occ::io::PtxasKernel& k : r.kernels) {
+        archs.insert(k.arch);
+        for (const std::string& d : k.diagnostics) {
+            cluster_note = cluster_note || (k.mangled == "_Z14k_cluster_dimsPf" && d == "__cluster_dims__: 2x1x1");
+            rank_note = rank_note || (k.mangled == "_Z16k_bounds_clusterPf" && d == "__launch_bounds__: at most 4 blocks per cluster");
+        }
+    }
+    CHECK(archs == std::set<std::string>{"sm_90a", "sm_100f", "compute_120"});
+    CHECK(cluster_note);
+    CHECK(rank_note);
 }
 
 TEST_CASE("binary: the compressed fatbins read as the stored one; PTX entries are rows without resources") {
