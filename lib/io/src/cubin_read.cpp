@@ -194,8 +194,7 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
                 if (r.attr == kAttrRegcount) {
                     if (v <= kMaxRegisters) k.registers = static_cast<int>(v);
                     else k.diagnostics.push_back("register count " + std::to_string(v) + " is impossible: not read");
-                }
-                else if (r.attr == kAttrFrameSize) k.stack_frame = v;
+                } else if (r.attr == kAttrFrameSize) k.stack_frame = v;
                 else if (r.attr == kAttrMinStackSize) k.cumulative_stack = v;
             });
         } else if (starts(s.name, ".nv.info.") && s.type == kShtCudaInfo) {

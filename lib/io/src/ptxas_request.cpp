@@ -162,7 +162,7 @@ json kernel_json(const PtxasKernel& k) {
           {"textures", opt(k.textures)},
           {"cmem", k.registers || !k.cmem.empty() ? cmem_json(k) : json(nullptr)}}},
         {"format", k.format},
-        {"line", k.line},
+        {"line", from_binary(k) ? json(nullptr) : json(k.line)},  // binaries: no log line
         {"diagnostics", diagnostics},
     };
     // Read from a binary: where (a log's rows have "line" only).
@@ -243,7 +243,7 @@ json to_json(const PtxasAnswer& a) {
                                {"mangled", k.mangled},
                                {"arch", k.arch},
                                {"occurrence", k.occurrence},
-                               {"line", k.line},
+                               {"line", from_binary(k) ? json(nullptr) : json(k.line)},  // binaries: no log line
                                {"reason", s.reason}});
     }
     json input = occupancy_request_to_json(a.input);
