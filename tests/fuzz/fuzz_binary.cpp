@@ -33,6 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(k.format == "cubin" || k.format == "fatbin" || k.format == "ptx", k.format);
         FUZZ_CHECK(k.format == "ptx" || k.arch.rfind("sm_", 0) == 0, k.arch);
         FUZZ_CHECK(k.source_file == "fuzz.bin", k.source_file);
+        FUZZ_CHECK(k.diagnostics.size() <= 20, k.mangled);
         for (const auto& [bank, bytes] : k.cmem) FUZZ_CHECK(bank >= 0 && bytes >= 0, k.mangled);
     }
     std::vector<occ::io::BinaryRead> files;

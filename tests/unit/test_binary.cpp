@@ -246,6 +246,17 @@ TEST_CASE("binary: hostile headers get a clear error") {
         for (std::size_t i = 16 + 64 + 8; i < 16 + 64 + 200; ++i) b[i] ^= 0x5a;
         CHECK(read_mem(b).error.find("entry 0") != std::string::npos);
     }
+    SUBCASE("zero padding between and after fatbins is skipped; stray bytes are not") {
+        std::vector<unsigned char> b = fat;
+        b.resize(b.size() + 20000, 0);
+        b.insert(b.end(), fat.begin(), fat.end());
+        b.resize(b.size() + 12, 0);
+        const occ::io::BinaryRead r = read_mem(b);
+        CHECK_MESSAGE(r.error.empty(), r.error);
+        CHECK(r.cubins == 4);
+        b.back() = 1;
+        CHECK(read_mem(b).error.find("stray bytes") != std::string::npos);
+    }
     const std::vector<unsigned char> cubin = bytes_of("sm_80.cubin");
     SUBCASE("section table past the end") {
         std::vector<unsigned char> b = cubin;

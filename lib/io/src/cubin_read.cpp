@@ -89,6 +89,11 @@ struct Kernel {
     PtxasKernel k;
 };
 
+// A kernel's notes, capped as a log's are (a hostile .nv.info may repeat a record without end).
+void note(PtxasKernel& k, std::string text) {
+    if (k.diagnostics.size() < 20) k.diagnostics.push_back(std::move(text));
+}
+
 std::string_view after(std::string_view s, std::string_view prefix) { return s.substr(prefix.size()); }
 bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -193,7 +198,7 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
                 PtxasKernel& k = kernels[static_cast<std::size_t>(by_symbol[sym])].k;
                 if (r.attr == kAttrRegcount) {
                     if (v <= kMaxRegisters) k.registers = static_cast<int>(v);
-                    else k.diagnostics.push_back("register count " + std::to_string(v) + " is impossible: not read");
+                    else note(k, "register count " + std::to_string(v) + " is impossible: not read");
                 } else if (r.attr == kAttrFrameSize) k.stack_frame = v;
                 else if (r.attr == kAttrMinStackSize) k.cumulative_stack = v;
             });
@@ -204,17 +209,17 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
             walk_records(section(s), s.name, out, [&](const Record& r) {
                 const auto dims = [&](std::string_view what) {
                     if (r.blob.size() < 12) return;
-                    k.diagnostics.push_back(std::string(what) + " " + std::to_string(u32(r.blob.data())) + "x" +
-                                            std::to_string(u32(r.blob.data() + 4)) + "x" + std::to_string(u32(r.blob.data() + 8)));
+                    note(k, std::string(what) + " " + std::to_string(u32(r.blob.data())) + "x" + std::to_string(u32(r.blob.data() + 4)) +
+                                "x" + std::to_string(u32(r.blob.data() + 8)));
                 };
                 if (r.attr == kAttrNumBarriers && (r.format == kFmtBval || r.format == kFmtHval)) k.barriers = static_cast<int>(r.value);
                 else if (r.attr == kAttrMaxThreads && r.format == kFmtSval) dims("__launch_bounds__: at most");
                 else if (r.attr == kAttrCtaPerCluster && r.format == kFmtSval) dims("__cluster_dims__:");
                 else if (r.attr == kAttrMaxregCount && r.format == kFmtHval && r.value != 255)
-                    k.diagnostics.push_back("compiled under a cap of " + std::to_string(r.value) +
-                                            " registers (__launch_bounds__ min blocks, __maxnreg__ or -maxrregcount)");
+                    note(k, "compiled under a cap of " + std::to_string(r.value) +
+                                " registers (__launch_bounds__ min blocks, __maxnreg__ or -maxrregcount)");
                 else if (r.attr == kAttrMaxClusterRank && r.format == kFmtSval && r.blob.size() >= 4)
-                    k.diagnostics.push_back("__launch_bounds__: at most " + std::to_string(u32(r.blob.data())) + " blocks per cluster");
+                    note(k, "__launch_bounds__: at most " + std::to_string(u32(r.blob.data())) + " blocks per cluster");
             });
         } else if (starts(s.name, ".nv.shared.reserved.")) {
             has_reserved = true;
@@ -223,7 +228,7 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
                 if (s.size <= kMaxSectionFigure) kn->k.smem_static = static_cast<std::int64_t>(s.size);
                 else {
                     kn->k.smem_static.reset();
-                    kn->k.diagnostics.push_back("shared memory section of " + std::to_string(s.size) + " bytes is impossible: not read");
+                    note(kn->k, "shared memory section of " + std::to_string(s.size) + " bytes is impossible: not read");
                 }
             }
         } else if (starts(s.name, ".nv.constant")) {
@@ -247,16 +252,14 @@ void read_cubin(std::span<const unsigned char> bytes, const CubinOrigin& origin,
         PtxasKernel& k = kn.k;
         if (has_reserved && k.smem_static.value_or(0) > 0) {
             if (*k.smem_static >= reserve) k.smem_static = *k.smem_static - reserve;
-            else
-                k.diagnostics.push_back("shared memory section smaller than the " + std::to_string(reserve) +
-                                        "-byte reserved window: taken as is");
+            else note(k, "shared memory section smaller than the " + std::to_string(reserve) + "-byte reserved window: taken as is");
         }
         // Older cubins also keep the register count in the top byte of the .text section's sh_info.
         if (!k.registers) {
             if (const std::uint32_t r = secs[kn.text].info >> 24; r) k.registers = static_cast<int>(r);
-            else k.diagnostics.push_back("the cubin has no register count for this kernel (no EIATTR_REGCOUNT record)");
+            else note(k, "the cubin has no register count for this kernel (no EIATTR_REGCOUNT record)");
         }
-        if (!k.stack_frame) k.diagnostics.push_back("the cubin has no stack frame size for this kernel (no EIATTR_FRAME_SIZE record)");
+        if (!k.stack_frame) note(k, "the cubin has no stack frame size for this kernel (no EIATTR_FRAME_SIZE record)");
         std::sort(k.cmem.begin(), k.cmem.end());
         out.kernels.push_back(std::move(k));
     }

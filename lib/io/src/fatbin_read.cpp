@@ -93,8 +93,13 @@ void read_fatbins(const ByteSource& src, std::uint64_t off, std::uint64_t n, std
         unsigned char h[16];
         src.read(pos, h, sizeof h, where);
         if (u32(h) != kFatbinMagic) {
-            if (u64(h) == 0) {
-                pos += 8;
+            if (u64(h) == 0) {  // padding: skip its zero words a block at a time
+                unsigned char block[4096];
+                const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof block, (end - pos) & ~std::uint64_t{7}));
+                src.read(pos, block, n, where);
+                std::size_t z = 8;
+                while (z + 8 <= n && u64(block + z) == 0) z += 8;
+                pos += z;
                 continue;
             }
             fail(std::string(where) + ": no fatbin header at offset " + hex(pos) + " (found " + hex(u32(h)) + ", expected 0xba55ed50)");
