@@ -123,6 +123,11 @@ json opt(const std::optional<T>& v) {
     return v ? json(*v) : json(nullptr);
 }
 
+template <typename T>
+json legacy(const PtxasKernel& k, const std::optional<T>& v) {
+    return from_binary(k) ? opt(v) : json(v.value_or(0));
+}
+
 json cmem_json(const PtxasKernel& k) {
     json j = json::object();
     for (const auto& [bank, bytes] : k.cmem) j[std::to_string(bank)] = bytes;
@@ -141,12 +146,13 @@ json kernel_json(const PtxasKernel& k) {
         {"occurrences", k.occurrences},
         {"entry", k.entry},
         {"registers", opt(k.registers)},
-        // Kept numeric for earlier readers (0 when the log does not say); "resources" has them as read.
-        {"smem_static", k.smem_static.value_or(0)},
-        {"barriers", k.barriers.value_or(0)},
+        // Kept numeric for earlier readers of logs (0 when the log does not say); "resources" has them
+        // as read. Rows read from binaries have no earlier readers: null when not in the binary.
+        {"smem_static", legacy(k, k.smem_static)},
+        {"barriers", legacy(k, k.barriers)},
         {"stack_frame", opt(k.stack_frame)},
-        {"spill_stores", k.spill_stores.value_or(0)},
-        {"spill_loads", k.spill_loads.value_or(0)},
+        {"spill_stores", legacy(k, k.spill_stores)},
+        {"spill_loads", legacy(k, k.spill_loads)},
         {"cumulative_stack", opt(k.cumulative_stack)},
         {"local", opt(k.local)},
         {"cmem", cmem_json(k)},
