@@ -186,6 +186,24 @@ TEST_CASE("binary: architecture suffix, host files, names") {
     CHECK(occ::io::read_binary_file(kDir + "app").format == "executable");
 }
 
+TEST_CASE("binary: a file read piece by piece (pread) gives what its bytes in memory give") {
+    for (const char* name : {"host.o", "libkernels.so", "app", "fatbin_speed.fatbin", "sm_120.cubin"}) {
+        CAPTURE(name);
+        const occ::io::BinaryRead f = occ::io::read_binary_file(kDir + name);
+        const occ::io::BinaryRead m = occ::io::read_binary(kDir + name, bytes_of(name));
+        REQUIRE(f.error.empty());
+        CHECK(f.format == m.format);
+        CHECK(f.cubins == m.cubins);
+        REQUIRE(f.kernels.size() == m.kernels.size());
+        for (std::size_t i = 0; i < f.kernels.size(); ++i) {
+            CHECK(f.kernels[i].mangled == m.kernels[i].mangled);
+            CHECK(f.kernels[i].source_entry == m.kernels[i].source_entry);
+            CHECK(f.kernels[i].registers == m.kernels[i].registers);
+            CHECK(f.kernels[i].cmem == m.kernels[i].cmem);
+        }
+    }
+}
+
 TEST_CASE("binary: not device code, missing files") {
     const occ::io::BinaryRead txt = read_mem({'h', 'e', 'l', 'l', 'o'});
     CHECK(txt.error.find("mem: not a cubin, fatbin or ELF file") == 0);
