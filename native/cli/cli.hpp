@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "occ/io/api.hpp"
+#include "occ/io/ptxas.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/result.hpp"
 
@@ -84,6 +85,10 @@ void add_ncu(CLI::App& app, Outcome& out);         // cmd_ncu.cpp
 // `occ occupancy --ptxas FILE` (ptxas_table.cpp): occupancy of every kernel in a compiler log;
 // FILE "-" reads stdin. base_request: the launch fields the user gave.
 int run_ptxas_table(const std::string& path, const Result<json>& base_request, bool as_json);
+// The rows of a ptxas or kernels answer (ptxas_table.cpp): one line per compilation, then its notes,
+// what was skipped, the device functions and the diagnostics.
+void print_kernel_table(const io::PtxasAnswer& a);
+void add_kernels(CLI::App& app, Outcome& out);  // cmd_kernels.cpp
 
 // `occ coalesce` and `occ banks` (cmd_coalesce.cpp, cmd_banks.cpp): the same request fields.
 struct MemoryFlags : RequestOptions {

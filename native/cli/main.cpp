@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
         "Examples:\n"
         "  occ occupancy --gpu A100 --threads 256 --regs 64\n"
         "  occ occupancy --gpu h100 --threads 128 --regs 96 --smem-dynamic 100K --optin --json\n"
+        "  occ kernels build/app.so --gpu H100 --threads 256\n"
         "  echo '{\"gpu\":\"A100\",\"threads\":256,\"regs\":64}' | occ occupancy --batch\n"
         "  occ gpus",
         "occ"};
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     occ::cli::add_roofline(app, outcome);
     occ::cli::add_advise(app, outcome);
     occ::cli::add_ncu(app, outcome);
+    occ::cli::add_kernels(app, outcome);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

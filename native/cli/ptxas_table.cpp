@@ -2,6 +2,7 @@
 // (nvcc -Xptxas -v, nvrtc, the JIT linker or cuobjdump --dump-resource-usage), one row per
 // compilation with what limits it, printed from the typed answer (io::answer_ptxas). A figure the
 // log did not give prints as "?".
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -47,12 +48,28 @@ std::string or_unknown(const std::optional<T>& v) {
 
 std::string arch_of(const io::PtxasKernel& k) { return k.arch.empty() ? std::string("?") : k.arch; }
 
+// Where a row came from, for its notes: the log's line, or the binary and the entry inside it.
+std::string origin_of(const io::PtxasKernel& k) {
+    if (k.source_file.empty()) return "line " + std::to_string(k.line);
+    return k.source_entry.empty() ? k.source_file : k.source_file + " " + k.source_entry;
+}
+
 void print_table(const io::PtxasAnswer& a, const std::string& path) {
-    const std::vector<io::PtxasKernel>& ks = a.log.kernels;
     std::printf("%s: %zu kernels (%d compilations), %zu device functions, %d with spills; %s, %d threads/block\n",
                 path == "-" ? "stdin" : path.c_str(), a.rows.size(), a.compilations, a.functions.size(), a.with_spills,
                 a.has_device ? a.input.device.name.c_str() : "each on its own compute capability", a.input.launch.threads);
-    std::printf("\n%-34s %-7s %4s %10s %7s %13s %3s %6s %9s  %s\n", "kernel", "arch", "regs", "smem", "stack B", "spill st/ld B", "bar",
+    print_kernel_table(a);
+    if (a.log.unknown_lines > 0) std::printf("(%d lines of compiler output were not understood: see the notes)\n", a.log.unknown_lines);
+    if (a.log.skipped_lines > 0) std::printf("(%d lines of other output were ignored)\n", a.log.skipped_lines);
+}
+
+}  // namespace
+
+void print_kernel_table(const io::PtxasAnswer& a) {
+    const std::vector<io::PtxasKernel>& ks = a.log.kernels;
+    int aw = 7;  // the arch column: "sm_90a", or a PTX entry's "compute_90"
+    for (const io::PtxasRow& row : a.rows) aw = std::max(aw, static_cast<int>(arch_of(ks[row.kernel]).size()));
+    std::printf("\n%-34s %-*s %4s %10s %7s %13s %3s %6s %9s  %s\n", "kernel", aw, "arch", "regs", "smem", "stack B", "spill st/ld B", "bar",
                 "blk/SM", "occupancy", "limited by");
     std::set<std::string> shown;
     for (const io::PtxasRow& row : a.rows) {
@@ -67,7 +84,7 @@ void print_table(const io::PtxasAnswer& a, const std::string& path) {
         } else {
             lim = row.error;
         }
-        std::printf("%-34s %-7s %4s %10s %7s %13s %3s %6s %9s  %s\n", row_name(k, 34).c_str(), arch_of(k).c_str(),
+        std::printf("%-34s %-*s %4s %10s %7s %13s %3s %6s %9s  %s\n", row_name(k, 34).c_str(), aw, arch_of(k).c_str(),
                     or_unknown(k.registers).c_str(), smem.c_str(), or_unknown(k.stack_frame).c_str(), spill.c_str(),
                     or_unknown(k.barriers).c_str(), blocks.c_str(), occ.c_str(), lim.c_str());
     }
@@ -80,7 +97,7 @@ void print_table(const io::PtxasAnswer& a, const std::string& path) {
             if (!header) std::printf("\nnotes:\n");
             header = true;
             shown.insert(d);
-            std::printf("  %s (%s, line %d): %s\n", row_name(k, 40).c_str(), arch_of(k).c_str(), k.line, d.c_str());
+            std::printf("  %s (%s, %s): %s\n", row_name(k, 40).c_str(), arch_of(k).c_str(), origin_of(k).c_str(), d.c_str());
         }
     }
     if (!a.skipped.empty()) {
@@ -100,11 +117,7 @@ void print_table(const io::PtxasAnswer& a, const std::string& path) {
     for (const std::string& r : a.log.setmaxnreg_ignored)
         std::printf("setmaxnreg ignored (%s): every warp keeps its launch register count. %s.\n", r.c_str(),
                     io::setmaxnreg_advice(r).c_str());
-    if (a.log.unknown_lines > 0) std::printf("(%d lines of compiler output were not understood: see the notes)\n", a.log.unknown_lines);
-    if (a.log.skipped_lines > 0) std::printf("(%d lines of other output were ignored)\n", a.log.skipped_lines);
 }
-
-}  // namespace
 
 int run_ptxas_table(const std::string& path, const Result<json>& base_request, bool as_json) {
     if (!base_request) return print_error(base_request.error, as_json);

@@ -12,6 +12,7 @@
 #include "occ/io/schema.hpp"
 #include "occ/io/utf8.hpp"
 #include "occ/occupancy.hpp"
+#include "ptxas_eval.hpp"
 
 namespace occ::io {
 namespace {
@@ -63,9 +64,16 @@ void choose(PtxasAnswer& a) {
     }
 }
 
+bool from_binary(const PtxasKernel& k) { return !k.source_file.empty(); }
+
 void evaluate(PtxasAnswer& a, PtxasRow& row) {
     const PtxasKernel& k = a.log.kernels[row.kernel];
     Device dev = a.input.device;
+    const char* artefact = from_binary(k) ? "the binary" : "the log";
+    if (k.format == "ptx") {
+        row.error = "PTX only: JIT-compiled at load, occupancy unknown until compiled";
+        return;
+    }
     if (!arch_known(k)) {
         if (!a.has_device) {
             row.error = k.arch.empty() ? "the log does not say which architecture this kernel was compiled for; give gpu or cc"
@@ -82,11 +90,11 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
         dev = *d;
     }
     if (!k.registers) {
-        row.error = "the log gives no register count for this compilation";
+        row.error = std::string(artefact) + " gives no register count for this compilation";
         return;
     }
     if (!k.smem_static) {
-        row.error = "the log gives no static shared memory figure for this compilation";
+        row.error = std::string(artefact) + " gives no static shared memory figure for this compilation";
         return;
     }
     KernelResources kr = a.input.kernel;
@@ -118,6 +126,11 @@ json opt(const std::optional<T>& v) {
     return v ? json(*v) : json(nullptr);
 }
 
+template <typename T>
+json legacy(const PtxasKernel& k, const std::optional<T>& v) {
+    return from_binary(k) ? opt(v) : json(v.value_or(0));
+}
+
 json cmem_json(const PtxasKernel& k) {
     json j = json::object();
     for (const auto& [bank, bytes] : k.cmem) j[std::to_string(bank)] = bytes;
@@ -127,7 +140,7 @@ json cmem_json(const PtxasKernel& k) {
 json kernel_json(const PtxasKernel& k) {
     json diagnostics = json::array();
     for (const std::string& d : k.diagnostics) diagnostics.push_back(d);
-    return json{
+    json j{
         {"name", k.name},
         {"mangled", k.mangled},
         {"arch", k.arch},  // "" when the log does not say (cc is then null)
@@ -136,12 +149,13 @@ json kernel_json(const PtxasKernel& k) {
         {"occurrences", k.occurrences},
         {"entry", k.entry},
         {"registers", opt(k.registers)},
-        // Kept numeric for earlier readers (0 when the log does not say); "resources" has them as read.
-        {"smem_static", k.smem_static.value_or(0)},
-        {"barriers", k.barriers.value_or(0)},
+        // Kept numeric for earlier readers of logs (0 when the log does not say); "resources" has them
+        // as read. Rows read from binaries have no earlier readers: null when not in the binary.
+        {"smem_static", legacy(k, k.smem_static)},
+        {"barriers", legacy(k, k.barriers)},
         {"stack_frame", opt(k.stack_frame)},
-        {"spill_stores", k.spill_stores.value_or(0)},
-        {"spill_loads", k.spill_loads.value_or(0)},
+        {"spill_stores", legacy(k, k.spill_stores)},
+        {"spill_loads", legacy(k, k.spill_loads)},
         {"cumulative_stack", opt(k.cumulative_stack)},
         {"local", opt(k.local)},
         {"cmem", cmem_json(k)},
@@ -157,31 +171,44 @@ json kernel_json(const PtxasKernel& k) {
           {"textures", opt(k.textures)},
           {"cmem", k.registers || !k.cmem.empty() ? cmem_json(k) : json(nullptr)}}},
         {"format", k.format},
-        {"line", k.line},
+        {"line", from_binary(k) ? json(nullptr) : json(k.line)},  // binaries: no log line
         {"diagnostics", diagnostics},
     };
+    // Read from a binary: where (a log's rows have "line" only).
+    if (from_binary(k))
+        j["source"] = json{{"file", k.source_file}, {"entry", k.source_entry.empty() ? json(nullptr) : json(k.source_entry)}};
+    return j;
 }
 
 }  // namespace
+
+void read_artefact_launch(FieldReader& f, PtxasAnswer& a, std::string_view artefact) {
+    for (const FieldBinding<OccupancyRequest>& b : launch_bindings())
+        if (b.from == From::artefact && f.has(*b.spec))
+            f.fail(b.spec->key, "comes from the " + std::string(artefact) + " for each kernel; leave it out");
+    a.has_device = f.has(fields::gpu) || f.has(fields::cc) || f.has(fields::device);
+    a.input = read_occupancy_request(f);
+}
+
+void evaluate_kernels(PtxasAnswer& a) {
+    choose(a);
+    for (PtxasRow& row : a.rows) {
+        evaluate(a, row);
+        const PtxasKernel& k = a.log.kernels[row.kernel];
+        if (!row.result) ++a.failed;
+        if (k.spill_stores.value_or(0) > 0 || k.spill_loads.value_or(0) > 0) ++a.with_spills;
+    }
+}
 
 Result<PtxasAnswer> answer_ptxas(const json& request) {
     return answer_with<PtxasAnswer>(request, "ptxas request", [](FieldReader& f, PtxasAnswer& a) {
         const json* log_field = f.raw(fields::log);
         if (!log_field || !log_field->is_string())
             f.fail(fields::log.key, "required: the text printed by nvcc -Xptxas -v or cuobjdump --dump-resource-usage");
-        for (const FieldBinding<OccupancyRequest>& b : launch_bindings())
-            if (b.from == From::artefact && f.has(*b.spec)) f.fail(b.spec->key, "comes from the log for each kernel; leave it out");
-        a.has_device = f.has(fields::gpu) || f.has(fields::cc) || f.has(fields::device);
-        a.input = read_occupancy_request(f);
+        read_artefact_launch(f, a, "log");
         f.finish();
         a.log = parse_ptxas_log(log_field->get_ref<const std::string&>());
-        choose(a);
-        for (PtxasRow& row : a.rows) {
-            evaluate(a, row);
-            const PtxasKernel& k = a.log.kernels[row.kernel];
-            if (!row.result) ++a.failed;
-            if (k.spill_stores.value_or(0) > 0 || k.spill_loads.value_or(0) > 0) ++a.with_spills;
-        }
+        evaluate_kernels(a);
         if (a.rows.empty()) a.error = no_rows_error(a);
     });
 }
@@ -225,7 +252,7 @@ json to_json(const PtxasAnswer& a) {
                                {"mangled", k.mangled},
                                {"arch", k.arch},
                                {"occurrence", k.occurrence},
-                               {"line", k.line},
+                               {"line", from_binary(k) ? json(nullptr) : json(k.line)},  // binaries: no log line
                                {"reason", s.reason}});
     }
     json input = occupancy_request_to_json(a.input);

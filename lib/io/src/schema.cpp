@@ -9,6 +9,7 @@
 
 #include "occ/cluster.hpp"
 #include "occ/io/api.hpp"
+#include "occ/io/binary.hpp"
 #include "occ/io/binding.hpp"
 #include "occ/io/ncu.hpp"
 #include "occ/register_pool.hpp"
@@ -319,6 +320,16 @@ constexpr FieldSpec log{.key = "log",
                         .unit = "-",
                         .help = "The compiler log (the CLI reads it with --ptxas FILE)",
                         .no_flag = true};
+
+constexpr FieldSpec files{
+    .key = "files",
+    .type = T::objects,
+    .def = "-",
+    .doc_type = "array of file objects",
+    .doc_range = "each {\"name\": string, \"base64\": the file's bytes}: a cubin, fatbin, .o, .so or executable (required)",
+    .unit = "-",
+    .help = "The binaries (the CLI takes their paths)",
+    .no_flag = true};
 
 // [SECTION] Nsight Compute reports
 constexpr FieldSpec ncu_text{.key = "text",
@@ -806,6 +817,7 @@ constexpr auto kWaves = join(kDevice, kLaunch, specs(id));
 constexpr auto kClusters = join(kDevice, kLaunch, specs(cluster_size_required, non_portable, gpc_sms, id));
 // Registers, static shared memory and barriers come from the log.
 constexpr auto kPtxas = join(specs(log), kDevice, specs(threads, block), launch_specs<true>(), specs(id));
+constexpr auto kKernels = join(specs(files), kDevice, specs(threads, block), launch_specs<true>(), specs(id));
 constexpr auto kNcu = join(specs(ncu_text), kDevice, specs(id));
 constexpr auto kMemory = join(kDevice, specs(access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride,
                                              mem_threads, mem_block, pitch, pad, swizzle, order, seed, range, tile, tile_access, ldmatrix,
@@ -820,6 +832,7 @@ const KindSpec kKinds[] = {
     {"waves", "Blocks per wave, waves and the tail of a grid", kWaves, "occupancy", &api_waves},
     {"clusters", "Thread block clusters (9.0+): active clusters per GPU", kClusters, "occupancy", &api_clusters},
     {"ptxas", "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump log", kPtxas, "occupancy", &api_ptxas},
+    {"kernels", "Occupancy of every kernel in cubins, fatbins, objects, libraries and executables", kKernels, "occupancy", &api_kernels},
     {"coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)", kMemory, "occupancy", &api_coalesce},
     {"banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)", kMemory, "occupancy", &api_banks},
     {"roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation", kRoofline, "occupancy", &api_roofline},

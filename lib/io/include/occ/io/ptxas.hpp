@@ -52,9 +52,11 @@ struct PtxasKernel {
     std::optional<std::int64_t> local;               // bytes of local memory per thread (old "lmem", cuobjdump LOCAL)
     std::optional<int> textures;                     // old ptxas "N textures", cuobjdump TEXTURE
     std::vector<std::pair<int, std::int64_t>> cmem;  // constant bank -> bytes, as listed (empty: none listed)
-    std::string format;                              // "ptxas", "cuobjdump" or "culink" (the JIT linker's info log)
-    int line = 0;                                    // 1-based line of the log where the record starts
-    std::vector<std::string> diagnostics;            // what the log said about it that is not a number read here
+    std::string format;        // "ptxas", "cuobjdump" or "culink" (the JIT linker's info log); binaries: "cubin", "fatbin", "ptx"
+    std::string source_file;   // binaries: the file it was read from ("" for a log)
+    std::string source_entry;  // binaries: where inside it (".nv_fatbin #0, entry 2 (sm_90)"; "" for a cubin file)
+    int line = 0;              // 1-based line of the log where the record starts
+    std::vector<std::string> diagnostics;  // what the log said about it that is not a number read here
 };
 
 struct PtxasLog {

@@ -74,8 +74,8 @@ extern const FieldSpec sweep;  // occupancy only
 // Advisor and clusters.
 extern const FieldSpec smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, cluster_size_required, non_portable,
     gpc_sms;
-// Compiler logs.
-extern const FieldSpec log;
+// Compiler logs and binaries.
+extern const FieldSpec log, files;
 // Nsight Compute reports.
 extern const FieldSpec ncu_text;
 // Memory access (coalesce and banks).

@@ -1,0 +1,67 @@
+// occ/io/binary.hpp — kernel resources read from compiled binaries, for `occ kernels`.
+//
+// Reads what nvcc, ptxas, nvlink and fatbinary write (docs/ADVANCED.md, "occ kernels", lists the
+// sections and attributes):
+//   - a cubin: an ELF64 file for machine EM_CUDA (190). Each kernel is a `.text.<name>` section with
+//     an STT_FUNC symbol marked STO_ENTRY; its registers and stack frame are `.nv.info` attribute
+//     records keyed by symbol, its barriers and launch bounds are records of `.nv.info.<name>`, its
+//     static shared memory is the size of `.nv.shared.<name>` and its constant banks the sizes of
+//     `.nv.constant<N>.<name>`;
+//   - a fatbin: the 0xBA55ED50 container of cubins and PTX for several architectures, entries
+//     optionally compressed (LZ4 or Zstandard);
+//   - a host ELF file (a relocatable object, an executable or a shared library) that carries fatbins
+//     in its `.nv_fatbin` or `__nv_relfatbin` sections.
+// The result is the same PtxasKernel records the compiler-log reader produces, so evaluation and
+// output are shared (format "cubin", "fatbin" or "ptx"; `source_file` and `source_entry` say where).
+// A figure the binary does not hold (spill stores and loads) is empty, never 0, with a diagnostic.
+//
+// Hostile input: every offset and size is checked against what holds it, decompressed entries are
+// capped (kMaxEntryBytes), fatbins nest in host files at most one level, and every error names the
+// file and what was wrong. From a path only the ELF headers, the section table and the sections that
+// hold device code are read (pread), so a large library is not read whole.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "occ/io/ptxas.hpp"
+
+namespace occ::io {
+
+inline constexpr std::uint64_t kMaxEntryBytes = 256ull << 20;  // one cubin or PTX, decompressed
+
+// What one file gave.
+struct BinaryRead {
+    std::string file;                      // as given (a path, or the request's name)
+    std::string format;                    // "cubin", "fatbin", "host ELF (.nv_fatbin)", ... ("" when unreadable)
+    std::vector<PtxasKernel> kernels;      // entries (format cubin / fatbin: resources; ptx: names only)
+    int cubins = 0;                        // cubins read (a fatbin entry or the file itself)
+    int ptx = 0;                           // PTX entries seen
+    std::vector<std::string> diagnostics;  // what was skipped and why (first 50)
+    std::string error;                     // "" when the file was read; else what was wrong, naming the file
+};
+
+// A binary held in memory (a request's bytes). `file` names it in messages.
+BinaryRead read_binary(std::string_view file, std::span<const unsigned char> bytes);
+// A binary on disk: reads only the headers and the sections that carry device code.
+BinaryRead read_binary_file(const std::string& path);
+
+// --- The "kernels" request kind -----------------------------------------------------------------
+// {"files": [{"name": "app.so", "base64": "..."}], gpu|cc|device (optional), threads, ...}: every
+// kernel of every file, evaluated as the "ptxas" kind evaluates a log's kernels (PtxasAnswer).
+struct KernelsAnswer {
+    PtxasAnswer rows;               // log.kernels holds every file's kernels, in file order
+    std::vector<BinaryRead> files;  // what each file gave (its kernels moved into rows.log.kernels)
+    int file_errors = 0;            // files that could not be read (each has its error)
+    std::optional<nlohmann::ordered_json> id;
+};
+Result<KernelsAnswer> answer_kernels(const nlohmann::ordered_json& request);
+// The same with the files already read (the CLI reads paths natively); the request has no "files".
+Result<KernelsAnswer> answer_kernels(const nlohmann::ordered_json& request, std::vector<BinaryRead> files);
+nlohmann::ordered_json to_json(const KernelsAnswer& a);
+nlohmann::ordered_json api_kernels(const nlohmann::ordered_json& request);
+
+}  // namespace occ::io

@@ -1,0 +1,153 @@
+// binary_request.cpp — the "kernels" request kind: every kernel of cubins, fatbins and host ELF files
+// (occ/io/binary.hpp), evaluated by the same code as a compiler log's kernels (ptxas_eval.hpp), as a
+// typed answer (KernelsAnswer: what `occ kernels` prints) and its JSON.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "occ/io/binary.hpp"
+#include "occ/io/fields.hpp"
+#include "occ/io/schema.hpp"
+#include "occ/io/utf8.hpp"
+#include "ptxas_eval.hpp"
+
+namespace occ::io {
+namespace {
+
+// RFC 4648 base64 (standard alphabet, '=' padding optional, whitespace ignored). False when malformed.
+bool decode_base64(std::string_view in, std::vector<unsigned char>& out) {
+    out.clear();
+    out.reserve(in.size() / 4 * 3 + 3);
+    std::uint32_t acc = 0;
+    int bits = 0;
+    bool padding = false;
+    for (char c : in) {
+        int v;
+        if (c >= 'A' && c <= 'Z') v = c - 'A';
+        else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+        else if (c >= '0' && c <= '9') v = c - '0' + 52;
+        else if (c == '+') v = 62;
+        else if (c == '/') v = 63;
+        else if (c == '=') {
+            padding = true;
+            continue;
+        } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+        else return false;
+        if (padding) return false;  // data after '='
+        acc = (acc << 6) | static_cast<std::uint32_t>(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push_back(static_cast<unsigned char>(acc >> bits));
+            acc &= (1u << bits) - 1;
+        }
+    }
+    return bits < 6;
+}
+
+// The n-th compilation of a name for an architecture across all files (the table's "#n").
+void number_occurrences(std::vector<PtxasKernel>& ks) {
+    std::map<std::pair<std::string, std::string>, int> total, seen;
+    for (const PtxasKernel& k : ks) ++total[{k.mangled, k.arch}];
+    for (PtxasKernel& k : ks) {
+        k.occurrence = ++seen[{k.mangled, k.arch}];
+        k.occurrences = total[{k.mangled, k.arch}];
+    }
+}
+
+void gather(KernelsAnswer& a) {
+    PtxasLog& log = a.rows.log;
+    bool cubins = false;
+    for (BinaryRead& f : a.files) {
+        for (PtxasKernel& k : f.kernels) log.kernels.push_back(std::move(k));
+        f.kernels.clear();
+        for (const std::string& d : f.diagnostics) log.diagnostics.push_back(make_valid_utf8(f.file + ": " + d));
+        cubins = cubins || f.cubins > 0;
+        if (!f.error.empty()) {
+            ++a.file_errors;
+            f.error = make_valid_utf8(f.error);
+            log.diagnostics.push_back(f.error);
+        }
+    }
+    if (cubins) log.diagnostics.push_back("spill stores and loads are not recorded in binaries (null); nvcc -Xptxas -v prints them");
+    number_occurrences(log.kernels);
+}
+
+std::string no_kernels_error(const KernelsAnswer& a) {
+    for (const BinaryRead& f : a.files)
+        if (!f.error.empty()) return f.error;
+    if (a.rows.compilations > 0) return "no kernel in the files runs on " + a.rows.input.device.name;
+    return "no kernels found: the files hold no __global__ functions (device code is read from cubins, fatbins and the .nv_fatbin "
+           "sections of objects, libraries and executables)";
+}
+
+Result<KernelsAnswer> answer(const json& request, std::vector<BinaryRead>* preread) {
+    return answer_with<KernelsAnswer>(request, "kernels request", [&](FieldReader& f, KernelsAnswer& a) {
+        read_artefact_launch(f, a.rows, "binary");
+        std::vector<std::pair<std::string, std::vector<unsigned char>>> given;
+        const json* files = f.raw(fields::files);
+        if (preread) {
+            if (files) f.fail(fields::files.key, "give the files either as paths or in the request, not both");
+        } else {
+            if (!files || !files->is_array() || files->empty())
+                f.fail(fields::files.key, "required: an array of {\"name\": ..., \"base64\": ...}, one per binary");
+            for (std::size_t i = 0; i < files->size(); ++i) {
+                const json& o = (*files)[i];
+                const std::string at = "files[" + std::to_string(i) + "]";
+                if (!o.is_object()) f.fail(fields::files.key, at + " must be an object {\"name\": ..., \"base64\": ...}");
+                for (const auto& [key, value] : o.items())
+                    if (key != "name" && key != "base64")
+                        f.fail(fields::files.key, at + ": unknown field \"" + utf8_prefix(key, 40) + "\"");
+                const auto name = o.find("name");
+                if (name != o.end() && !name->is_string()) f.fail(fields::files.key, at + ".name must be a string");
+                const auto b64 = o.find("base64");
+                if (b64 == o.end() || !b64->is_string()) f.fail(fields::files.key, at + ".base64 is required: the file's bytes in base64");
+                std::vector<unsigned char> bytes;
+                if (!decode_base64(b64->get_ref<const std::string&>(), bytes))
+                    f.fail(fields::files.key, at + ".base64 is not valid base64");
+                given.emplace_back(name != o.end() ? name->get<std::string>() : at, std::move(bytes));
+            }
+        }
+        f.finish();
+        if (preread) a.files = std::move(*preread);
+        for (const auto& [name, bytes] : given) a.files.push_back(read_binary(name, bytes));
+        a.rows.id = a.id;
+        gather(a);
+        evaluate_kernels(a.rows);
+        if (a.rows.rows.empty() || a.file_errors > 0) a.rows.error = no_kernels_error(a);
+        if (a.file_errors > 1) a.rows.error += " (and " + std::to_string(a.file_errors - 1) + " more files could not be read)";
+    });
+}
+
+}  // namespace
+
+Result<KernelsAnswer> answer_kernels(const json& request) { return answer(request, nullptr); }
+
+Result<KernelsAnswer> answer_kernels(const json& request, std::vector<BinaryRead> files) { return answer(request, &files); }
+
+json to_json(const KernelsAnswer& a) {
+    json out = to_json(a.rows);
+    // A log's line counts mean nothing here.
+    json& summary = out["summary"];
+    for (const char* key : {"gmem", "lines", "recognised_lines", "skipped_lines", "unknown_lines"}) summary.erase(key);
+    summary["files"] = a.files.size();
+    summary["file_errors"] = a.file_errors;
+    json files = json::array();
+    for (const BinaryRead& f : a.files)
+        files.push_back(json{{"name", make_valid_utf8(f.file)},
+                             {"format", f.format.empty() ? json(nullptr) : json(f.format)},
+                             {"cubins", f.cubins},
+                             {"ptx", f.ptx},
+                             {"error", f.error.empty() ? json(nullptr) : json(make_valid_utf8(f.error))}});
+    out["files"] = files;
+    return out;
+}
+
+json api_kernels(const json& request) {
+    const Result<KernelsAnswer> a = answer_kernels(request);
+    if (!a) return json{{"error", make_valid_utf8(a.error)}};
+    return to_json(*a);
+}
+
+}  // namespace occ::io

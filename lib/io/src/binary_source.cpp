@@ -1,0 +1,239 @@
+// binary_source.cpp — byte sources (memory, or a file read with pread), the ELF64 header and section
+// table, and the entry points read_binary / read_binary_file that tell a cubin, a fatbin and a host
+// ELF file apart.
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "binary_read.hpp"
+
+namespace occ::io::bin {
+
+void fail(std::string what) { throw BinaryError{std::move(what)}; }
+
+std::string hex(std::uint64_t v) {
+    char b[24];
+    std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+    return b;
+}
+
+void add_diagnostic(BinaryRead& out, std::string d) {
+    if (out.diagnostics.size() < 50) out.diagnostics.push_back(std::move(d));
+}
+
+void ByteSource::check_range(std::uint64_t off, std::uint64_t n, std::string_view what) const {
+    const std::uint64_t total = size();
+    if (off > total || n > total - off)
+        fail(std::string(what) + " (" + std::to_string(n) + " bytes at offset " + std::to_string(off) +
+             ") lies past the end of the file (" + std::to_string(total) + " bytes)");
+}
+
+std::span<const unsigned char> ByteSource::load(std::uint64_t off, std::uint64_t n, std::vector<unsigned char>& buf,
+                                                std::string_view what) const {
+    check_range(off, n, what);
+    if (auto v = view(off, n); v.size() == n) return v;
+    buf.resize(static_cast<std::size_t>(n));
+    read(off, buf.data(), static_cast<std::size_t>(n), what);
+    return {buf.data(), buf.size()};
+}
+
+void MemorySource::read(std::uint64_t off, void* dst, std::size_t n, std::string_view what) const {
+    check_range(off, n, what);
+    if (n) std::memcpy(dst, bytes_.data() + off, n);
+}
+
+std::span<const unsigned char> MemorySource::view(std::uint64_t off, std::uint64_t n) const {
+    if (off > bytes_.size() || n > bytes_.size() - off) return {};
+    return bytes_.subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(n));
+}
+
+namespace {
+
+class FileSource final : public ByteSource {
+public:
+    FileSource(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
+    ~FileSource() override { ::close(fd_); }
+    FileSource(const FileSource&) = delete;
+    FileSource& operator=(const FileSource&) = delete;
+    std::uint64_t size() const override { return size_; }
+    void read(std::uint64_t off, void* dst, std::size_t n, std::string_view what) const override {
+        check_range(off, n, what);
+        auto* p = static_cast<unsigned char*>(dst);
+        while (n > 0) {
+            const ssize_t got = ::pread(fd_, p, n, static_cast<off_t>(off));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) fail("cannot read " + std::string(what) + ": " + (got < 0 ? std::strerror(errno) : "unexpected end of file"));
+            p += got;
+            off += static_cast<std::uint64_t>(got);
+            n -= static_cast<std::size_t>(got);
+        }
+    }
+    std::span<const unsigned char> view(std::uint64_t, std::uint64_t) const override { return {}; }
+
+private:
+    int fd_;
+    std::uint64_t size_;
+};
+
+// The fatbin container's magic (fatbinary's header; its first four bytes on disk are 50 ED 55 BA).
+constexpr std::uint32_t kFatbinMagic = 0xBA55ED50;
+
+void read_host_elf(const ByteSource& src, const ElfFile& elf, BinaryRead& out) {
+    int found = 0;
+    for (std::size_t i = 0; i < elf.sections.size(); ++i) {
+        const ElfSection& s = elf.sections[i];
+        // .nv_fatbin: whole-program device code; __nv_relfatbin: -rdc objects before device linking.
+        if (s.name != ".nv_fatbin" && s.name != "__nv_relfatbin") continue;
+        if (s.type == kShtNobits || s.size == 0) continue;
+        ++found;
+        read_fatbins(src, s.offset, s.size, std::string(s.name) + " (section " + std::to_string(i) + ")", out);
+    }
+    if (!found) add_diagnostic(out, "no device code: the file has no .nv_fatbin or __nv_relfatbin section");
+}
+
+}  // namespace
+
+bool is_elf(const unsigned char* p, std::size_t n) { return n >= 4 && p[0] == 0x7f && p[1] == 'E' && p[2] == 'L' && p[3] == 'F'; }
+
+ElfFile read_elf(const ByteSource& src, std::uint64_t base, std::uint64_t limit) {
+    unsigned char h[64];
+    if (limit < sizeof h) fail("ELF header truncated (" + std::to_string(limit) + " bytes)");
+    src.read(base, h, sizeof h, "ELF header");
+    if (!is_elf(h, sizeof h)) fail("not an ELF file");
+    if (h[4] != 2) fail(std::string("32-bit ELF (class ") + std::to_string(h[4]) + "): only ELF64 is read");
+    if (h[5] != 1) fail("big-endian ELF: only little-endian is read");
+    ElfFile f;
+    ElfHeader& e = f.header;
+    e.type = u16(h + 16);
+    e.machine = u16(h + 18);
+    e.flags = u32(h + 48);
+    e.abi_version = h[8];
+    e.shoff = u64(h + 40);
+    const std::uint16_t shentsize = u16(h + 58);
+    e.shnum = u16(h + 60);
+    e.shstrndx = u16(h + 62);
+    if (e.shoff == 0) return f;  // no section table (a stripped image): nothing to read
+    if (shentsize != 64) fail("ELF section header size " + std::to_string(shentsize) + " (expected 64)");
+    if (e.shoff > limit) fail("section table offset " + hex(e.shoff) + " lies past the end (" + std::to_string(limit) + " bytes)");
+    unsigned char s0[64];
+    if (limit - e.shoff < 64) fail("section table truncated");
+    src.read(base + e.shoff, s0, 64, "section table");
+    // Extended numbering (gABI): 0 sections and SHN_XINDEX mean "see section 0".
+    if (e.shnum == 0) e.shnum = static_cast<std::uint32_t>(std::min<std::uint64_t>(u64(s0 + 32), 0xffffffffu));
+    if (e.shstrndx == 0xffff) e.shstrndx = u32(s0 + 40);
+    if (e.shnum > (limit - e.shoff) / 64)
+        fail(std::to_string(e.shnum) + " sections at " + hex(e.shoff) + " do not fit in " + std::to_string(limit) + " bytes");
+    std::vector<unsigned char> table(static_cast<std::size_t>(e.shnum) * 64);
+    src.read(base + e.shoff, table.data(), table.size(), "section table");
+    f.sections.resize(e.shnum);
+    std::vector<std::uint32_t> name_offsets(e.shnum);
+    for (std::uint32_t i = 0; i < e.shnum; ++i) {
+        const unsigned char* p = table.data() + static_cast<std::size_t>(i) * 64;
+        ElfSection& s = f.sections[i];
+        name_offsets[i] = u32(p);
+        s.type = u32(p + 4);
+        s.flags = u64(p + 8);
+        s.offset = u64(p + 24);
+        s.size = u64(p + 32);
+        s.link = u32(p + 40);
+        s.info = u32(p + 44);
+        s.entsize = u64(p + 56);
+        // Checked when read: sections without file contents (NOBITS, a relocatable cubin's shared memory) may say anything.
+        s.in_file = s.offset <= limit && s.size <= limit - s.offset;
+    }
+    if (e.shstrndx >= e.shnum) fail("section-name table index " + std::to_string(e.shstrndx) + " out of range");
+    const ElfSection& names = f.sections[e.shstrndx];
+    if (names.type == kShtNobits || !names.in_file)
+        fail("section-name table (" + std::to_string(names.size) + " bytes at " + hex(names.offset) + ") lies outside the file");
+    f.names.resize(static_cast<std::size_t>(names.size) + 1, 0);  // a terminating 0 even when the table lacks one
+    src.read(base + names.offset, f.names.data(), static_cast<std::size_t>(names.size), "section-name table");
+    for (std::uint32_t i = 0; i < e.shnum; ++i) {
+        if (name_offsets[i] >= names.size) continue;  // an unnamed section
+        const char* n = reinterpret_cast<const char*>(f.names.data()) + name_offsets[i];
+        f.sections[i].name = std::string_view(n, std::strlen(n));
+    }
+    return f;
+}
+
+void read_any(const ByteSource& src, BinaryRead& out) {
+    unsigned char head[64] = {};
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(src.size(), sizeof head));
+    src.read(0, head, n, "file header");
+    if (n >= 4 && u32(head) == kFatbinMagic) {
+        out.format = "fatbin";
+        read_fatbins(src, 0, src.size(), "file", out);
+        return;
+    }
+    if (!is_elf(head, n)) {
+        if (n == 0) fail("empty file");
+        fail("not a cubin, fatbin or ELF file (it starts with " + [&] {
+            std::string s;
+            for (std::size_t i = 0; i < std::min<std::size_t>(n, 4); ++i) s += (i ? " " : "") + hex(head[i]).substr(2);
+            return s;
+        }() + "); give a .cubin, .fatbin, .o, .so or executable");
+    }
+    if (n >= 20 && u16(head + 18) == kEmCuda) {
+        out.format = "cubin";
+        std::vector<unsigned char> buf;
+        if (src.size() > kMaxEntryBytes)
+            fail("cubin of " + std::to_string(src.size()) + " bytes is larger than the 256 MiB this reader takes");
+        const auto bytes = src.load(0, src.size(), buf, "cubin");
+        read_cubin(bytes, CubinOrigin{}, out);
+        return;
+    }
+    const ElfFile elf = read_elf(src, 0, src.size());
+    // ET_REL, ET_EXEC, or ET_DYN: a shared library, or a position-independent executable (with .interp).
+    const bool interp = std::any_of(elf.sections.begin(), elf.sections.end(), [](const ElfSection& s) { return s.name == ".interp"; });
+    out.format = elf.header.type == 1 ? "object file" : elf.header.type == 3 && !interp ? "shared library" : "executable";
+    read_host_elf(src, elf, out);
+}
+
+}  // namespace occ::io::bin
+
+namespace occ::io {
+namespace {
+
+// Runs `read` and turns a BinaryError into the file's error, naming the file.
+template <typename Read>
+BinaryRead guarded(std::string_view file, Read read) {
+    BinaryRead out;
+    out.file = std::string(file);
+    try {
+        read(out);
+    } catch (const bin::BinaryError& e) {
+        out.error = out.file + ": " + e.what;
+    } catch (const std::bad_alloc&) {
+        out.error = out.file + ": out of memory while reading it";
+    }
+    if (out.error.empty() && out.kernels.empty() && out.ptx == 0 && out.cubins > 0)
+        bin::add_diagnostic(out, "no kernels: its cubins hold device functions only");
+    return out;
+}
+
+}  // namespace
+
+BinaryRead read_binary(std::string_view file, std::span<const unsigned char> bytes) {
+    return guarded(file, [&](BinaryRead& out) { bin::read_any(bin::MemorySource(bytes), out); });
+}
+
+BinaryRead read_binary_file(const std::string& path) {
+    return guarded(path, [&](BinaryRead& out) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) bin::fail(std::string("cannot open: ") + std::strerror(errno));
+        struct stat st {};
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            ::close(fd);
+            bin::fail("not a regular file");
+        }
+        const bin::FileSource src(fd, static_cast<std::uint64_t>(st.st_size));
+        bin::read_any(src, out);
+    });
+}
+
+}  // namespace occ::io

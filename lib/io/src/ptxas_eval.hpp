@@ -1,0 +1,18 @@
+// ptxas_eval.hpp — the evaluation the "ptxas" and "kernels" kinds share (ptxas_request.cpp): the
+// launch fields of a request whose kernels come from an artefact, and the rows of its kernels.
+#pragma once
+#include <string_view>
+
+#include "occ/io/fields.hpp"
+#include "occ/io/ptxas.hpp"
+
+namespace occ::io {
+
+// Reads the device and launch fields into a.input and a.has_device; a field the artefact supplies
+// (registers, static shared memory, barriers) is refused. `artefact` names it in that message.
+void read_artefact_launch(FieldReader& f, PtxasAnswer& a, std::string_view artefact);
+// Chooses the rows of a.log.kernels (every compilation, or with a device the build it loads) and
+// evaluates each: a.rows, a.skipped, a.functions and the counts. Leaves a.error alone.
+void evaluate_kernels(PtxasAnswer& a);
+
+}  // namespace occ::io

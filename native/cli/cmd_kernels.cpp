@@ -1,0 +1,83 @@
+// cmd_kernels.cpp — `occ kernels PATH...`: occupancy of every kernel compiled into cubins, fatbins,
+// objects, shared libraries and executables, one row per kernel and architecture, printed from the
+// typed answer (io::answer_kernels) like `occ occupancy --ptxas`.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "cli.hpp"
+#include "occ/io/binary.hpp"
+
+namespace occ::cli {
+namespace {
+
+struct Options : RequestOptions {
+    std::vector<std::string> paths;
+};
+
+void print_human(const io::KernelsAnswer& k) {
+    const io::PtxasAnswer& a = k.rows;
+    int cubins = 0, ptx = 0;
+    for (const io::BinaryRead& f : k.files) {
+        cubins += f.cubins;
+        ptx += f.ptx;
+    }
+    std::printf("%zu files (%d cubins, %d PTX): %zu rows; %s, %d threads/block\n", k.files.size(), cubins, ptx, a.rows.size(),
+                a.has_device ? a.input.device.name.c_str() : "each on its own compute capability", a.input.launch.threads);
+    print_kernel_table(a);
+}
+
+}  // namespace
+
+void add_kernels(CLI::App& app, Outcome& out) {
+    auto o = std::make_shared<Options>();
+    auto* cmd = add_request_command(app, "kernels", R"help(
+Reads the device code nvcc leaves in its outputs, without running anything:
+  .cubin               one architecture's machine code (nvcc -cubin)
+  .fatbin              several architectures, compressed or not (nvcc -fatbin)
+  .o / .so / a.out     the fatbins in .nv_fatbin (and -rdc objects' __nv_relfatbin)
+Each kernel and architecture is a row: registers, static shared memory, stack frame, barriers
+and constant bank 0 as the compiler recorded them, then the occupancy at --threads on --gpu
+(without a device, each build on its own compute capability). Spill bytes are not recorded in
+binaries (null); PTX-only entries are JIT-compiled at load and have no occupancy until then.
+docs/ADVANCED.md ("occ kernels") lists which attribute gives which figure.
+
+Examples:
+  occ kernels kernels.cubin
+  occ kernels build/libmylib.so --gpu H100 --threads 256
+  occ kernels app.o app.fatbin --cc 8.6 --json
+  echo '{"files":[{"name":"k.cubin","base64":"..."}],"gpu":"A100"}' | occ kernels --batch)help",
+                                    *o);
+    cmd->add_option("paths", o->paths, "Cubins, fatbins, objects, shared libraries or executables");
+    cmd->callback([o, &out] {
+        if (o->batch) {
+            out.code = run_batch("kernels", std::cin, std::cout);
+            return;
+        }
+        if (o->paths.empty()) {
+            out.code = print_error("kernels: give one or more files (a .cubin, .fatbin, .o, .so or executable)", o->as_json);
+            return;
+        }
+        const Result<json> req = request_from(o->request);
+        if (!req) {
+            out.code = print_error(req.error, o->as_json);
+            return;
+        }
+        std::vector<io::BinaryRead> files;
+        for (const std::string& p : o->paths) files.push_back(io::read_binary_file(p));
+        const Result<io::KernelsAnswer> a = io::answer_kernels(*req, std::move(files));
+        if (!a) {
+            out.code = print_error(a.error, o->as_json);
+            return;
+        }
+        const std::string& err = a->rows.error;
+        if (o->as_json) print_json(io::to_json(*a));
+        else {
+            if (!a->rows.rows.empty()) print_human(*a);
+            if (!err.empty()) std::cerr << "error: " << err << '\n';
+        }
+        out.code = err.empty() ? kExitOk : kExitUsage;
+    });
+}
+
+}  // namespace occ::cli

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `occ kernels PATH...` on the committed corpus (tests/fixtures/binaries,
+rebuilt by make_corpus.sh): the table, --json rows of the same shape as `occ occupancy --ptxas`,
+--batch with base64 files, --help, and exit codes."""
+import base64
+import json
+import os
+import unittest
+
+from occ_cli import run
+
+SRC = os.environ.get("OCC_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.path.join(SRC, "tests", "fixtures", "binaries")
+
+
+def path(name):
+    return os.path.join(BIN, name)
+
+
+class Kernels(unittest.TestCase):
+    def test_table(self):
+        rc, out, err = run("kernels", path("sm_80.cubin"), "--gpu", "A100", "--threads", "256")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("1 files (1 cubins, 0 PTX): 21 rows; A100-SXM4-80GB, 256 threads/block", out)
+        self.assertRegex(out, r"k_smem_static\s+sm_80\s+\d+\s+3\.906 KiB")
+        self.assertIn("spill stores and loads are not recorded in binaries", out)
+        self.assertIn("__launch_bounds__: at most 128x1x1", out)
+
+    def test_json_rows_have_the_ptxas_shape_and_numbers(self):
+        rc, out, err = run("kernels", path("sm_80.cubin"), "--gpu", "A100", "--json")
+        self.assertEqual(rc, 0, err)
+        k = json.loads(out)
+        rc, out, err = run("occupancy", "--ptxas", path("sm_80.log"), "--gpu", "A100", "--json")
+        self.assertEqual(rc, 0, err)
+        p = json.loads(out)
+        self.assertEqual(len(k["kernels"]), len(p["kernels"]))
+        from_log = {r["mangled"]: r for r in p["kernels"]}
+        for row in k["kernels"]:
+            with self.subTest(kernel=row["mangled"]):
+                log_row = from_log[row["mangled"]]
+                # One shape: every key of a log row, plus where it was read from ("note" is the
+                # log's spill sentence, present only when the log reports spills).
+                self.assertEqual((set(log_row) - {"note"}) | {"source"}, set(row))
+                self.assertEqual(set(log_row["resources"]), set(row["resources"]))
+                self.assertEqual(row["format"], "cubin")
+                self.assertEqual(row["arch"], "sm_80")
+                self.assertEqual(row["source"], {"file": path("sm_80.cubin"), "entry": None})
+                for key in ("registers", "smem_static", "stack_frame", "barriers"):
+                    self.assertEqual(row["resources"][key], log_row["resources"][key], key)
+                self.assertIsNone(row["spill_stores"])   # never 0 for a figure a binary does not hold
+                self.assertIsNone(row["resources"]["spill_stores"])
+                self.assertIsNone(row["resources"]["spill_loads"])
+                self.assertEqual(row["occupancy"], log_row["occupancy"])
+
+    def test_fatbin_with_a_device_uses_the_build_it_loads(self):
+        rc, out, err = run("kernels", path("fatbin_size.fatbin"), "--gpu", "H100", "--json")
+        self.assertEqual(rc, 0, err)
+        r = json.loads(out)
+        archs = {row["arch"] for row in r["kernels"]}
+        self.assertEqual(archs, {"sm_90", "compute_90"})
+        ptx = [row for row in r["kernels"] if row["format"] == "ptx"]
+        self.assertTrue(ptx)
+        for row in ptx:
+            self.assertIsNone(row["occupancy"])
+            self.assertEqual(row["error"], "PTX only: JIT-compiled at load, occupancy unknown until compiled")
+            self.assertIsNone(row["resources"]["registers"])
+        self.assertTrue(all(s["arch"] == "sm_80" for s in r["skipped"]))
+        self.assertEqual(r["files"][0]["format"], "fatbin")
+        self.assertEqual(r["files"][0]["cubins"], 2)
+
+    def test_host_files(self):
+        rc, out, err = run("kernels", path("host.o"), path("libkernels.so"), path("rdc.o"), "--json")
+        self.assertEqual(rc, 0, err)
+        r = json.loads(out)
+        self.assertEqual([f["format"] for f in r["files"]], ["object file", "shared library", "object file"])
+        entries = {row["source"]["entry"].split(" ")[0] for row in r["kernels"]}
+        self.assertEqual(entries, {".nv_fatbin", "__nv_relfatbin"})
+
+    def test_batch_base64(self):
+        with open(path("sm_86.cubin"), "rb") as f:
+            b64 = base64.b64encode(f.read()).decode()
+        lines = json.dumps({"files": [{"name": "k.cubin", "base64": b64}], "cc": "8.6", "threads": 128}) + "\n" + '{"threads":1}\n'
+        rc, out, err = run("kernels", "--batch", stdin=lines)
+        self.assertEqual(rc, 1, err)
+        first, second = [json.loads(x) for x in out.splitlines()]
+        self.assertIsNone(first["error"])
+        self.assertEqual(first["kernels"][0]["source"]["file"], "k.cubin")
+        self.assertIn("files: required", second["error"])
+
+    def test_help_teaches(self):
+        rc, out, _ = run("kernels", "--help")
+        self.assertEqual(rc, 0)
+        for text in (".cubin", ".fatbin", ".nv_fatbin", "Examples:", "occ kernels build/libmylib.so --gpu H100"):
+            self.assertIn(text, out)
+        rc, out, _ = run("--help")
+        self.assertIn("kernels", out)
+
+    def test_exit_codes(self):
+        rc, out, err = run("kernels")
+        self.assertEqual(rc, 2)
+        self.assertIn("give one or more files", err)
+        rc, out, err = run("kernels", path("missing.cubin"))
+        self.assertEqual(rc, 2)
+        self.assertIn("missing.cubin: cannot open", err)
+        rc, out, err = run("kernels", path("sm_80.log"), "--json")
+        self.assertEqual(rc, 2)
+        self.assertIn("sm_80.log: not a cubin, fatbin or ELF file", json.loads(out)["error"])
+        # One bad file among good ones: the good rows, the error, exit 2.
+        rc, out, err = run("kernels", path("sm_80.cubin"), path("sm_80.log"))
+        self.assertEqual(rc, 2)
+        self.assertIn("k_plain", out)
+        self.assertIn("error: ", err)
+        rc, out, err = run("kernels", path("sm_80.cubin"), "--regs", "32")
+        self.assertEqual(rc, 2)
+        rc, out, err = run("kernels", path("sm_80.cubin"), "--gpu", "nosuchgpu")
+        self.assertEqual(rc, 2)
+        self.assertIn("gpu", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

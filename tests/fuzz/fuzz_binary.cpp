@@ -1,0 +1,50 @@
+// fuzz_binary.cpp — the cubin / fatbin / host-ELF reader (occ/io/binary.hpp) fed any bytes (the
+// seeds are small real cubins and fatbins, stored and LZ4/Zstandard-compressed). Properties: never
+// crashes, hangs or allocates without bound (decompression is capped); an error names the file;
+// no figure is negative; a kernel read from a cubin has an architecture; the typed answer and its
+// JSON (through the same evaluation as the ptxas kind) serialise as strict JSON.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "fuzz_common.hpp"
+#include "occ/io/binary.hpp"
+
+namespace {
+
+template <typename T>
+bool non_negative(const std::optional<T>& v) {
+    return !v || *v >= 0;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size > 1024 * 1024) return 0;
+    occ::io::BinaryRead r = occ::io::read_binary("fuzz.bin", std::span<const unsigned char>(data, size));
+    FUZZ_CHECK(r.error.empty() || r.error.rfind("fuzz.bin: ", 0) == 0, r.error);
+    FUZZ_CHECK(r.diagnostics.size() <= 50, std::to_string(r.diagnostics.size()));
+    FUZZ_CHECK(r.cubins >= 0 && r.ptx >= 0, "counts");
+    for (const auto& k : r.kernels) {
+        FUZZ_CHECK(non_negative(k.registers) && non_negative(k.barriers) && non_negative(k.smem_static), k.mangled);
+        FUZZ_CHECK(non_negative(k.stack_frame) && non_negative(k.cumulative_stack), k.mangled);
+        FUZZ_CHECK(!k.spill_stores && !k.spill_loads, "a spill figure read from a binary");
+        FUZZ_CHECK(k.format == "cubin" || k.format == "fatbin" || k.format == "ptx", k.format);
+        FUZZ_CHECK(k.format == "ptx" || k.arch.rfind("sm_", 0) == 0, k.arch);
+        FUZZ_CHECK(k.source_file == "fuzz.bin", k.source_file);
+        FUZZ_CHECK(k.diagnostics.size() <= 20, k.mangled);
+        for (const auto& [bank, bytes] : k.cmem) FUZZ_CHECK(bank >= 0 && bytes >= 0, k.mangled);
+    }
+    std::vector<occ::io::BinaryRead> files;
+    files.push_back(std::move(r));
+    const auto a = occ::io::answer_kernels(occ::fuzz::json{{"gpu", "H100"}}, std::move(files));
+    FUZZ_CHECK(a.value.has_value(), "answer_kernels refused a request with only a device: " + a.error);
+    for (const auto& row : a->rows.rows) {
+        FUZZ_CHECK(row.kernel < a->rows.log.kernels.size(), "row index");
+        FUZZ_CHECK(!row.result || (row.result->ok() && row.error.empty()), "an occupancy with an error");
+        FUZZ_CHECK(row.result || !row.error.empty(), "a row with neither occupancy nor reason");
+    }
+    occ::fuzz::dump_strict(occ::io::to_json(*a));
+    return 0;
+}
