@@ -134,7 +134,8 @@ class Answer(Record):
 class Occupancy(Answer):
     """Theoretical occupancy of one launch: blocks_per_sm, warps_per_sm, occupancy (0..1), limits,
     limiters, regs_per_warp_allocated, smem_per_block_allocated, smem_per_sm_configured, error,
-    device, input, and sweep when asked for."""
+    device, input, and sweep when asked for; effective (with tmem_columns: the blocks that hold
+    their Tensor Memory at once) and register_pool (with warpgroup_regs: the setmaxnreg plan)."""
 
     __slots__ = ()
 

@@ -319,6 +319,27 @@ describe("scenario in the URL", () => {
     }
   });
 
+  test("a link carries the Tensor Memory columns and the setmaxnreg plan; the page answers as the CLI", async () => {
+    const { context, page } = await openPage(browser, server.url +
+      "#gpu=B200&threads=384&regs=168&tmem_columns=256&warpgroup_regs=[24,240,240]");
+    try {
+      const s = await page.evaluate(() => occ.state());
+      assert.equal(s.tmem_columns, 256);
+      assert.deepStrictEqual(s.warpgroup_regs, [24, 240, 240]);
+      const line = JSON.stringify({ gpu: s.gpu, threads: 384, regs: 168, tmem_columns: 256, warpgroup_regs: [24, 240, 240] });
+      const web = await page.evaluate((l) => occ.occupancy(l), line);
+      assert.deepStrictEqual(web, cliBatch("occupancy", [line])[0]);
+      assert.equal(web.register_pool.fits, true);
+      assert.equal(web.effective.blocks_per_sm, 1);   // 384 threads x 168 regs: 1 block resident; 512 / 256 = 2 would fit
+      assert.equal(web.limits.tmem, 2);
+      await page.reload();
+      await waitReady(page);
+      assert.deepStrictEqual((await page.evaluate(() => occ.state())).warpgroup_regs, [24, 240, 240], "kept after reload");
+    } finally {
+      await context.close();
+    }
+  });
+
   test("a link carries ui.memory whole: a coalesce request that `occ coalesce --batch` takes as it is", async () => {
     const { context, page } = await openPage(browser, server.url + "#gpu=H100-SXM5-80GB&ui.tab=memory&ui.memory.pattern=affine&ui.memory.stride=3");
     try {

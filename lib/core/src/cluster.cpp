@@ -68,7 +68,14 @@ ClusterResult compute_clusters(const Device& dev, const KernelResources& k, cons
                   std::to_string(a.cc_minor);
         return c;
     }
-    const int max = non_portable ? kMaxNonPortableClusterSize : kMaxPortableClusterSize;
+    const int max = non_portable ? a.max_cluster_size_nonportable : kMaxPortableClusterSize;
+    if (non_portable && cluster_size > max && cluster_size <= kMaxNonPortableClusterSize) {
+        c.error = "cluster_size " + std::to_string(cluster_size) + ": non-portable cluster sizes above 8 are documented for compute " +
+                  "capability 9.0 (Hopper Tuning Guide) and measured on 10.0/10.3 (B200, B300); nothing is published for " +
+                  std::to_string(a.cc_major) + "." + std::to_string(a.cc_minor) +
+                  ", so occ allows 1..8 here (ask the device: cudaOccupancyMaxPotentialClusterSize)";
+        return c;
+    }
     if (cluster_size < 1 || cluster_size > max) {
         c.error = "cluster_size must be 1.." + std::to_string(max) +
                   (non_portable ? " (non-portable maximum)" : " (portable maximum; 9..16 need non_portable)") + ", got " +

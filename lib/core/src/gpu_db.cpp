@@ -314,8 +314,14 @@ constexpr GpuEntry kGpus[] = {
     gpu("B300", 10, 3, 148, Segment::datacenter, "b300,hgxb300,dgxb300",
         "Blackwell Ultra B300: 148 of the 160 SMs of [BUBLOG] enabled (public B300 cluster counts [BWCL] use all 148)", {},
         kBlackwellDcGpc),
+    // GB300's per-GPC split is not measured publicly as far as occ's sources go: an even split is assumed (and says so);
+    // one public measurement of 14 active clusters of 8 is reported against it (issue 25) but could not be traced to its source.
     gpu("GB300", 10, 3, 152, Segment::datacenter, "gb300,gb300nvl72", "[GBSM] Grace Blackwell Ultra GB300: each GPU reports 152 SMs"),
-    gpu("Jetson-AGX-Thor", 11, 0, 20, Segment::embedded, "thor,agxthor,jetsonthor", "Jetson AGX Thor: 2560 cores = 20 SMs"),
+    gpu("Jetson-AGX-Thor", 11, 0, 20, Segment::embedded, "thor,agxthor,jetsonthor", "Jetson AGX Thor: 2560 cores = 20 SMs", {},
+        GpcSplit{.gpcs = 3,
+                 .max_sms_per_gpc = 8,
+                 .source = "Jetson Thor: GPCs of at most 8 SMs (NVIDIA's Jetson Thor documentation, as issue 25 reports it); "
+                           "20 SMs in 3 GPCs, split assumed even (8, 6, 6)"}),
     gpu("RTX-5090", 12, 0, 170, Segment::consumer, "5090,rtx5090", "RTX Blackwell whitepaper: RTX 5090 170 SMs",
         {.fp32 = 104.8,
          .tf32 = 104.8,

@@ -88,9 +88,18 @@ void draw_sm(AppState& s) {
     static const unsigned bits[4] = {kLimitWarps, kLimitRegisters, kLimitSharedMemory, kLimitBlocks};
     int title_lines = 4;
     for (int i = 0; i < 4; ++i) title_lines += title_wraps(w, names[i], figs[i] + ((r.limiters & bits[i]) ? "   limiting" : "")) ? 1 : 0;
+    // Tensor Memory (10.0, 10.3, 11.0), where the kernel allocates columns: 512 per SM, each working block's share.
+    const bool tmem = a.tmem_columns_per_sm > 0 && s.req.kernel.tmem_columns > 0 && r.ok();
+    const int holding = tmem ? effective_blocks_per_sm(r) : 0;
+    const std::string tmem_fig = std::to_string(holding * s.req.kernel.tmem_columns) + " of " + std::to_string(a.tmem_columns_per_sm) +
+                                 " columns" + (blocks > holding ? ", " + std::to_string(blocks - holding) + " blocks wait" : "");
+    const char* tmem_name = "Tensor Memory (columns)";
+    if (tmem) title_lines += 1 + (title_wraps(w, tmem_name, tmem_fig + "   limiting") ? 1 : 0);
+    const float tmem_h = tmem ? em(1.4f) + em(0.7f) : 0.0f;
     const float titles_h = title_lines * (fh + 3);
-    const float cell_h = std::clamp((avail.y - titles_h - 3 * em(1.2f) - em(1.4f) - em(1.6f)) / (2.0f * subs), em(0.55f), em(1.0f));
-    const float height = titles_h + subs * (cell_h + 2) * 2 + em(1.4f) + em(1.6f) + 3 * em(0.7f);
+    const float cell_h = std::clamp((avail.y - titles_h - tmem_h - 3 * em(1.2f) - em(1.4f) - em(1.6f)) / (2.0f * subs), em(0.55f),
+                                    em(1.0f));
+    const float height = titles_h + tmem_h + subs * (cell_h + 2) * 2 + em(1.4f) + em(1.6f) + 3 * em(0.7f);
 
     Ctx c;
     c.w = w;
@@ -171,6 +180,17 @@ void draw_sm(AppState& s) {
         const float sh = std::min(em(1.2f), sw);
         for (int i = 0; i < a.max_blocks_per_sm; ++i) cell(c, i * sw, c.y, (i + 1) * sw - gap, c.y + sh, i < blocks ? i : -1);
         c.y += sh;
+    }
+    if (tmem) {
+        c.y += em(0.7f);
+        const bool limiting = holding < blocks;
+        title(c, tmem_name, tmem_fig, limiting, kLimitTmem);
+        const float bar_h = em(1.4f);
+        plot::rect(0, c.y, c.w, c.y + bar_h, c.empty, c.border, 2.0f);
+        const float bw = c.w * static_cast<float>(s.req.kernel.tmem_columns) / static_cast<float>(a.tmem_columns_per_sm);
+        for (int b = 0; b < holding; ++b) cell(c, b * bw, c.y, (b + 1) * bw - (bw > 4 ? 1 : 0), c.y + bar_h, b);
+        if (holding * bw < c.w - 40) plot::text((holding * bw + c.w) * 0.5, c.y + bar_h * 0.5, "free", c.dim, ImVec2(0.5f, 0.5f));
+        c.y += bar_h;
     }
     plot::end();
 

@@ -3,9 +3,9 @@
 //
 // Rules (CUDA C++ Programming Guide, "Thread Block Clusters"):
 //   * the blocks of a cluster are guaranteed to be co-scheduled on one GPU Processing Cluster (GPC);
-//   * 8 blocks is the portable maximum cluster size; 16 is allowed on H100 (and later data-centre
-//     parts) after cudaFuncSetAttribute(cudaFuncAttributeNonPortableClusterSizeAllowed, 1)
-//     (Hopper Tuning Guide, "Thread Block Clusters").
+//   * 8 blocks is the portable maximum cluster size; 16 is allowed on H100 after
+//     cudaFuncSetAttribute(cudaFuncAttributeNonPortableClusterSizeAllowed, 1) (Hopper Tuning Guide,
+//     "Thread Block Clusters") and measured on B200/B300; ArchRules::max_cluster_size_nonportable.
 // Model: each SM holds blocks_per_sm blocks (the ordinary occupancy model); a GPC with S SMs holds
 // floor(S × blocks_per_sm / cluster_size) clusters (blocks of one cluster may share an SM); the
 // device holds the sum over its GPCs. The GPC layout per GPU is an ASSUMPTION (NVIDIA does not
@@ -21,7 +21,7 @@ namespace occ {
 
 // Portable cluster size limit (Programming Guide, "Thread Block Clusters").
 inline constexpr int kMaxPortableClusterSize = 8;
-// Non-portable limit with cudaFuncAttributeNonPortableClusterSizeAllowed (Hopper Tuning Guide).
+// The largest non-portable size on any part (ArchRules::max_cluster_size_nonportable per architecture).
 inline constexpr int kMaxNonPortableClusterSize = 16;
 
 struct GpcLayout {

@@ -75,6 +75,11 @@ struct ArchRules {
     bool barriers_limit_blocks = false;
     int barriers_per_block_slot = 2;
     bool clusters = false;  // thread block clusters (9.0+)
+    // The largest cluster with cudaFuncAttributeNonPortableClusterSizeAllowed: 16 where NVIDIA
+    // documents it (9.0: Hopper Tuning Guide, "Thread Block Clusters") or public
+    // cudaOccupancyMaxActiveClusters results show it (10.0, 10.3: [BWCL] in gpu_db.cpp); else the
+    // portable 8 (nothing published for 11.0 and 12.x).
+    int max_cluster_size_nonportable = 8;
     // Virtual resources per SM that a kernel's virtual-resource count draws from (0 = the part has
     // none): blocks <= virtual_resources_per_sm / count when the kernel declares a count > 0.
     int virtual_resources_per_sm = 0;
