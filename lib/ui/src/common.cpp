@@ -83,20 +83,30 @@ void text_wrapped(std::string_view text) {
     while (end < text.size()) {
         std::size_t w = end;
         while (w < text.size() && text[w] == ' ') ++w;
+        if (end == line) line = w;  // nothing pending: the line starts at this word
         std::size_t e = w;
         while (e < text.size() && text[e] != ' ') ++e;
         const float ww = ImGui::CalcTextSize(text.data() + w, text.data() + e).x;
-        if (end > line && x + blank * static_cast<float>(w - end) + ww > width) {
+        if (ww > width) {  // a word wider than the column: ImGui cuts it where it must (it breaks within too-long words)
+            if (end > line) ImGui::TextUnformatted(text.data() + line, text.data() + end);
+            ImGui::PushTextWrapPos(0);
+            ImGui::TextUnformatted(text.data() + w, text.data() + e);
+            ImGui::PopTextWrapPos();
+            line = end = e;
+            x = 0;
+            continue;
+        }
+        if (end > line && x + blank * static_cast<float>(w - end) + ww > width) {  // this word starts the next line
             ImGui::TextUnformatted(text.data() + line, text.data() + end);
             line = w;
             x = 0;
-        } else {
+        } else if (end > line) {
             x += blank * static_cast<float>(w - end);
         }
         x += ww;
         end = e;
     }
-    ImGui::TextUnformatted(text.data() + line, text.data() + end);
+    if (end > line || text.empty()) ImGui::TextUnformatted(text.data() + line, text.data() + end);
     ImGui::EndGroup();
 }
 

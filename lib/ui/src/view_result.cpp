@@ -36,8 +36,8 @@ void draw_result_headline(AppState& s) {
     ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("%d blocks · %d of %d warps · %s threads per SM", r.blocks_per_sm, r.warps_per_sm, r.max_warps_per_sm,
-                format_count(r.threads_per_sm).c_str());
+    ImGui::Text("%d %s · %d of %d warps · %s threads per SM", r.blocks_per_sm, r.blocks_per_sm == 1 ? "block" : "blocks", r.warps_per_sm,
+                r.max_warps_per_sm, format_count(r.threads_per_sm).c_str());
     if (r.ok()) ImGui::TextDisabled("%s", summarize(r).c_str());
     else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", summarize(r).c_str());
     ImGui::PopTextWrapPos();
