@@ -279,6 +279,18 @@ int main(int argc, char** argv) {
         std::printf("tiles: %zu cases in %.1f s\n", r.cases.size() - before_tiles, seconds_since(t1));
     }
     counters_shutdown();
+    if (opt.occupancy) {
+        // Last of all: the setmaxnreg plan that does not fit may leave the device stuck (run_regpool.cpp).
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::size_t before = r.cases.size();
+        std::printf("setmaxnreg plans and Tensor Memory: running...\n");
+        std::fflush(stdout);
+        run_regpool(ctx, r.cases, r.tools, [&] {
+            write_report(r, opt, "every part done; the setmaxnreg plan that does not fit is running (its case provisional)");
+        });
+        std::printf("setmaxnreg plans and Tensor Memory: %zu cases in %.1f s\n", r.cases.size() - before, seconds_since(t0));
+        std::fflush(stdout);
+    }
     char took[64];
     std::snprintf(took, sizeof took, "%.1f s", seconds_since(t_start));
     r.tools["run_time"] = took;
@@ -290,5 +302,14 @@ int main(int argc, char** argv) {
     std::printf("wrote %s.json and %s.md (%s)\n", stem.c_str(), stem.c_str(), took);
     const vl::Tally t = r.tally();
     if (t.mismatched) std::printf("%d case(s) MISMATCHED: see the rows marked MISMATCH above\n", t.mismatched);
-    return t.mismatched ? kExitMismatch : kExitOk;
+    const int status = t.mismatched ? kExitMismatch : kExitOk;
+    if (ctx.device_stuck) {
+        // A kernel never completed: no cudaDeviceReset or runtime teardown (either could wait on it);
+        // the driver ends the context when the process exits.
+        std::printf("occ-validate: a launch never completed (see the HANG row); leaving without CUDA teardown\n");
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(status);
+    }
+    return status;
 }
