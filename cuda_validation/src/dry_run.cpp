@@ -71,7 +71,9 @@ int dry_run(const Options& opt) {
             return n;
         };
         const auto rk = names_of(regpool_kernels()), tk = names_of(tmem_kernels());
-        const auto have = [](const std::vector<std::string>& v, const std::string& n) { return std::find(v.begin(), v.end(), n) != v.end(); };
+        const auto have = [](const std::vector<std::string>& v, const std::string& n) {
+            return std::find(v.begin(), v.end(), n) != v.end();
+        };
         const occ::Device h100 = *occ::device_for_cc(vl::kRegPoolCcMajor, vl::kRegPoolCcMinor);
         const occ::Device b200 = *occ::device_for_cc(vl::kTmemCcMajor, vl::kTmemCcMinor);
         for (const vl::RegPlanCase& c : vl::regpool_cases()) {

@@ -62,7 +62,8 @@ void run_tiles(Context& ctx, std::vector<occ::validation::Case>& out, occ::valid
 // Appends the setmaxnreg plan cases (cc 9.0) and the Tensor Memory cases (cc 10.0); on other GPUs
 // occ's answers only, marked as needing that GPU. Runs LAST (a plan that does not fit may leave the
 // device stuck: run_regpool.cpp's hang guard); `checkpoint` writes the report before that launch.
-void run_regpool(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools, const std::function<void()>& checkpoint);
+void run_regpool(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools,
+                 const std::function<void()>& checkpoint);
 // The tile cases of the kinds --only selects (quick or full).
 std::vector<occ::validation::TileCase> selected_tile_cases(const Options& o);
 // --memory-run: launch every memory case once, print nothing (ncu profiles this process).

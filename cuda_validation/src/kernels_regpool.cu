@@ -57,8 +57,7 @@ __device__ __forceinline__ void role(const occv::RegPoolArgs& a, int w, volatile
     const bool lead = threadIdx.x % occv::kWarpgroupThreads == 0;
     if (lead) {
         const unsigned long long t0 = now_ns();
-        while (*turn < static_cast<unsigned>(w) && now_ns() - t0 < a.wait_ns) {
-        }
+        while (*turn < static_cast<unsigned>(w) && now_ns() - t0 < a.wait_ns) {}
     }
     warpgroup_sync(w);
     take<R, LR>();
@@ -68,8 +67,7 @@ __device__ __forceinline__ void role(const occv::RegPoolArgs& a, int w, volatile
         __threadfence_block();
         atomicAdd(const_cast<unsigned*>(turn), 1u);
     }
-    while (now_ns() - t < a.hold_ns) {
-    }
+    while (now_ns() - t < a.hold_ns) {}
     warpgroup_sync(w);
     if (lead) a.rel[blockIdx.x * occv::kRegPoolMaxWarpgroups + w] = now_ns();
     give_back<R, LR>();
@@ -108,7 +106,7 @@ __device__ __forceinline__ void regpool_body(const occv::RegPoolArgs& a) {
 
 // extern "C" names, so the bundle check (`occ kernels`) finds each plan's kernel in the sm_90a SASS.
 // __launch_bounds__(T, 1): entry count LR = 65536 / T rounded down to 8 (what occ::validation assumes).
-#define OCCV_REGPOOL(NAME, T, LR, R0, R1, R2, R3)                                                                  \
+#define OCCV_REGPOOL(NAME, T, LR, R0, R1, R2, R3) \
     extern "C" __global__ void __launch_bounds__(T, 1) NAME(occv::RegPoolArgs a) { regpool_body<T, LR, R0, R1, R2, R3>(a); }
 OCCV_REGPOOL(occv_regpool_384_24_240_240, 384, 168, 24, 240, 240, 0)        // FlashAttention-3 forward/backward (TMA K/V)
 OCCV_REGPOOL(occv_regpool_512_32_160_160_160, 512, 128, 32, 160, 160, 160)  // FlashAttention-3, 3 consumer warpgroups

@@ -42,8 +42,7 @@ __device__ __forceinline__ void tmem_body(const occv::TmemArgs& a) {
         a.acq[blockIdx.x] = t;
         a.sm[blockIdx.x] = s;
     }
-    while (now_ns() - t < a.hold_ns) {
-    }
+    while (now_ns() - t < a.hold_ns) {}
     if (threadIdx.x == 0) a.rel[blockIdx.x] = now_ns();
     __syncwarp();
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(base), "n"(COLS) : "memory");

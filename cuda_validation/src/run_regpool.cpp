@@ -69,11 +69,11 @@ cudaError_t wait_for(cudaEvent_t ev, double timeout_s, double& seconds) {
     }
 }
 
-constexpr double kTimeoutS = 10.0;       // a wave of these blocks takes well under a millisecond
+constexpr double kTimeoutS = 10.0;        // a wave of these blocks takes well under a millisecond
 constexpr double kWatchdogGraceS = 20.0;  // beyond the timeout: the harness itself is stuck
 
 class Watchdog {
-  public:
+public:
     explicit Watchdog(double after_s) {
         thread_ = std::thread([this, after_s] {
             const auto end = clock_type::now() + std::chrono::duration<double>(after_s);
@@ -96,7 +96,7 @@ class Watchdog {
         thread_.join();
     }
 
-  private:
+private:
     std::atomic<bool> done_{false};
     std::thread thread_;
 };
@@ -108,8 +108,7 @@ occ::Device model_for(const Context& ctx, int major, int minor) {
     return occ::device_for_cc(major, minor).value_or(ctx.model_device);
 }
 
-vl::RegPlanMeasurement run_plan(Context& ctx, const vl::RegPlanCase& c, const RegPoolKernel& k, const occ::Device& d,
-                                cudaStream_t stream) {
+vl::RegPlanMeasurement run_plan(Context& ctx, const vl::RegPlanCase& c, const RegPoolKernel& k, const occ::Device& d, cudaStream_t stream) {
     vl::RegPlanMeasurement m;
     const int sms = ctx.prop.multiProcessorCount;
     cudaFuncAttributes fa{};
@@ -134,7 +133,8 @@ vl::RegPlanMeasurement run_plan(Context& ctx, const vl::RegPlanCase& c, const Re
     void* params[] = {&a};
     cudaEvent_t ev = nullptr;
     check_cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate");
-    cudaError_t e = cudaLaunchKernel(k.func, dim3(static_cast<unsigned>(m.blocks)), dim3(static_cast<unsigned>(c.threads)), params, 0, stream);
+    cudaError_t e = cudaLaunchKernel(k.func, dim3(static_cast<unsigned>(m.blocks)), dim3(static_cast<unsigned>(c.threads)), params, 0,
+                                     stream);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         m.note = std::string("launch failed: ") + cudaGetErrorString(e);
@@ -192,7 +192,8 @@ vl::TmemMeasurement run_tmem(Context& ctx, const vl::TmemCase& c, const TmemKern
     void* params[] = {&a};
     cudaEvent_t ev = nullptr;
     check_cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate");
-    cudaError_t e = cudaLaunchKernel(k.func, dim3(static_cast<unsigned>(m.blocks)), dim3(static_cast<unsigned>(c.threads)), params, 0, stream);
+    cudaError_t e = cudaLaunchKernel(k.func, dim3(static_cast<unsigned>(m.blocks)), dim3(static_cast<unsigned>(c.threads)), params, 0,
+                                     stream);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         m.note = std::string("launch failed: ") + cudaGetErrorString(e);

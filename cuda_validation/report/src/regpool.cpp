@@ -72,10 +72,16 @@ Case regpool_result(const RegPlanCase& c, const Device& d, const std::optional<R
     Case out;
     out.kind = Kind::occupancy;
     out.id = c.id;
-    out.description = "setmaxnreg plan " + join(c.plan, ", ") + " at " + std::to_string(c.launch_regs()) + " (" + std::to_string(c.threads) +
-                      " threads, __launch_bounds__(" + std::to_string(c.threads) + ",1)); " + c.source;
-    out.inputs = {{"kernel", c.kernel}, {"threads", c.threads}, {"plan", c.plan}, {"launch_regs", c.launch_regs()}, {"regs", regs},
-                  {"occ_pool", p.pool.pool},   {"occ_planned", p.pool.planned}, {"occ_summary", p.pool.error.empty() ? p.pool.summary : p.pool.error}};
+    out.description = "setmaxnreg plan " + join(c.plan, ", ") + " at " + std::to_string(c.launch_regs()) + " (" +
+                      std::to_string(c.threads) + " threads, __launch_bounds__(" + std::to_string(c.threads) + ",1)); " + c.source;
+    out.inputs = {{"kernel", c.kernel},
+                  {"threads", c.threads},
+                  {"plan", c.plan},
+                  {"launch_regs", c.launch_regs()},
+                  {"regs", regs},
+                  {"occ_pool", p.pool.pool},
+                  {"occ_planned", p.pool.planned},
+                  {"occ_summary", p.pool.error.empty() ? p.pool.summary : p.pool.error}};
     Check entry{"launch_regs", c.launch_regs(), std::nullopt, std::nullopt};
     Check blocks{"blocks_per_sm", p.blocks_per_sm, std::nullopt, std::nullopt};
     Check fits{"fits", p.pool.fits ? 1 : 0, std::nullopt, std::nullopt};
@@ -97,8 +103,7 @@ Case regpool_result(const RegPlanCase& c, const Device& d, const std::optional<R
         else if (all_done)
             what = std::to_string(m->overlapped) + " of " + std::to_string(m->blocks) + " blocks held every count at once" +
                    (m->overlapped == m->blocks ? "" : " (the rest serialised: a consumer's .inc waited for another's give-back)");
-        else
-            what = std::to_string(m->completed) + " of " + std::to_string(m->blocks) + " blocks completed";
+        else what = std::to_string(m->completed) + " of " + std::to_string(m->blocks) + " blocks completed";
         out.note = what + (m->note.empty() ? "" : "; " + m->note);
     }
     out.checks = {entry, blocks, fits};
@@ -128,7 +133,8 @@ int predict_tmem(const TmemCase& c, const Device& d, int regs) {
     return r.ok() ? effective_blocks_per_sm(r) : 0;
 }
 
-int max_concurrent(const std::vector<unsigned>& sm, const std::vector<unsigned long long>& acq, const std::vector<unsigned long long>& rel) {
+int max_concurrent(const std::vector<unsigned>& sm, const std::vector<unsigned long long>& acq,
+                   const std::vector<unsigned long long>& rel) {
     std::map<unsigned, std::vector<std::pair<unsigned long long, int>>> events;  // per SM: (time, +1 / -1), ends before starts
     for (std::size_t i = 0; i < sm.size() && i < acq.size() && i < rel.size(); ++i) {
         if (acq[i] == 0 || rel[i] == 0) continue;

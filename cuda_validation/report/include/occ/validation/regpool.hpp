@@ -17,11 +17,11 @@ namespace occ::validation {
 
 // --- setmaxnreg plans (kind occupancy, ids "regpool/...") ----------------------------------------------
 struct RegPlanCase {
-    std::string id;      // "regpool/t384/24-240-240"
-    std::string kernel;  // extern "C" name in kernels_regpool.cu: "occv_regpool_384_24_240_240"
-    std::string source;  // where the plan comes from
-    int threads = 0;     // __launch_bounds__(threads, 1)
-    std::vector<int> plan;  // one count per warpgroup of 128 threads, warpgroup 0 the producer
+    std::string id;           // "regpool/t384/24-240-240"
+    std::string kernel;       // extern "C" name in kernels_regpool.cu: "occv_regpool_384_24_240_240"
+    std::string source;       // where the plan comes from
+    int threads = 0;          // __launch_bounds__(threads, 1)
+    std::vector<int> plan;    // one count per warpgroup of 128 threads, warpgroup 0 the producer
     int launch_regs() const;  // what ptxas gives at entry: 65536 / threads rounded down to 8, at most 255
 };
 // The plans, in launch order: the one that does not fit is LAST (the hang guard, README section 6).
@@ -40,14 +40,14 @@ struct RegPlanPrediction {
 RegPlanPrediction predict_regpool(const RegPlanCase& c, const Device& d, int regs);
 
 struct RegPlanMeasurement {
-    int regs = 0;                          // cudaFuncAttributes::numRegs (nullopt-like 0: not read)
-    std::optional<int> runtime;            // cudaOccupancyMaxActiveBlocksPerMultiprocessor
-    std::optional<int> resident;           // peak blocks on one SM
-    long long blocks = 0;                  // grid
-    long long completed = 0;               // blocks whose done flag was set
-    long long overlapped = 0;              // completed blocks in which every warpgroup held its count at once
-    bool timed_out = false;                // not every block completed in time (a hang)
-    double seconds = 0;                    // launch to completion (or to the timeout)
+    int regs = 0;                 // cudaFuncAttributes::numRegs (nullopt-like 0: not read)
+    std::optional<int> runtime;   // cudaOccupancyMaxActiveBlocksPerMultiprocessor
+    std::optional<int> resident;  // peak blocks on one SM
+    long long blocks = 0;         // grid
+    long long completed = 0;      // blocks whose done flag was set
+    long long overlapped = 0;     // completed blocks in which every warpgroup held its count at once
+    bool timed_out = false;       // not every block completed in time (a hang)
+    double seconds = 0;           // launch to completion (or to the timeout)
     std::string note;
 };
 // A block held the whole plan at once when every warpgroup's acquisition came before every release.
