@@ -40,7 +40,8 @@ struct Context {
 };
 
 // Exit statuses of occ-validate (README "Commands").
-inline constexpr int kExitOk = 0, kExitMismatch = 1, kExitUsage = 2, kExitCudaError = 3, kExitNoDevice = 4;
+inline constexpr int kExitOk = 0, kExitMismatch = 1, kExitUsage = 2, kExitCudaError = 3, kExitNoDevice = 4,
+                     kExitStuck = 6;  // the watchdog ended a process stuck in a CUDA call (run_regpool.cpp)
 
 // A readable "file:line: call failed: message" and exit(3) on a CUDA error that ends the run.
 void check_cuda(cudaError_t e, const char* what);

@@ -11,7 +11,8 @@
 // DIR/<gpu>.json and DIR/<gpu>.md (DIR defaults to cuda_validation/results) after each part, so a run
 // cut short still leaves what it measured. Exit status: 0 when nothing mismatched, 1 when something
 // did, 2 for bad arguments, 3 when a CUDA call failed, 4 when there is no usable CUDA device (no GPU,
-// no driver, or a driver older than the CUDA 13 runtime). --dry-run: 0 device found, 4 none, 1 when
+// no driver, or a driver older than the CUDA 13 runtime), 6 when the watchdog ended a process stuck in
+// a CUDA call after a launch that never completed (run_regpool.cpp). --dry-run: 0 device found, 4 none, 1 when
 // the plan itself is broken (a case table error, a metric CUPTI cannot configure).
 #include <chrono>
 #include <cstdio>
@@ -96,7 +97,7 @@ int usage(const char* msg) {
                  "                    [--ncu PATH] [--cuobjdump PATH] [--spin-us N] [--device N] [--raw DIR]\n"
                  "       occ-validate --dry-run [--quick]\n"
                  "       occ-validate --list-cases [--quick]\n"
-                 "exit: 0 no mismatch, 1 mismatches, 2 bad arguments, 3 CUDA error, 4 no usable CUDA device\n");
+                 "exit: 0 no mismatch, 1 mismatches, 2 bad arguments, 3 CUDA error, 4 no usable CUDA device, 6 stuck device (watchdog)\n");
     return kExitUsage;
 }
 

@@ -16,7 +16,7 @@
 //     is done, with the report written first (its case provisionally "did not complete"); after a
 //     timeout the harness makes no further CUDA call, writes the report, and main() leaves with
 //     std::_Exit (no cudaDeviceReset, no runtime teardown that could wait on the stuck kernel);
-//  4. a watchdog thread ends the process (std::_Exit, exit 3) if the harness itself is stuck in a CUDA
+//  4. a watchdog thread ends the process (std::_Exit, exit 6; run.sh does not rerun after 6) if the harness itself is stuck in a CUDA
 //     call past the timeout; the report on disk then holds the provisional result of step 3.
 #include <algorithm>
 #include <atomic>
@@ -85,7 +85,7 @@ public:
                                  after_s);
                     std::fflush(stdout);
                     std::fflush(stderr);
-                    std::_Exit(kExitCudaError);
+                    std::_Exit(kExitStuck);
                 }
                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
