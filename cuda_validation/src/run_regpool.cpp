@@ -268,7 +268,7 @@ void run_regpool(Context& ctx, std::vector<vl::Case>& out, vl::json& tools, cons
         // Provisional result on disk before the launch that may not come back.
         vl::RegPlanMeasurement provisional;
         provisional.timed_out = true;
-        provisional.note = "provisional, written before the launch: the process ended during it (watchdog)";
+        provisional.note = "PROVISIONAL row, written before the launch: if it is still here, the watchdog ended the process during it";
         out.push_back(vl::regpool_result(c, pool_dev, provisional));
         checkpoint();
         std::printf("setmaxnreg: launching %s (occ: does not fit; timeout %.0f s)\n", c.kernel.c_str(), kTimeoutS);
