@@ -152,10 +152,11 @@ archs)
   if [[ -z "$OCC" || ! -x "$OCC" ]]; then
     echo "(no occ CLI given: the per-kernel check is skipped)"
   else
-    json="$("$OCC" kernels "$BUNDLE/occ-validate" --json 2>&1)" || bad "occ kernels failed: $(head -c 400 <<<"$json")"
-    res="$(python3 - "$json" <<'PY'
+    jfile="$(mktemp)"
+    "$OCC" kernels "$BUNDLE/occ-validate" --json >"$jfile" 2>&1 || bad "occ kernels failed: $(head -c 400 "$jfile")"
+    res="$(python3 - "$jfile" <<'PY'
 import json, sys
-d = json.loads(sys.argv[1])
+d = json.load(open(sys.argv[1]))
 rows = []
 def walk(x):
     if isinstance(x, dict):
@@ -198,6 +199,7 @@ sys.exit(0 if ok else 1)
 PY
 )" || bad "occ kernels: the arch-specific kernels are not where they should be"
     echo "$res"
+    rm -f "$jfile"
   fi
   ;;
 *)
