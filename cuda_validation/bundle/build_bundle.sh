@@ -6,6 +6,8 @@
 #
 #   --archs  CMake CUDA_ARCHITECTURES (default "80-real;86-real;89-real;90-real;100-real;120": SASS for
 #            sm_80, 86, 89, 90, 100, 120 and PTX of the newest, compute_120)
+#            Whatever --archs says, two files are compiled for one target each and required in the
+#            fatbin: kernels_regpool.cu for sm_90a (setmaxnreg) and kernels_tmem.cu for sm_100a (tcgen05).
 #   --build  build directory (default build/validate-bundle.build)
 #   --out    the bundle (default build/validate-bundle); replaced as a whole
 #
@@ -40,6 +42,7 @@ if [[ -z "$NVCC" ]]; then
 fi
 [[ -n "$NVCC" ]] || { echo "build_bundle: nvcc not found (install the CUDA toolkit or set CUDACXX)" >&2; exit 1; }
 
+mkdir -p "$(dirname "$BUILD")"
 T0=$(date +%s)
 echo "build_bundle: nvcc $NVCC, architectures $ARCHS, $JOBS jobs"
 cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DOCC_CORE_ONLY=ON -DOCC_BUILD_TESTS=OFF -DOCC_BUILD_CLI=OFF \
@@ -84,6 +87,9 @@ for a in "${A[@]}"; do
     *) REQ_SASS="$REQ_SASS,$n"; REQ_PTX="$REQ_PTX,$n" ;;
   esac
 done
+# The architecture-specific objects (cuda_validation/CMakeLists.txt): sm_90a and sm_100a SASS.
+ARCH_SPECIFIC="90a,100a"
+REQ_SASS="$REQ_SASS,$ARCH_SPECIFIC"
 FATBIN="$(python3 "$HERE/fatbin_archs.py" "$OUT/occ-validate" --require-sass "${REQ_SASS#,}" --require-ptx "${REQ_PTX#,}")" || {
   echo "$FATBIN"; echo "build_bundle: the binary lacks a requested architecture" >&2; exit 1; }
 GLIBC="$(objdump -T "$OUT"/occ-validate "$OUT"/lib*.so* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)"
@@ -98,7 +104,7 @@ DIRTY="$(git -C "$ROOT" status --porcelain -- cuda_validation lib/core 2>/dev/nu
   echo "built:        $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n) in $((T1 - T0)) s"
   echo "source:       occ $COMMIT${DIRTY:+ (with uncommitted changes in cuda_validation or lib/core)}"
   echo "nvcc:         $("$NVCC" --version | tail -1)"
-  echo "archs:        $ARCHS"
+  echo "archs:        $ARCHS; sm_90a (setmaxnreg plans, kernels_regpool.cu) and sm_100a (Tensor Memory, kernels_tmem.cu)"
   echo "fatbin:       $(echo "$FATBIN" | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
   echo "needs glibc:  ${GLIBC:-?} (newest symbol version referenced by the binary and the CUPTI libraries)"
   echo "NEEDED:       $(readelf -d "$OUT/occ-validate" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"

@@ -13,9 +13,11 @@
 # $OCC_VALIDATE_LIMIT_S seconds (default 480) so that everything ends inside one 570 s device call;
 # occ-validate writes its results after each part, so a capped run still leaves what it measured.
 # Exit status: occ-validate's (0 no mismatch, 1 mismatches, 3 CUDA error, 4 no CUDA device,
-# 124 capped) or 5 when the binary cannot start here (see machine.txt). When occ-validate crashes or
-# a CUDA call fails, it runs once more with --no-cupti in the time left (validate-first.log keeps
-# the first attempt; still at most 8 files).
+# 6 its watchdog ended it inside a CUDA call after a launch that never completed, 124 capped) or 5
+# when the binary cannot start here (see machine.txt). When occ-validate crashes or a CUDA call
+# fails, it runs once more with --no-cupti in the time left (validate-first.log keeps the first
+# attempt; still at most 8 files); not after 6 (the GPU may still be stuck, and a second run would
+# overwrite the results the first one wrote).
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BIN="$HERE/occ-validate"
@@ -95,6 +97,7 @@ report() {
     0) say "occ-validate exit 0: nothing mismatched" ;;
     1) say "occ-validate exit 1: some cases mismatched (listed in results/*.md)" ;;
     124 | 137) say "occ-validate stopped at the time cap (exit $1): results hold the parts that finished" ;;
+    6) say "occ-validate exit 6: its watchdog ended it, stuck after the setmaxnreg plan that does not fit (results hold the provisional HANG row)" ;;
     *) say "occ-validate exit $1"; tail -20 "$OUT/validate.log" ;;
   esac
 }
@@ -105,7 +108,7 @@ report $rc
 # A crash or a failed CUDA call may come from the counters (CUPTI is the newest, least tried part):
 # once, with the time left, measure again without them (residency, device constants, ncu or timing).
 used=$(($(date +%s) - T0))
-if [[ $rc -ne 0 && $rc -ne 1 && $rc -ne 4 && $rc -ne 124 && $rc -ne 137 ]] && ((LIMIT - used > 60)); then
+if [[ $rc -ne 0 && $rc -ne 1 && $rc -ne 4 && $rc -ne 6 && $rc -ne 124 && $rc -ne 137 ]] && ((LIMIT - used > 60)); then
   mv "$OUT/validate.log" "$OUT/validate-first.log"
   say "running occ-validate again with --no-cupti ($((LIMIT - used)) s left; first log in validate-first.log)"
   measure $((LIMIT - used)) --no-cupti "$@"

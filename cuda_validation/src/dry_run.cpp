@@ -7,12 +7,14 @@
 // runtime for a device.
 //
 // Exit: 0 a device is there, 4 no usable CUDA device, 1 the plan is broken (bad case, metric refused).
+#include <algorithm>
 #include <cstdio>
 
 #include "counters.hpp"
 #include "gpu.hpp"
 #include "harness.hpp"
 #include "occ/validation/cases.hpp"
+#include "occ/validation/regpool.hpp"
 #include "occ/validation/tools.hpp"
 
 namespace occv {
@@ -59,8 +61,43 @@ int dry_run(const Options& opt) {
             std::printf(" requests %lld sectors %lld", static_cast<long long>(p.requests), static_cast<long long>(p.sectors));
         std::printf(")%s%s\n", bad.empty() ? "" : "  BAD: ", bad.c_str());
     }
-    std::printf("plan: %zu occupancy cases (before the GPU's limits), %zu memory cases, %zu tile cases, device constants\n",
-                opt.occupancy ? occ_cases : 0, mem.size(), tiles.size());
+    // setmaxnreg plans (sm_90a SASS, cc 9.0) and Tensor Memory (sm_100a SASS, cc 10.0), with occ's answers
+    // on an H100 and a B200 (the launch count before the GPU reports the compiled one).
+    std::size_t arch_cases = 0;
+    if (opt.occupancy) {
+        const auto names_of = [](const auto& kernels) {
+            std::vector<std::string> n;
+            for (const auto& k : kernels) n.push_back(k.name);
+            return n;
+        };
+        const auto rk = names_of(regpool_kernels()), tk = names_of(tmem_kernels());
+        const auto have = [](const std::vector<std::string>& v, const std::string& n) {
+            return std::find(v.begin(), v.end(), n) != v.end();
+        };
+        const occ::Device h100 = *occ::device_for_cc(vl::kRegPoolCcMajor, vl::kRegPoolCcMinor);
+        const occ::Device b200 = *occ::device_for_cc(vl::kTmemCcMajor, vl::kTmemCcMinor);
+        for (const vl::RegPlanCase& c : vl::regpool_cases()) {
+            const vl::RegPlanPrediction p = vl::predict_regpool(c, h100, c.launch_regs());
+            const bool bad = !p.pool.error.empty() || !have(rk, c.kernel);
+            if (bad) ++problems;
+            std::printf("case occupancy %s  (%s, sm_90a, cc 9.0 only, launch %d, expect launch_regs %d blocks_per_sm %d fits %d: %s)%s\n",
+                        c.id.c_str(), c.kernel.c_str(), c.launch_regs(), c.launch_regs(), p.blocks_per_sm, p.pool.fits ? 1 : 0,
+                        p.pool.error.empty() ? p.pool.summary.c_str() : p.pool.error.c_str(), bad ? "  BAD: no such kernel or plan" : "");
+            ++arch_cases;
+        }
+        for (const vl::TmemCase& c : vl::tmem_cases()) {
+            const bool bad = !have(tk, c.kernel);
+            if (bad) ++problems;
+            std::printf("case occupancy %s  (%s, sm_100a, %s, expect tmem_blocks_per_sm %d)%s\n", c.id.c_str(), c.kernel.c_str(),
+                        vl::kTmemNeeds, vl::predict_tmem(c, b200, 16), bad ? "  BAD: no such kernel" : "");
+            ++arch_cases;
+        }
+        std::printf("plan: the setmaxnreg plan that does not fit runs last, guarded by a timeout (README section 6)\n");
+    }
+    std::printf(
+        "plan: %zu occupancy cases (before the GPU's limits), %zu setmaxnreg/Tensor Memory cases, %zu memory cases, %zu tile cases, "
+        "device constants\n",
+        opt.occupancy ? occ_cases : 0, arch_cases, mem.size(), tiles.size());
 
     // 2. Counters: CUPTI's host API configures each metric set for each chip, without a GPU.
     const CuptiInfo info = cupti_info();

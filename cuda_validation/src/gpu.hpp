@@ -90,4 +90,45 @@ std::vector<TileKernel> tile_kernels();
 // Copies 32 shared-memory and (when not null) 32 global byte offsets into the tables. Returns a cudaError_t value.
 int upload_tile_offsets(const int* smem_offsets, const int* gmem_offsets);
 
+// --- setmaxnreg register plans (kernels_regpool.cu, sm_90a only) --------------------------------------
+// occv_regpool_<threads>_<count per warpgroup...>: __launch_bounds__(threads, 1); warpgroup w runs its
+// setmaxnreg in order (producer's .dec first), records acq[w] and rel[w] around a hold of hold_ns,
+// and a consumer gives its extra registers back afterwards, so a plan that does not fit serialises
+// instead of hanging. Thread 0 counts residency per SM like the residency kernels and sets done[block]
+// last (acq, rel and done live in mapped host memory: the host reads them even if the kernel never ends).
+inline constexpr int kWarpgroupThreads = 128, kRegPoolMaxWarpgroups = 4;
+struct RegPoolArgs {
+    unsigned long long* acq;  // [block * kRegPoolMaxWarpgroups + w], %globaltimer once warpgroup w holds its count
+    unsigned long long* rel;  // [block * kRegPoolMaxWarpgroups + w], before it gives registers back
+    unsigned* sm;             // [block] %smid
+    unsigned* done;           // [block] 1 once the block finished
+    unsigned* count;          // per-SM resident blocks (kMaxSms), device memory
+    unsigned* peak;           // per-SM running maximum
+    unsigned long long hold_ns;
+    unsigned long long wait_ns;  // bound on waiting for the previous warpgroup's turn
+};
+struct RegPoolKernel {
+    std::string name;  // extern "C" name, the case table's kernel
+    const void* func;
+};
+std::vector<RegPoolKernel> regpool_kernels();  // kernels_regpool.cu
+
+// --- Tensor Memory (kernels_tmem.cu, sm_100a only) -----------------------------------------------------
+// occv_tmem_<columns>: one warp per block; tcgen05.alloc of <columns> columns (blocks while they are
+// taken), relinquish_alloc_permit, acq = %globaltimer, hold hold_ns, rel, tcgen05.dealloc. The host
+// sweeps the [acq, rel) intervals per SM: the most blocks holding columns at once.
+struct TmemArgs {
+    unsigned long long* acq;  // [block]
+    unsigned long long* rel;  // [block]
+    unsigned* sm;             // [block]
+    unsigned* done;           // [block]
+    unsigned long long hold_ns;
+};
+struct TmemKernel {
+    std::string name;  // extern "C" name
+    const void* func;
+    int columns;
+};
+std::vector<TmemKernel> tmem_kernels();  // kernels_tmem.cu
+
 }  // namespace occv

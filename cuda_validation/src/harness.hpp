@@ -1,6 +1,7 @@
 // harness.hpp — the host side of occ-validate (compiled by the host compiler, not nvcc).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,12 @@ struct Context {
     occ::Device model_device;     // occ's view of this GPU
     bool named = false;           // model_device came from occ's named-GPU table
     std::string counters_denied;  // set once CUPTI reported CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (the line printed)
+    bool device_stuck = false;    // a launch never completed (run_regpool.cpp): no further CUDA call, leave with _Exit
 };
 
 // Exit statuses of occ-validate (README "Commands").
-inline constexpr int kExitOk = 0, kExitMismatch = 1, kExitUsage = 2, kExitCudaError = 3, kExitNoDevice = 4;
+inline constexpr int kExitOk = 0, kExitMismatch = 1, kExitUsage = 2, kExitCudaError = 3, kExitNoDevice = 4,
+                     kExitStuck = 6;  // the watchdog ended a process stuck in a CUDA call (run_regpool.cpp)
 
 // A readable "file:line: call failed: message" and exit(3) on a CUDA error that ends the run.
 void check_cuda(cudaError_t e, const char* what);
@@ -57,6 +60,11 @@ void run_memory(Context& ctx, std::vector<occ::validation::Case>& out, occ::vali
 // Appends the tile cases (ldmatrix / stmatrix / cp.async of occ's tile layouts, run_tiles.cpp) of the
 // selected kinds (banks: ldmatrix/stmatrix, coalescing: cp.async); records their counters in `tools`.
 void run_tiles(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools);
+// Appends the setmaxnreg plan cases (cc 9.0) and the Tensor Memory cases (cc 10.0); on other GPUs
+// occ's answers only, marked as needing that GPU. Runs LAST (a plan that does not fit may leave the
+// device stuck: run_regpool.cpp's hang guard); `checkpoint` writes the report before that launch.
+void run_regpool(Context& ctx, std::vector<occ::validation::Case>& out, occ::validation::json& tools,
+                 const std::function<void()>& checkpoint);
 // The tile cases of the kinds --only selects (quick or full).
 std::vector<occ::validation::TileCase> selected_tile_cases(const Options& o);
 // --memory-run: launch every memory case once, print nothing (ncu profiles this process).

@@ -11,7 +11,8 @@
 // DIR/<gpu>.json and DIR/<gpu>.md (DIR defaults to cuda_validation/results) after each part, so a run
 // cut short still leaves what it measured. Exit status: 0 when nothing mismatched, 1 when something
 // did, 2 for bad arguments, 3 when a CUDA call failed, 4 when there is no usable CUDA device (no GPU,
-// no driver, or a driver older than the CUDA 13 runtime). --dry-run: 0 device found, 4 none, 1 when
+// no driver, or a driver older than the CUDA 13 runtime), 6 when the watchdog ended a process stuck in
+// a CUDA call after a launch that never completed (run_regpool.cpp). --dry-run: 0 device found, 4 none, 1 when
 // the plan itself is broken (a case table error, a metric CUPTI cannot configure).
 #include <chrono>
 #include <cstdio>
@@ -96,7 +97,7 @@ int usage(const char* msg) {
                  "                    [--ncu PATH] [--cuobjdump PATH] [--spin-us N] [--device N] [--raw DIR]\n"
                  "       occ-validate --dry-run [--quick]\n"
                  "       occ-validate --list-cases [--quick]\n"
-                 "exit: 0 no mismatch, 1 mismatches, 2 bad arguments, 3 CUDA error, 4 no usable CUDA device\n");
+                 "exit: 0 no mismatch, 1 mismatches, 2 bad arguments, 3 CUDA error, 4 no usable CUDA device, 6 stuck device (watchdog)\n");
     return kExitUsage;
 }
 
@@ -279,6 +280,18 @@ int main(int argc, char** argv) {
         std::printf("tiles: %zu cases in %.1f s\n", r.cases.size() - before_tiles, seconds_since(t1));
     }
     counters_shutdown();
+    if (opt.occupancy) {
+        // Last of all: the setmaxnreg plan that does not fit may leave the device stuck (run_regpool.cpp).
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::size_t before = r.cases.size();
+        std::printf("setmaxnreg plans and Tensor Memory: running...\n");
+        std::fflush(stdout);
+        run_regpool(ctx, r.cases, r.tools, [&] {
+            write_report(r, opt, "every part done; the setmaxnreg plan that does not fit is running (its case provisional)");
+        });
+        std::printf("setmaxnreg plans and Tensor Memory: %zu cases in %.1f s\n", r.cases.size() - before, seconds_since(t0));
+        std::fflush(stdout);
+    }
     char took[64];
     std::snprintf(took, sizeof took, "%.1f s", seconds_since(t_start));
     r.tools["run_time"] = took;
@@ -290,5 +303,14 @@ int main(int argc, char** argv) {
     std::printf("wrote %s.json and %s.md (%s)\n", stem.c_str(), stem.c_str(), took);
     const vl::Tally t = r.tally();
     if (t.mismatched) std::printf("%d case(s) MISMATCHED: see the rows marked MISMATCH above\n", t.mismatched);
-    return t.mismatched ? kExitMismatch : kExitOk;
+    const int status = t.mismatched ? kExitMismatch : kExitOk;
+    if (ctx.device_stuck) {
+        // A kernel never completed: no cudaDeviceReset or runtime teardown (either could wait on it);
+        // the driver ends the context when the process exits.
+        std::printf("occ-validate: a launch never completed (see the HANG row); leaving without CUDA teardown\n");
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(status);
+    }
+    return status;
 }

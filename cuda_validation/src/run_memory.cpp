@@ -14,6 +14,7 @@
 #include "gpu.hpp"
 #include "harness.hpp"
 #include "occ/validation/cases.hpp"
+#include "occ/validation/regpool.hpp"
 #include "occ/validation/tiles.hpp"
 #include "occ/validation/tools.hpp"
 
@@ -417,13 +418,30 @@ int list_cases(const Options& opt) {
             std::printf("bad case: %s\n", vl::validate_tile_case(c).c_str());
             ++bad;
         }
+    // The setmaxnreg plans and Tensor Memory cases each need their kernel (sm_90a / sm_100a objects).
+    const auto plans = vl::regpool_cases();
+    const auto tmem = vl::tmem_cases();
+    const auto rk = regpool_kernels();
+    const auto tk = tmem_kernels();
+    for (const vl::RegPlanCase& c : plans)
+        if (std::none_of(rk.begin(), rk.end(), [&](const RegPoolKernel& k) { return k.name == c.kernel; })) {
+            std::printf("bad case: %s: no kernel %s\n", c.id.c_str(), c.kernel.c_str());
+            ++bad;
+        }
+    for (const vl::TmemCase& c : tmem)
+        if (std::none_of(tk.begin(), tk.end(), [&](const TmemKernel& k) { return k.name == c.kernel; })) {
+            std::printf("bad case: %s: no kernel %s\n", c.id.c_str(), c.kernel.c_str());
+            ++bad;
+        }
     std::printf(
-        "%s: %zu residency kernels, >= %zu occupancy cases, %zu coalescing cases, %zu bank cases, %zu tile cases, %zu memory kernels, "
-        "%zu tile kernels\n",
-        opt.quick ? "quick" : "full", kernels.size(), occ_quick_min, coal.size(), banks.size(), tiles.size(), memory_kernels().size(),
-        tile_kernels().size());
-    if (occ_cases < 300 || coal.size() < 100 || banks.size() < 100 || tiles.size() < 10 || bad) {
-        std::printf("FAILED: need >= 300 occupancy, >= 100 coalescing, >= 100 bank and >= 10 tile cases, all well-formed\n");
+        "%s: %zu residency kernels, >= %zu occupancy cases, %zu setmaxnreg plan cases (sm_90a), %zu Tensor Memory cases (sm_100a), "
+        "%zu coalescing cases, %zu bank cases, %zu tile cases, %zu memory kernels, %zu tile kernels\n",
+        opt.quick ? "quick" : "full", kernels.size(), occ_quick_min, plans.size(), tmem.size(), coal.size(), banks.size(), tiles.size(),
+        memory_kernels().size(), tile_kernels().size());
+    if (occ_cases < 300 || coal.size() < 100 || banks.size() < 100 || tiles.size() < 10 || plans.size() < 4 || tmem.size() < 5 || bad) {
+        std::printf(
+            "FAILED: need >= 300 occupancy, 4 setmaxnreg, 5 Tensor Memory, >= 100 coalescing, >= 100 bank and >= 10 tile cases, all "
+            "well-formed\n");
         return 1;
     }
     return 0;

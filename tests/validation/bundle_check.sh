@@ -11,6 +11,10 @@
 #                                          libgcc_s); only the driver (libcuda.so.1, libnvidia-*) may
 #                                          be missing; DT_RPATH is $ORIGIN; glibc symbols <= 2.34;
 #                                          SHA256SUMS holds; <= 60 MiB
+#   bundle_check.sh archs <bundle dir> [occ]  the fatbin holds SASS for the six architectures and for
+#                                          sm_90a and sm_100a; with occ's CLI, `occ kernels` finds the
+#                                          setmaxnreg kernels as sm_90a only (168/128 registers) and the
+#                                          Tensor Memory kernels as sm_100a only
 #
 # On a machine WITH a GPU the dry run finds it and exits 0; the check accepts that too.
 # Prints SKIPPED when the bundle was not built (no nvcc).
@@ -46,6 +50,15 @@ dry-run)
   have "^case banks tile/ldmatrix.x4/64x64h/swizzle333/w0 .*wavefronts 4 bank_conflicts 0 " "$out"
   have "^case banks tile/ldmatrix.x4.trans/64x64h/rowmajor/w0 .*bank_conflicts 28 " "$out"
   have "^case coalescing tile/cp_async16/64x64h/rowmajor/w0 .*wavefronts 4 bank_conflicts 0 .* requests 1 sectors 16)" "$out"
+  # setmaxnreg plans (sm_90a) and Tensor Memory (sm_100a), with occ's answers on an H100 / a B200.
+  have "^case occupancy regpool/t384/24-240-240 .*sm_90a.*launch 168, expect launch_regs 168 blocks_per_sm 1 fits 1: fits" "$out"
+  have "^case occupancy regpool/t512/32-160-160-160 .*launch 128, .*fits 1: fits" "$out"
+  have "^case occupancy regpool/t384/40-232-232 .*fits 1: fits" "$out"
+  have "^case occupancy regpool/t384/24-240-256 .*fits 0: hang risk" "$out"
+  [[ "$(grep '^case occupancy regpool/' <<<"$out" | tail -1)" == *24-240-256* ]] || bad "the setmaxnreg plan that does not fit is not listed last"
+  for c in 32:16 64:8 128:4 256:2 512:1; do
+    have "^case occupancy tmem/c${c%%:*} .*sm_100a, needs a B200.*expect tmem_blocks_per_sm ${c##*:})" "$out"
+  done
   for chip in "sm_80 GA100" "sm_86 GA102" "sm_89 AD102" "sm_90 GH100" "sm_100 GB100" "sm_120 GB202"; do
     line="$(grep "^counters $chip:" <<<"$out")"
     [[ -n "$line" ]] || bad "no counter plan for $chip"
@@ -126,8 +139,71 @@ ldd)
   echo "bundle: $bytes bytes"
   (( bytes <= 60 * 1048576 )) || bad "bundle above 60 MiB"
   ;;
+archs)
+  # The fatbin carries SASS for the six architectures, sm_90a and sm_100a (fatbin_archs.py tells sm_90a
+  # from sm_90). With occ's CLI ($3): `occ kernels` reads the kernels back from the binary: the
+  # setmaxnreg kernels only as sm_90a SASS at their launch count (168 / 128 registers), the Tensor
+  # Memory kernels only as sm_100a.
+  FATBIN_ARCHS="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/cuda_validation/bundle/fatbin_archs.py"
+  fat="$(python3 "$FATBIN_ARCHS" "$BUNDLE/occ-validate" --require-sass 80,86,89,90,100,120,90a,100a --require-ptx 120)" || bad "fatbin: $fat"
+  echo "$fat"
+  grep -q "MISSING" <<<"$fat" && bad "architectures missing"
+  OCC="${3:-}"
+  if [[ -z "$OCC" || ! -x "$OCC" ]]; then
+    echo "(no occ CLI given: the per-kernel check is skipped)"
+  else
+    jfile="$(mktemp)"
+    "$OCC" kernels "$BUNDLE/occ-validate" --json >"$jfile" 2>&1 || bad "occ kernels failed: $(head -c 400 "$jfile")"
+    res="$(python3 - "$jfile" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = []
+def walk(x):
+    if isinstance(x, dict):
+        if "arch" in x and any(k in x for k in ("name", "kernel")):
+            rows.append(x)
+        for v in x.values():
+            walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v)
+walk(d)
+def name(r):
+    return r.get("kernel") or r.get("name") or ""
+def regs(r):
+    for k in ("registers", "regs", "regs_per_thread"):
+        if isinstance(r.get(k), int):
+            return r[k]
+    for v in r.values():
+        if isinstance(v, dict):
+            for k in ("registers", "regs", "regs_per_thread"):
+                if isinstance(v.get(k), int):
+                    return v[k]
+    return None
+want = {"occv_regpool_384_24_240_240": 168, "occv_regpool_512_32_160_160_160": 128,
+        "occv_regpool_384_40_232_232": 168, "occv_regpool_384_24_240_256": 168}
+ok = True
+for k, r in want.items():
+    got = [(x["arch"], regs(x)) for x in rows if name(x) == k]
+    print("%s: %s" % (k, got))
+    if got != [("sm_90a", r)]:
+        print("FAIL: %s should be sm_90a SASS only, %d registers" % (k, r)); ok = False
+for c in (32, 64, 128, 256, 512):
+    k = "occv_tmem_%d" % c
+    got = [x["arch"] for x in rows if name(x) == k]
+    print("%s: %s" % (k, got))
+    if got != ["sm_100a"]:
+        print("FAIL: %s should be sm_100a SASS only" % k); ok = False
+print("rows read: %d" % len(rows))
+sys.exit(0 if ok else 1)
+PY
+)" || bad "occ kernels: the arch-specific kernels are not where they should be"
+    echo "$res"
+    rm -f "$jfile"
+  fi
+  ;;
 *)
-  echo "usage: $0 dry-run|ldd <bundle dir>"
+  echo "usage: $0 dry-run|ldd|archs <bundle dir> [occ CLI]"
   exit 2
   ;;
 esac

@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-make_bundle() {   # $1 = behaviour of the fake run: ok | mismatch | hang | crash | broken
+make_bundle() {   # $1 = behaviour of the fake run: ok | mismatch | hang | crash | stuck | broken
   rm -rf "$tmp/b" "$tmp/out"
   mkdir -p "$tmp/b"
   cp "$SRC/cuda_validation/bundle/run.sh" "$tmp/b/run.sh"
@@ -30,6 +30,7 @@ esac
 out=""; raw=""; nocupti=0
 while [[ \$# -gt 0 ]]; do case "\$1" in --out) out="\$2"; shift ;; --raw) raw="\$2"; shift ;; --no-cupti) nocupti=1 ;; esac; shift; done
 [[ \$behaviour == crash && \$nocupti == 0 ]] && { echo "occupancy: running..."; echo "Segmentation fault"; exit 139; }
+[[ \$behaviour == stuck && \$nocupti == 1 ]] && { echo "a second run after exit 6"; exit 0; }
 echo "occ-validate: NVIDIA H200 (cc 9.0, 132 SMs), occ entry H200, quick run"
 echo "occupancy: running..."
 mkdir -p "\$out" "\$raw"
@@ -41,6 +42,7 @@ echo "memory: 262 cases in 1.0 s"
 echo "smem  tile/ldmatrix.x4/64x64h/rowmajor/w0   bank_conflicts   28  -  28  ok"
 echo "tiles: 15 cases in 0.3 s"
 echo "SASS FOR sm_90" >"\$raw/cuobjdump-sass.txt"; echo "ncu csv" >"\$raw/ncu-output.csv"
+[[ \$behaviour == stuck ]] && { echo "occ-validate: watchdog: still inside a CUDA call"; exit 6; }
 echo '{"complete": true}' >"\$out/h200.json"; echo "# h200 complete" >"\$out/h200.md"
 echo "NVIDIA H200 (cc 9.0, 132 SMs): 700 cases, 699 matched, 1 mismatched"
 echo "wrote \$out/h200.json and \$out/h200.md (1.0 s)"
@@ -94,6 +96,14 @@ grep -q 'again with --no-cupti' <<<"$out" || bad "no second run without CUPTI"
 grep -q 'Segmentation' "$tmp/out/validate-first.log" 2>/dev/null || bad "the first attempt's log is lost"
 n=$(find "$tmp/out" -type f | wc -l)
 (( n <= 8 )) || bad "$n files in \$OUT after the second run"
+
+# 4b. The watchdog ended a run stuck after the setmaxnreg plan that does not fit (exit 6): no second
+# run (the GPU may still be stuck; it would overwrite the results the first run wrote).
+make_bundle stuck
+out="$(env -i PATH=/usr/bin:/bin OUT="$tmp/out" "$tmp/b/run.sh" --quick 2>&1)"; rc=$?
+[[ $rc -eq 6 ]] || bad "watchdog exit: run.sh exit $rc, expected 6"
+grep -q 'again with --no-cupti' <<<"$out" && bad "a second run after exit 6"
+[[ -s "$tmp/out/results/h200.json" ]] || bad "results of the stuck run lost"
 
 # 5. A binary that cannot start: exit 5 with the reason.
 make_bundle broken
