@@ -155,14 +155,14 @@ TEST_CASE("triton: the kernels kind pairs <name>.json with <name>.cubin from the
                      {{"name", "h/add_kernel.json"}, {"base64", b64(bytes_of(dir + "/add_kernel.json"))}}}},
                    {"gpu", "A100"}};
     const json out = occ::io::api_kernels(req);
-    REQUIRE_MESSAGE(!out.contains("error"), out.dump());
+    REQUIRE_MESSAGE(out["error"].is_null(), out.dump());
     REQUIRE(out["kernels"].size() == 1);
     CHECK(out["kernels"][0]["launch"]["threads"] == 128);
     CHECK(out["kernels"][0]["occupancy"]["warps_per_sm"] == 64);
 
     const json lonely{{"files", {{{"name", "k.json"}, {"base64", b64(bytes_of(dir + "/add_kernel.json"))}}}}};
     const json bad = occ::io::api_kernels(lonely);
-    REQUIRE(bad.contains("error"));
+    REQUIRE(bad["error"].is_string());
     CHECK(bad["error"].get<std::string>().find("add k.cubin") != std::string::npos);
 }
 
