@@ -10,7 +10,7 @@ SUDO=""
 if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
 
 # Debian packages: native build + tests
-PKGS=(cmake g++ make pkg-config nlohmann-json3-dev libcli11-dev doctest-dev libbenchmark-dev liblz4-dev libzstd-dev
+PKGS=(cmake g++ make pkg-config nlohmann-json3-dev libcli11-dev doctest-dev libbenchmark-dev liblz4-dev libzstd-dev libtomlplusplus-dev
       clang libclang-rt-14-dev clang-format dpkg-dev
       pybind11-dev python3-dev python3-numpy python3-venv python3-setuptools python3-wheel)
 if [[ $NATIVE_ONLY -eq 0 ]]; then

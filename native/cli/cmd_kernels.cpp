@@ -22,8 +22,14 @@ void print_human(const io::KernelsAnswer& k) {
         cubins += f.cubins;
         ptx += f.ptx;
     }
-    std::printf("%zu files (%d cubins, %d PTX): %zu rows; %s, %d threads/block\n", k.files.size(), cubins, ptx, a.rows.size(),
-                a.has_device ? a.input.device.name.c_str() : "each on its own compute capability", a.input.launch.threads);
+    int own = 0;  // rows whose artefact fixes the launch (Triton)
+    for (const io::PtxasRow& row : a.rows) own += a.log.kernels[row.kernel].launch ? 1 : 0;
+    const std::string launch = own == 0 ? std::to_string(a.input.launch.threads) + " threads/block"
+                               : own == static_cast<int>(a.rows.size())
+                                   ? std::string("each with its Triton launch")
+                                   : std::to_string(a.input.launch.threads) + " threads/block (Triton kernels: their own launch)";
+    std::printf("%zu files (%d cubins, %d PTX): %zu rows; %s, %s\n", k.files.size(), cubins, ptx, a.rows.size(),
+                a.has_device ? a.input.device.name.c_str() : "each on its own compute capability", launch.c_str());
     print_kernel_table(a);
 }
 
@@ -36,6 +42,9 @@ Reads the device code nvcc leaves in its outputs, without running anything:
   .cubin               one architecture's machine code (nvcc -cubin)
   .fatbin              several architectures, compressed or not (nvcc -fatbin)
   .o / .so / a.out     the fatbins in .nv_fatbin (and -rdc objects' __nv_relfatbin)
+  Triton cache         ~/.triton/cache, one of its <hash> folders, or a kernel's <name>.json:
+                       each <name>.cubin with the launch its metadata fixes (num_warps x 32
+                       threads, `shared` bytes of dynamic shared memory), whatever --threads says
 Each kernel and architecture is a row: registers, static shared memory, stack frame, barriers
 and constant bank 0 as the compiler recorded them, then the occupancy at --threads on --gpu
 (without a device, each build on its own compute capability). Spill bytes are not recorded in
@@ -46,16 +55,18 @@ Examples:
   occ kernels kernels.cubin
   occ kernels build/libmylib.so --gpu H100 --threads 256
   occ kernels app.o app.fatbin --cc 8.6 --json
+  occ kernels ~/.triton/cache --gpu H100
   echo '{"files":[{"name":"k.cubin","base64":"..."}],"gpu":"A100"}' | occ kernels --batch)help",
                                     *o);
-    cmd->add_option("paths", o->paths, "Cubins, fatbins, objects, shared libraries or executables");
+    cmd->add_option("paths", o->paths, "Cubins, fatbins, objects, shared libraries, executables or Triton cache folders");
     cmd->callback([o, &out] {
         if (o->batch) {
             out.code = run_batch("kernels", std::cin, std::cout);
             return;
         }
         if (o->paths.empty()) {
-            out.code = print_error("kernels: give one or more files (a .cubin, .fatbin, .o, .so or executable)", o->as_json);
+            out.code = print_error("kernels: give one or more files (a .cubin, .fatbin, .o, .so, executable or Triton cache folder)",
+                                   o->as_json);
             return;
         }
         const Result<json> req = request_from(o->request);

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
     occ::cli::add_advise(app, outcome);
     occ::cli::add_ncu(app, outcome);
     occ::cli::add_kernels(app, outcome);
+    occ::cli::add_check(app, outcome);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

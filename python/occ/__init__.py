@@ -35,9 +35,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "occupancy", "advise", "waves", "clusters", "ptxas", "coalesce", "banks", "roofline", "gpus",
-    "roofline_devices", "ncu", "solve_swizzle", "call", "fields", "kinds", "sweep", "grid", "blocks_per_sm",
+    "roofline_devices", "ncu", "kernels", "solve_swizzle", "call", "fields", "kinds", "sweep", "grid", "blocks_per_sm",
     "device_from_properties", "LIMITERS", "Record", "Answer", "Occupancy", "Advice", "Waves",
-    "Clusters", "PtxasReport", "NcuReport", "Coalesce", "Banks", "Roofline", "Gpus", "RooflineDevices", "Sweep",
+    "Clusters", "PtxasReport", "KernelsReport", "NcuReport", "Coalesce", "Banks", "Roofline", "Gpus", "RooflineDevices", "Sweep",
     "Grid",
 ]
 
@@ -165,6 +165,13 @@ class PtxasReport(Answer):
     __slots__ = ()
 
 
+class KernelsReport(Answer):
+    """Occupancy of every kernel of compiled binaries (cubin, fatbin, .o, .so, Triton cache): the
+    rows of ``occ kernels --json`` (``kernels``), what each file gave (``files``), the summary."""
+
+    __slots__ = ()
+
+
 class NcuReport(Answer):
     """An Nsight Compute report read next to occ's prediction, kernel by kernel."""
 
@@ -203,7 +210,7 @@ class RooflineDevices(Answer):
 
 _ANSWER_TYPES = {
     "occupancy": Occupancy, "advise": Advice, "waves": Waves, "clusters": Clusters,
-    "ptxas": PtxasReport, "ncu": NcuReport, "coalesce": Coalesce, "banks": Banks, "roofline": Roofline,
+    "ptxas": PtxasReport, "kernels": KernelsReport, "ncu": NcuReport, "coalesce": Coalesce, "banks": Banks, "roofline": Roofline,
     "gpus": Gpus, "roofline_devices": RooflineDevices,
 }
 
@@ -301,6 +308,30 @@ def ptxas(log: str, **fields) -> PtxasReport:
     """Occupancy of every kernel in an ``nvcc -Xptxas -v`` or ``cuobjdump --dump-resource-usage``
     log (``occ occupancy --ptxas FILE --json``)."""
     return _answer("ptxas", {"log": log, **fields})
+
+
+def kernels(source, **fields) -> KernelsReport:
+    """Occupancy of every kernel compiled into binaries (``occ kernels PATH... --json``).
+
+    ``source``: a path (str or os.PathLike) or a list of paths — cubins, fatbins, objects, shared
+    libraries, executables, a Triton cache folder or one kernel's ``<name>.json`` — read from disk
+    without loading a library whole; or the bytes of one binary (``name=`` names it in messages);
+    or a mapping ``{name: bytes}`` of several (a Triton kernel as ``k.json`` + ``k.cubin``).
+    Keywords are the launch fields (``gpu``, ``cc``, ``threads``, ``smem_dynamic``, ...). A Triton
+    kernel keeps the launch its metadata fixes. ValueError when a file cannot be read."""
+    import base64
+    import os
+
+    def file(name, data):
+        return {"name": str(name), "base64": base64.b64encode(bytes(data)).decode("ascii")}
+
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        name = fields.pop("name", None) or "binary"
+        return _answer("kernels", {"files": [file(name, source)], **fields})
+    if isinstance(source, dict):
+        return _answer("kernels", {"files": [file(n, b) for n, b in source.items()], **fields})
+    paths = list(source) if isinstance(source, (list, tuple)) else [source]
+    return KernelsReport(_occ._kernels_paths([os.fspath(p) for p in paths], _request(fields)))
 
 
 def ncu(text: str, **fields) -> NcuReport:

@@ -64,14 +64,49 @@ def _device_fields(device, kernel=None) -> dict:
     return {"device": _occ_pkg.device_from_properties(device)}
 
 
+def _cubin(kernel):
+    """The compiled kernel's cubin bytes: ``asm["cubin"]`` (Triton 2 and 3) or ``kernel`` (Triton 3's
+    binary attribute); None when it holds none."""
+    asm = getattr(kernel, "asm", None)
+    data = None
+    if asm is not None:
+        try:
+            data = asm.get("cubin") if hasattr(asm, "get") else None
+        except Exception:  # Triton's AsmDict computes some keys lazily
+            data = None
+    if data is None:
+        data = getattr(kernel, "kernel", None)
+    return bytes(data) if isinstance(data, (bytes, bytearray, memoryview)) else None
+
+
+def _regs_from_cubin(kernel):
+    """Registers of the kernel as its cubin records them (what the driver reports as n_regs once
+    loaded), without a GPU: occ.kernels() over the cubin, the row named metadata.name."""
+    data = _cubin(kernel)
+    if data is None:
+        return None
+    name = _meta(kernel, "name")
+    try:
+        rows = _occ_pkg.kernels(data, name=f"{name or 'kernel'}.cubin")["kernels"]
+    except ValueError:
+        return None
+    regs = [r["resources"]["registers"] for r in rows if (name is None or r["mangled"] == name)]
+    regs = [r for r in regs if r is not None]
+    return regs[0] if regs else None
+
+
 def _n_regs(kernel):
     n = getattr(kernel, "n_regs", None)
+    if n is None:
+        # Not loaded yet: the cubin Triton compiled holds the register count (no GPU needed).
+        n = _regs_from_cubin(kernel)
     if n is None and callable(getattr(kernel, "_init_handles", None)):
         # Triton 3 loads the binary (and learns n_regs) lazily, on the first launch or here.
         kernel._init_handles()
         n = getattr(kernel, "n_regs", None)
     if n is None:
-        raise ValueError("kernel: n_regs is not known (load the kernel on a GPU first: kernel._init_handles())")
+        raise ValueError("kernel: n_regs is not known and it has no cubin to read (load the kernel on a GPU first: "
+                         "kernel._init_handles())")
     return int(n)
 
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "occ/io/api.hpp"
+#include "occ/io/binary.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/size.hpp"
 #include "occ/occupancy.hpp"
@@ -168,6 +169,26 @@ json call_json(std::string_view kind, const json& request) {
 }
 
 py::object call(const std::string& kind, const py::dict& request) { return to_py(call_json(kind, request_json(request))); }
+
+// occ.kernels(path, ...): the files read natively (a library is not loaded whole; a Triton cache
+// folder is walked), then answered as the "kernels" kind. ValueError with the message when a file
+// cannot be read or holds no kernel, as `occ kernels` exits 2.
+py::object kernels_paths(const std::vector<std::string>& paths, const py::dict& request) {
+    const json req = request_json(request);
+    json out;
+    std::string error;
+    {
+        py::gil_scoped_release release;
+        std::vector<occ::io::BinaryRead> files;
+        for (const std::string& p : paths) files.push_back(occ::io::read_binary_file(p));
+        const occ::Result<occ::io::KernelsAnswer> a = occ::io::answer_kernels(req, std::move(files));
+        if (!a) error = a.error;
+        else if (!a->rows.error.empty()) error = a->rows.error;
+        else out = occ::io::to_json(*a);
+    }
+    if (!error.empty()) throw py::value_error(error);
+    return to_py(out);
+}
 
 py::object call_raw(const std::string& kind, const py::dict& request) {
     const json req = request_json(request);
@@ -366,6 +387,8 @@ PYBIND11_MODULE(_occ, m) {
           "The answer of io::handle(kind, request) as the CLI prints it; ValueError with io's message for a bad request");
     m.def("_call_raw", &call_raw, py::arg("kind"), py::arg("request"),
           "Exactly what `occ <kind> --batch` writes for this request, errors included (never raises for a bad request)");
+    m.def("_kernels_paths", &kernels_paths, py::arg("paths"), py::arg("request"),
+          "`occ kernels PATH... --json` with the request's launch fields; ValueError when a file cannot be read");
     m.def("_sweep", &sweep, py::arg("request"), py::arg("over"), py::arg("step") = 0);
     m.def("_grid", &grid, py::arg("request"));
     m.def("_blocks_per_sm", &blocks_per_sm_many, py::arg("options"), py::arg("threads"), py::arg("regs"), py::arg("smem_static"),

@@ -117,5 +117,47 @@ class Kernels(unittest.TestCase):
         self.assertIn("gpu", err)
 
 
+TRITON = os.path.join(SRC, "tests", "fixtures", "triton", "cache")
+
+
+class Triton(unittest.TestCase):
+    """A Triton cache (tests/fixtures/triton, its README cites the Triton source): each kernel with
+    the launch its metadata fixes."""
+
+    def test_cache_rows_have_the_triton_launch(self):
+        rc, out, err = run("kernels", TRITON, "--json")
+        self.assertEqual(rc, 0, err)
+        r = json.loads(out)
+        rows = {row["mangled"]: row for row in r["kernels"]}
+        self.assertEqual(rows["matmul_kernel"]["device"], "cc 9.0")
+        self.assertEqual(r["files"][0]["format"], "Triton cache")
+        mm = rows["matmul_kernel"]
+        self.assertEqual(mm["launch"]["threads"], 256)
+        self.assertEqual(mm["launch"]["smem_dynamic"], 98304)
+        self.assertEqual(mm["occupancy"]["blocks_per_sm"], 2)
+        self.assertEqual(mm["occupancy"]["limiters"], ["shared_memory"])
+        self.assertEqual(rows["add_kernel"]["launch"]["threads"], 128)
+        self.assertTrue(mm["source"]["file"].endswith("matmul_kernel.cubin"))
+        # On H100 the sm_80 cubin does not load (a cubin runs only on its own major version).
+        rc, out, err = run("kernels", TRITON, "--gpu", "H100", "--json")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([row["mangled"] for row in json.loads(out)["kernels"]], ["matmul_kernel"])
+
+    def test_table_says_the_launch(self):
+        rc, out, err = run("kernels", TRITON, "--threads", "512")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("each with its Triton launch", out)
+        self.assertIn("launch from Triton metadata (matmul_kernel.json): 8 warps x 32 = 256 threads, 96 KiB dynamic shared memory "
+                      "(the request's 512 threads are not used for it)", out)
+
+    def test_one_kernel_json(self):
+        d = [os.path.join(TRITON, h) for h in sorted(os.listdir(TRITON))
+             if os.path.exists(os.path.join(TRITON, h, "add_kernel.json"))][0]
+        rc, out, err = run("kernels", os.path.join(d, "add_kernel.json"), "--cc", "8.0", "--json")
+        self.assertEqual(rc, 0, err)
+        row = json.loads(out)["kernels"][0]
+        self.assertEqual(row["occupancy"]["warps_per_sm"], 64)
+
+
 if __name__ == "__main__":
     unittest.main()

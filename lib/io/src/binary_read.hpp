@@ -103,4 +103,10 @@ void read_fatbins(const ByteSource& src, std::uint64_t off, std::uint64_t n, std
 void read_any(const ByteSource& src, BinaryRead& out);
 void add_diagnostic(BinaryRead& out, std::string d);
 
+// [SECTION] Triton (triton_read.cpp)
+bool looks_like_triton_json(const std::string& path);
+void read_triton_json(const std::string& path, BinaryRead& out);
+void read_triton_dir(const std::string& path, BinaryRead& out);
+void attach_sibling_triton(const std::string& cubin_path, BinaryRead& out);
+
 }  // namespace occ::io::bin

@@ -82,6 +82,41 @@ std::string no_kernels_error(const KernelsAnswer& a) {
            "sections of objects, libraries and executables)";
 }
 
+std::string_view stem_of(std::string_view name, std::string_view ext) {
+    return name.size() > ext.size() && name.substr(name.size() - ext.size()) == ext ? name.substr(0, name.size() - ext.size())
+                                                                                    : std::string_view{};
+}
+
+// The request's files. A Triton kernel comes as two files: <name>.json (its metadata, giving the
+// launch) and <name>.cubin (same path but the extension); the metadata is attached to the cubin.
+void read_given(const std::vector<std::pair<std::string, std::vector<unsigned char>>>& given, std::vector<BinaryRead>& out) {
+    std::map<std::string, TritonMetadata, std::less<>> triton;
+    std::map<std::string, bool, std::less<>> cubins;
+    for (const auto& [name, bytes] : given)
+        if (const std::string_view stem = stem_of(name, ".cubin"); !stem.empty()) cubins[std::string(stem)] = true;
+    for (const auto& [name, bytes] : given) {
+        const std::string_view stem = stem_of(name, ".json");
+        if (stem.empty()) continue;
+        const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        Result<TritonMetadata> m = parse_triton_metadata(text, name);
+        BinaryRead r;
+        r.file = name;
+        r.format = "Triton metadata";
+        if (!m) r.error = m.error;
+        else if (!cubins.count(stem))
+            r.error = name + ": Triton metadata without its cubin: add " + std::string(stem) + ".cubin to the files";
+        else triton.emplace(std::string(stem), std::move(*m.value));
+        if (!r.error.empty()) out.push_back(std::move(r));
+    }
+    for (const auto& [name, bytes] : given) {
+        if (!stem_of(name, ".json").empty()) continue;
+        BinaryRead r = read_binary(name, bytes);
+        if (const std::string_view stem = stem_of(name, ".cubin"); !stem.empty())
+            if (const auto it = triton.find(stem); it != triton.end() && r.error.empty()) attach_triton(r, it->second);
+        out.push_back(std::move(r));
+    }
+}
+
 Result<KernelsAnswer> answer(const json& request, std::vector<BinaryRead>* preread) {
     return answer_with<KernelsAnswer>(request, "kernels request", [&](FieldReader& f, KernelsAnswer& a) {
         read_artefact_launch(f, a.rows, "binary");
@@ -111,7 +146,7 @@ Result<KernelsAnswer> answer(const json& request, std::vector<BinaryRead>* prere
         }
         f.finish();
         if (preread) a.files = std::move(*preread);
-        for (const auto& [name, bytes] : given) a.files.push_back(read_binary(name, bytes));
+        read_given(given, a.files);
         a.rows.id = a.id;
         gather(a);
         evaluate_kernels(a.rows);

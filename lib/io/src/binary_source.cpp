@@ -227,12 +227,23 @@ BinaryRead read_binary_file(const std::string& path) {
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) bin::fail(std::string("cannot open: ") + std::strerror(errno));
         struct stat st {};
+        if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+            ::close(fd);
+            bin::read_triton_dir(path, out);
+            return;
+        }
         if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
             ::close(fd);
             bin::fail("not a regular file");
         }
+        if (bin::looks_like_triton_json(path)) {
+            ::close(fd);
+            bin::read_triton_json(path, out);
+            return;
+        }
         const bin::FileSource src(fd, static_cast<std::uint64_t>(st.st_size));
         bin::read_any(src, out);
+        if (out.format == "cubin") bin::attach_sibling_triton(path, out);
     });
 }
 

@@ -66,6 +66,36 @@ void choose(PtxasAnswer& a) {
 
 bool from_binary(const PtxasKernel& k) { return !k.source_file.empty(); }
 
+std::string kib(std::int64_t bytes) { return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + " KiB" : std::to_string(bytes) + " B"; }
+
+// A kernel whose artefact fixes its launch (Triton) runs with that launch whatever the request says:
+// it was compiled for num_warps warps, and Triton's launcher passes `shared` bytes of dynamic shared
+// memory. Above 48 KiB that launcher also opts the kernel in to the device's largest dynamic shared
+// memory and asks for the shared-memory carveout (loadBinary in triton-lang/triton
+// third_party/nvidia/backend/driver.c: cuFuncSetCacheConfig PREFER_SHARED, then
+// MAX_DYNAMIC_SHARED_SIZE_BYTES = optin - static).
+void apply_artefact_launch(const PtxasAnswer& a, const ArtefactLaunch& l, KernelResources& kr, LaunchConfig& launch,
+                           std::vector<std::string>& notes) {
+    std::string note = "launch from " + l.from + ": " + std::to_string(l.num_warps) + " warps x " + std::to_string(l.warp_size) + " = " +
+                       std::to_string(l.threads) + " threads, " + kib(l.smem_dynamic) + " dynamic shared memory";
+    if (a.threads_given && a.input.launch.threads != l.threads)
+        note += " (the request's " + std::to_string(a.input.launch.threads) + " threads are not used for it)";
+    if (a.smem_dynamic_given && a.input.launch.smem_dynamic != l.smem_dynamic)
+        note += " (the request's smem_dynamic " + std::to_string(a.input.launch.smem_dynamic) + " B is not used for it)";
+    notes.push_back(note);
+    launch.threads = l.threads;
+    launch.smem_dynamic = l.smem_dynamic;
+    if (l.smem_dynamic > 48 * 1024) {
+        kr.optin = true;
+        if (launch.cache_config == CacheConfig::none && launch.carveout < 0) launch.cache_config = CacheConfig::prefer_shared;
+        notes.push_back("over 48 KiB of shared memory: Triton's launcher opts in to the device's maximum and prefers shared memory");
+    }
+    if (l.tmem_columns > 0 && tmem_columns_valid(l.tmem_columns)) kr.tmem_columns = l.tmem_columns;
+    if (l.num_ctas > 1)
+        notes.push_back("compiled for clusters of " + std::to_string(l.num_ctas) +
+                        " blocks (num_ctas): the per-SM figures are per block; occ clusters gives cluster residency");
+}
+
 void evaluate(PtxasAnswer& a, PtxasRow& row) {
     const PtxasKernel& k = a.log.kernels[row.kernel];
     Device dev = a.input.device;
@@ -103,7 +133,9 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
     kr.barriers = k.barriers.value_or(0);
     if (!k.barriers && dev.arch.barriers_limit_blocks)
         row.notes.push_back("the log does not say how many named barriers it uses: the named-barrier limit is not applied");
-    const OccupancyResult r = compute_occupancy(dev, kr, a.input.launch);
+    LaunchConfig launch = a.input.launch;
+    if (k.launch) apply_artefact_launch(a, *k.launch, kr, launch, row.notes);
+    const OccupancyResult r = compute_occupancy(dev, kr, launch);
     row.device = dev;
     if (r.ok()) row.result = r;
     else row.error = r.error_message();
@@ -177,6 +209,17 @@ json kernel_json(const PtxasKernel& k) {
     // Read from a binary: where (a log's rows have "line" only).
     if (from_binary(k))
         j["source"] = json{{"file", k.source_file}, {"entry", k.source_entry.empty() ? json(nullptr) : json(k.source_entry)}};
+    // The launch the artefact fixes (Triton): what the row was evaluated with.
+    if (k.launch)
+        j["launch"] = json{{"from", k.launch->from},
+                           {"threads", k.launch->threads},
+                           {"smem_dynamic", k.launch->smem_dynamic},
+                           {"num_warps", k.launch->num_warps},
+                           {"warp_size", k.launch->warp_size},
+                           {"num_ctas", k.launch->num_ctas},
+                           {"tmem_columns", k.launch->tmem_columns},
+                           {"maxnreg", opt(k.launch->maxnreg)},
+                           {"triton_version", k.launch->triton_version.empty() ? json(nullptr) : json(k.launch->triton_version)}};
     return j;
 }
 
@@ -187,6 +230,8 @@ void read_artefact_launch(FieldReader& f, PtxasAnswer& a, std::string_view artef
         if (b.from == From::artefact && f.has(*b.spec))
             f.fail(b.spec->key, "comes from the " + std::string(artefact) + " for each kernel; leave it out");
     a.has_device = f.has(fields::gpu) || f.has(fields::cc) || f.has(fields::device);
+    a.threads_given = f.has(fields::threads) || f.has(fields::block);
+    a.smem_dynamic_given = f.has(fields::smem_dynamic);
     a.input = read_occupancy_request(f);
 }
 

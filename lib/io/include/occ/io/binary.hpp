@@ -46,8 +46,28 @@ struct BinaryRead {
 
 // A binary held in memory (a request's bytes). `file` names it in messages.
 BinaryRead read_binary(std::string_view file, std::span<const unsigned char> bytes);
-// A binary on disk: reads only the headers and the sections that carry device code.
+// A binary on disk: reads only the headers and the sections that carry device code. Also a Triton
+// cache (a folder: ~/.triton/cache or one of its <hash> folders), or one Triton kernel's metadata
+// (<name>.json: its cubin is the <name>.cubin beside it). A cubin with Triton metadata beside it
+// takes its launch from it too.
 BinaryRead read_binary_file(const std::string& path);
+
+// --- Triton -------------------------------------------------------------------------------------
+// Triton 3.x's compile() (python/triton/compiler/compiler.py) writes each compiled kernel into a
+// cache folder <cache>/<hash>/ as <name>.ttir, .ttgir, .llir, .ptx, .cubin, the metadata <name>.json
+// (hash, target {backend, arch, warp_size}, the backend options: num_warps, num_ctas, num_stages,
+// maxnreg, cluster_dims, ...; then shared, tmem_size, name) and a group file __grp__<name>.json.
+struct TritonMetadata {
+    std::string name;     // the kernel's symbol in the cubin
+    std::string backend;  // target.backend: "cuda" ("hip" kernels are AMD's: not modelled)
+    int arch = 0;         // target.arch: 80, 90 (Triton builds sm_90a for 90 and up)
+    ArtefactLaunch launch;
+};
+// Parses Triton's metadata JSON; `file` names it in ArtefactLaunch::from and in errors. Fails when
+// the text is not JSON or lacks what Triton writes (name, num_warps, shared), naming the key.
+Result<TritonMetadata> parse_triton_metadata(std::string_view text, std::string_view file);
+// Gives the kernels of `r` named m.name the metadata's launch (a diagnostic when none is).
+void attach_triton(BinaryRead& r, const TritonMetadata& m);
 
 // --- The "kernels" request kind -----------------------------------------------------------------
 // {"files": [{"name": "app.so", "base64": "..."}], gpu|cc|device (optional), threads, ...}: every

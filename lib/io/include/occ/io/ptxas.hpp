@@ -33,6 +33,20 @@
 
 namespace occ::io {
 
+// The launch an artefact fixes for its kernel: Triton's metadata (<name>.json beside the cubin) says
+// how many warps the kernel was compiled for and how much dynamic shared memory it is launched with.
+struct ArtefactLaunch {
+    std::string from;               // what gave it: "Triton metadata (matmul_kernel.json)"
+    int num_warps = 0;              // Triton's num_warps (after warp specialisation: the total)
+    int warp_size = 32;             // target.warp_size
+    int threads = 0;                // num_warps x warp_size
+    std::int64_t smem_dynamic = 0;  // Triton's `shared`: bytes, the launch's dynamic shared memory
+    int num_ctas = 1;               // CTAs per cluster (num_ctas > 1: a cluster launch, sm_90+)
+    int tmem_columns = 0;           // Triton's tmem_size (Tensor Memory columns), 0 = none
+    std::optional<int> maxnreg;     // Triton's maxnreg option, when set
+    std::string triton_version;     // "" when the metadata does not say
+};
+
 // One compilation of one function, as the log reported it.
 struct PtxasKernel {
     std::string name;                          // demangled (as c++filt prints it), else the name as printed
@@ -56,6 +70,7 @@ struct PtxasKernel {
     std::string source_file;   // binaries: the file it was read from ("" for a log)
     std::string source_entry;  // binaries: where inside it (".nv_fatbin #0, entry 2 (sm_90)"; "" for a cubin file)
     int line = 0;              // 1-based line of the log where the record starts
+    std::optional<ArtefactLaunch> launch;  // the launch the artefact fixes (Triton), used instead of the request's
     std::vector<std::string> diagnostics;  // what the log said about it that is not a number read here
 };
 
@@ -101,6 +116,8 @@ struct PtxasSkipped {
 struct PtxasAnswer {
     OccupancyRequest input;  // the launch; the device only when has_device
     bool has_device = false;
+    bool threads_given = false;  // the request set threads or block (a kernel's own launch still wins: noted)
+    bool smem_dynamic_given = false;
     PtxasLog log;
     std::vector<PtxasRow> rows;  // chosen compilations, in log order
     std::vector<PtxasSkipped> skipped;

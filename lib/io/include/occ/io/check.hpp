@@ -1,0 +1,100 @@
+// occ/io/check.hpp — `occ check`: resource budgets for CI. A budget is a list of rules, each for the
+// kernels whose name matches a glob pattern (and optionally for one GPU and block size): at most so
+// many registers, spill bytes, stack bytes, shared memory bytes; at least so much occupancy or so many
+// blocks per SM. Kernels come from any artefact `occ kernels` reads or from a compiler log. The
+// other mode compares two builds (base, head) and reports regressions: registers up, spills
+// appearing, occupancy down.
+//
+// A check whose value the artefact does not hold (spill bytes from a binary, occupancy of a build
+// that cannot be evaluated) is `unknown`, never a pass and never 0. The budget file's syntax (TOML)
+// is read by the CLI; this module takes the typed rules.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "occ/io/binary.hpp"
+#include "occ/io/ptxas.hpp"
+
+namespace occ::io {
+
+struct BudgetRule {
+    std::string kernels = "*";       // glob over the kernel's name: * any run, ? one character, [abc] a set
+    int line = 0;                    // where the rule starts in the budget file (1-based; 0 = not from a file)
+    std::optional<std::string> gpu;  // evaluate occupancy on this GPU (else the budget's, else each build's own cc)
+    std::optional<int> threads;      // block size for the occupancy checks (else the budget's, else 256)
+    std::optional<int> max_registers;
+    std::optional<std::int64_t> max_spill_bytes;  // spill stores + spill loads, bytes per thread (0 = no spills)
+    std::optional<std::int64_t> max_stack;        // stack frame, bytes per thread
+    std::optional<std::int64_t> max_smem;         // static shared memory + the launch's dynamic (Triton), bytes per block
+    std::optional<double> min_occupancy;          // 0..1, at `threads` on `gpu`
+    std::optional<int> min_blocks_per_sm;         // at `threads` on `gpu`
+};
+
+struct Budget {
+    std::string file;                // for messages and result locations
+    std::optional<std::string> gpu;  // defaults for the rules
+    std::optional<int> threads;
+    std::vector<BudgetRule> rules;
+};
+
+// One artefact's kernels: what `occ kernels` read, or a compiler log (format "ptxas log").
+struct CheckInput {
+    std::string path;
+    BinaryRead read;
+};
+// Reads a path as `occ kernels` does; a file that is no binary is read as a compiler log
+// (nvcc -Xptxas -v, cuobjdump --dump-resource-usage).
+CheckInput read_check_input(const std::string& path);
+
+enum class Verdict { pass, fail, unknown };
+const char* verdict_name(Verdict v);  // "pass", "fail", "unknown"
+
+// The checks a rule or a comparison makes; their ids are the SARIF rule ids ("occ/<key>").
+struct CheckKind {
+    const char* key;    // "max_registers", ..., "registers_up"
+    const char* title;  // one line: what it checks
+    const char* help;   // why it matters and what to do
+};
+// Every check kind, in report order (budget checks, then comparisons).
+const std::vector<CheckKind>& check_kinds();
+
+struct CheckResult {
+    std::string check;  // a CheckKind key
+    Verdict verdict = Verdict::unknown;
+    std::string kernel;  // demangled name as printed
+    std::string mangled;
+    std::string arch;             // "sm_90a"
+    std::string file;             // the artefact (the cubin inside a Triton cache, the log, the library)
+    std::string entry;            // where inside it ("" when the file itself)
+    std::optional<double> value;  // what was found (null: unknown)
+    std::optional<double> limit;  // the budget's bound, or the base's value in a comparison
+    std::string message;          // one sentence, with the numbers
+    int budget_line = 0;          // the rule's line in the budget file (0 for comparisons)
+    std::string pattern;          // the rule's kernel pattern ("" for comparisons)
+};
+
+struct CheckReport {
+    std::string mode;  // "budget" or "compare"
+    std::vector<CheckResult> results;
+    int passed = 0, failed = 0, unknown = 0;
+    int kernels = 0;                  // kernel rows looked at (head rows in a comparison)
+    std::vector<std::string> notes;   // unmatched rules, kernels only in one build, unreadable entries
+    std::vector<std::string> inputs;  // the artefacts read
+};
+
+// Applies the budget to the inputs' kernels. Fails (the message names it) when an input cannot be
+// read or holds no kernel, or a GPU name is unknown.
+Result<CheckReport> check_budget(const Budget& budget, std::vector<CheckInput> inputs);
+// Compares two builds: each kernel and architecture of head against the same in base, with the
+// occupancy at `gpu` (empty: each build's own cc) and `threads`.
+Result<CheckReport> check_compare(std::vector<CheckInput> base, std::vector<CheckInput> head, const std::optional<std::string>& gpu,
+                                  int threads);
+
+// A glob match (* ? [set]) of a whole name.
+bool glob_match(std::string_view pattern, std::string_view name);
+
+nlohmann::ordered_json to_json(const CheckReport& r);
+
+}  // namespace occ::io

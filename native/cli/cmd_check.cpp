@@ -1,0 +1,354 @@
+// cmd_check.cpp — `occ check`: resource budgets in CI (occ/io/check.hpp). Reads the budget file
+// (TOML, with toml++), the artefacts, and writes the report as a table, JSON, JUnit XML, SARIF 2.1.0
+// or GitHub Actions annotations. Exit 0: every check passed; 1: a violation; 2: bad input.
+// [SECTION] budget file · output writers · the subcommand
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#ifdef OCC_HAVE_TOMLPP
+#define TOML_HEADER_ONLY 1
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+#endif
+
+#include "cli.hpp"
+#include "occ/io/check.hpp"
+
+namespace occ::cli {
+namespace {
+
+constexpr int kExitViolations = 1;
+
+// [SECTION] budget file
+// TOML: comments, no indentation traps, and one obvious syntax for a list of tables of rules
+// ([[rule]]); docs/CHECK.md shows the format.
+#ifdef OCC_HAVE_TOMLPP
+std::string at(const std::string& file, const toml::source_region& src) { return file + ":" + std::to_string(src.begin.line); }
+
+Result<io::Budget> read_budget(const std::string& path) {
+    io::Budget b;
+    b.file = path;
+    toml::table doc;
+    try {
+        doc = toml::parse_file(path);
+    } catch (const toml::parse_error& e) {
+        std::ostringstream os;
+        os << path << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
+        return Result<io::Budget>::fail(os.str());
+    }
+    std::string error;
+    const auto bad = [&](const std::string& where, const std::string& what) {
+        if (error.empty()) error = where + ": " + what;
+    };
+    const auto integer = [&](const toml::node& n, const std::string& key, const std::string& where, std::int64_t lo,
+                             std::int64_t hi) -> std::optional<std::int64_t> {
+        const auto v = n.value_exact<std::int64_t>();
+        if (!v || *v < lo || *v > hi) {
+            bad(where, "\"" + key + "\" must be an integer " + std::to_string(lo) + ".." + std::to_string(hi));
+            return std::nullopt;
+        }
+        return *v;
+    };
+    const auto string = [&](const toml::node& n, const std::string& key, const std::string& where) -> std::optional<std::string> {
+        const auto v = n.value_exact<std::string>();
+        if (!v) bad(where, "\"" + key + "\" must be a string");
+        return v;
+    };
+    for (const auto& [k, node] : doc) {
+        const std::string key(k.str());
+        const std::string where = at(path, node.source());
+        if (key == "gpu") b.gpu = string(node, key, where);
+        else if (key == "threads") {
+            if (auto v = integer(node, key, where, 1, 1024)) b.threads = static_cast<int>(*v);
+        } else if (key == "rule") {
+            const toml::array* rules = node.as_array();
+            if (!rules) {
+                bad(where, "\"rule\" must be an array of tables: write each rule under [[rule]]");
+                continue;
+            }
+            for (const toml::node& rn : *rules) {
+                const toml::table* t = rn.as_table();
+                const std::string rwhere = at(path, rn.source());
+                if (!t) {
+                    bad(rwhere, "each rule must be a table ([[rule]])");
+                    continue;
+                }
+                io::BudgetRule r;
+                r.line = static_cast<int>(rn.source().begin.line);
+                bool kernels_given = false, limit_given = false;
+                for (const auto& [rk, rv] : *t) {
+                    const std::string key2(rk.str());
+                    const std::string w = at(path, rv.source());
+                    if (key2 == "kernels") {
+                        kernels_given = true;
+                        if (auto s = string(rv, key2, w)) r.kernels = *s;
+                    } else if (key2 == "gpu") r.gpu = string(rv, key2, w);
+                    else if (key2 == "threads") {
+                        if (auto v = integer(rv, key2, w, 1, 1024)) r.threads = static_cast<int>(*v);
+                    } else if (key2 == "max_registers") {
+                        limit_given = true;
+                        if (auto v = integer(rv, key2, w, 0, 255)) r.max_registers = static_cast<int>(*v);
+                    } else if (key2 == "max_spill_bytes") {
+                        limit_given = true;
+                        r.max_spill_bytes = integer(rv, key2, w, 0, std::int64_t{1} << 40);
+                    } else if (key2 == "max_stack") {
+                        limit_given = true;
+                        r.max_stack = integer(rv, key2, w, 0, std::int64_t{1} << 40);
+                    } else if (key2 == "max_smem") {
+                        limit_given = true;
+                        r.max_smem = integer(rv, key2, w, 0, std::int64_t{1} << 40);
+                    } else if (key2 == "min_blocks_per_sm") {
+                        limit_given = true;
+                        if (auto v = integer(rv, key2, w, 1, 64)) r.min_blocks_per_sm = static_cast<int>(*v);
+                    } else if (key2 == "min_occupancy") {
+                        limit_given = true;
+                        const auto v = rv.value<double>();  // 0.5 or 1 (an integer is accepted)
+                        if (!v || *v < 0 || *v > 1) bad(w, "\"min_occupancy\" must be a number 0..1 (0.5 = half the SM's warps)");
+                        else r.min_occupancy = *v;
+                    } else {
+                        bad(w, "unknown key \"" + key2 +
+                                   "\" in a rule (known: kernels, gpu, threads, max_registers, max_spill_bytes, max_stack, max_smem, "
+                                   "min_occupancy, min_blocks_per_sm)");
+                    }
+                }
+                if (!kernels_given) bad(rwhere, "a rule needs \"kernels\" (a name pattern such as \"matmul_*\" or \"*\")");
+                if (!limit_given) bad(rwhere, "a rule needs at least one limit (max_registers, max_spill_bytes, ...)");
+                b.rules.push_back(std::move(r));
+            }
+        } else {
+            bad(where, "unknown key \"" + key + "\" (known: gpu, threads, and [[rule]] tables)");
+        }
+    }
+    if (error.empty() && b.rules.empty()) error = path + ": no rules: add a [[rule]] table (docs/CHECK.md)";
+    if (!error.empty()) return Result<io::Budget>::fail(error);
+    return Result<io::Budget>::ok(std::move(b));
+}
+#else
+Result<io::Budget> read_budget(const std::string& path) {
+    return Result<io::Budget>::fail(path +
+                                    ": this occ was built without toml++ (Debian's libtomlplusplus-dev): budget files cannot be read");
+}
+#endif
+
+// [SECTION] output writers
+std::string xml_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        switch (c) {
+            case '&': o += "&amp;"; break;
+            case '<': o += "&lt;"; break;
+            case '>': o += "&gt;"; break;
+            case '"': o += "&quot;"; break;
+            case '\'': o += "&apos;"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') o += ' ';
+                else o += c;
+        }
+    }
+    return o;
+}
+
+std::string label(const io::CheckResult& r) { return r.kernel + " (" + (r.arch.empty() ? "?" : r.arch) + ")"; }
+
+void write_junit(std::ostream& os, const io::CheckReport& rep) {
+    os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    os << "<testsuites name=\"occ check\" tests=\"" << rep.results.size() << "\" failures=\"" << rep.failed << "\" skipped=\""
+       << rep.unknown << "\" errors=\"0\">\n";
+    os << "  <testsuite name=\"occ check (" << rep.mode << ")\" tests=\"" << rep.results.size() << "\" failures=\"" << rep.failed
+       << "\" skipped=\"" << rep.unknown << "\" errors=\"0\">\n";
+    for (const io::CheckResult& r : rep.results) {
+        os << "    <testcase classname=\"occ." << r.check << "\" name=\"" << xml_escape(label(r) + " " + r.check) << "\" file=\""
+           << xml_escape(r.file) << "\"";
+        if (r.verdict == io::Verdict::pass) {
+            os << "/>\n";
+            continue;
+        }
+        os << ">\n";
+        if (r.verdict == io::Verdict::fail)
+            os << "      <failure type=\"" << r.check << "\" message=\"" << xml_escape(r.message) << "\">"
+               << xml_escape(label(r) + ": " + r.message) << "</failure>\n";
+        else os << "      <skipped message=\"unknown: " << xml_escape(r.message) << "\"/>\n";
+        os << "    </testcase>\n";
+    }
+    os << "  </testsuite>\n</testsuites>\n";
+}
+
+std::string uri_of(const std::string& path) {
+    if (!path.empty() && path[0] == '/') return "file://" + path;
+    return path.rfind("./", 0) == 0 ? path.substr(2) : path;
+}
+
+json sarif(const io::CheckReport& rep) {
+    json rules = json::array();
+    std::map<std::string, int> index;
+    for (const io::CheckKind& k : io::check_kinds()) {
+        index[k.key] = static_cast<int>(rules.size());
+        rules.push_back(json{{"id", std::string("occ/") + k.key},
+                             {"name", k.key},
+                             {"shortDescription", {{"text", k.title}}},
+                             {"fullDescription", {{"text", k.help}}},
+                             {"defaultConfiguration", {{"level", "error"}}}});
+    }
+    json results = json::array();
+    for (const io::CheckResult& r : rep.results) {
+        if (r.verdict == io::Verdict::pass) continue;
+        json loc{{"physicalLocation", {{"artifactLocation", {{"uri", uri_of(r.file)}}}}}};
+        if (!r.entry.empty()) loc["message"] = json{{"text", r.entry}};
+        json res{
+            {"ruleId", std::string("occ/") + r.check},
+            {"ruleIndex", index[r.check]},
+            {"level", r.verdict == io::Verdict::fail ? "error" : "warning"},
+            {"message", {{"text", label(r) + ": " + (r.verdict == io::Verdict::unknown ? "unknown: " : "") + r.message}}},
+            {"locations", json::array({loc})},
+            {"properties", {{"kernel", r.kernel}, {"mangled", r.mangled}, {"arch", r.arch}, {"verdict", io::verdict_name(r.verdict)}}}};
+        results.push_back(std::move(res));
+    }
+    return json{{"version", "2.1.0"},
+                {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                {"runs", json::array({json{{"tool", {{"driver", {{"name", "occ"}, {"rules", rules}}}}}, {"results", results}}})}};
+}
+
+// GitHub Actions workflow commands: data escapes % CR LF; properties also : and ,.
+std::string gh_data(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '%') o += "%25";
+        else if (c == '\r') o += "%0D";
+        else if (c == '\n') o += "%0A";
+        else o += c;
+    }
+    return o;
+}
+std::string gh_prop(const std::string& s) {
+    std::string o;
+    for (char c : gh_data(s)) {
+        if (c == ':') o += "%3A";
+        else if (c == ',') o += "%2C";
+        else o += c;
+    }
+    return o;
+}
+
+void write_github(const io::CheckReport& rep) {
+    for (const io::CheckResult& r : rep.results) {
+        if (r.verdict == io::Verdict::pass) continue;
+        std::printf("::%s file=%s,title=%s::%s\n", r.verdict == io::Verdict::fail ? "error" : "warning", gh_prop(r.file).c_str(),
+                    gh_prop("occ " + r.check).c_str(),
+                    gh_data(label(r) + ": " + (r.verdict == io::Verdict::unknown ? "unknown: " : "") + r.message).c_str());
+    }
+}
+
+void print_human(const io::CheckReport& rep, const std::string& budget, bool all) {
+    std::printf("occ check (%s%s): %d kernels, %zu checks: %d passed, %d failed, %d unknown\n", rep.mode.c_str(),
+                budget.empty() ? "" : (", " + budget).c_str(), rep.kernels, rep.results.size(), rep.passed, rep.failed, rep.unknown);
+    const bool any = all ? !rep.results.empty() : rep.failed + rep.unknown > 0;
+    if (any) std::printf("\n%-7s %-17s %-34s %-8s %s\n", "verdict", "check", "kernel", "arch", "why");
+    for (const io::CheckResult& r : rep.results) {
+        if (!all && r.verdict == io::Verdict::pass) continue;
+        std::string name = r.kernel;
+        if (name.size() > 34) name = name.substr(0, 31) + "...";
+        std::string why = r.message;
+        if (r.budget_line > 0) why += " (" + budget + ":" + std::to_string(r.budget_line) + ")";
+        std::printf("%-7s %-17s %-34s %-8s %s\n",
+                    r.verdict == io::Verdict::pass   ? "pass"
+                    : r.verdict == io::Verdict::fail ? "FAIL"
+                                                     : "unknown",
+                    r.check.c_str(), name.c_str(), r.arch.c_str(), why.c_str());
+    }
+    for (const std::string& n : rep.notes) std::printf("note: %s\n", n.c_str());
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+    return static_cast<bool>(f);
+}
+
+// [SECTION] the subcommand
+struct Options {
+    std::vector<std::string> paths, base, head;
+    std::string budget, junit, sarif, gpu;
+    int threads = 256;
+    bool as_json = false, github = false, fail_on_unknown = false, all = false;
+};
+
+int run(const Options& o) {
+    const bool compare = !o.base.empty() || !o.head.empty();
+    if (compare && (o.base.empty() || o.head.empty()))
+        return print_error("check: --base and --head go together (the old and the new build)", o.as_json);
+    if (compare && !o.paths.empty()) return print_error("check: with --base/--head, give the builds there, not as paths", o.as_json);
+    if (!compare && o.budget.empty())
+        return print_error("check: give --budget FILE (the rules), or --base OLD --head NEW to compare builds", o.as_json);
+    if (!compare && o.paths.empty())
+        return print_error("check: give the artefacts to check (cubins, fatbins, .o, .so, Triton caches, ptxas logs)", o.as_json);
+    Result<io::CheckReport> rep;
+    if (compare) {
+        std::vector<io::CheckInput> base, head;
+        for (const std::string& p : o.base) base.push_back(io::read_check_input(p));
+        for (const std::string& p : o.head) head.push_back(io::read_check_input(p));
+        rep = io::check_compare(std::move(base), std::move(head), o.gpu.empty() ? std::nullopt : std::optional<std::string>(o.gpu),
+                                o.threads);
+    } else {
+        Result<io::Budget> budget = read_budget(o.budget);
+        if (!budget) return print_error(budget.error, o.as_json);
+        if (!o.gpu.empty()) (*budget).gpu = o.gpu;
+        std::vector<io::CheckInput> inputs;
+        for (const std::string& p : o.paths) inputs.push_back(io::read_check_input(p));
+        rep = io::check_budget(*budget, std::move(inputs));
+    }
+    if (!rep) return print_error(rep.error, o.as_json);
+    if (!o.junit.empty()) {
+        std::ostringstream os;
+        write_junit(os, *rep);
+        if (!write_file(o.junit, os.str())) return print_error("check: cannot write " + o.junit, o.as_json);
+    }
+    if (!o.sarif.empty() && !write_file(o.sarif, sarif(*rep).dump(2) + "\n"))
+        return print_error("check: cannot write " + o.sarif, o.as_json);
+    if (o.as_json) print_json(io::to_json(*rep));
+    else if (o.github) write_github(*rep);
+    if (!o.as_json) print_human(*rep, o.budget, o.all);
+    const bool bad = rep->failed > 0 || (o.fail_on_unknown && rep->unknown > 0);
+    return bad ? kExitViolations : kExitOk;
+}
+
+}  // namespace
+
+void add_check(CLI::App& app, Outcome& out) {
+    auto o = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand("check", "Resource budgets for CI: registers, spills, stack, shared memory, occupancy");
+    cmd->footer(R"help(
+Checks every kernel of the artefacts (whatever `occ kernels` reads, or an nvcc -Xptxas -v log)
+against the rules of a budget file (TOML, docs/CHECK.md):
+  gpu = "H100"                 # optional: where occupancy is evaluated
+  [[rule]]
+  kernels = "gemm_*"           # glob over the kernel's name
+  max_registers = 128
+  max_spill_bytes = 0          # spill stores + loads; 0 = no spills
+  min_occupancy = 0.5          # at `threads` (default 256)
+A value the artefact does not hold (spills in a binary) is "unknown", never a pass.
+--base OLD --head NEW compares two builds instead: registers up, spills appearing, occupancy down.
+Exit status: 0 every check passed, 1 a violation (or an unknown with --fail-on-unknown), 2 bad input.
+
+Examples:
+  occ check --budget occ-budget.toml build/libkernels.so
+  occ check --budget occ-budget.toml build.log --sarif occ.sarif --junit occ.xml --github
+  occ check --base old/libk.so --head new/libk.so --gpu H100)help");
+    cmd->add_option("paths", o->paths, "Artefacts: cubins, fatbins, .o, .so, executables, Triton caches, ptxas logs");
+    cmd->add_option("--budget,-b", o->budget, "Budget file (TOML)");
+    cmd->add_option("--base", o->base, "Compare: the old build (repeat for several files)")->expected(1);
+    cmd->add_option("--head", o->head, "Compare: the new build (repeat for several files)")->expected(1);
+    cmd->add_option("--gpu", o->gpu, "GPU for the occupancy checks (overrides the budget's)");
+    cmd->add_option("--threads", o->threads, "Block size for comparisons (budget rules set their own)")->check(CLI::Range(1, 1024));
+    cmd->add_flag("--json", o->as_json, "Print the report as one JSON object");
+    cmd->add_option("--junit", o->junit, "Also write a JUnit XML report to FILE");
+    cmd->add_option("--sarif", o->sarif, "Also write a SARIF 2.1.0 report to FILE (GitHub code scanning)");
+    cmd->add_flag("--github", o->github, "Print GitHub Actions annotations (::error file=...::) for violations");
+    cmd->add_flag("--fail-on-unknown", o->fail_on_unknown, "Exit 1 when a check is unknown too");
+    cmd->add_flag("--all", o->all, "List the checks that passed too (the table lists failures and unknowns)");
+    cmd->callback([o, &out] { out.code = run(*o); });
+}
+
+}  // namespace occ::cli
