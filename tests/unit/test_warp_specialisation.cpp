@@ -139,7 +139,8 @@ TEST_CASE("tmem: the request's rule (power of two 32..512) and the answer's effe
     const json none = io::api_occupancy(json::parse(R"({"gpu":"B200","threads":128,"regs":64})"));
     CHECK_FALSE(none.contains("effective"));
     CHECK_FALSE(none["limits"].contains("tmem"));
-    for (const char* bad : {R"({"gpu":"B200","tmem_columns":100})", R"({"gpu":"B200","tmem_columns":16})", R"({"gpu":"B200","tmem_columns":1024})"}) {
+    for (const char* bad :
+         {R"({"gpu":"B200","tmem_columns":100})", R"({"gpu":"B200","tmem_columns":16})", R"({"gpu":"B200","tmem_columns":1024})"}) {
         CAPTURE(bad);
         const json e = io::handle("occupancy", json::parse(bad));
         REQUIRE(e["error"].is_string());
@@ -203,5 +204,6 @@ TEST_CASE("ptxas log: 'setmaxnreg ignored' is read with its cause and what lifts
     const json a = io::api_ptxas(json{{"log", log}, {"gpu", "H100"}, {"threads", 384}});
     REQUIRE(a["setmaxnreg_ignored"].size() == 1);
     CHECK(a["setmaxnreg_ignored"][0]["reason"] == "unable to determine register count at entry");
-    CHECK_FALSE(io::api_ptxas(json{{"log", std::string(log).substr(std::string(log).find('\n') + 1)}, {"gpu", "H100"}}).contains("setmaxnreg_ignored"));
+    CHECK_FALSE(io::api_ptxas(json{{"log", std::string(log).substr(std::string(log).find('\n') + 1)}, {"gpu", "H100"}})
+                    .contains("setmaxnreg_ignored"));
 }

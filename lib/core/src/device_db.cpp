@@ -145,7 +145,7 @@ constexpr ArchRules kThor110{.cc_major = 11,
                              .tmem_columns_per_sm = 512,
                              .banks_model = true,
                              .sectors_model = true,
-     .max_global_access_bytes = 32,
+                             .max_global_access_bytes = 32,
                              .source = "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts"};
 
 constexpr ArchRules kArchs[] = {
