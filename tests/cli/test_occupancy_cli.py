@@ -130,6 +130,33 @@ class Gpus(unittest.TestCase):
         self.assertEqual(len(db["archs"]), 22)
         rc, out, _ = run("gpus", "--archs")
         self.assertIn("164 KiB", out)
+        by_name = {g["name"]: g for g in db["gpus"]}
+        self.assertIn("NVIDIA H100 80GB HBM3", by_name["H100-SXM5-80GB"]["driver_names"])
+
+    def test_driver_printed_names(self):
+        # What nvidia-smi and torch.cuda.get_device_name() print resolves to the catalogue entry.
+        for printed, canonical in (("NVIDIA H100 80GB HBM3", "H100-SXM5-80GB"), ("NVIDIA A10G", "A10G"),
+                                   ("NVIDIA RTX PRO 6000 Blackwell Server Edition", "RTX-PRO-6000-Blackwell")):
+            rc, out, err = run("occupancy", "--gpu", printed, "--threads", "256", "--json")
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(json.loads(out)["device"]["name"], canonical)
+
+    def test_unknown_long_name_refused_whole(self):
+        name = "NVIDIA RTX PRO 6000 Blackwell Server Edition Rev 2 Experimental"
+        rc, out, err = run("occupancy", "--gpu", name, "--threads", "256", "--json")
+        self.assertNotEqual(rc, 0)
+        msg = json.loads(out)["error"] if out.strip().startswith("{") else err
+        self.assertIn('unknown GPU "' + name + '"', msg)
+        rc, out, err = run("occupancy", "--gpu", name, "--threads", "256")
+        self.assertNotEqual(rc, 0)
+        self.assertIn('"' + name + '"', out + err)
+
+    def test_ambiguous_name_lists_choices(self):
+        rc, out, err = run("occupancy", "--gpu", "rtx6000", "--threads", "256")
+        self.assertNotEqual(rc, 0)
+        text = out + err
+        for choice in ("Quadro-RTX-6000 (72 SMs)", "RTX-6000-Ada (142 SMs)", "RTX-PRO-6000-Blackwell (188 SMs)"):
+            self.assertIn(choice, text)
 
 
 if __name__ == "__main__":

@@ -381,14 +381,29 @@ TEST_CASE("ptxas answer: a log that does not say the architecture needs a device
     }
 }
 
-TEST_CASE("ptxas answer: a log of warnings alone says what they report") {
+TEST_CASE("ptxas answer: a log of spill warnings alone gives a row per warning: spills read, the rest null with the reason") {
     const occ::io::PtxasAnswer a = answer(json{{"log", variant_log("xla_spill_warnings_only.log")}});
-    CHECK(a.rows.empty());
-    CHECK(a.error.rfind("no kernels found in the log", 0) == 0);
-    CHECK(a.error.find("'gemm_fusion_dot_41', 316 bytes spill stores, 316 bytes spill loads") != std::string::npos);
+    REQUIRE(a.rows.size() == 3);
+    CHECK(a.error.empty());
     const json j = occ::io::to_json(a);
+    REQUIRE(j["kernels"].size() == 3);
+    const json& first = j["kernels"][0];
+    CHECK(first["name"] == "gemm_fusion_dot_41");
+    CHECK(first["occurrence"] == 1);
+    CHECK(first["occurrences"] == 2);
+    CHECK(first["resources"]["spill_stores"] == 316);
+    CHECK(first["resources"]["spill_loads"] == 316);
+    for (const char* unread : {"registers", "smem_static", "barriers", "stack_frame"}) {
+        CAPTURE(unread);
+        CHECK(first["resources"][unread].is_null());
+        CHECK(first[unread].is_null());  // never 0, in the older flat fields too
+    }
+    CHECK(first["occupancy"].is_null());
+    CHECK(first["error"] == occ::io::kSpillOnlyReason);
+    CHECK(first["format"] == "ptxas warning");
+    CHECK(j["kernels"][1]["resources"]["spill_stores"] == 548);
+    CHECK(j["kernels"][1]["occurrence"] == 2);
     CHECK(j["diagnostics"].size() == 3);
-    CHECK(j["error"].get<std::string>() == a.error);
 }
 
 TEST_CASE("ptxas answer: named barriers the log does not give are not guessed on a 9.0 device") {

@@ -321,12 +321,48 @@ TEST_CASE("variant: one space before the colon, unindented stack lines, a log cu
     CHECK(log.gmem == 290);
 }
 
-TEST_CASE("variant: XLA spill warnings alone: no record, every warning kept") {
+TEST_CASE("variant: XLA spill warnings alone: a record per warning with its spills, every other figure empty") {
     const PtxasLog log = variant("xla_spill_warnings_only.log");
-    CHECK(log.kernels.empty());
+    REQUIRE(log.kernels.size() == 3);
+    // One fusion compiled twice (autotuning), in log order.
+    check(log, {.mangled = "gemm_fusion_dot_41", .occurrence = 1, .spill_stores = 316, .spill_loads = 316});
+    check(log, {.mangled = "gemm_fusion_dot_41", .occurrence = 2, .spill_stores = 548, .spill_loads = 548});
+    check(log, {.mangled = "gemm_fusion_dot_207", .spill_stores = 120, .spill_loads = 120});
+    CHECK(log.kernels[0].spill_stores == 316);
+    CHECK(log.kernels[1].spill_stores == 548);
+    CHECK(log.kernels[0].occurrences == 2);
+    for (const PtxasKernel& k : log.kernels) {
+        CHECK(k.format == occ::io::kSpillWarningFormat);
+        CHECK(k.entry);
+        CHECK(any_diagnostic(k, "Registers are spilled to local memory"));
+    }
+    CHECK(log.kernels[0].line == 3);
     REQUIRE(log.diagnostics.size() == 3);
     CHECK(log.diagnostics[0].rfind("ptxas warning : Registers are spilled", 0) == 0);  // from the tag on, without the glog prefix
     CHECK(log.diagnostics[2].find("'gemm_fusion_dot_207', 120 bytes spill stores") != std::string::npos);
+}
+
+TEST_CASE("variant: XLA autotuning: spill-only compilations of one name keep their order around a -v record") {
+    const PtxasLog log = variant("xla_spill_autotune.log");
+    REQUIRE(log.kernels.size() == 5);
+    const char* order[] = {"triton_softmax_fusion_12", "triton_softmax_fusion_12", "loop_add_fusion_3", "triton_softmax_fusion_12",
+                           "gemm_fusion_dot_5"};
+    for (std::size_t i = 0; i < 5; ++i) CHECK(log.kernels[i].mangled == order[i]);
+    check(log, {.mangled = "triton_softmax_fusion_12", .occurrence = 1, .spill_stores = 72, .spill_loads = 64});
+    check(log, {.mangled = "triton_softmax_fusion_12", .occurrence = 2, .spill_stores = 200, .spill_loads = 196});
+    check(log, {.mangled = "triton_softmax_fusion_12", .occurrence = 3, .spill_stores = 16, .spill_loads = 12});
+    check(log, {.mangled = "gemm_fusion_dot_5", .spill_stores = 40, .spill_loads = 0});
+    check(log, {.mangled = "loop_add_fusion_3",
+                .arch = "sm_90a",
+                .registers = 18,
+                .smem = 0,
+                .stack = 0,
+                .spill_stores = 0,
+                .spill_loads = 0,
+                .barriers = 0,
+                .cmem = {{0, 536}}});
+    CHECK(log.kernels[2].format == "ptxas");
+    CHECK(log.kernels[3].occurrences == 3);
 }
 
 TEST_CASE("variant: a stack-size warning before the record it names, and an error for a kernel not in the log") {

@@ -142,7 +142,7 @@ std::span<const RooflineDevice> roofline_devices() { return table(); }
 
 std::optional<RooflineDevice> find_roofline_device(std::string_view name) {
     const std::string key = normalise(name);
-    if (key.empty()) return std::nullopt;
+    if (key.empty() || !ambiguous_gpu(name).empty()) return std::nullopt;
     for (const RooflineDevice& d : table()) {
         if (normalise(d.name) == key || in_list(d.aliases, key, normalise)) return d;
     }
@@ -162,7 +162,8 @@ std::string roofline_refusal(std::string_view name) {
             all += (all.empty() ? "" : ", ") + std::string(g->name);
             if (g->peaks.source) with_figures += (with_figures.empty() ? "" : ", ") + std::string(g->name);
         }
-        return "\"" + std::string(name.substr(0, 40)) + "\" is the device name of several GPUs (" + all + "), of which " +
+        if (const std::string outside = gpu_family_outside(name); !outside.empty()) all += "; also " + outside;
+        return "\"" + std::string(name.substr(0, 200)) + "\" is the device name of several GPUs (" + all + "), of which " +
                (with_figures.empty() ? std::string("none has") : with_figures + " alone has") + " published roofline figures";
     }
     if (const GpuEntry* g = lookup_gpu(name); g && !g->peaks.source)

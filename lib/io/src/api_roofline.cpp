@@ -160,7 +160,7 @@ RooflineDevice read_roofline_device(FieldReader& f) {
             for (const RooflineDevice& r : roofline_devices()) names += (names.empty() ? "" : ", ") + r.name;
             if (const std::string why = roofline_refusal(name); !why.empty())
                 f.fail("gpu", why + "; name a roofline device (" + names + ") or give peak_tflops and bandwidth_gbps for a custom device");
-            f.fail("gpu", "unknown device \"" + name.substr(0, 40) + "\" (known: " + names +
+            f.fail("gpu", "unknown device \"" + name.substr(0, 200) + "\" (known: " + names +
                               "); or give peak_tflops and bandwidth_gbps for a custom device");
         }
         d = RooflineDevice{};
@@ -228,7 +228,7 @@ Result<RooflineAnswer> answer_roofline(const json& request) {
                 auto other = find_roofline_device(c.get<std::string>());
                 if (!other) {
                     const std::string why = roofline_refusal(c.get<std::string>());
-                    f.fail("compare", why.empty() ? "unknown device \"" + c.get<std::string>().substr(0, 40) + "\"" : why);
+                    f.fail("compare", why.empty() ? "unknown device \"" + c.get<std::string>().substr(0, 200) + "\"" : why);
                 }
                 RooflineQuery qc = qa;
                 qc.device = *other;

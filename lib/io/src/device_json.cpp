@@ -102,12 +102,20 @@ json gpus_json() {
             if (c == std::string_view::npos) break;
             rest.remove_prefix(c + 1);
         }
+        json driver_names = json::array();
+        for (std::string_view rest(g.driver_names); !rest.empty();) {
+            const auto bar = rest.find('|');
+            driver_names.push_back(std::string(rest.substr(0, bar)));
+            if (bar == std::string_view::npos) break;
+            rest.remove_prefix(bar + 1);
+        }
         gpus.push_back(json{{"name", g.name},
                             {"cc", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
                             {"sm_count", g.sm_count},
                             {"segment", segment_name(g.segment)},
                             {"family", find_arch(g.cc_major, g.cc_minor)->family},
                             {"aliases", aliases},
+                            {"driver_names", driver_names},
                             {"source", g.source}});
     }
     json archs = json::array();
@@ -177,10 +185,7 @@ Device read_device(FieldReader& f, std::string_view fallback_gpu) {
     if (!d) {
         // A name several GPUs of different SM counts share ("Orin", "Xavier"): ask which one.
         if (std::string shared = ambiguous_gpu_message(name); !shared.empty()) f.fail("gpu", shared);
-        std::string msg = "unknown GPU \"" + name.substr(0, 40) + "\"";
-        const std::string s = suggest_gpu(name);
-        if (!s.empty()) msg += "; did you mean \"" + s + "\"?";
-        msg += " (`occ gpus` lists them; or give cc, e.g. \"8.0\")";
+        std::string msg = unknown_gpu_message(name) + " (`occ gpus` lists them; or give cc, e.g. \"8.0\")";
         f.fail("gpu", msg);
     }
     return *d;

@@ -67,7 +67,11 @@ struct Message {
     std::string text;  // from the tool's tag on
     TagKind kind = TagKind::info;
     std::size_t last_line = 0;  // length of the last physical line, to tell a wrap
+    int line = 0;               // where it starts in the log
 };
+
+// "Registers are spilled to local memory in function 'f', N bytes spill stores, M bytes spill loads"
+bool spill_warning(std::string_view text) { return text.find("Registers are spilled to local memory") != std::string_view::npos; }
 
 // [SECTION] records and their open lines
 struct Parser {
@@ -87,6 +91,7 @@ struct Parser {
     struct PendingNote {
         std::string function, text;
         bool info = false;
+        int line = 0;
     };
     std::vector<PendingNote> pending_notes;  // notes printed before the record they name
 
@@ -179,7 +184,7 @@ struct Parser {
             for (long long i : {open(), awaiting, last})
                 if (i != kNone && at(i).mangled == fn) return attach_note(i, m.text);
         }
-        pending_notes.push_back({std::string(fn), m.text, m.kind == TagKind::info});
+        pending_notes.push_back({std::string(fn), m.text, m.kind == TagKind::info, m.line});
     }
 
     bool continues_message(std::string_view line) const {
@@ -270,7 +275,7 @@ std::string_view function_name(std::string_view rest) {
 void Parser::tagged(std::string_view line, const Tag& t) {
     const std::string_view rest = t.rest;
     if (t.kind == TagKind::warning || t.kind == TagKind::error) {
-        msg = Message{std::string(line.substr(t.pos)), t.kind, line.size()};
+        msg = Message{std::string(line.substr(t.pos)), t.kind, line.size(), line_no};
         return;
     }
     if (rest.find("bytes gmem") != std::string_view::npos && leading_number(rest)) {
@@ -336,7 +341,7 @@ void Parser::tagged(std::string_view line, const Tag& t) {
     if (starts_with(rest, "Compile time")) return;
     // Other notes ("(C7511) Potential Performance Loss ... in the function 'k'", "Overriding
     // maximum register limit 256 for 'k' ...") go to the function they name.
-    msg = Message{std::string(line.substr(t.pos)), TagKind::info, line.size()};
+    msg = Message{std::string(line.substr(t.pos)), TagKind::info, line.size(), line_no};
 }
 
 void Parser::untagged(std::string_view line) {
@@ -407,14 +412,31 @@ void Parser::finish() {
     flush_message();
     missing_used(awaiting);
     // Notes whose function never came after them belong to its last record, else to the log
-    // (warnings and errors are there already).
-    for (const PendingNote& n : pending_notes) {
+    // (warnings and errors are there already). A spill warning for a function the log has no record
+    // of (XLA and JAX print only these, one per compilation: autotuning compiles one name several
+    // times) is a record of its own, with the spills it gives and nothing else.
+    bool spill_records = false;
+    const std::vector<PendingNote> notes = std::move(pending_notes);  // add_record below must not take them
+    pending_notes.clear();
+    for (const PendingNote& n : notes) {
         long long last = kNone;
         for (long long i = 0; i < static_cast<long long>(log.kernels.size()); ++i)
-            if (at(i).mangled == n.function) last = i;
-        if (last != kNone) attach_note(last, n.text);
-        else if (n.info) log_note(n.text);
+            if (at(i).mangled == n.function && at(i).format != kSpillWarningFormat) last = i;
+        if (last != kNone) {
+            attach_note(last, n.text);
+        } else if (spill_warning(n.text)) {
+            line_no = n.line;
+            const long long i = add_record(n.function, true, "", kSpillWarningFormat);
+            attach_note(i, n.text);
+            spill_records = true;
+        } else if (n.info) {
+            log_note(n.text);
+        }
     }
+    // In log order with the records ptxas printed in full.
+    if (spill_records)
+        std::stable_sort(log.kernels.begin(), log.kernels.end(),
+                         [](const PtxasKernel& a, const PtxasKernel& b) { return a.line < b.line; });
     // Occurrence numbers: the n-th compilation of a function for an architecture.
     std::map<std::tuple<std::string, std::string, bool>, int> seen;
     for (PtxasKernel& k : log.kernels) k.occurrence = ++seen[{k.mangled, k.arch, k.entry}];

@@ -104,6 +104,10 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
         row.error = "PTX only: JIT-compiled at load, occupancy unknown until compiled";
         return;
     }
+    if (k.format == kSpillWarningFormat) {
+        row.error = kSpillOnlyReason;
+        return;
+    }
     if (!arch_known(k)) {
         if (!a.has_device) {
             row.error = k.arch.empty() ? "the log does not say which architecture this kernel was compiled for; give gpu or cc"
@@ -160,7 +164,7 @@ json opt(const std::optional<T>& v) {
 
 template <typename T>
 json legacy(const PtxasKernel& k, const std::optional<T>& v) {
-    return from_binary(k) ? opt(v) : json(v.value_or(0));
+    return from_binary(k) || k.format == kSpillWarningFormat ? opt(v) : json(v.value_or(0));
 }
 
 json cmem_json(const PtxasKernel& k) {

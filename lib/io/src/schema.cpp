@@ -40,9 +40,13 @@ constexpr FieldSpec gpu{.key = "gpu",
                         .type = T::text,
                         .def = kDefaultGpu,
                         .doc_type = "string",
-                        .doc_range = "a name or alias from `occ gpus` (any case, spaces/dashes ignored)",
+                        .doc_range =
+                            "a name, alias or driver-printed name from `occ gpus` (\"NVIDIA H100 80GB HBM3\"; any case, "
+                            "spaces/dashes and a leading NVIDIA/GeForce/Tesla ignored; exact, never a part of the name)",
                         .unit = "-",
-                        .help = "GPU name or alias (see `occ gpus`), e.g. A100, h100, RTX-4090",
+                        .help =
+                            "GPU name, alias or the name nvidia-smi / torch print (see `occ gpus`), e.g. A100, h100, RTX-4090, "
+                            "\"NVIDIA H100 80GB HBM3\"",
                         .short_flag = 'g'};
 constexpr FieldSpec cc{.key = "cc",
                        .type = T::cc,

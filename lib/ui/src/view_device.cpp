@@ -18,7 +18,8 @@ bool matches(const GpuEntry& g, const std::string& needle) {
     char cc[16];
     std::snprintf(cc, sizeof cc, "%d%d", g.cc_major, g.cc_minor);
     const ArchRules* a = find_arch(g.cc_major, g.cc_minor);
-    return fold(g.name).find(needle) != std::string::npos || fold(g.aliases).find(needle) != std::string::npos || needle == cc ||
+    return fold(g.name).find(needle) != std::string::npos || fold(g.aliases).find(needle) != std::string::npos ||
+           fold(g.driver_names).find(needle) != std::string::npos || needle == cc ||
            (a && fold(a->family).find(needle) != std::string::npos);
 }
 

@@ -157,7 +157,10 @@ struct GpuEntry {
     int sm_count = 0;
     Segment segment = Segment::custom;
     const char* aliases = "";  // comma-separated, matched after normalisation
-    const char* source = "";   // where the SM count comes from
+    // The names the driver prints for this GPU (nvidia-smi, torch.cuda.get_device_name(), deviceQuery,
+    // cudaDeviceProp::name), '|'-separated, as printed; matched after normalisation like the aliases.
+    const char* driver_names = "";
+    const char* source = "";  // where the SM count comes from
     GpuPeaks peaks{};
     GpcSplit gpc{};
 };
@@ -167,7 +170,9 @@ std::span<const GpuEntry> all_gpus();
 std::span<const GpuEntry> reference_devices();
 // The entry of all_gpus() or reference_devices() with exactly this canonical name, or nullptr.
 const GpuEntry* find_gpu_entry(std::string_view canonical_name);
-// The entry of all_gpus() that find_gpu(name) would pick (names, aliases, vendor words), or nullptr.
+// The entry of all_gpus() that find_gpu(name) would pick: the one entry whose name, an alias or a
+// driver-printed name equals `name` after normalisation (case, spaces, dashes, "NVIDIA", "GeForce",
+// "Tesla"); nullptr when none does or the name is ambiguous (ambiguous_gpu).
 const GpuEntry* lookup_gpu(std::string_view name);
 
 // Rules for an exact compute capability, or nullptr.
@@ -180,12 +185,18 @@ std::optional<Device> find_gpu(std::string_view name);
 // The closest known name when find_gpu fails (empty when nothing is reasonably close).
 std::string suggest_gpu(std::string_view name);
 
-// A name that several GPUs of different SM counts share (e.g. "Orin", "Xavier": the device name
-// every Jetson module of that family reports), so find_gpu refuses it: the entries it may mean,
-// in catalogue order; empty when the name is not one of those.
+// A name several catalogue entries answer to (e.g. "Orin", "Xavier", "NVIDIA Tegra X1": the device
+// name every Jetson module of that family reports; "rtx6000": Turing, Ada and Blackwell cards), or a
+// family name with members outside the catalogue ("thor", "m2"), so find_gpu refuses it: the entries
+// it may mean, in catalogue order; empty when the name is not one of those.
 std::vector<const GpuEntry*> ambiguous_gpu(std::string_view name);
+// For a family name with members outside the catalogue ("thor", "m2"): those members, in words; else "".
+std::string gpu_family_outside(std::string_view name);
 // The refusal for such a name, listing each choice with its SM count ("" when not ambiguous).
 std::string ambiguous_gpu_message(std::string_view name);
+// The refusal for a name no entry answers to: the whole name (up to 200 characters) and the closest
+// known name when one is close.
+std::string unknown_gpu_message(std::string_view name);
 
 // A generic device for a compute capability ("8.0"), SM count 1, named "cc 8.0".
 std::optional<Device> device_for_cc(int cc_major, int cc_minor);

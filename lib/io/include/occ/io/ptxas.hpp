@@ -48,6 +48,14 @@ struct ArtefactLaunch {
 };
 
 // One compilation of one function, as the log reported it.
+// The format of a record made from a spill warning alone ("ptxas warning : Registers are spilled to
+// local memory in function 'f', N bytes spill stores, M bytes spill loads", what XLA and JAX logs
+// print): its spills are read, every other figure is null, for this reason.
+inline constexpr const char* kSpillWarningFormat = "ptxas warning";
+inline constexpr const char* kSpillOnlyReason =
+    "only a spill warning names this compilation: the log gives its spills, not its registers, shared memory or "
+    "architecture (the output of -Xptxas -v has them)";
+
 struct PtxasKernel {
     std::string name;                          // demangled (as c++filt prints it), else the name as printed
     std::string mangled;                       // as printed by the tool
