@@ -107,7 +107,8 @@ TEST_CASE("measured cluster counts: B200 and B300 ([BWCL]), RTX 5090 (issue 11)"
         const GpcLayout l = gpc_layout(d);
         CHECK_FALSE(l.assumed);  // derived from the measured counts
         CHECK(l.sms_per_gpc == std::vector<int>{20, 20, 20, 18, 18, 18, 18, 10, 2, 2, 2});
-        for (auto [size, clusters] : bw) {
+        for (const auto& [cluster_size, clusters] : bw) {
+            const int size = cluster_size;  // a plain local: clang 14 cannot capture a structured binding
             CAPTURE(size);
             const ClusterResult c = compute_clusters(d, regs(64), threads(1024), size, /*non_portable=*/size > 8);
             REQUIRE(c.blocks_per_sm == 1);
@@ -117,7 +118,8 @@ TEST_CASE("measured cluster counts: B200 and B300 ([BWCL]), RTX 5090 (issue 11)"
     // RTX 5090 (170 SMs, 11 GPCs assumed even): 170, 85, 41 and 19 clusters of 1, 2, 4 and 8.
     const Device r = gpu("RTX-5090");
     const std::pair<int, int> rtx[] = {{1, 170}, {2, 85}, {4, 41}, {8, 19}};
-    for (auto [size, clusters] : rtx) {
+    for (const auto& [cluster_size, clusters] : rtx) {
+        const int size = cluster_size;
         CAPTURE(size);
         const ClusterResult c = compute_clusters(r, regs(64), threads(1024), size);
         REQUIRE(c.blocks_per_sm == 1);
