@@ -12,7 +12,7 @@ if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
 # Debian packages: native build + tests
 PKGS=(cmake g++ make pkg-config nlohmann-json3-dev libcli11-dev doctest-dev libbenchmark-dev liblz4-dev libzstd-dev libtomlplusplus-dev
       clang libclang-rt-14-dev clang-format dpkg-dev
-      pybind11-dev python3-dev python3-numpy python3-venv python3-setuptools python3-wheel)
+      pybind11-dev python3-dev python3-numpy python3-venv python3-pip)
 if [[ $NATIVE_ONLY -eq 0 ]]; then
   # desktop app + its headless test, web build, browser tests
   PKGS+=(libglfw3-dev libgl-dev libstb-dev xvfb xauth libgl1-mesa-dri fonts-dejavu-core python3-fonttools emscripten terser nodejs npm chromium gzip python3)
