@@ -28,8 +28,14 @@ __attribute__((target("avx2,popcnt"))) int sector_dense_rank32_avx2(const std::a
 
 // Each bank's lanes as a byte compare of the 32 lanes' banks and a movemask, the rest in general
 // registers: the largest count as a set of counts seen (a vector max, or a bank id folded into a
-// constant, moves values between the register files, about 5 cycles a bank).
-__attribute__((target("avx2,popcnt"), optimize("no-tree-slp-vectorize"))) void one_word_banks32_avx2(
+// constant, moves values between the register files, about 5 cycles a bank). g++'s SLP vectoriser
+// would move the counts into vector registers again; clang has no per-function switch for it.
+#if defined(__clang__)
+#define OCC_AVX2_NO_SLP __attribute__((target("avx2,popcnt")))
+#else
+#define OCC_AVX2_NO_SLP __attribute__((target("avx2,popcnt"), optimize("no-tree-slp-vectorize")))
+#endif
+OCC_AVX2_NO_SLP void one_word_banks32_avx2(
     const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
     std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& s) {
     __m256i w[4];

@@ -154,7 +154,9 @@ __attribute__((target("avx2,popcnt,gfni"))) int full_sector_rank32_gfni(const st
 
 // (GCC 12's AVX-512 intrinsics start from an undefined register, which -Wmaybe-uninitialized reports.)
 #pragma GCC diagnostic push
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 // The same with AVX-512 (37 ns a gather against 44): the permutation (two registers of 16 as one
 // table), the addresses and the neighbour compares on 16 lanes at once.
 __attribute__((target("avx2,popcnt,gfni,avx512f,avx512vl"))) int full_sector_rank32_512(const std::array<std::uint64_t, 32>& addr,
