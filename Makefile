@@ -10,7 +10,7 @@ EMENV  := NODE_PATH=/usr/share/nodejs
 CMAKE_NATIVE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DOCC_BUILD_TESTS=ON -DOCC_BUILD_CLI=ON -DOCC_BUILD_GUI=ON -DOCC_BUILD_PYTHON=ON
 
 .PHONY: all bootstrap native web test-web test run bench clean help check-sanitize fuzz fuzz-short format format-check
-.PHONY: _ctest-native _e2e-web _sanitize-build _sanitize-ctest _fuzz-build _fuzz-run
+.PHONY: _ctest-native _e2e-web _sanitize-build _sanitize-ctest _fuzz-run
 .PHONY: validate validate-quick validate-bundle
 
 all: native
@@ -23,8 +23,8 @@ help:
 	@echo "make validate [QUICK=1]  check occ's predictions on this machine's NVIDIA GPU (cuda_validation/README.md)"
 	@echo "make validate-bundle  build occ-validate here for a bare GPU machine: build/validate-bundle (needs nvcc, no GPU)"
 	@echo "make web     build the web calculator (Emscripten) into $(WEB)/dist"
-	@echo "make check-sanitize  every native test under ASan+UBSan (build/sanitize; part of make test)"
-	@echo "make fuzz    build the libFuzzer targets with clang into build/fuzz and fuzz each FUZZ_SECONDS (30)"
+	@echo "make check-sanitize  every native test under ASan+UBSan (clang, build/sanitize; part of make test)"
+	@echo "make fuzz    build the sanitize tree (it holds the libFuzzer targets) and fuzz each target FUZZ_SECONDS (20)"
 	@echo "make format  clang-format the tracked C++/CUDA sources; make format-check: only check (make test's first stage)"
 
 # make test runs bootstrap once, as its own stage, and tells the steps after it (OCC_BOOTSTRAPPED=1).
@@ -63,7 +63,6 @@ test:
 	@$(STAGE) web-e2e        -- $(STEP) _e2e-web
 	@$(STAGE) sanitize-build -- $(STEP) _sanitize-build
 	@$(STAGE) sanitize-ctest -- $(STEP) _sanitize-ctest
-	@$(STAGE) fuzz-build     -- $(STEP) _fuzz-build
 	@$(STAGE) fuzz-run       -- $(STEP) _fuzz-run
 	@$(STAGE) --summary
 
@@ -74,44 +73,39 @@ format: bootstrap
 format-check: bootstrap
 	@scripts/format.sh --check
 
-# The whole native suite under AddressSanitizer + UndefinedBehaviorSanitizer (preset `sanitize`,
-# g++), and a short libFuzzer run of every target (tests/fuzz built standalone with clang: the
-# libraries and the fuzzers only, label `fuzzing`; docs/FUZZING.md).
+# The whole native suite under AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets,
+# from ONE clang tree (preset `sanitize`, build/sanitize): occ::core and occ::io are compiled once,
+# with ASan+UBSan and libFuzzer's coverage, for the unit tests, the CLI and every fuzzer
+# (docs/FUZZING.md). make test fuzzes each target FUZZ_SECONDS (20); make fuzz FUZZ_SECONDS=300 longer.
 SANITIZE := build/sanitize
-FUZZ     := build/fuzz
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 20
 SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 _sanitize-build:
-	@cmake --preset sanitize >/dev/null
+	@cmake --preset sanitize -DOCC_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	@cmake --build $(SANITIZE) -j$(JOBS)
 
 # The nvcc build and the install/find_package consumer test compile no sanitized project code: skipped
-# here. OCC_DIFF_VARIANTS=1: the differential test samples 1 variant per point instead of 2 (both runs
-# cover every architecture, block size and register count; the native suite runs the full sample).
+# here, as are the fuzzing runs (their own stage). OCC_DIFF_VARIANTS=1: the differential test samples
+# 1 variant per point instead of 2 (both runs cover every architecture, block size and register count;
+# the native suite runs the full sample).
 _sanitize-ctest:
 	@cd $(SANITIZE) && OCC_DIFF_VARIANTS=1 $(SANITIZE_ENV) \
-	  ctest --output-on-failure -j$(JOBS) -E '^(web|desktop|consumer|validation.nvcc_build)'
-
-# Line tables are all the sanitizer reports need (-gline-tables-only: ~15% less compile time than -g).
-_fuzz-build:
-	@cmake -S tests/fuzz -B $(FUZZ) -DCMAKE_CXX_COMPILER=clang++ -DOCC_FUZZ_SECONDS=$(FUZZ_SECONDS) \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" >/dev/null
-	@cmake --build $(FUZZ) -j$(JOBS)
+	  ctest --output-on-failure -j$(JOBS) -LE '^fuzzing$$' -E '^(web|desktop|consumer|validation.nvcc_build)'
 
 _fuzz-run:
-	@cd $(FUZZ) && ctest --output-on-failure -j$(JOBS) -L '^fuzzing$$'
+	@cd $(SANITIZE) && ctest --output-on-failure -j$(JOBS) -L '^fuzzing$$'
 
 check-sanitize: bootstrap
 	@$(MAKE) --no-print-directory _sanitize-build
 	@$(MAKE) --no-print-directory _sanitize-ctest
 
-# Builds the fuzzers, then fuzzes each target FUZZ_SECONDS (make fuzz-short: 30 s, as make test does).
+# Builds the sanitize tree (fuzzers included), then fuzzes each target FUZZ_SECONDS.
 fuzz: bootstrap
-	@$(MAKE) --no-print-directory _fuzz-build
+	@$(MAKE) --no-print-directory _sanitize-build
 	@$(MAKE) --no-print-directory _fuzz-run
 
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 
 run: web
 	@echo "occ: serving $(WEB)/dist at http://127.0.0.1:$(PORT)/  (Ctrl+C stops)"

@@ -17,6 +17,7 @@
 // timeout, the non-fitting plan last.
 #include <cstdint>
 
+#include "device_clock.cuh"
 #include "gpu.hpp"
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -24,18 +25,6 @@
 #endif
 
 namespace {
-
-__device__ __forceinline__ unsigned long long now_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-__device__ __forceinline__ unsigned smid() {
-    unsigned s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    return s;
-}
 
 // Named barrier 1 + w over the 128 threads of warpgroup w (barrier 0 is __syncthreads).
 __device__ __forceinline__ void warpgroup_sync(int w) { asm volatile("bar.sync %0, 128;" ::"r"(w + 1) : "memory"); }
@@ -56,20 +45,20 @@ template <int R, int LR>
 __device__ __forceinline__ void role(const occv::RegPoolArgs& a, int w, volatile unsigned* turn) {
     const bool lead = threadIdx.x % occv::kWarpgroupThreads == 0;
     if (lead) {
-        const unsigned long long t0 = now_ns();
-        while (*turn < static_cast<unsigned>(w) && now_ns() - t0 < a.wait_ns) {}
+        const unsigned long long t0 = global_ns();
+        while (*turn < static_cast<unsigned>(w) && global_ns() - t0 < a.wait_ns) {}
     }
     warpgroup_sync(w);
     take<R, LR>();
-    const unsigned long long t = now_ns();
+    const unsigned long long t = global_ns();
     if (lead) {
         a.acq[blockIdx.x * occv::kRegPoolMaxWarpgroups + w] = t;
         __threadfence_block();
         atomicAdd(const_cast<unsigned*>(turn), 1u);
     }
-    while (now_ns() - t < a.hold_ns) {}
+    while (global_ns() - t < a.hold_ns) {}
     warpgroup_sync(w);
-    if (lead) a.rel[blockIdx.x * occv::kRegPoolMaxWarpgroups + w] = now_ns();
+    if (lead) a.rel[blockIdx.x * occv::kRegPoolMaxWarpgroups + w] = global_ns();
     give_back<R, LR>();
 }
 
@@ -78,7 +67,7 @@ __device__ __forceinline__ void regpool_body(const occv::RegPoolArgs& a) {
     static_assert(T % occv::kWarpgroupThreads == 0 && T / occv::kWarpgroupThreads <= occv::kRegPoolMaxWarpgroups);
     constexpr int warpgroups = T / occv::kWarpgroupThreads;
     __shared__ unsigned turn;
-    const unsigned sm = smid() % occv::kMaxSms;
+    const unsigned sm = sm_id() % occv::kMaxSms;
     if (threadIdx.x == 0) {
         turn = 0;
         const unsigned n = atomicAdd(&a.count[sm], 1u) + 1u;

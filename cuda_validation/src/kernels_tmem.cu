@@ -10,6 +10,7 @@
 // ends once an earlier block deallocates.
 #include <cstdint>
 
+#include "device_clock.cuh"
 #include "gpu.hpp"
 
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM100_ALL)
@@ -17,12 +18,6 @@
 #endif
 
 namespace {
-
-__device__ __forceinline__ unsigned long long now_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 template <int COLS>
 __device__ __forceinline__ void tmem_body(const occv::TmemArgs& a) {
@@ -35,15 +30,14 @@ __device__ __forceinline__ void tmem_body(const occv::TmemArgs& a) {
     __syncwarp();
     asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
     const std::uint32_t base = *static_cast<volatile std::uint32_t*>(&taddr);
-    const unsigned long long t = now_ns();
-    unsigned s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    const unsigned long long t = global_ns();
+    const unsigned s = sm_id();
     if (threadIdx.x == 0) {
         a.acq[blockIdx.x] = t;
         a.sm[blockIdx.x] = s;
     }
-    while (now_ns() - t < a.hold_ns) {}
-    if (threadIdx.x == 0) a.rel[blockIdx.x] = now_ns();
+    while (global_ns() - t < a.hold_ns) {}
+    if (threadIdx.x == 0) a.rel[blockIdx.x] = global_ns();
     __syncwarp();
     asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, %1;" ::"r"(base), "n"(COLS) : "memory");
     if (threadIdx.x == 0) {

@@ -1,21 +1,10 @@
 // residency.cuh — the residency kernel template, included by each kernels_occupancy*.cu. It lives in
 // an anonymous namespace so the copies compiled with different -maxrregcount never share a symbol.
 #pragma once
+#include "device_clock.cuh"
 #include "gpu.hpp"
 
 namespace {
-
-__device__ __forceinline__ unsigned long long global_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-__device__ __forceinline__ unsigned sm_id() {
-    unsigned s;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-    return s;
-}
 
 template <int N, int SSMEM>
 __device__ __forceinline__ void residency_body(const occv::ResidencyArgs& a) {

@@ -72,6 +72,43 @@ cudaError_t wait_for(cudaEvent_t ev, double timeout_s, double& seconds) {
 constexpr double kTimeoutS = 10.0;        // a wave of these blocks takes well under a millisecond
 constexpr double kWatchdogGraceS = 20.0;  // beyond the timeout: the harness itself is stuck
 
+// One guarded launch: the kernel with one argument struct on `stream`, then a wait of at most
+// kTimeoutS. `launched` false: the launch failed (note says why). `timed_out`: no completion in
+// time; the device is marked stuck and the caller must return at once, making no further CUDA call.
+struct Guarded {
+    bool launched = false;
+    bool timed_out = false;
+    double seconds = 0;
+    std::string note;
+};
+template <typename Args>
+Guarded launch_guarded(Context& ctx, const void* func, long long blocks, int threads, Args& args, cudaStream_t stream,
+                       const std::string& what) {
+    Guarded g;
+    void* params[] = {&args};
+    cudaEvent_t ev = nullptr;
+    check_cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate");
+    const cudaError_t launch = cudaLaunchKernel(func, dim3(static_cast<unsigned>(blocks)), dim3(static_cast<unsigned>(threads)), params, 0,
+                                                stream);
+    if (launch != cudaSuccess) {
+        (void)cudaGetLastError();
+        g.note = std::string("launch failed: ") + cudaGetErrorString(launch);
+    } else {
+        g.launched = true;
+        check_cuda(cudaEventRecord(ev, stream), "cudaEventRecord");
+        const cudaError_t e = wait_for(ev, kTimeoutS, g.seconds);
+        if (e == cudaErrorNotReady) {
+            g.timed_out = true;  // no further CUDA call in this process (main() leaves with _Exit)
+            ctx.device_stuck = true;
+            g.note = "no completion within " + std::to_string(static_cast<int>(kTimeoutS)) + " s: the harness stopped using the device";
+            return g;
+        }
+        check_cuda(e, what.c_str());
+    }
+    cudaEventDestroy(ev);
+    return g;
+}
+
 class Watchdog {
 public:
     explicit Watchdog(double after_s) {
@@ -130,27 +167,19 @@ vl::RegPlanMeasurement run_plan(Context& ctx, const vl::RegPlanCase& c, const Re
     check_cuda(cudaMemset(count, 0, sizeof(unsigned) * kMaxSms), "cudaMemset");
     check_cuda(cudaMemset(peak, 0, sizeof(unsigned) * kMaxSms), "cudaMemset");
     RegPoolArgs a{acq.dev, rel.dev, sm.dev, done.dev, count, peak, 200'000ull /* hold 200 us */, 2'000'000ull /* wait <= 2 ms */};
-    void* params[] = {&a};
-    cudaEvent_t ev = nullptr;
-    check_cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate");
-    cudaError_t e = cudaLaunchKernel(k.func, dim3(static_cast<unsigned>(m.blocks)), dim3(static_cast<unsigned>(c.threads)), params, 0,
-                                     stream);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        m.note = std::string("launch failed: ") + cudaGetErrorString(e);
+    const Guarded g = launch_guarded(ctx, k.func, m.blocks, c.threads, a, stream, "setmaxnreg kernel " + k.name);
+    m.seconds = g.seconds;
+    if (!g.launched) {
+        m.note = g.note;
         m.completed = 0;
         m.resident = 0;
     } else {
-        check_cuda(cudaEventRecord(ev, stream), "cudaEventRecord");
-        e = wait_for(ev, kTimeoutS, m.seconds);
         for (std::size_t b = 0; b < nb; ++b) m.completed += done.get(b) != 0;
-        if (e == cudaErrorNotReady) {
-            m.timed_out = true;  // no further CUDA call in this process (main() leaves with _Exit)
-            ctx.device_stuck = true;
-            m.note = "no completion within " + std::to_string(static_cast<int>(kTimeoutS)) + " s: the harness stopped using the device";
+        if (g.timed_out) {
+            m.timed_out = true;
+            m.note = g.note;
             return m;
         }
-        check_cuda(e, ("setmaxnreg kernel " + k.name).c_str());
         std::vector<unsigned> host_peak(kMaxSms);
         check_cuda(cudaMemcpy(host_peak.data(), peak, sizeof(unsigned) * kMaxSms, cudaMemcpyDeviceToHost), "cudaMemcpy(peak)");
         m.resident = static_cast<int>(*std::max_element(host_peak.begin(), host_peak.end()));
@@ -166,7 +195,6 @@ vl::RegPlanMeasurement run_plan(Context& ctx, const vl::RegPlanCase& c, const Re
         }
         m.note = "grid " + std::to_string(m.blocks) + ", hold 200 us";
     }
-    cudaEventDestroy(ev);
     cudaFree(count);
     cudaFree(peak);
     for (auto* p : {&acq, &rel}) p->release();
@@ -189,25 +217,15 @@ vl::TmemMeasurement run_tmem(Context& ctx, const vl::TmemCase& c, const TmemKern
     Mapped<unsigned long long> acq(nb), rel(nb);
     Mapped<unsigned> sm(nb), done(nb);
     TmemArgs a{acq.dev, rel.dev, sm.dev, done.dev, 100'000ull /* hold 100 us */};
-    void* params[] = {&a};
-    cudaEvent_t ev = nullptr;
-    check_cuda(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "cudaEventCreate");
-    cudaError_t e = cudaLaunchKernel(k.func, dim3(static_cast<unsigned>(m.blocks)), dim3(static_cast<unsigned>(c.threads)), params, 0,
-                                     stream);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        m.note = std::string("launch failed: ") + cudaGetErrorString(e);
+    const Guarded g = launch_guarded(ctx, k.func, m.blocks, c.threads, a, stream, "Tensor Memory kernel " + k.name);
+    if (!g.launched) {
+        m.note = g.note;
     } else {
-        check_cuda(cudaEventRecord(ev, stream), "cudaEventRecord");
-        double seconds = 0;
-        e = wait_for(ev, kTimeoutS, seconds);
         for (std::size_t b = 0; b < nb; ++b) m.completed += done.get(b) != 0;
-        if (e == cudaErrorNotReady) {
+        if (g.timed_out) {
             m.timed_out = true;
-            ctx.device_stuck = true;
             return m;
         }
-        check_cuda(e, ("Tensor Memory kernel " + k.name).c_str());
         std::vector<unsigned> s(nb);
         std::vector<unsigned long long> ta(nb), tr(nb);
         for (std::size_t b = 0; b < nb; ++b) {
@@ -218,7 +236,6 @@ vl::TmemMeasurement run_tmem(Context& ctx, const vl::TmemCase& c, const TmemKern
         m.holding = vl::max_concurrent(s, ta, tr);
         m.note = "grid " + std::to_string(m.blocks) + ", hold 100 us";
     }
-    cudaEventDestroy(ev);
     acq.release();
     rel.release();
     sm.release();

@@ -6,6 +6,7 @@
 
 #include "occ/device.hpp"
 #include "occ/io/api.hpp"
+#include "occ/io/binding.hpp"
 #include "occ/io/ptxas.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/register_pool.hpp"
@@ -93,6 +94,19 @@ TEST_CASE("register pool: through the occupancy request, which keeps its block c
     CHECK_FALSE(without.contains("register_pool"));
     const json bad = io::handle("occupancy", json::parse(R"({"gpu":"H100","threads":384,"warpgroup_regs":[24,"x"]})"));
     CHECK(bad["error"].get<std::string>().find("warpgroup_regs") != std::string::npos);
+}
+
+TEST_CASE("register pool: the app's typed plan takes what the request takes, by the same rule") {
+    const auto& spec = io::fields::warpgroup_regs;
+    CHECK(io::parse_int_list("24, 240,240", spec, 8) == std::vector<int>{24, 240, 240});
+    CHECK(io::parse_int_list("", spec, 8) == std::vector<int>{});
+    CHECK_FALSE(io::parse_int_list("24,250", spec, 8));                      // not a multiple of 8 (PTX ISA setmaxnreg)
+    CHECK_FALSE(io::parse_int_list("16,240", spec, 8));                      // under 24
+    CHECK_FALSE(io::parse_int_list("24,", spec, 8));                         // an empty entry
+    CHECK_FALSE(io::parse_int_list("24,24,24,24,24,24,24,24,24", spec, 8));  // 9 warpgroups: over 1024 threads
+    // gpc_sms reads through the same list reader: entries 1..64.
+    CHECK(io::parse_int_list("18,18,16", io::fields::gpc_sms, 64) == std::vector<int>{18, 18, 16});
+    CHECK_FALSE(io::parse_int_list("18,65", io::fields::gpc_sms, 64));
 }
 
 // PTX ISA "Tensor Memory": 512 columns per CTA/SM; tcgen05.alloc takes a power of two >= 32 and "blocks if

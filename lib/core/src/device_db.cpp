@@ -125,29 +125,21 @@ constexpr ArchRules kBlackwell120{.cc_major = 12,
                                   .driver_smem_headroom = true,
                                   .source = "[PG] cc 12.0; [BTG] carveouts up to 100 KB"};
 
-constexpr ArchRules kThor110{.cc_major = 11,
-                             .cc_minor = 0,
-                             .family = "Blackwell",
-                             .max_threads_per_sm = 1536,
-                             .max_blocks_per_sm = 24,
-                             .smem_per_sm = 228 * KiB,
-                             .smem_per_block_optin = 227 * KiB,
-                             .smem_reserved_per_block = KiB,
-                             .smem_alloc_unit = 128,
-                             .smem_config = SmemConfig::carveout,
-                             .carveout_steps = kHopperCarveouts,
-                             .carveout_step_count = 10,
-                             .smem_optin = true,
-                             .smem_reserve_in_block_limit = true,
-                             .barriers_limit_blocks = true,
-                             .barriers_per_block_slot = 1,
-                             .clusters = true,
-                             .virtual_resources_per_sm = 128,
-                             .tmem_columns_per_sm = 512,
-                             .banks_model = true,
-                             .sectors_model = true,
-                             .max_global_access_bytes = 32,
-                             .source = "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts"};
+// Thor: cc 10.0's memory system with cc 12.x's thread and block slots ([PG] "Technical Specifications per Compute Capability": 1536 threads
+// and 24 blocks per SM on 11.0), one barrier set per block slot, portable clusters only, and no
+// driver carveout floor fitted (no public reports).
+constexpr ArchRules thor110() {
+    ArchRules r = kBlackwell100;
+    r.cc_major = 11;
+    r.max_threads_per_sm = 1536;
+    r.max_blocks_per_sm = 24;
+    r.barriers_per_block_slot = 1;
+    r.max_cluster_size_nonportable = ArchRules{}.max_cluster_size_nonportable;
+    r.driver_smem_floor = 0;
+    r.source = "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts";
+    return r;
+}
+constexpr ArchRules kThor110 = thor110();
 
 constexpr ArchRules kArchs[] = {
     {.cc_major = 3,

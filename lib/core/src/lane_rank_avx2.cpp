@@ -35,9 +35,9 @@ __attribute__((target("avx2,popcnt"))) int sector_dense_rank32_avx2(const std::a
 #else
 #define OCC_AVX2_NO_SLP __attribute__((target("avx2,popcnt"), optimize("no-tree-slp-vectorize")))
 #endif
-OCC_AVX2_NO_SLP void one_word_banks32_avx2(
-    const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank, std::array<std::uint32_t, 32>& bank_lanes,
-    std::array<std::uint8_t, 32>& lanes_in, OneWordBanks& s) {
+OCC_AVX2_NO_SLP void one_word_banks32_avx2(const std::array<std::uint32_t, 32>& word, std::array<std::int8_t, 32>& lane_bank,
+                                           std::array<std::uint32_t, 32>& bank_lanes, std::array<std::uint8_t, 32>& lanes_in,
+                                           OneWordBanks& s) {
     __m256i w[4];
     const __m256i banks = lane_banks(word, lane_bank, w);
     __m256i bank = _mm256_setzero_si256();

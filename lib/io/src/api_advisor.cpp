@@ -111,15 +111,10 @@ ClusterInput read_cluster(FieldReader& f, const Device& dev, bool required) {
     if (c.size > kMaxPortableClusterSize && !c.non_portable)
         f.fail("cluster_size", "must be 1..8 (portable); 9..16 need non_portable (cudaFuncAttributeNonPortableClusterSizeAllowed), got " +
                                    std::to_string(c.size));
-    if (const json* g = f.raw("gpc_sms")) {
-        if (!g->is_array() || g->empty() || g->size() > 64) f.fail("gpc_sms", "must be an array of SM counts per GPC, e.g. [18, 18, 16]");
+    if (f.raw("gpc_sms")) {
+        c.layout.sms_per_gpc = read_int_list(f, fields::gpc_sms, 64);
         int sum = 0;
-        for (const json& e : *g) {
-            if (!e.is_number_integer() || e.get<std::int64_t>() < 1 || e.get<std::int64_t>() > 64)
-                f.fail("gpc_sms", "each entry must be an integer 1..64, got " + e.dump().substr(0, 20));
-            c.layout.sms_per_gpc.push_back(static_cast<int>(e.get<std::int64_t>()));
-            sum += c.layout.sms_per_gpc.back();
-        }
+        for (const int n : c.layout.sms_per_gpc) sum += n;
         if (sum != dev.sm_count)
             f.fail("gpc_sms", "must add up to the device's " + std::to_string(dev.sm_count) + " SMs, got " + std::to_string(sum));
         c.layout.source = "given in the request";

@@ -246,6 +246,28 @@ std::int64_t read_value(FieldReader& f, const FieldSpec& s) {
     }
 }
 
+namespace {
+// One entry of a list field: inside the spec's range and valid by its predicate.
+bool list_entry_ok(const FieldSpec& s, std::int64_t x) { return x >= s.lo && x <= s.hi && (!s.valid || s.valid(x)); }
+}  // namespace
+
+std::optional<std::vector<int>> parse_int_list(std::string_view text, const FieldSpec& s, std::size_t max_items) {
+    std::vector<int> out;
+    if (text.find_first_not_of(' ') == std::string_view::npos) return out;
+    for (;;) {
+        const std::size_t comma = text.find(',');
+        std::string_view part = text.substr(0, comma);
+        while (!part.empty() && part.front() == ' ') part.remove_prefix(1);
+        while (!part.empty() && part.back() == ' ') part.remove_suffix(1);
+        std::int64_t x = 0;
+        if (out.size() == max_items || !parse_integer(part, x) || !list_entry_ok(s, x)) return std::nullopt;
+        out.push_back(static_cast<int>(x));
+        if (comma == std::string_view::npos) break;
+        text.remove_prefix(comma + 1);
+    }
+    return out;
+}
+
 std::vector<int> read_int_list(FieldReader& f, const FieldSpec& s, std::size_t max_items) {
     std::vector<int> out;
     const json* v = f.raw(s);
@@ -257,7 +279,7 @@ std::vector<int> read_int_list(FieldReader& f, const FieldSpec& s, std::size_t m
         std::int64_t x = 0;
         const bool integer = e.is_number_integer() || (e.is_string() && parse_integer(e.get<std::string>(), x));
         if (e.is_number_integer()) x = e.get<std::int64_t>();
-        if (!integer || x < s.lo || x > s.hi || (s.valid && !s.valid(x)))
+        if (!integer || !list_entry_ok(s, x))
             f.fail(s.key,
                    "each entry must be " +
                        (s.expect.empty() ? "an integer " + std::to_string(s.lo) + ".." + std::to_string(s.hi) : std::string(s.expect)) +

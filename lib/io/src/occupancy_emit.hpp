@@ -34,7 +34,7 @@ void emit_effective(W& w, const OccupancyResult& r, const KernelResources& k) {
     w.begin_object("effective");
     w.field("blocks_per_sm", b);
     w.field("warps_per_sm", b * r.warps_per_block);
-    w.field("occupancy", r.max_warps_per_sm > 0 ? static_cast<double>(b * r.warps_per_block) / r.max_warps_per_sm : 0.0);
+    w.field("occupancy", effective_occupancy(r));
     emit_limiters(w, effective_limiters(r));
     w.field("waiting_blocks", r.blocks_per_sm - b);
     w.end_object();

@@ -46,9 +46,8 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
     const int eb = effective_blocks_per_sm(r);
     if (r.ok() && eb < r.blocks_per_sm)
         add(RowKind::result, "Effective",
-            format_percent(static_cast<double>(eb * r.warps_per_block) / r.max_warps_per_sm) + " (" + plain(eb) + " of " +
-                plain(r.blocks_per_sm) + " resident blocks work at once: " + limiter_labels(effective_limiters(r) & ~r.limiters, " and ") +
-                ")",
+            format_percent(effective_occupancy(r)) + " (" + plain(eb) + " of " + plain(r.blocks_per_sm) +
+                " resident blocks work at once: " + limiter_labels(effective_limiters(r) & ~r.limiters, " and ") + ")",
             "Effective occupancy: the resident blocks less those waiting for Tensor Memory (tcgen05.alloc blocks until columns "
             "are free).");
     add(RowKind::result, "Summary", summarize(r));

@@ -160,22 +160,8 @@ void draw_inputs(AppState& s) {
         }
         ImGui::SetNextItemWidth(-FLT_MIN);
         if (input_text_hint("##wgregs", "setmaxnreg per warpgroup, e.g. 24,240,240", text)) {
-            std::vector<int> plan;
-            bool ok = true;
-            std::size_t b = 0;
-            while (ok && b <= text.size() && !text.empty()) {
-                std::size_t e = text.find(',', b);
-                if (e == std::string::npos) e = text.size();
-                long long v = 0;
-                std::int64_t x = 0;
-                ok = io::parse_integer(std::string_view(text).substr(b, e - b), x) && x >= io::fields::warpgroup_regs.lo &&
-                     x <= io::fields::warpgroup_regs.hi && plan.size() < 8;
-                v = x;
-                if (ok) plan.push_back(static_cast<int>(v));
-                b = e + 1;
-            }
-            if (ok) {
-                s.req.warpgroup_regs = plan;
+            if (const auto plan = io::parse_int_list(text, io::fields::warpgroup_regs, 8)) {
+                s.req.warpgroup_regs = *plan;
                 changed = true;
             }
         }

@@ -325,6 +325,10 @@ inline int limit_of(const OccupancyResult& r, Limiter l) { return r.*limiter_inf
 
 // The blocks that work at once: the resident blocks, less those waiting for Tensor Memory.
 inline int effective_blocks_per_sm(const OccupancyResult& r) { return r.limit_tmem < r.blocks_per_sm ? r.limit_tmem : r.blocks_per_sm; }
+// The fraction of the SM's warps in those blocks (0 when the launch cannot run).
+inline double effective_occupancy(const OccupancyResult& r) {
+    return r.max_warps_per_sm > 0 ? static_cast<double>(effective_blocks_per_sm(r) * r.warps_per_block) / r.max_warps_per_sm : 0.0;
+}
 // The limiters of effective_blocks_per_sm(): the resident ones where it equals blocks_per_sm, and
 // each effective limit equal to it.
 inline unsigned effective_limiters(const OccupancyResult& r) {

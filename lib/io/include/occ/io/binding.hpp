@@ -13,6 +13,7 @@
 // and "none,shared,l1,equal") needs no name table of its own.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -112,6 +113,9 @@ constexpr auto bind(const FieldSpec& spec, Echo echo = Echo::always, From from =
 // A list field's integers (absent: empty), each in s.lo..s.hi, at most max_items of them; throws
 // RequestError naming the field otherwise. JSON numbers or numeric strings (the CLI's "24,240").
 std::vector<int> read_int_list(FieldReader& f, const FieldSpec& s, std::size_t max_items);
+// The same list typed as text ("24, 240,240"; empty = no list); nullopt when an entry fails the
+// spec's range or predicate or there are more than max_items (what the app's list inputs use).
+std::optional<std::vector<int>> parse_int_list(std::string_view text, const FieldSpec& s, std::size_t max_items);
 // The value of a plain field in `f` (its default when absent); throws RequestError when out of range.
 std::int64_t read_value(FieldReader& f, const FieldSpec& s);
 

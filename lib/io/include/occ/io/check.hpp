@@ -7,11 +7,12 @@
 //
 // A check whose value the artefact does not hold (spill bytes from a binary, occupancy of a build
 // that cannot be evaluated) is `unknown`, never a pass and never 0. The budget file's syntax (TOML)
-// is read by the CLI; this module takes the typed rules.
+// is read here too (parse_budget, read_budget).
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "occ/io/binary.hpp"
@@ -38,6 +39,11 @@ struct Budget {
     std::optional<int> threads;
     std::vector<BudgetRule> rules;
 };
+
+// A budget file's text (TOML, docs/CHECK.md) as typed rules; `file` names it in messages
+// ("budget.toml:12: ..."). Fails on the first bad key or value, naming it and the allowed range.
+Result<Budget> parse_budget(std::string_view text, const std::string& file);
+Result<Budget> read_budget(const std::string& path);
 
 // One artefact's kernels: what `occ kernels` read, or a compiler log (format "ptxas log").
 struct CheckInput {

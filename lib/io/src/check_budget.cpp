@@ -1,0 +1,137 @@
+// check_budget.cpp — the budget file of `occ check` (occ/io/check.hpp): TOML, read with toml++
+// (Debian's libtomlplusplus-dev, header-only). TOML: comments, no indentation traps, and one obvious
+// syntax for a list of tables of rules ([[rule]]); docs/CHECK.md shows the format.
+#include <fstream>
+#include <sstream>
+
+#ifdef OCC_HAVE_TOMLPP
+#define TOML_HEADER_ONLY 1
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+#endif
+
+#include "occ/io/check.hpp"
+
+namespace occ::io {
+#ifdef OCC_HAVE_TOMLPP
+namespace {
+
+// TOML: comments, no indentation traps, and one obvious syntax for a list of tables of rules
+// ([[rule]]); docs/CHECK.md shows the format.
+std::string at(const std::string& file, const toml::source_region& src) { return file + ":" + std::to_string(src.begin.line); }
+
+}  // namespace
+
+Result<Budget> parse_budget(std::string_view text, const std::string& path) {
+    Budget b;
+    b.file = path;
+    toml::table doc;
+    try {
+        doc = toml::parse(text, path);
+    } catch (const toml::parse_error& e) {
+        std::ostringstream os;
+        os << path << ":" << e.source().begin.line << ":" << e.source().begin.column << ": " << e.description();
+        return Result<Budget>::fail(os.str());
+    }
+    std::string error;
+    const auto bad = [&](const std::string& where, const std::string& what) {
+        if (error.empty()) error = where + ": " + what;
+    };
+    const auto integer = [&](const toml::node& n, const std::string& key, const std::string& where, std::int64_t lo,
+                             std::int64_t hi) -> std::optional<std::int64_t> {
+        const auto v = n.value_exact<std::int64_t>();
+        if (!v || *v < lo || *v > hi) {
+            bad(where, "\"" + key + "\" must be an integer " + std::to_string(lo) + ".." + std::to_string(hi));
+            return std::nullopt;
+        }
+        return *v;
+    };
+    const auto string = [&](const toml::node& n, const std::string& key, const std::string& where) -> std::optional<std::string> {
+        const auto v = n.value_exact<std::string>();
+        if (!v) bad(where, "\"" + key + "\" must be a string");
+        return v;
+    };
+    for (const auto& [k, node] : doc) {
+        const std::string key(k.str());
+        const std::string where = at(path, node.source());
+        if (key == "gpu") b.gpu = string(node, key, where);
+        else if (key == "threads") {
+            if (auto v = integer(node, key, where, 1, 1024)) b.threads = static_cast<int>(*v);
+        } else if (key == "rule") {
+            const toml::array* rules = node.as_array();
+            if (!rules) {
+                bad(where, "\"rule\" must be an array of tables: write each rule under [[rule]]");
+                continue;
+            }
+            for (const toml::node& rn : *rules) {
+                const toml::table* t = rn.as_table();
+                const std::string rwhere = at(path, rn.source());
+                if (!t) {
+                    bad(rwhere, "each rule must be a table ([[rule]])");
+                    continue;
+                }
+                BudgetRule r;
+                r.line = static_cast<int>(rn.source().begin.line);
+                bool kernels_given = false, limit_given = false;
+                for (const auto& [rk, rv] : *t) {
+                    const std::string key2(rk.str());
+                    const std::string w = at(path, rv.source());
+                    if (key2 == "kernels") {
+                        kernels_given = true;
+                        if (auto s = string(rv, key2, w)) r.kernels = *s;
+                    } else if (key2 == "gpu") r.gpu = string(rv, key2, w);
+                    else if (key2 == "threads") {
+                        if (auto v = integer(rv, key2, w, 1, 1024)) r.threads = static_cast<int>(*v);
+                    } else if (key2 == "max_registers") {
+                        limit_given = true;
+                        if (auto v = integer(rv, key2, w, 0, 255)) r.max_registers = static_cast<int>(*v);
+                    } else if (key2 == "max_spill_bytes") {
+                        limit_given = true;
+                        r.max_spill_bytes = integer(rv, key2, w, 0, std::int64_t{1} << 40);
+                    } else if (key2 == "max_stack") {
+                        limit_given = true;
+                        r.max_stack = integer(rv, key2, w, 0, std::int64_t{1} << 40);
+                    } else if (key2 == "max_smem") {
+                        limit_given = true;
+                        r.max_smem = integer(rv, key2, w, 0, std::int64_t{1} << 40);
+                    } else if (key2 == "min_blocks_per_sm") {
+                        limit_given = true;
+                        if (auto v = integer(rv, key2, w, 1, 64)) r.min_blocks_per_sm = static_cast<int>(*v);
+                    } else if (key2 == "min_occupancy") {
+                        limit_given = true;
+                        const auto v = rv.value<double>();  // 0.5 or 1 (an integer is accepted)
+                        if (!v || *v < 0 || *v > 1) bad(w, "\"min_occupancy\" must be a number 0..1 (0.5 = half the SM's warps)");
+                        else r.min_occupancy = *v;
+                    } else {
+                        bad(w, "unknown key \"" + key2 +
+                                   "\" in a rule (known: kernels, gpu, threads, max_registers, max_spill_bytes, max_stack, max_smem, "
+                                   "min_occupancy, min_blocks_per_sm)");
+                    }
+                }
+                if (!kernels_given) bad(rwhere, "a rule needs \"kernels\" (a name pattern such as \"matmul_*\" or \"*\")");
+                if (!limit_given) bad(rwhere, "a rule needs at least one limit (max_registers, max_spill_bytes, ...)");
+                b.rules.push_back(std::move(r));
+            }
+        } else {
+            bad(where, "unknown key \"" + key + "\" (known: gpu, threads, and [[rule]] tables)");
+        }
+    }
+    if (error.empty() && b.rules.empty()) error = path + ": no rules: add a [[rule]] table (docs/CHECK.md)";
+    if (!error.empty()) return Result<Budget>::fail(error);
+    return Result<Budget>::ok(std::move(b));
+}
+#else
+Result<Budget> parse_budget(std::string_view, const std::string& path) {
+    return Result<Budget>::fail(path + ": this occ was built without toml++ (Debian's libtomlplusplus-dev): budget files cannot be read");
+}
+#endif
+
+Result<Budget> read_budget(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Result<Budget>::fail(path + ": cannot open the budget file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_budget(text.str(), path);
+}
+
+}  // namespace occ::io
