@@ -1,6 +1,7 @@
 // occ's AMD model on stdin/stdout, for the differential test against llc (amd_oracle.py).
 // Each input line: isa wave_size cu_mode threads vgprs agprs sgprs lds_bytes
 // Each output line: waves_per_simd llvm19_estimate llvm14_estimate llvm19_estimate_lds_rounded total_vgprs lds_allocated workgroups_per_cu
+// sgpr_waves llvm_sgpr_waves
 // (or "error <message>").
 #include <iostream>
 #include <sstream>
@@ -36,7 +37,8 @@ int main() {
         kr.lds_bytes = r.lds_allocated;
         const int rounded = occ::amd::amd_llvm_occupancy(*a, kr, l, 19);
         std::cout << r.waves_per_simd << ' ' << r.llvm_waves_per_simd << ' ' << occ::amd::amd_llvm_occupancy(*a, k, l, 14) << ' ' << rounded << ' ' << occ::amd::amd_total_vgprs(*a, k.vgprs, k.agprs)
-                  << ' ' << r.lds_allocated << ' ' << r.workgroups_per_cu << '\n';
+                  << ' ' << r.lds_allocated << ' ' << r.workgroups_per_cu << ' ' << r.waves_per_simd_sgprs << ' '
+                  << occ::amd::amd_llvm_waves_per_simd_sgprs(*a, k.sgprs) << '\n';
     }
     return 0;
 }

@@ -60,9 +60,20 @@ int amd_waves_per_simd_vgprs(const AmdArch& a, int wave_size, int total_vgprs) {
     return std::min(std::max(file / rounded, 1), a.max_waves_per_simd);
 }
 
-// [LLVM] getOccupancyWithNumSGPRs (VOLCANIC_ISLANDS..GFX9 branch): 800 SGPRs per SIMD shared by its
-// waves; LLVM's table, which the hardware check would settle where it differs from 800 / round16(n).
-int amd_waves_per_simd_sgprs(const AmdArch& a, int sgprs) {
+// [SGPR] gfx9: each wave holds its SGPRs rounded up to the granule (16) plus, while a trap handler
+// is installed (ROCm on HSA), 16 more; the SIMD's 800 are shared by its waves. LLVM since PR 201342
+// ("Make SGPR occupancy the exact inverse of getMaxNumSGPRs") and HIP's runtime since ROCm
+// rocm-systems PR 10618 (gfx942, 92 SGPRs: 28 one-wave workgroups per CU on the hardware, not 32).
+// From gfx10 each wave has its own SGPRs and they never limit.
+int amd_waves_per_simd_sgprs(const AmdArch& a, int sgprs, bool trap_handler) {
+    if (a.sgprs == SgprRule::none) return a.max_waves_per_simd;
+    const int per_wave = static_cast<int>(round_up(std::max(sgprs, 1), a.sgpr_granule)) + (trap_handler ? a.sgpr_trap_reserve : 0);
+    return std::min(a.sgpr_file / per_wave, a.max_waves_per_simd);
+}
+
+// [LLVM] getOccupancyWithNumSGPRs as released in LLVM 14 to 19 (VOLCANIC_ISLANDS..GFX9 branch): a
+// table that ignores the trap reserve and part of the granule; only LLVM's estimate uses it.
+int amd_llvm_waves_per_simd_sgprs(const AmdArch& a, int sgprs) {
     if (a.sgprs == SgprRule::none || sgprs <= 0) return a.max_waves_per_simd;
     const int w = sgprs <= 80 ? 10 : sgprs <= 88 ? 9 : sgprs <= 100 ? 8 : 7;
     return std::min(w, a.max_waves_per_simd);
@@ -95,6 +106,7 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
     // [LLVM] getEUsPerCU, getLocalMemorySize, getMaxWorkGroupsPerCU: in WGP mode (RDNA's default) a
     // workgroup's waves may use both CUs of the WGP: 4 SIMDs, twice the LDS, 32 barriers.
     r.wgp_mode = a.has_wgp_mode && !l.cu_mode;
+    r.trap_handler = l.trap_handler;
     const int wgp = r.wgp_mode ? 2 : 1;
     r.simds = a.simds_per_cu * wgp;
     r.lds_per_cu = a.lds_per_cu * wgp;
@@ -108,7 +120,7 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
     r.vgpr_file = r.wave_size == 32 ? a.vgprs_wave32 : a.vgprs_wave64;
     r.vgprs_allocated = static_cast<int>(round_up(std::max(total_vgprs, 1), granule));
     r.waves_per_simd_vgprs = amd_waves_per_simd_vgprs(a, r.wave_size, total_vgprs);
-    r.waves_per_simd_sgprs = amd_waves_per_simd_sgprs(a, k.sgprs);
+    r.waves_per_simd_sgprs = amd_waves_per_simd_sgprs(a, k.sgprs, l.trap_handler);
     // [USAGE] LDS is allocated per workgroup in granules (512 B; 1280 B on GFX950).
     r.lds_allocated = round_up(lds, a.lds_granule);
 
@@ -165,7 +177,7 @@ int amd_llvm_occupancy(const AmdArch& a, const AmdKernel& k, const AmdLaunch& l,
         if (groups > 0) lds_waves = std::min(std::min(groups, max_groups) * n, maxw);
     }
     // [SUBT] GCNSubtarget::computeOccupancy: the least of the LDS, SGPR and VGPR limits.
-    return std::min({maxw, lds_waves, amd_waves_per_simd_sgprs(a, k.sgprs),
+    return std::min({maxw, lds_waves, amd_llvm_waves_per_simd_sgprs(a, k.sgprs),
                      amd_waves_per_simd_vgprs(a, wave, amd_total_vgprs(a, k.vgprs, k.agprs))});
 }
 
@@ -182,7 +194,9 @@ std::string amd_explain(const AmdOccupancyResult& r) {
          str(r.wave_size == 32 ? a.vgpr_granule_wave32 : a.vgpr_granule_wave64) + ") of " + str(r.vgpr_file) + " → " +
          str(r.waves_per_simd_vgprs) + " waves per SIMD (" + lim(r.limit_vgprs) + " workgroups).\n";
     if (a.sgprs == SgprRule::gfx9)
-        s += "SGPRs: " + str(r.waves_per_simd_sgprs) + " waves per SIMD (" + lim(r.limit_sgprs) + " workgroups).\n";
+        s += "SGPRs: " + str(r.waves_per_simd_sgprs) + " waves per SIMD from " + str(a.sgpr_file) + " per SIMD, " +
+             str(a.sgpr_granule) + " per granule" + (r.trap_handler ? " + " + str(a.sgpr_trap_reserve) + " for the trap handler" : "") +
+             " (" + lim(r.limit_sgprs) + " workgroups).\n";
     else
         s += "SGPRs: do not limit on " + std::string(a.isa) + " (each wave has its own).\n";
     s += "LDS: " + str(r.lds_allocated) + " B per workgroup (granule " + str(a.lds_granule) + " B) of " + str(r.lds_per_cu) +
@@ -195,7 +209,7 @@ std::string amd_explain(const AmdOccupancyResult& r) {
          " waves = " + str(r.waves_per_simd) + " of " + str(a.max_waves_per_simd) + " waves per SIMD.";
     if (r.llvm_waves_per_simd != r.waves_per_simd)
         s += "\nLLVM's estimate (`; Occupancy:`) is " + str(r.llvm_waves_per_simd) +
-             ": it counts LDS unrounded and registers per SIMD without whole workgroups.";
+             ": it counts LDS unrounded, registers per SIMD without whole workgroups, and (LLVM 19) SGPRs without the trap handler's.";
     return s;
 }
 

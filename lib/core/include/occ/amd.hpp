@@ -28,7 +28,7 @@ enum class AgprFile : std::uint8_t {
 
 // How SGPRs limit waves per SIMD.
 enum class SgprRule : std::uint8_t {
-    gfx9,  // 800 SGPRs per SIMD: LLVM's table (≤80 → 10, ≤88 → 9, ≤100 → 8, else 7 waves)
+    gfx9,  // 800 SGPRs per SIMD, in granules of 16, plus the trap handler's 16 per wave
     none,  // gfx10+: each wave has its own SGPRs; they never limit
 };
 
@@ -50,6 +50,9 @@ struct AmdArch {
     AgprFile agprs = AgprFile::none;
     SgprRule sgprs = SgprRule::gfx9;
     int max_sgprs = 108;                 // the most a kernel reports (addressable + VCC/flat-scratch/XNACK)
+    int sgpr_file = 800;                 // SGPRs per SIMD (gfx9)
+    int sgpr_granule = 16;               // allocation granule (gfx9)
+    int sgpr_trap_reserve = 16;          // SGPRs each wave also holds while a trap handler is installed (gfx9)
     std::int64_t lds_per_cu = 65536;     // bytes of LDS per CU (per WGP: twice this in WGP mode)
     std::int64_t lds_per_workgroup = 65536;  // the most one workgroup may allocate
     int lds_granule = 512;               // bytes: COMPUTE_PGM_RSRC2.LDS_SIZE granularity
@@ -89,6 +92,9 @@ struct AmdLaunch {
     int wave_size = 0;               // 0 = the target's default; 32 or 64
     bool cu_mode = false;            // RDNA: -mcumode (a workgroup on one CU, not a WGP)
     std::int64_t lds_dynamic = 0;    // bytes of dynamic LDS (hipLaunchKernelGGL's sharedMemBytes)
+    // ROCm installs a trap handler on HSA, and on gfx9 every wave then also holds its SGPRs; false
+    // for a system without one.
+    bool trap_handler = true;
 };
 
 // What sets the workgroup count; one bit per limit, in the order kAmdLimiters lists them.
@@ -125,6 +131,7 @@ struct AmdOccupancyResult {
     const AmdArch* arch = nullptr;
     int wave_size = 0;
     bool wgp_mode = false;        // the workgroup runs on a WGP (RDNA default)
+    bool trap_handler = true;     // as launched (AmdLaunch::trap_handler)
     int simds = 0;                // SIMDs its waves spread over (4 per CU or WGP, 2 per RDNA CU)
     int waves_per_workgroup = 0;  // ceil(threads / wave size)
     int max_waves_per_simd = 0;
@@ -166,7 +173,8 @@ std::string amd_explain(const AmdOccupancyResult& r);
 
 // The rules the model and the oracle share, exposed for tests.
 int amd_waves_per_simd_vgprs(const AmdArch& a, int wave_size, int total_vgprs);
-int amd_waves_per_simd_sgprs(const AmdArch& a, int sgprs);
+int amd_waves_per_simd_sgprs(const AmdArch& a, int sgprs, bool trap_handler = true);
+int amd_llvm_waves_per_simd_sgprs(const AmdArch& a, int sgprs);  // LLVM 14..19's table
 int amd_total_vgprs(const AmdArch& a, int vgprs, int agprs);  // what occupies the file per lane
 // LLVM's estimate (llc's `; Occupancy:`) under the rules of LLVM 19 (llvm_major >= 19) or of
 // LLVM 14 (below 19: the two Debian releases the oracle runs); inputs are taken as valid.
