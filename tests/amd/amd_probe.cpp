@@ -36,9 +36,9 @@ int main() {
         occ::amd::AmdKernel kr = k;  // the same kernel with its LDS rounded to the granule
         kr.lds_bytes = r.lds_allocated;
         const int rounded = occ::amd::amd_llvm_occupancy(*a, kr, l, 19);
-        std::cout << r.waves_per_simd << ' ' << r.llvm_waves_per_simd << ' ' << occ::amd::amd_llvm_occupancy(*a, k, l, 14) << ' ' << rounded << ' ' << occ::amd::amd_total_vgprs(*a, k.vgprs, k.agprs)
-                  << ' ' << r.lds_allocated << ' ' << r.workgroups_per_cu << ' ' << r.waves_per_simd_sgprs << ' '
-                  << occ::amd::amd_llvm_waves_per_simd_sgprs(*a, k.sgprs) << '\n';
+        std::cout << r.waves_per_simd << ' ' << r.llvm_waves_per_simd << ' ' << occ::amd::amd_llvm_occupancy(*a, k, l, 14) << ' ' << rounded
+                  << ' ' << occ::amd::amd_total_vgprs(*a, k.vgprs, k.agprs) << ' ' << r.lds_allocated << ' ' << r.workgroups_per_cu << ' '
+                  << r.waves_per_simd_sgprs << ' ' << occ::amd::amd_llvm_waves_per_simd_sgprs(*a, k.sgprs) << '\n';
     }
     return 0;
 }

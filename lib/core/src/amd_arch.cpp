@@ -14,8 +14,8 @@ namespace occ::amd {
 namespace {
 
 // CDNA (gfx9): wave64 only, 4 SIMDs per CU, SGPRs from a shared 800-entry file per SIMD.
-constexpr AmdArch cdna(std::string_view isa, std::string_view family, int max_waves, int vgprs, int granule,
-                       AgprFile agprs, std::int64_t lds, int lds_granule, bool llvm14, bool llvm19) {
+constexpr AmdArch cdna(std::string_view isa, std::string_view family, int max_waves, int vgprs, int granule, AgprFile agprs,
+                       std::int64_t lds, int lds_granule, bool llvm14, bool llvm19) {
     AmdArch a{};
     a.isa = isa;
     a.family = family;
@@ -59,7 +59,7 @@ constexpr AmdArch rdna(std::string_view isa, std::string_view family, int vgprs3
     a.max_vgprs = 256;
     a.agprs = AgprFile::none;
     a.sgprs = SgprRule::none;
-    a.max_sgprs = 108;  // 106 addressable + VCC [LLVM getAddressableNumSGPRs, getNumExtraSGPRs]
+    a.max_sgprs = 108;     // 106 addressable + VCC [LLVM getAddressableNumSGPRs, getNumExtraSGPRs]
     a.lds_per_cu = 65536;  // per CU; 128 KB per WGP [LLVM getLocalMemorySize]
     a.lds_per_workgroup = 65536;
     a.lds_granule = 512;
@@ -96,7 +96,8 @@ constexpr std::array kDevices{
     AmdDevice{"MI325X", "gfx942", 304, kSpecs},
     AmdDevice{"MI350X", "gfx950", 256, kSpecs},
     AmdDevice{"MI355X", "gfx950", 256, kSpecs},
-    AmdDevice{"RX 7900 XTX", "gfx1100", 96, "Guru3D RX 7900 XTX review, specifications table (guru3d.com/review/xfx-radeon-rx-7900-xtx-magair-review/page-4)"},
+    AmdDevice{"RX 7900 XTX", "gfx1100", 96,
+              "Guru3D RX 7900 XTX review, specifications table (guru3d.com/review/xfx-radeon-rx-7900-xtx-magair-review/page-4)"},
     AmdDevice{"RX 9070 XT", "gfx1201", 64, "Linux Format June 2025, 'Inside the DNA of AMD' (fully enabled Navi 48, 64 RDNA 4 CUs)"},
 };
 

@@ -85,11 +85,10 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
     r.wave_size = l.wave_size == 0 ? a.default_wave_size : l.wave_size;
     if (!((r.wave_size == 32 && a.wave32) || (r.wave_size == 64 && a.wave64)))
         return fail(r, AmdError::wave_size,
-                    "wave_size " + str(l.wave_size) + " is not run by " + std::string(a.isa) + " (allowed: " +
-                        (a.wave32 ? (a.wave64 ? "32 or 64" : "32") : "64") + ")");
+                    "wave_size " + str(l.wave_size) + " is not run by " + std::string(a.isa) +
+                        " (allowed: " + (a.wave32 ? (a.wave64 ? "32 or 64" : "32") : "64") + ")");
     if (l.threads < 1 || l.threads > a.max_threads_per_workgroup)
-        return fail(r, AmdError::threads_range,
-                    "threads " + str(l.threads) + " is outside 1.." + str(a.max_threads_per_workgroup));
+        return fail(r, AmdError::threads_range, "threads " + str(l.threads) + " is outside 1.." + str(a.max_threads_per_workgroup));
     if (k.vgprs < 0 || k.vgprs > a.max_vgprs)
         return fail(r, AmdError::vgprs_range, "vgprs " + str(k.vgprs) + " is outside 0.." + str(a.max_vgprs));
     if (k.agprs < 0 || (a.agprs == AgprFile::none && k.agprs != 0) || k.agprs > a.max_vgprs)
@@ -136,8 +135,8 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
 
     if (r.limit_vgprs == 0 || r.limit_sgprs == 0)
         return fail(r, AmdError::registers_too_many,
-                    "a workgroup of " + str(n) + " waves needs more registers than the " + str(r.simds) +
-                        " SIMDs hold (" + str(std::min(r.waves_per_simd_vgprs, r.waves_per_simd_sgprs)) +
+                    "a workgroup of " + str(n) + " waves needs more registers than the " + str(r.simds) + " SIMDs hold (" +
+                        str(std::min(r.waves_per_simd_vgprs, r.waves_per_simd_sgprs)) +
                         " waves per SIMD): fewer threads or fewer registers");
 
     r.workgroups_per_cu = std::min({r.limit_wave_slots, r.limit_vgprs, r.limit_sgprs, r.limit_lds, r.limit_workgroups});
@@ -187,21 +186,21 @@ std::string amd_explain(const AmdOccupancyResult& r) {
     const std::string unit = r.wgp_mode ? "WGP" : "CU";
     auto lim = [](int v) { return v == kAmdUnlimited ? std::string("no limit") : str(v); };
     std::string s;
-    s += "Each workgroup is " + str(r.waves_per_workgroup) + " wave" + (r.waves_per_workgroup == 1 ? "" : "s") + " of " +
-         str(r.wave_size) + "; a " + unit + " spreads waves over " + str(r.simds) + " SIMDs of " +
-         str(a.max_waves_per_simd) + " wave slots (" + lim(r.limit_wave_slots) + " workgroups).\n";
+    s += "Each workgroup is " + str(r.waves_per_workgroup) + " wave" + (r.waves_per_workgroup == 1 ? "" : "s") + " of " + str(r.wave_size) +
+         "; a " + unit + " spreads waves over " + str(r.simds) + " SIMDs of " + str(a.max_waves_per_simd) + " wave slots (" +
+         lim(r.limit_wave_slots) + " workgroups).\n";
     s += "VGPRs: " + str(r.vgprs_allocated) + " per lane allocated (granule " +
          str(r.wave_size == 32 ? a.vgpr_granule_wave32 : a.vgpr_granule_wave64) + ") of " + str(r.vgpr_file) + " → " +
          str(r.waves_per_simd_vgprs) + " waves per SIMD (" + lim(r.limit_vgprs) + " workgroups).\n";
     if (a.sgprs == SgprRule::gfx9)
-        s += "SGPRs: " + str(r.waves_per_simd_sgprs) + " waves per SIMD from " + str(a.sgpr_file) + " per SIMD, " +
-             str(a.sgpr_granule) + " per granule" + (r.trap_handler ? " + " + str(a.sgpr_trap_reserve) + " for the trap handler" : "") +
-             " (" + lim(r.limit_sgprs) + " workgroups).\n";
-    else
-        s += "SGPRs: do not limit on " + std::string(a.isa) + " (each wave has its own).\n";
-    s += "LDS: " + str(r.lds_allocated) + " B per workgroup (granule " + str(a.lds_granule) + " B) of " + str(r.lds_per_cu) +
-         " B per " + unit + " (" + lim(r.limit_lds) + " workgroups).\n";
-    s += "Workgroup slots: " + lim(r.limit_workgroups) + (r.waves_per_workgroup == 1 ? " (single-wave workgroups hold no barrier)" : "") + ".\n";
+        s += "SGPRs: " + str(r.waves_per_simd_sgprs) + " waves per SIMD from " + str(a.sgpr_file) + " per SIMD, " + str(a.sgpr_granule) +
+             " per granule" + (r.trap_handler ? " + " + str(a.sgpr_trap_reserve) + " for the trap handler" : "") + " (" +
+             lim(r.limit_sgprs) + " workgroups).\n";
+    else s += "SGPRs: do not limit on " + std::string(a.isa) + " (each wave has its own).\n";
+    s += "LDS: " + str(r.lds_allocated) + " B per workgroup (granule " + str(a.lds_granule) + " B) of " + str(r.lds_per_cu) + " B per " +
+         unit + " (" + lim(r.limit_lds) + " workgroups).\n";
+    s += "Workgroup slots: " + lim(r.limit_workgroups) + (r.waves_per_workgroup == 1 ? " (single-wave workgroups hold no barrier)" : "") +
+         ".\n";
     std::string by;
     for (const auto& li : kLimiters)
         if (r.limiters & li.bit) by += (by.empty() ? "" : ", ") + std::string(li.label);

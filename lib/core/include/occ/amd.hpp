@@ -34,11 +34,11 @@ enum class SgprRule : std::uint8_t {
 
 // One gfx target's rules: the named fields the model reads, one entry per ISA (amd_arch.cpp).
 struct AmdArch {
-    std::string_view isa;     // LLVM target name, "gfx942"
-    std::string_view family;  // "CDNA3", "RDNA4"
-    int default_wave_size;    // 64 on CDNA, 32 on RDNA (what hipcc compiles for)
-    bool wave32 = false;      // wave32 supported
-    bool wave64 = true;       // wave64 supported
+    std::string_view isa;       // LLVM target name, "gfx942"
+    std::string_view family;    // "CDNA3", "RDNA4"
+    int default_wave_size;      // 64 on CDNA, 32 on RDNA (what hipcc compiles for)
+    bool wave32 = false;        // wave32 supported
+    bool wave64 = true;         // wave64 supported
     bool has_wgp_mode = false;  // RDNA: a workgroup runs on a WGP (two CUs) unless CU mode is asked for
     int simds_per_cu = 4;       // SIMDs (LLVM's "EUs") sharing a workgroup's waves: 4 per CU (CDNA) or per WGP
     int max_waves_per_simd = 10;
@@ -49,17 +49,17 @@ struct AmdArch {
     int max_vgprs = 256;  // per lane one wave may address (arch VGPRs; AGPRs the same again)
     AgprFile agprs = AgprFile::none;
     SgprRule sgprs = SgprRule::gfx9;
-    int max_sgprs = 108;                 // the most a kernel reports (addressable + VCC/flat-scratch/XNACK)
-    int sgpr_file = 800;                 // SGPRs per SIMD (gfx9)
-    int sgpr_granule = 16;               // allocation granule (gfx9)
-    int sgpr_trap_reserve = 16;          // SGPRs each wave also holds while a trap handler is installed (gfx9)
-    std::int64_t lds_per_cu = 65536;     // bytes of LDS per CU (per WGP: twice this in WGP mode)
+    int max_sgprs = 108;                     // the most a kernel reports (addressable + VCC/flat-scratch/XNACK)
+    int sgpr_file = 800;                     // SGPRs per SIMD (gfx9)
+    int sgpr_granule = 16;                   // allocation granule (gfx9)
+    int sgpr_trap_reserve = 16;              // SGPRs each wave also holds while a trap handler is installed (gfx9)
+    std::int64_t lds_per_cu = 65536;         // bytes of LDS per CU (per WGP: twice this in WGP mode)
     std::int64_t lds_per_workgroup = 65536;  // the most one workgroup may allocate
-    int lds_granule = 512;               // bytes: COMPUTE_PGM_RSRC2.LDS_SIZE granularity
-    int barriers_per_cu = 16;            // workgroups of 2+ waves resident per CU (per WGP: 32)
+    int lds_granule = 512;                   // bytes: COMPUTE_PGM_RSRC2.LDS_SIZE granularity
+    int barriers_per_cu = 16;                // workgroups of 2+ waves resident per CU (per WGP: 32)
     int max_threads_per_workgroup = 1024;
-    bool llvm14 = false;                 // Debian's llc-14 knows this target
-    bool llvm19 = false;                 // Debian's llc-19 knows this target
+    bool llvm14 = false;  // Debian's llc-14 knows this target
+    bool llvm19 = false;  // Debian's llc-19 knows this target
 };
 
 // The targets occ knows, in ISA order.
@@ -81,17 +81,17 @@ const AmdDevice* find_amd_device(std::string_view name);
 // `; LDSByteSize:`, or the code object's .vgpr_count / .agpr_count / .sgpr_count /
 // .group_segment_fixed_size).
 struct AmdKernel {
-    int vgprs = 32;             // arch VGPRs per lane
-    int agprs = 0;              // accumulation VGPRs per lane (gfx908/gfx90a/gfx94x/gfx950)
-    int sgprs = 32;             // SGPRs incl. VCC, flat scratch, XNACK mask
+    int vgprs = 32;              // arch VGPRs per lane
+    int agprs = 0;               // accumulation VGPRs per lane (gfx908/gfx90a/gfx94x/gfx950)
+    int sgprs = 32;              // SGPRs incl. VCC, flat scratch, XNACK mask
     std::int64_t lds_bytes = 0;  // static LDS (group segment)
 };
 
 struct AmdLaunch {
-    int threads = 256;               // threads per workgroup (x*y*z)
-    int wave_size = 0;               // 0 = the target's default; 32 or 64
-    bool cu_mode = false;            // RDNA: -mcumode (a workgroup on one CU, not a WGP)
-    std::int64_t lds_dynamic = 0;    // bytes of dynamic LDS (hipLaunchKernelGGL's sharedMemBytes)
+    int threads = 256;             // threads per workgroup (x*y*z)
+    int wave_size = 0;             // 0 = the target's default; 32 or 64
+    bool cu_mode = false;          // RDNA: -mcumode (a workgroup on one CU, not a WGP)
+    std::int64_t lds_dynamic = 0;  // bytes of dynamic LDS (hipLaunchKernelGGL's sharedMemBytes)
     // ROCm installs a trap handler on HSA, and on gfx9 every wave then also holds its SGPRs; false
     // for a system without one.
     bool trap_handler = true;
@@ -136,12 +136,12 @@ struct AmdOccupancyResult {
     int waves_per_workgroup = 0;  // ceil(threads / wave size)
     int max_waves_per_simd = 0;
 
-    int vgprs_allocated = 0;           // per lane, VGPRs (+AGPRs) rounded to the granule
-    int vgpr_file = 0;                 // per-lane VGPRs per SIMD for this wave size
-    int waves_per_simd_vgprs = 0;      // what the VGPRs alone allow
-    int waves_per_simd_sgprs = 0;      // what the SGPRs alone allow (the maximum from gfx10)
-    std::int64_t lds_allocated = 0;    // per workgroup, rounded to the granule
-    std::int64_t lds_per_cu = 0;       // the pool the workgroups share (per WGP in WGP mode)
+    int vgprs_allocated = 0;         // per lane, VGPRs (+AGPRs) rounded to the granule
+    int vgpr_file = 0;               // per-lane VGPRs per SIMD for this wave size
+    int waves_per_simd_vgprs = 0;    // what the VGPRs alone allow
+    int waves_per_simd_sgprs = 0;    // what the SGPRs alone allow (the maximum from gfx10)
+    std::int64_t lds_allocated = 0;  // per workgroup, rounded to the granule
+    std::int64_t lds_per_cu = 0;     // the pool the workgroups share (per WGP in WGP mode)
 
     // Workgroups per CU (WGP) each limit alone allows (kAmdUnlimited when it places no bound).
     int limit_wave_slots = 0;
@@ -175,7 +175,7 @@ std::string amd_explain(const AmdOccupancyResult& r);
 int amd_waves_per_simd_vgprs(const AmdArch& a, int wave_size, int total_vgprs);
 int amd_waves_per_simd_sgprs(const AmdArch& a, int sgprs, bool trap_handler = true);
 int amd_llvm_waves_per_simd_sgprs(const AmdArch& a, int sgprs);  // LLVM 14..19's table
-int amd_total_vgprs(const AmdArch& a, int vgprs, int agprs);  // what occupies the file per lane
+int amd_total_vgprs(const AmdArch& a, int vgprs, int agprs);     // what occupies the file per lane
 // LLVM's estimate (llc's `; Occupancy:`) under the rules of LLVM 19 (llvm_major >= 19) or of
 // LLVM 14 (below 19: the two Debian releases the oracle runs); inputs are taken as valid.
 int amd_llvm_occupancy(const AmdArch& a, const AmdKernel& k, const AmdLaunch& l, int llvm_major);
