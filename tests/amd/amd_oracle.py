@@ -11,6 +11,7 @@ and LDS (llc_batch.py), compile them in one llc call per target and mode, and ch
      (docs/AMD.md, "Where occ and LLVM differ"): LDS rounded to its allocation granule, gfx9 SGPRs
      rounded to 16 plus the trap handler's 16, or registers counted in whole workgroups.
 Usage: amd_oracle.py --probe build/native/bin/occ-amd-probe [--sample | --per-batch N] [--seed S]
+(environment OCC_AMD_PER_BATCH=N overrides the sample size when --per-batch is not given)
 Exit 0 on success, 1 on a mismatch, 77 when no llc is installed.
 """
 import argparse
@@ -87,7 +88,8 @@ def main():
     ap.add_argument("--per-batch", type=int, default=0, help="kernels per target and mode (default 200 with --sample, else 3000)")
     ap.add_argument("--seed", type=int, default=27)
     args = ap.parse_args()
-    per = args.per_batch or (200 if args.sample else 3000)
+    # OCC_AMD_PER_BATCH: the sanitizer run's smaller sample (Makefile _sanitize-ctest).
+    per = args.per_batch or int(os.environ.get("OCC_AMD_PER_BATCH", "0")) or (200 if args.sample else 3000)
     llcs = [l for l in LLC_TARGETS if shutil.which(l)]
     if not llcs:
         print("SKIPPED: neither llc-19 nor llc-14 is installed (apt-get install llvm-19)")
@@ -95,6 +97,7 @@ def main():
     rng = random.Random(args.seed)
     t0 = time.time()
     total = mismatches = 0
+    coverage = []  # per target and mode: the share of occupancy values 1..max that llc reported
     diffs = {"lds_granule": 0, "sgpr_trap_reserve": 0, "whole_workgroups": 0}
     for llc in llcs:
         for isa in LLC_TARGETS[llc]:
@@ -107,6 +110,8 @@ def main():
                     rep = k.report
                     lines.append(f"{isa} {wave} {int(cu)} {k.wg} {rep.get('vgprs', 0)} {rep.get('agprs', 0)} {rep['sgprs']} {rep['lds']}")
                 out = subprocess.run([args.probe], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True).stdout.splitlines()
+                seen = {k.report["occupancy"] for k in ks}
+                coverage.append(len(seen) / max(seen))
                 for k, line, res in zip(ks, lines, out):
                     total += 1
                     rep = k.report
@@ -135,7 +140,8 @@ def main():
     print(f"amd_oracle: {total} kernels on {', '.join(f'{l} ({len(LLC_TARGETS[l])} targets)' for l in llcs)}; "
           f"{mismatches} mismatches; occ below LLVM's estimate where documented (docs/AMD.md): "
           f"{diffs['lds_granule']} by the LDS granule, {diffs['sgpr_trap_reserve']} by the SGPR granule and trap reserve, "
-          f"{diffs['whole_workgroups']} by whole workgroups; {dt:.1f} s")
+          f"{diffs['whole_workgroups']} by whole workgroups; {len(coverage)} target/mode batches, the poorest saw "
+          f"{min(coverage):.0%} of the occupancy values from 1 to its highest; {dt:.1f} s")
     return 1 if mismatches else 0
 
 
