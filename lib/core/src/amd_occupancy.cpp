@@ -209,7 +209,34 @@ std::string amd_explain(const AmdOccupancyResult& r) {
     if (r.llvm_waves_per_simd != r.waves_per_simd)
         s += "\nLLVM's estimate (`; Occupancy:`) is " + str(r.llvm_waves_per_simd) +
              ": it counts LDS unrounded, registers per SIMD without whole workgroups, and (LLVM 19) SGPRs without the trap handler's.";
+    const std::string fix = amd_fix(r);
+    if (!fix.empty()) s += "\n" + fix;
     return s;
+}
+
+std::string amd_fix(const AmdOccupancyResult& r) {
+    if (!r.ok() || r.waves_per_simd >= r.max_waves_per_simd) return "";
+    const AmdArch& a = *r.arch;
+    const int next = r.workgroups_per_cu + 1;
+    // Waves per SIMD one more workgroup needs, spread as the dispatcher spreads them.
+    const int need = ceil_div(static_cast<std::int64_t>(next) * r.waves_per_workgroup, r.simds);
+    std::string s;
+    auto add = [&s](const std::string& t) { s += (s.empty() ? "To fit " : "; ") + t; };
+    if (need > a.max_waves_per_simd) return "";  // the wave slots are full: only smaller workgroups help
+    if (r.limiters & kAmdLimitVgprs) {
+        const int granule = r.wave_size == 32 ? a.vgpr_granule_wave32 : a.vgpr_granule_wave64;
+        const int most = std::min(r.vgpr_file / need / granule * granule, a.agprs == AgprFile::unified ? 512 : a.max_vgprs);
+        add("at most " + str(most) + (a.agprs == AgprFile::unified ? " VGPRs+AGPRs" : " VGPRs") + " per lane");
+    }
+    if (r.limiters & kAmdLimitSgprs) {
+        // Largest count whose rounded allocation (+ the trap reserve) fits the SIMD's file `need` times.
+        const int per_wave = a.sgpr_file / need - (r.trap_handler ? a.sgpr_trap_reserve : 0);
+        add("at most " + str(per_wave / a.sgpr_granule * a.sgpr_granule) + " SGPRs");
+    }
+    if (r.limiters & kAmdLimitLds) add("at most " + str(r.lds_per_cu / next / a.lds_granule * a.lds_granule) + " B of LDS per workgroup");
+    if (r.limiters & kAmdLimitWorkgroups) add("fewer workgroups with 2+ waves: use single-wave workgroups or larger ones");
+    if (s.empty()) return "";
+    return s + " (" + str(next) + " workgroups per " + (r.wgp_mode ? "WGP" : "CU") + ", " + str(need) + " waves per SIMD).";
 }
 
 }  // namespace occ::amd

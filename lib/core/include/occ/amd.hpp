@@ -170,6 +170,10 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& arch, const AmdKernel& k
 // Why each limit allows what it does, and what sets the answer; built here so every face shows the
 // same sentences.
 std::string amd_explain(const AmdOccupancyResult& r);
+// What would fit one more workgroup ("To fit at most 80 VGPRs per lane (3 workgroups per CU, 6
+// waves per SIMD)."), for each limiter at the answer; "" at the maximum or when only smaller
+// workgroups would help.
+std::string amd_fix(const AmdOccupancyResult& r);
 
 // The rules the model and the oracle share, exposed for tests.
 int amd_waves_per_simd_vgprs(const AmdArch& a, int wave_size, int total_vgprs);
