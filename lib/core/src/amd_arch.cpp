@@ -97,8 +97,11 @@ constexpr std::array kDevices{
     AmdDevice{"MI350X", "gfx950", 256, kSpecs},
     AmdDevice{"MI355X", "gfx950", 256, kSpecs},
     AmdDevice{"RX 7900 XTX", "gfx1100", 96,
-              "Guru3D RX 7900 XTX review, specifications table (guru3d.com/review/xfx-radeon-rx-7900-xtx-magair-review/page-4)"},
-    AmdDevice{"RX 9070 XT", "gfx1201", 64, "Linux Format June 2025, 'Inside the DNA of AMD' (fully enabled Navi 48, 64 RDNA 4 CUs)"},
+              "CUs: Guru3D RX 7900 XTX review, specifications table (guru3d.com/review/xfx-radeon-rx-7900-xtx-magair-review/page-4); "
+              "target: packages.gentoo.org/useflags/amdgpu_targets_gfx1100 (navi31, RX 7900XTX)"},
+    AmdDevice{"RX 9070 XT", "gfx1201", 64,
+              "CUs: Linux Format June 2025, 'Inside the DNA of AMD' (fully enabled Navi 48, 64 RDNA 4 CUs); "
+              "target: LLVM AMDGPUUsage processor table (gfx1201: Radeon RX 9070 XT; llvm-project PR 155577)"},
 };
 
 bool same_name(std::string_view a, std::string_view b) {
