@@ -87,9 +87,10 @@ _sanitize-build:
 # The nvcc build and the install/find_package consumer test compile no sanitized project code: skipped
 # here, as are the fuzzing runs (their own stage). OCC_DIFF_VARIANTS=1: the differential test samples
 # 1 variant per point instead of 2 (both runs cover every architecture, block size and register count;
-# the native suite runs the full sample).
+# the native suite runs the full sample). OCC_AMD_PER_BATCH=50: the AMD llc sweep compiles 50 kernels
+# per target and mode instead of 200 (the time is llc's; the sanitized code is occ-amd-probe).
 _sanitize-ctest:
-	@cd $(SANITIZE) && OCC_DIFF_VARIANTS=1 $(SANITIZE_ENV) \
+	@cd $(SANITIZE) && OCC_DIFF_VARIANTS=1 OCC_AMD_PER_BATCH=50 $(SANITIZE_ENV) \
 	  ctest --output-on-failure -j$(JOBS) -LE '^fuzzing$$' -E '^(web|desktop|consumer|validation.nvcc_build)'
 
 _fuzz-run:

@@ -1,0 +1,132 @@
+// The AMD targets occ knows and a few products built on them. Every number is cited in
+// docs/AMD.md; the short tag after each row says where it comes from:
+//   [LLVM] llvm/lib/Target/AMDGPU/Utils/AMDGPUBaseInfo.cpp (IsaInfo::getMaxWavesPerEU,
+//          getVGPRAllocGranule, getTotalNumVGPRs, getEUsPerCU, getLocalMemorySize,
+//          getMaxWorkGroupsPerCU), held to llc-19 / llc-14 by tests/amd/amd_oracle.py
+//   [USAGE] LLVM AMDGPUUsage, COMPUTE_PGM_RSRC2.LDS_SIZE granularity (128 dwords; 320 on GFX950)
+//   [SPECS] ROCm "GPU hardware specifications" table (rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html)
+#include <algorithm>
+#include <array>
+
+#include "occ/amd.hpp"
+
+namespace occ::amd {
+namespace {
+
+// CDNA (gfx9): wave64 only, 4 SIMDs per CU, SGPRs from a shared 800-entry file per SIMD.
+constexpr AmdArch cdna(std::string_view isa, std::string_view family, int max_waves, int vgprs, int granule, AgprFile agprs,
+                       std::int64_t lds, int lds_granule, bool llvm14, bool llvm19) {
+    AmdArch a{};
+    a.isa = isa;
+    a.family = family;
+    a.default_wave_size = 64;
+    a.wave32 = false;
+    a.wave64 = true;
+    a.has_wgp_mode = false;
+    a.simds_per_cu = 4;
+    a.max_waves_per_simd = max_waves;
+    a.vgprs_wave64 = vgprs;
+    a.vgpr_granule_wave64 = granule;
+    a.max_vgprs = 256;
+    a.agprs = agprs;
+    a.sgprs = SgprRule::gfx9;
+    a.max_sgprs = 108;  // 102 addressable + 6 (VCC, flat scratch, XNACK mask) [LLVM getNumExtraSGPRs]
+    a.lds_per_cu = lds;
+    a.lds_per_workgroup = lds;
+    a.lds_granule = lds_granule;
+    a.barriers_per_cu = 16;
+    a.llvm14 = llvm14;
+    a.llvm19 = llvm19;
+    return a;
+}
+
+// RDNA (gfx10.3+): wave32 by default, wave64 too; a WGP of two CUs (2 SIMDs each) unless CU mode.
+// vgprs32 = 1024 or 1536 ("1.5x VGPRs" targets), and half that for wave64.
+constexpr AmdArch rdna(std::string_view isa, std::string_view family, int vgprs32, bool llvm14, bool llvm19) {
+    AmdArch a{};
+    a.isa = isa;
+    a.family = family;
+    a.default_wave_size = 32;
+    a.wave32 = true;
+    a.wave64 = true;
+    a.has_wgp_mode = true;
+    a.simds_per_cu = 2;  // per CU; a WGP has 4 [LLVM getEUsPerCU]
+    a.max_waves_per_simd = 16;
+    a.vgprs_wave32 = vgprs32;
+    a.vgpr_granule_wave32 = vgprs32 == 1536 ? 24 : 16;
+    a.vgprs_wave64 = vgprs32 / 2;
+    a.vgpr_granule_wave64 = vgprs32 == 1536 ? 12 : 8;
+    a.max_vgprs = 256;
+    a.agprs = AgprFile::none;
+    a.sgprs = SgprRule::none;
+    a.max_sgprs = 108;     // 106 addressable + VCC [LLVM getAddressableNumSGPRs, getNumExtraSGPRs]
+    a.lds_per_cu = 65536;  // per CU; 128 KB per WGP [LLVM getLocalMemorySize]
+    a.lds_per_workgroup = 65536;
+    a.lds_granule = 512;
+    a.barriers_per_cu = 16;  // per CU; 32 per WGP [LLVM getMaxWorkGroupsPerCU]
+    a.llvm14 = llvm14;
+    a.llvm19 = llvm19;
+    return a;
+}
+
+constexpr std::array kArchs{
+    cdna("gfx908", "CDNA", 10, 256, 4, AgprFile::separate, 65536, 512, true, true),
+    cdna("gfx90a", "CDNA2", 8, 512, 8, AgprFile::unified, 65536, 512, true, true),
+    cdna("gfx942", "CDNA3", 8, 512, 8, AgprFile::unified, 65536, 512, false, true),
+    cdna("gfx950", "CDNA4", 8, 512, 8, AgprFile::unified, 163840, 1280, false, false),
+    rdna("gfx1030", "RDNA2", 1024, true, true),
+    rdna("gfx1100", "RDNA3", 1536, false, true),
+    rdna("gfx1101", "RDNA3", 1536, false, true),
+    rdna("gfx1102", "RDNA3", 1024, false, true),
+    rdna("gfx1103", "RDNA3", 1024, false, true),
+    rdna("gfx1150", "RDNA3.5", 1024, false, true),
+    rdna("gfx1151", "RDNA3.5", 1536, false, true),
+    rdna("gfx1200", "RDNA4", 1536, false, true),
+    rdna("gfx1201", "RDNA4", 1536, false, true),
+};
+
+constexpr std::string_view kSpecs = "ROCm GPU hardware specifications (rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html)";
+constexpr std::array kDevices{
+    AmdDevice{"MI100", "gfx908", 120, kSpecs},
+    AmdDevice{"MI210", "gfx90a", 104, kSpecs},
+    AmdDevice{"MI250", "gfx90a", 208, kSpecs},   // 104 per GCD; each GCD is its own HIP device
+    AmdDevice{"MI250X", "gfx90a", 220, kSpecs},  // 110 per GCD; each GCD is its own HIP device
+    AmdDevice{"MI300A", "gfx942", 228, kSpecs},
+    AmdDevice{"MI300X", "gfx942", 304, kSpecs},
+    AmdDevice{"MI325X", "gfx942", 304, kSpecs},
+    AmdDevice{"MI350X", "gfx950", 256, kSpecs},
+    AmdDevice{"MI355X", "gfx950", 256, kSpecs},
+    AmdDevice{"RX 7900 XTX", "gfx1100", 96,
+              "CUs: Guru3D RX 7900 XTX review, specifications table (guru3d.com/review/xfx-radeon-rx-7900-xtx-magair-review/page-4); "
+              "target: packages.gentoo.org/useflags/amdgpu_targets_gfx1100 (navi31, RX 7900XTX)"},
+    AmdDevice{"RX 9070 XT", "gfx1201", 64,
+              "CUs: Linux Format June 2025, 'Inside the DNA of AMD' (fully enabled Navi 48, 64 RDNA 4 CUs); "
+              "target: LLVM AMDGPUUsage processor table (gfx1201: Radeon RX 9070 XT; llvm-project PR 155577)"},
+};
+
+bool same_name(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               auto lo = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+               return lo(x) == lo(y);
+           });
+}
+
+}  // namespace
+
+std::span<const AmdArch> amd_archs() { return kArchs; }
+
+const AmdArch* find_amd_arch(std::string_view isa) {
+    for (const auto& a : kArchs)
+        if (same_name(a.isa, isa)) return &a;
+    return nullptr;
+}
+
+std::span<const AmdDevice> amd_devices() { return kDevices; }
+
+const AmdDevice* find_amd_device(std::string_view name) {
+    for (const auto& d : kDevices)
+        if (same_name(d.name, name)) return &d;
+    return nullptr;
+}
+
+}  // namespace occ::amd
