@@ -88,7 +88,8 @@ NcuDifference shared_mem_config(const Ctx& c, double m, double p) {
     const bool holds = static_cast<double>(blocks) * static_cast<double>(c.r.smem_per_block_allocated) <= m + 0.5;
     return line("shared_memory_configuration_size", m, p, NcuStatus::explained,
                 "the driver's choice: " + format_bytes(static_cast<std::int64_t>(m)) + " is one of cc " + cc + "'s carveouts (" + list +
-                    "); occ's rule predicts " + format_bytes(static_cast<std::int64_t>(p)) + " (" + c.a.driver.rule + "). " +
+                    "); occ's rule predicts " + format_bytes(static_cast<std::int64_t>(p)) + " (" + c.a.driver.rule +
+                    "; the driver may also keep a larger configuration from an earlier launch). " +
                     (holds ? "It holds the " + std::to_string(blocks) +
                                  " blocks the other limits allow, so the block count does not change "
                                  "(occ's occupancy uses the largest carveout, " +
@@ -123,7 +124,7 @@ NcuDifference shared_mem_limit(const Ctx& c, double m, double p, std::vector<std
                     c.ncu_words + " divides the largest carveout (" + format_bytes(c.r.smem_per_sm_configured) + ") by " + each + ": " +
                         count(c.r.limit_shared_memory) +
                         (cfg ? ", not the " + cfg->printed + " " + cfg->unit + " the driver configured," : "") +
-                        " as older ncu versions did and cuda_occupancy.h does; ncu since divides the configured size (occ's " +
+                        " as older ncu versions computed this line, like cuda_occupancy.h; later ones divide the configured size (occ's " +
                         count(static_cast<std::int64_t>(p)) + " is that quotient for the configuration occ predicts)");
     }
     return line("block_limit_shared_mem", m, p, NcuStatus::mismatch,
