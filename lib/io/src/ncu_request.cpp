@@ -206,6 +206,7 @@ std::optional<NcuKernelAnswer> infer_cc(const NcuKernel& k, const std::string& n
     NcuKernelAnswer out = std::move(fits.front());
     out.measured.cc_major = 0;  // what the report said
     out.measured.cc_minor = 0;
+    std::erase_if(out.diagnostics, [](const std::string& d) { return d.rfind("compute capability not in the report", 0) == 0; });
     out.diagnostics.push_back(
         "compute capability inferred from the report's numbers (block slots, warps per SM, the driver's reserve, "
         "the limits): " +
