@@ -311,6 +311,22 @@ TEST_CASE("ncu: older ncu divides the largest carveout for Block Limit Shared Me
     CHECK(l->status == NcuStatus::explained);
     CHECK(l->why.find("older ncu") != std::string::npos);
     check_explained(g, "ga104");
+    // An A100 under an older ncu (dated header, Oct 2020), the report kept in // comments of a .cu file:
+    // 32.77 KB configured, 164 = 164 KiB / 1 KiB; cc 8.0 and 108 SMs (4096 / (4.74 waves x 8 blocks)).
+    auto a100 = occ::io::answer_ncu(json{{"text", fixture("public_a100_comment.txt")}});
+    REQUIRE(a100);
+    REQUIRE(a100->kernels.size() == 1);
+    const auto& x = a100->kernels[0];
+    REQUIRE(x.device.has_value());
+    CHECK(x.device->arch.cc_major == 8);
+    CHECK(x.device->arch.cc_minor == 0);
+    CHECK(x.device->sm_count == 108);
+    const auto* xs = difference(x, "block_limit_shared_mem");
+    REQUIRE(xs != nullptr);
+    CHECK(*xs->measured == 164);
+    CHECK(*xs->predicted == 32);
+    CHECK(xs->status == NcuStatus::explained);
+    CHECK(x.differences.size() == 1);
     // A V100 under an older ncu: nothing declared, 0 bytes configured, the limit is the 32 slots.
     auto v100 = occ::io::answer_ncu(json{{"text", fixture("public_dated_v100.txt")}});
     REQUIRE(v100);

@@ -73,7 +73,7 @@ Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
     std::int64_t sms = whole(k, "sms").value_or(0);  // 0: not in the report
     if (sms < 1 || sms > 4096) sms = 0;
     const bool derived = sms == 0 && (sms = sms_from_waves(k)) > 0;
-    const std::string sm_source = derived ? " (the SM count from Waves Per SM: grid / (waves x ncu's block count))" : "";
+    const std::string sm_source = derived ? "; the SM count from Waves Per SM: grid / (waves x ncu's block count)" : "";
     id.sm_count_known = sms > 0 || given;
     if (given) {
         id.device = *given;
