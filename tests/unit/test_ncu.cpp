@@ -327,6 +327,18 @@ TEST_CASE("ncu: older ncu divides the largest carveout for Block Limit Shared Me
     CHECK(*xs->predicted == 32);
     CHECK(xs->status == NcuStatus::explained);
     CHECK(x.differences.size() == 1);
+    // The same on an A100 with shared memory (dated header, April 2023): 667 threads, 80 registers,
+    // 32.16 KB static -> 32.5 KiB per block with the reserve; 164 KiB / 32.5 KiB = 5 (65.54 KB configured gives 1).
+    auto tvm = occ::io::answer_ncu(json{{"text", fixture("public_a100_older_smem.txt")}});
+    REQUIRE(tvm);
+    REQUIRE(tvm->kernels.size() == 1);
+    const auto* ts = difference(tvm->kernels[0], "block_limit_shared_mem");
+    REQUIRE(ts != nullptr);
+    CHECK(*ts->measured == 5);
+    CHECK(*ts->predicted == 1);
+    CHECK(ts->status == NcuStatus::explained);
+    CHECK(tvm->kernels[0].result.smem_per_block_allocated == 33280);
+    CHECK(tvm->kernels[0].differences.size() == 1);
     // A V100 under an older ncu: nothing declared, 0 bytes configured, the limit is the 32 slots.
     auto v100 = occ::io::answer_ncu(json{{"text", fixture("public_dated_v100.txt")}});
     REQUIRE(v100);
