@@ -436,4 +436,22 @@ TEST_CASE("ncu: reports pasted in code comments, quotes, fences and Python strin
     auto py = occ::io::answer_ncu(json{{"text", "report = \"\"\"\n" + text + "\"\"\"\n"}});
     REQUIRE(py);
     CHECK(py->kernels.size() == 2);
+    // The CSV pages too: "# " before every row of --page details, "> " before --page raw.
+    for (const auto& [file, prefix] : {std::pair<std::string, std::string>{"details_page.csv", "# "}, {"raw_page.csv", "> "}}) {
+        const std::string csv = fixture(file);
+        std::string wrapped;
+        for (std::size_t pos = 0; pos < csv.size();) {
+            const std::size_t end = csv.find('\n', pos);
+            wrapped += prefix + csv.substr(pos, end - pos) + "\n";
+            pos = end == std::string::npos ? csv.size() : end + 1;
+        }
+        auto a = occ::io::answer_ncu(json{{"text", wrapped}});
+        auto b = occ::io::answer_ncu(json{{"text", csv}});
+        REQUIRE(a);
+        REQUIRE(b);
+        CHECK(a->report.format == b->report.format);
+        REQUIRE(a->kernels.size() == b->kernels.size());
+        for (std::size_t i = 0; i < a->kernels.size(); ++i)
+            CHECK(a->kernels[i].measured.values.size() == b->kernels[i].measured.values.size());
+    }
 }
