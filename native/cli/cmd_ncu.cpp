@@ -19,6 +19,7 @@ struct Options : RequestOptions {
 void print_human(const io::NcuAnswer& a) {
     if (a.kernels.empty())
         for (const std::string& d : a.report.diagnostics) std::printf("note: %s\n", d.c_str());
+    if (!a.report.ncu_version.empty()) std::printf("ncu %s (the report's version line)\n\n", a.report.ncu_version.c_str());
     for (const io::NcuKernelAnswer& k : a.kernels) {
         std::printf("%s%s\n", k.measured.name.c_str(),
                     k.measured.cc_major
@@ -30,7 +31,9 @@ void print_human(const io::NcuAnswer& a) {
         for (const io::NcuRow& r : io::ncu_rows(k))
             std::printf("  %-34s %18s %18s %s\n", r.key.c_str(), r.printed.c_str(), r.predicted.c_str(), r.mark());
         if (!k.predicted.empty() && k.achieved.occupancy >= 0) std::printf("\n  achieved at most: %s\n", k.achieved.why.c_str());
-        for (const io::NcuDifference& d : k.differences) std::printf("  < %s: %s\n", d.field.c_str(), d.why.c_str());
+        for (const std::string& b : k.ncu_behaviour) std::printf("  ncu: %s\n", b.c_str());
+        for (const io::NcuRow& r : io::ncu_rows(k))
+            if (r.difference) std::printf("  %s %s: %s\n", r.mark(), r.key.c_str(), r.difference->why.c_str());
         for (const std::string& d : k.diagnostics) std::printf("  note: %s\n", d.c_str());
         std::printf("\n");
     }
@@ -44,7 +47,8 @@ void add_ncu(CLI::App& app, Outcome& out) {
 Reads ncu's text output (Launch Statistics and Occupancy sections), ncu --csv --page details
 and --page raw, also pasted into Markdown. The device comes from the report (CC and # SMs);
 --gpu / --cc override it. Each line: what ncu printed, what occ predicts, '=' when they agree,
-'<' with the reason when not. See docs/NCU.md.
+'~' where they differ for a known reason of ncu or the driver (said below the table), '<' where
+no known reason explains it, '!' where the report's own lines contradict the device. See docs/NCU.md.
 
 Examples:
   ncu --section LaunchStats --section Occupancy ./app > report.txt; occ ncu report.txt

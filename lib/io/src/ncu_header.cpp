@@ -189,6 +189,7 @@ bool kernel_header(const std::string& line_in, NcuKernel& k) {
         }
     } else if (context && (end = lazy_name(line, older, tail)) != std::string_view::npos) {
         k.name = name_of(end);
+        k.dated_header = true;
     } else {
         return false;
     }

@@ -206,14 +206,79 @@ std::optional<Row> split_row(const std::string& raw) {
     return r;
 }
 
-// Pasted text: "> " quote markers before the line, "  # a remark" after it.
-void unquote(std::string& line) {
+// A report pasted inside a code comment, a quote or a string: each line may start with what the
+// paste added, "> " (Markdown and mail quotes, ">>>" prompts), "//" or "#" (comments; "# SMs" is
+// ncu's own label and stays), "/*" and a block comment's " * " margin, a Python string's triple
+// quotes, or a line number ("12:") as editors and grep print it; and may end with "*/" or triple
+// quotes. Markers are replaced by spaces, any number of them; a code fence line becomes empty.
+void strip_paste_markers(std::string& line) {
+    auto starts = [](std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; };
     std::size_t b = 0;
-    while (b < line.size() && (line[b] == '>' || ((line[b] == ' ' || line[b] == '\t') && b + 1 < line.size() && line[b + 1] == '>'))) {
-        ++b;
-        if (b < line.size() && line[b] == ' ') ++b;
+    bool stripped = false;
+    for (;;) {
+        std::size_t i = b;
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+        const std::string_view rest = std::string_view(line).substr(i);
+        std::size_t n = 0;
+        if (starts(rest, "```") || starts(rest, "~~~")) {
+            line.clear();
+            return;
+        }
+        if (starts(rest, "///") || starts(rest, "//!")) n = 3;
+        else if (starts(rest, "//") || starts(rest, "/*")) n = 2;
+        else if (starts(rest, "\"\"\"") || starts(rest, "'''")) n = 3;
+        else if (starts(rest, ">")) n = 1;
+        else if (starts(rest, "#") && !label_at(rest)) n = 1;
+        else if (starts(rest, "*") && (rest.size() == 1 || rest[1] == ' ' || rest[1] == '\t')) n = 1;
+        else if (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0]))) {
+            std::size_t d = 0;
+            while (d < rest.size() && d < 7 && std::isdigit(static_cast<unsigned char>(rest[d]))) ++d;
+            if (d < rest.size() && rest[d] == ':' && (d + 1 == rest.size() || rest[d + 1] == ' ' || rest[d + 1] == '\t')) n = d + 1;
+        }
+        if (n == 0) break;
+        b = i + n;
+        stripped = true;
     }
-    if (b > 0) line = "  " + line.substr(b);
+    if (stripped) line = "  " + line.substr(b);
+    std::size_t e = line.size();
+    while (e > 0 && (line[e - 1] == ' ' || line[e - 1] == '\t' || line[e - 1] == '\r')) --e;
+    const std::string_view body = std::string_view(line).substr(0, e);
+    for (std::string_view end : {"*/", "\"\"\"", "'''"})
+        if (body.size() >= end.size() && body.substr(body.size() - end.size()) == end) {
+            line.resize(body.size() - end.size());
+            break;
+        }
+}
+
+// ncu's version where a paste shows it: "Version 2023.2.0.0 (build ...)" (ncu --version), an
+// install path ".../nsight-compute/2021.2.5/...", ".../NVIDIA Nsight Compute/2026.2.0/Sections".
+std::string version_in(std::string_view line_in) {
+    const std::string line = lower(line_in);
+    std::size_t from = std::string::npos;
+    for (std::string_view m : {"nsight compute", "nsight-compute", "nsightcompute", "ncu"})
+        if (auto p = line.find(m); p != std::string::npos) {
+            from = p + m.size();
+            break;
+        }
+    if (from == std::string::npos && trim(line).rfind("version 20", 0) == 0) from = line.find("version") + 7;
+    if (from == std::string::npos) return {};
+    for (std::size_t p = line.find("20", from); p != std::string::npos && p < from + 40; p = line.find("20", p + 1)) {
+        std::size_t q = p;
+        while (q < line.size() && std::isdigit(static_cast<unsigned char>(line[q]))) ++q;
+        if (q - p != 4 || q + 1 >= line.size() || line[q] != '.' || !std::isdigit(static_cast<unsigned char>(line[q + 1]))) continue;
+        if (p > 0 && std::isdigit(static_cast<unsigned char>(line[p - 1]))) continue;
+        std::size_t e = q;
+        while (e + 1 < line.size() && line[e] == '.' && std::isdigit(static_cast<unsigned char>(line[e + 1]))) {
+            ++e;
+            while (e < line.size() && std::isdigit(static_cast<unsigned char>(line[e]))) ++e;
+        }
+        return std::string(line_in.substr(p, e - p));
+    }
+    return {};
+}
+
+// A remark after a value ("  # what the driver configured").
+void strip_remark(std::string& line) {
     const std::size_t first = line.find_first_not_of(" \t");
     for (std::size_t i = first == std::string::npos ? line.size() : first + 1; i + 1 < line.size(); ++i)
         if (line[i] == '#' && (line[i - 1] == ' ' || line[i - 1] == '\t') && i >= 2 && (line[i - 2] == ' ' || line[i - 2] == '\t')) {
@@ -235,7 +300,7 @@ void parse_text(std::string_view text, NcuReport& rep) {
         pos = end + 1;
         ++line_no;
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        unquote(line);
+        strip_remark(line);
         const std::string t = trim(line);
         if (t.empty() || t.rfind("==PROF==", 0) == 0 || t.rfind("----", 0) == 0 || t.rfind("Section:", 0) == 0) continue;
         // Rule lines (OPT, INF, WRN and their continuation) say things about the numbers, never numbers we read.
@@ -433,9 +498,16 @@ NcuReport parse_ncu(std::string_view raw) {
         return rep;
     }
     // Names and printed values end up in JSON: read a pasted report as UTF-8, bad bytes replaced.
-    const std::string valid = make_valid_utf8(raw);
-    const std::string_view text = valid;
-    const std::vector<std::string> lines = lines_of(text);
+    std::vector<std::string> lines = lines_of(make_valid_utf8(raw));
+    std::string cleaned;
+    cleaned.reserve(raw.size());
+    for (std::string& l : lines) {
+        strip_paste_markers(l);
+        if (rep.ncu_version.empty()) rep.ncu_version = version_in(l);
+        cleaned += l;
+        cleaned += '\n';
+    }
+    const std::string_view text = cleaned;
     // A CSV report starts (after ncu's own ==PROF== lines) with a quoted header row.
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string t = trim(lines[i]);

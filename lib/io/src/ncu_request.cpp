@@ -25,15 +25,59 @@ std::optional<std::int64_t> whole(const NcuKernel& k, const char* key);
 struct Identified {
     std::optional<Device> device;
     std::string how;
+    bool sm_count_known = false;  // from the report (# SMs, or its waves), a GPU it names, or the request
 };
+
+}  // namespace
+
+int ncu_block_count(const NcuKernel& k) {
+    int n = -1;
+    for (const char* key :
+         {"block_limit_sm", "block_limit_registers", "block_limit_shared_mem", "block_limit_warps", "block_limit_barriers"}) {
+        const auto v = whole(k, key);
+        if (!v) {
+            if (std::string_view(key) == "block_limit_barriers") continue;  // printed from cc 9.0 by newer ncu only
+            return -1;
+        }
+        n = n < 0 ? static_cast<int>(*v) : std::min(n, static_cast<int>(*v));
+    }
+    return n;
+}
+
+namespace {
+
+double grid_of(const NcuKernel& k) {
+    return k.grid               ? static_cast<double>((*k.grid)[0]) * static_cast<double>((*k.grid)[1]) * static_cast<double>((*k.grid)[2])
+           : k.get("grid_size") ? k.get("grid_size")->value
+                                : 0.0;
+}
+
+// Older ncu prints no "# SMs": waves = grid / (blocks per SM x SMs) gives it, with ncu's own block
+// count, when one whole number of SMs reproduces the printed waves. 0 when none does.
+std::int64_t sms_from_waves(const NcuKernel& k) {
+    const NcuValue* w = k.get("waves_per_sm");
+    const int blocks = ncu_block_count(k);
+    const double grid = grid_of(k);
+    if (!w || blocks <= 0 || !(w->value > 0) || grid < 1 || grid > 1e15) return 0;
+    const double sms = std::round(grid / (w->value * blocks));
+    auto gives = [&](double n) {
+        const double again = grid / (blocks * n);
+        return n >= 1 && again >= w->lo - 1e-9 && again < w->hi + 1e-9;
+    };
+    // One count only: a small grid's waves (0.07) fit several.
+    return sms <= 4096 && gives(sms) && !gives(sms - 1) && !gives(sms + 1) ? static_cast<std::int64_t>(sms) : 0;
+}
 
 Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
     Identified id;
     std::int64_t sms = whole(k, "sms").value_or(0);  // 0: not in the report
     if (sms < 1 || sms > 4096) sms = 0;
+    const bool derived = sms == 0 && (sms = sms_from_waves(k)) > 0;
+    const std::string sm_source = derived ? "; the SM count from Waves Per SM: grid / (waves x ncu's block count)" : "";
+    id.sm_count_known = sms > 0 || given;
     if (given) {
         id.device = *given;
-        id.how = "given in the request";
+        id.how = "given in the request" + sm_source;
         if (sms > 0) id.device->sm_count = static_cast<int>(sms);
         return id;
     }
@@ -43,6 +87,7 @@ Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
             d && d->arch.cc_major == k.cc_major && d->arch.cc_minor == k.cc_minor && (sms == 0 || d->sm_count == sms)) {
             id.device = *d;
             id.how = "by name (\"" + k.device + "\")";
+            id.sm_count_known = true;
             return id;
         }
     }
@@ -54,7 +99,8 @@ Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
             id.device = find_gpu(names.front());
             id.how = "cc " + std::to_string(k.cc_major) + "." + std::to_string(k.cc_minor) + " with " +
                      std::to_string(names.front().empty() ? 0 : id.device->sm_count) + " SMs" +
-                     (names.size() > 1 ? " (also " + std::to_string(names.size() - 1) + " other GPU(s) with the same figures)" : "");
+                     (names.size() > 1 ? " (also " + std::to_string(names.size() - 1) + " other GPU(s) with the same figures)" : "") +
+                     sm_source;
             return id;
         }
     }
@@ -65,7 +111,8 @@ Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
             id.device->name = "cc " + std::to_string(k.cc_major) + "." + std::to_string(k.cc_minor) + " with " +
                               std::to_string(id.device->sm_count) + " SMs";
             id.how = "no GPU in occ's list has cc " + std::to_string(k.cc_major) + "." + std::to_string(k.cc_minor) + " and " +
-                     std::to_string(id.device->sm_count) + " SMs: a device of that compute capability with the report's SM count";
+                     std::to_string(id.device->sm_count) + " SMs: a device of that compute capability with the report's SM count" +
+                     sm_source;
         } else {
             id.how = "compute capability only (the report has no # SMs): waves use one SM";
         }
@@ -82,7 +129,6 @@ std::optional<std::int64_t> whole(const NcuKernel& k, const char* key) {
 }
 
 void fill_predicted(NcuKernelAnswer& a);
-void fill_differences(NcuKernelAnswer& a);
 
 }  // namespace
 
@@ -131,11 +177,50 @@ Result<NcuAnswer> answer_ncu(const json& request) {
         if (f.has(fields::gpu) || f.has(fields::cc) || f.has(fields::device)) given = read_device(f);
         f.finish();
         a.report = parse_ncu(text->get_ref<const std::string&>());
-        for (const NcuKernel& k : a.report.kernels) a.kernels.push_back(compare_ncu_kernel(k, given));
+        for (const NcuKernel& k : a.report.kernels) a.kernels.push_back(compare_ncu_kernel(k, given, a.report.ncu_version));
     });
 }
 
-NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Device>& given) {
+namespace {
+
+// Older ncu prints no compute capability. Its numbers pin it down: each compute capability ncu
+// profiles (7.0 on) is tried, and the ones under which every line agrees or is explained are kept.
+std::optional<NcuKernelAnswer> infer_cc(const NcuKernel& k, const std::string& ncu_version) {
+    if (!k.get("block_limit_sm") || !k.get("block_limit_warps") || !k.get("registers_per_thread")) return std::nullopt;
+    std::vector<NcuKernelAnswer> fits;
+    std::string names;
+    for (const ArchRules& a : all_archs()) {
+        if (a.smem_config != SmemConfig::carveout) continue;
+        NcuKernel c = k;
+        c.cc_major = a.cc_major;
+        c.cc_minor = a.cc_minor;
+        NcuKernelAnswer x = compare_ncu_kernel(c, std::nullopt, ncu_version);
+        if (!x.launch || !x.result.ok()) continue;
+        if (std::any_of(x.differences.begin(), x.differences.end(),
+                        [](const NcuDifference& d) { return d.status != NcuStatus::explained; }))
+            continue;
+        names += (names.empty() ? "" : ", ") + std::to_string(a.cc_major) + "." + std::to_string(a.cc_minor);
+        fits.push_back(std::move(x));
+    }
+    if (fits.empty()) return std::nullopt;
+    NcuKernelAnswer out = std::move(fits.front());
+    out.measured.cc_major = 0;  // what the report said
+    out.measured.cc_minor = 0;
+    std::erase_if(out.diagnostics, [](const std::string& d) { return d.rfind("compute capability not in the report", 0) == 0; });
+    out.diagnostics.push_back(
+        "compute capability inferred from the report's numbers (block slots, warps per SM, the driver's reserve, "
+        "the limits): " +
+        (fits.size() == 1
+             ? names + ", the only one that gives every line"
+             : names.substr(0, names.find(',')) + "; also consistent: " + names.substr(names.find(',') + 2) + " (give --cc to choose)"));
+    return out;
+}
+
+}  // namespace
+
+NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Device>& given, const std::string& ncu_version) {
+    if (k.cc_major == 0 && !given)
+        if (auto inferred = infer_cc(k, ncu_version)) return std::move(*inferred);
     NcuKernelAnswer out;
     out.measured = k;
     out.diagnostics = k.diagnostics;
@@ -146,6 +231,7 @@ NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Devic
     }
     out.device = id.device;
     out.device_how = id.how;
+    out.sm_count_known = id.sm_count_known;
     OccupancyRequest req;
     req.device = *id.device;
     const auto block = whole(k, "block_size");
@@ -174,17 +260,33 @@ NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Devic
     // A kernel with more than 48 KB per block has opted in: ncu only shows launches that ran.
     req.kernel.optin = req.kernel.smem_static + req.launch.smem_dynamic > req.device.arch.smem_per_block;
     // The grid in blocks, within what occ accepts for a launch (2^31 x 65535 x 65535 would overflow).
-    const double grid = k.grid ? static_cast<double>((*k.grid)[0]) * static_cast<double>((*k.grid)[1]) * static_cast<double>((*k.grid)[2])
-                        : k.get("grid_size") ? k.get("grid_size")->value
-                                             : 0.0;
+    const double grid = grid_of(k);
     if (grid >= 1 && grid <= 1e15) req.launch.grid_blocks = static_cast<std::int64_t>(grid);
     else if (grid > 1e15) out.diagnostics.push_back("grid size too large to be a launch: waves and achieved occupancy not predicted");
-    out.launch = req;
     out.result = compute_occupancy(req.device, req.kernel, req.launch);
+    // ncu reads the kernel's named barriers from the binary; the report prints only the limit they
+    // give. A limit below the block slots that slots x barriers-per-slot / b gives for one b is that
+    // kernel's count (a cc 10.0 CUTLASS kernel: 9 = 64 / 7); occ assumes 1 otherwise.
+    if (const auto bar = whole(k, "block_limit_barriers");
+        bar && out.result.ok() && req.device.arch.barriers_limit_blocks && *bar >= 1 && *bar < out.result.limit_blocks) {
+        const int sets = out.result.limit_blocks * req.device.arch.barriers_per_block_slot;
+        for (int b = 2; b <= 16; ++b)
+            if (sets / b == *bar) {
+                req.kernel.barriers = b;
+                out.result = compute_occupancy(req.device, req.kernel, req.launch);
+                out.diagnostics.push_back("named barriers per block: " + std::to_string(b) + ", read from Block Limit Barriers (" +
+                                          std::to_string(sets) + " barriers per SM / " + std::to_string(b) + " = " + std::to_string(*bar) +
+                                          "; the report does not print the count)");
+                break;
+            }
+    }
+    out.launch = req;
     out.driver = predict_driver_smem(req.device, req.kernel, out.result);
     out.achieved = achieved_bound(req.device, out.result, req.launch.grid_blocks);
+    if (!out.sm_count_known && out.result.ok())
+        out.achieved = {out.result.occupancy, "the SM count is unknown: at most the theoretical occupancy"};
     fill_predicted(out);
-    fill_differences(out);
+    explain_ncu_kernel(out, ncu_version);
     return out;
 }
 
@@ -198,7 +300,7 @@ void fill_predicted(NcuKernelAnswer& a) {
     auto opt_limit = [](int v) { return v == kUnlimited ? std::optional<double>() : std::optional<double>(v); };
     const bool ok = r.ok();
     std::optional<double> waves;
-    if (ok && q.launch.grid_blocks > 0 && r.blocks_per_sm > 0)
+    if (ok && a.sm_count_known && q.launch.grid_blocks > 0 && r.blocks_per_sm > 0)
         waves = static_cast<double>(q.launch.grid_blocks) / (static_cast<double>(r.blocks_per_sm) * d.sm_count);
     auto when_ok = [&](double v) { return ok ? std::optional<double>(v) : std::nullopt; };
     a.predicted = {
@@ -210,7 +312,7 @@ void fill_predicted(NcuKernelAnswer& a) {
         {"driver_shared_memory_per_block", static_cast<double>(d.arch.smem_reserved_per_block)},
         {"shared_memory_configuration_size",
          a.driver.config >= 0 ? std::optional<double>(static_cast<double>(a.driver.config)) : std::nullopt},
-        {"sms", d.sm_count},
+        {"sms", a.sm_count_known ? std::optional<double>(d.sm_count) : std::nullopt},
         {"waves_per_sm", waves},
         {"block_limit_sm", ok ? opt_limit(r.limit_blocks) : std::nullopt},
         {"block_limit_registers", ok ? opt_limit(r.limit_registers) : std::nullopt},
@@ -223,46 +325,6 @@ void fill_predicted(NcuKernelAnswer& a) {
         {"achieved_active_warps_per_sm",
          a.achieved.occupancy >= 0 ? std::optional<double>(a.achieved.occupancy * r.max_warps_per_sm) : std::nullopt},
     };
-}
-
-// Does the printed value stand for the predicted one (ncu rounds to the digits it prints)?
-bool agrees(const NcuValue& m, double p) {
-    if (m.lo == m.hi) return std::fabs(m.value - p) < 1e-9;
-    return p >= m.lo - 1e-9 && p < m.hi + 1e-9;
-}
-
-std::string why(const NcuKernelAnswer& a, const std::string& field, double measured, double predicted) {
-    const OccupancyResult& r = a.result;
-    if (field == "shared_memory_configuration_size")
-        return "the driver configured " + format_bytes(static_cast<std::int64_t>(measured)) + "; occ predicts " +
-               format_bytes(static_cast<std::int64_t>(predicted)) + " (" + a.driver.rule +
-               "). The driver may keep a larger configuration " +
-               "from an earlier launch; the block count does not change: occ's carveout for the limit is " +
-               format_bytes(r.smem_per_sm_configured) + ", as cuda_occupancy.h computes it";
-    if (field == "block_limit_shared_mem")
-        return "ncu divides the configured shared memory by each block's " + format_bytes(r.smem_per_block_allocated) +
-               "; with the driver's configuration differing from occ's prediction, so does this limit. It did not set the block count: "
-               "occ's header-compatible limit is " +
-               (r.limit_shared_memory == kUnlimited ? std::string("none") : std::to_string(r.limit_shared_memory));
-    if (field == "achieved_occupancy" || field == "achieved_active_warps_per_sm")
-        return measured > predicted
-                   ? "above occ's bound (" + a.achieved.why + "): the grid size or SM count read from the report may be wrong"
-                   : a.achieved.why;
-    if (field == "waves_per_sm") return "waves = grid / (blocks per SM x SMs): the SM count or the block count differs";
-    if (field == "sms") return "the device occ used (" + a.device->name + ", " + a.device_how + ") has another SM count";
-    return "occ's model and ncu disagree on the launch read from the report: check the device (" + a.device->name + ", " + a.device_how +
-           ")";
-}
-
-void fill_differences(NcuKernelAnswer& a) {
-    for (const auto& [key, p] : a.predicted) {
-        const NcuValue* m = a.measured.get(key);
-        if (!m || !p) continue;
-        const bool achieved = key == "achieved_occupancy" || key == "achieved_active_warps_per_sm";
-        // Achieved occupancy is bounded, not predicted: only a value above the bound is a difference.
-        if (achieved ? m->value <= *p + 0.5 : agrees(*m, *p)) continue;
-        a.differences.push_back(NcuDifference{key, m->value, *p, why(a, key, m->value, *p)});
-    }
 }
 
 json number_or_null(const std::optional<double>& v) {
@@ -287,8 +349,20 @@ json to_json(const NcuAnswer& a) {
         for (const auto& [key, v] : k.predicted) predicted[key] = number_or_null(v);
         json diffs = json::array();
         for (const NcuDifference& d : k.differences)
-            diffs.push_back(json{
-                {"field", d.field}, {"measured", number_or_null(d.measured)}, {"predicted", number_or_null(d.predicted)}, {"why", d.why}});
+            diffs.push_back(json{{"field", d.field},
+                                 {"measured", number_or_null(d.measured)},
+                                 {"predicted", number_or_null(d.predicted)},
+                                 {"status", ncu_status_name(d.status)},
+                                 {"why", d.why}});
+        // Every line: "agrees", "within_bound" (achieved), "not_compared", or its difference's status.
+        json lines = json::object();
+        for (const auto& [key, p] : k.predicted) {
+            const NcuValue* v = k.measured.get(key);
+            const char* st = !v || !p ? "not_compared" : key.rfind("achieved_", 0) == 0 ? "within_bound" : "agrees";
+            for (const NcuDifference& d : k.differences)
+                if (d.field == key) st = ncu_status_name(d.status);
+            lines[key] = st;
+        }
         json device = nullptr;
         if (k.device)
             device = json{{"name", k.device->name},
@@ -320,12 +394,15 @@ json to_json(const NcuAnswer& a) {
                  : json(nullptr)},
             {"limiters", limiters},
             {"achieved_bound", k.achieved.occupancy >= 0 ? json(k.achieved.why) : json(nullptr)},
+            {"lines", lines},
             {"differences", diffs},
+            {"ncu_behaviour", k.ncu_behaviour},
             {"input", launch},
             {"error", k.launch && !k.result.ok() ? json(k.result.error_message()) : json(nullptr)},
             {"diagnostics", k.diagnostics}});
     }
     json out{{"format", a.report.format.empty() ? json(nullptr) : json(a.report.format)},
+             {"ncu_version", a.report.ncu_version.empty() ? json(nullptr) : json(a.report.ncu_version)},
              {"kernels", kernels},
              {"diagnostics", a.report.diagnostics},
              {"error", nullptr}};

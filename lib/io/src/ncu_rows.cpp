@@ -20,7 +20,14 @@ std::string predicted_text(const std::string& key, const std::optional<double>& 
 }  // namespace
 
 const char* NcuRow::mark() const {
-    if (difference) return "<";
+    if (difference) {
+        switch (difference->status) {
+            case NcuStatus::explained: return "~";
+            case NcuStatus::contradiction: return "!";
+            case NcuStatus::mismatch: break;
+        }
+        return "<";
+    }
     if (measured && predicts) return bound ? "ok" : "=";
     return "";
 }

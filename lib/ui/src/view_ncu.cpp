@@ -21,7 +21,9 @@ void kernel_table(const io::NcuKernelAnswer& k) {
     ImGui::TableHeadersRow();
     for (const io::NcuRow& r : io::ncu_rows(k)) {
         ImGui::TableNextRow();
-        if (r.difference) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, limiter_color(kLimitRegisters, 0.25f));
+        // Only what no known behaviour of ncu or the driver explains is coloured; explained lines say why.
+        if (r.difference && r.difference->status != io::NcuStatus::explained)
+            ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, limiter_color(kLimitRegisters, 0.25f));
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.key.c_str());
         ImGui::TableNextColumn();
@@ -31,7 +33,9 @@ void kernel_table(const io::NcuKernelAnswer& k) {
         ImGui::TextUnformatted(r.predicted.c_str());
         ImGui::TableNextColumn();
         ImGui::PushTextWrapPos(0);
-        if (r.difference) ImGui::TextUnformatted(r.difference->why.c_str());
+        if (r.difference && r.difference->status == io::NcuStatus::explained)
+            ImGui::TextDisabled("%s %s", r.mark(), r.difference->why.c_str());
+        else if (r.difference) ImGui::Text("%s %s", r.mark(), r.difference->why.c_str());
         else if (*r.mark()) ImGui::TextDisabled("%s", r.mark());
         ImGui::PopTextWrapPos();
         if (!r.difference && r.bound && r.measured && r.predicts) item_tooltip(k.achieved.why.c_str());
@@ -60,6 +64,8 @@ void draw_ncu(AppState& s) {
         return;
     }
     for (const std::string& d : n.answer.report.diagnostics) ImGui::TextDisabled("note: %s", d.c_str());
+    if (!n.answer.report.ncu_version.empty())
+        ImGui::TextDisabled("ncu %s (the report's version line)", n.answer.report.ncu_version.c_str());
     int i = 0;
     for (const io::NcuKernelAnswer& k : n.answer.kernels) {
         ImGui::PushID(i++);
@@ -79,6 +85,7 @@ void draw_ncu(AppState& s) {
         item_tooltip(
             "Make this kernel's launch (device, block, registers, shared memory, grid) the scenario, to try changes on the other tabs.");
         if (k.launch) ImGui::TextDisabled("occ: %s", summarize(k.result).c_str());
+        for (const std::string& b : k.ncu_behaviour) ImGui::TextDisabled("ncu: %s", b.c_str());
         if (!k.predicted.empty()) kernel_table(k);
         for (const std::string& d : k.diagnostics) ImGui::TextDisabled("note: %s", d.c_str());
         ImGui::PopID();

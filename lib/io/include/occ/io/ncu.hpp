@@ -55,7 +55,8 @@ struct NcuKernel {
     std::map<std::string, NcuValue> values;                  // keys from kNcuKeys
     std::string cache_config;                                // "Function Cache Configuration" (CachePreferNone, ...)
     int line = 0;                                            // 1-based line where the kernel starts
-    std::vector<std::string> diagnostics;                    // what could not be read, for this kernel
+    bool dated_header = false;             // the older header without the launch: "name, 2021-Mar-04 10:11:12, Context 1, Stream 7"
+    std::vector<std::string> diagnostics;  // what could not be read, for this kernel
     const NcuValue* get(std::string_view key) const {
         auto it = values.find(std::string(key));
         return it == values.end() ? nullptr : &it->second;
@@ -63,12 +64,16 @@ struct NcuKernel {
 };
 
 struct NcuReport {
-    std::string format;  // "text", "csv-details", "csv-raw" or "" (nothing read)
+    std::string format;       // "text", "csv-details", "csv-raw" or "" (nothing read)
+    std::string ncu_version;  // "2021.2.5" from a version line or an install path in the paste; "" when none
     std::vector<NcuKernel> kernels;
     std::vector<std::string> diagnostics;  // report-wide: unknown format, lines not understood
 };
 
 NcuReport parse_ncu(std::string_view text);
+// ncu's own block count: the smallest of the block limits it printed (Block Limit Barriers when
+// printed); -1 when one of the others is missing.
+int ncu_block_count(const NcuKernel& k);
 
 // [SECTION] The prediction next to a report
 
@@ -90,25 +95,39 @@ struct AchievedBound {
 };
 AchievedBound achieved_bound(const Device& dev, const OccupancyResult& r, std::int64_t grid_blocks);
 
+// What a line where ncu and occ differ comes to (ncu_explain.cpp):
+//   explained      a known behaviour of ncu or of the driver accounts for ncu's number (the why says which)
+//   mismatch       no known behaviour accounts for it (occ's rule and ncu's disagree)
+//   contradiction  the report's own lines prove the device, or the launch read, is not the one that ran
+enum class NcuStatus { explained, mismatch, contradiction };
+const char* ncu_status_name(NcuStatus s);  // "explained", "mismatch", "contradiction"
+
 struct NcuDifference {
     std::string field;
     std::optional<double> measured, predicted;
     std::string why;
+    NcuStatus status = NcuStatus::mismatch;
 };
 
 struct NcuKernelAnswer {
     NcuKernel measured;
     std::optional<Device> device;  // identified (or given); none: no prediction
     std::string device_how;        // how the device was identified
+    bool sm_count_known = false;   // the SM count is the report's (or the request's): waves are predicted
     std::optional<OccupancyRequest> launch;
     OccupancyResult result;  // occ's answer for the launch (header-compatible)
     DriverSmem driver;
     AchievedBound achieved;
     std::vector<std::pair<std::string, std::optional<double>>> predicted;  // kNcuKeys order, ncu's units
-    std::vector<NcuDifference> differences;
+    std::vector<NcuDifference> differences;  // every line where ncu and occ differ, each with its status and why
+    std::vector<std::string> ncu_behaviour;  // the ncu version behaviours the report shows (ncu_explain.cpp)
     std::vector<std::string> diagnostics;
 };
-NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Device>& given);
+// `ncu_version`: the report's version line ("" when none), named in the explanations.
+NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Device>& given, const std::string& ncu_version = "");
+
+// Fills a.differences (status and why for every line that differs) and a.ncu_behaviour.
+void explain_ncu_kernel(NcuKernelAnswer& a, const std::string& ncu_version);
 
 struct NcuAnswer {
     NcuReport report;
@@ -133,7 +152,8 @@ struct NcuRow {
     bool predicts = false;                      // occ has a value for it
     bool bound = false;                         // an achieved_* key: occ gives the most it can be, not a value
     const NcuDifference* difference = nullptr;  // why they differ (into the answer), when they do
-    // "<" when they differ, "=" (a bound: "ok") when both are known and agree, "" otherwise.
+    // "=" when both are known and agree (a bound: "ok"); where they differ "~" explained, "<" a
+    // mismatch, "!" the report contradicts the device or itself; "" otherwise.
     const char* mark() const;
 };
 std::vector<NcuRow> ncu_rows(const NcuKernelAnswer& k);
