@@ -91,8 +91,10 @@ class Case:
         user = (st or 0) + (dy or 0)
         unit, reserve = arch["smem_alloc_unit"], arch["smem_reserved_per_block"]
         self.pb = (user + unit - 1) // unit * unit + reserve
-        self.n = min(r["block_limit_sm"], r["block_limit_registers"], r["block_limit_warps"])
-        self.slots = r["block_limit_sm"]
+        # ncu's block-slot line equals the architecture's slot count on every report; a paste
+        # without it takes the architecture's.
+        self.slots = r.get("block_limit_sm") or arch["max_blocks_per_sm"]
+        self.n = min(self.slots, r["block_limit_registers"], r["block_limit_warps"])
         self.config = r.get("shared_memory_configuration_size")
         self.limit = r.get("block_limit_shared_mem")
         self.old_ncu = r.get("ncu_version") == "old"
@@ -106,7 +108,7 @@ class Case:
             return None
         if r.get("static_shared_memory_per_block") is None and r.get("dynamic_shared_memory_per_block") is None:
             return None
-        if any(r.get(k) is None for k in ("block_limit_sm", "block_limit_registers", "block_limit_warps")):
+        if any(r.get(k) is None for k in ("block_limit_registers", "block_limit_warps")):
             return None
         c = Case(r, arch)
         return c if (c.config is not None or c.limit is not None) else None
@@ -292,12 +294,27 @@ def loso_achieved(launches):
     return mae, rows, fit_achieved(launches)
 
 
+def cxx_table(cases):
+    """The fitted rule as lib/core/src/driver_smem.cpp's kFits rows: cc, class, the tied thetas as
+    a bit mask over THETAS (bit i = THETAS[i]), whether the evidence is split, and the reports."""
+    lines = []
+    for (cc, klass), (thetas, split) in build_model(cases).items():
+        major, minor = (int(v) for v in cc.split("."))
+        mask = sum(1 << THETAS.index(t) for t in thetas)
+        n = sum(1 for c in cases if (c.cc, c.klass) == (cc, klass))
+        lines.append("    {%d, %d, %s, 0x%07x, %s, %d}," % (major, minor, "true" if klass == "static" else "false", mask,
+                                                         "true" if split else "false", n))
+    lines.sort(key=lambda l: [int(x) if x.strip().isdigit() else x for x in l.strip(" {},").split(",")[:3]])
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--occ", default=os.path.join(ROOT, "build", "native", "bin", "occ"))
     ap.add_argument("--data", default=DATA)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--cxx", action="store_true", help="print the kFits table of lib/core/src/driver_smem.cpp")
     args = ap.parse_args()
     archs = load_archs(args.occ)
     reports = load_reports(args.data)
@@ -332,6 +349,9 @@ def main():
     }
     if args.json:
         print(json.dumps(result, indent=1))
+        return 0
+    if args.cxx:
+        print(cxx_table(cases))
         return 0
     cp, lp = result["carveout"]["pasted"]["config"], result["carveout"]["pasted"]["limit"]
     print("%d reports from %d sources" % (result["reports"], result["sources"]))

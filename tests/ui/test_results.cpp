@@ -39,7 +39,7 @@ TEST_CASE("the result panel and the export are occ::io::occupancy_table's rows, 
     s.req.launch.grid_blocks = 1000;
     occ::ui::mark_changed(s);
     occ::ui::refresh(s);
-    const occ::WaveResult waves = occ::compute_waves(s.derived.result, s.req.device.sm_count, 1000);
+    const occ::WaveResult waves = occ::compute_waves(s.derived.result, s.req.device.sm_count, 1000, s.req.kernel.regs_per_thread);
     const std::vector<occ::io::TableRow> cli = occ::io::occupancy_table(s.req, s.derived.result, &waves);
     REQUIRE(s.derived.table.size() == cli.size());
     for (std::size_t i = 0; i < cli.size(); ++i) {
