@@ -117,7 +117,7 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
             add(RowKind::waves, "Waves", waves_text,
                 "Nsight Compute's \"Waves Per SM\" = grid / blocks per wave. A partial last wave (the tail) leaves SMs idle.");
             if (w.achieved_occupancy >= 0)
-                add(RowKind::waves, "Achieved (predicted)",
+                add(RowKind::waves, "Predicted achieved",
                     format_percent(w.achieved_occupancy) + " of the SM's warps, against " + format_percent(r.occupancy) + " theoretical",
                     "What Nsight Compute's \"Achieved Occupancy\" is likely to show: the waves and the tail of this grid, scaled by the "
                     "efficiency public reports reach (docs/MODEL.md, \"Achieved occupancy\": typical error about 5 points).");
