@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
 
@@ -96,9 +95,8 @@ TEST_CASE("a pasted Nsight Compute report: kernels, differences, and Use makes a
     CHECK(a.kernels[0].differences.empty());
     const occ::io::NcuKernelAnswer& k = a.kernels[1];
     CHECK(k.measured.name.rfind("tile_transpose", 0) == 0);
-    std::set<std::string> differ;
-    for (const occ::io::NcuDifference& d : k.differences) differ.insert(d.field);
-    CHECK(differ == std::set<std::string>{"shared_memory_configuration_size", "block_limit_shared_mem"});
+    // The fitted carveout rule answers the 64 KiB ncu printed (docs/NCU.md, docs/MODEL.md): no line differs.
+    CHECK(k.differences.empty());
     CHECK(k.predicted.size() == std::size(occ::io::kNcuKeys));
     CHECK(app.ncu_json() == occ::io::to_json(a).dump());
     CHECK(app.scenario_json().find("tile_transpose") == std::string::npos);  // the report stays out of the link
