@@ -20,13 +20,14 @@ simplicity is the chosen value. ncu's "Block Limit Shared Mem" = configured byte
 layouts divide the largest carveout instead); a block that needs no shared memory gets the slot
 limit.
 
-Achieved occupancy: the grid fills `B` blocks per SM on `S` SMs in waves; a partial last wave keeps
-only min(S, tail) SMs busy, and ncu averages warps over the cycles each SM was active, so
-  achieved warps = G x W / (S x full_waves + min(S, tail blocks))   (at most B x W)
-scaled by an efficiency factor fitted on the training sources (one for launches of at least one
-full wave, one for a single partial wave).
+Achieved occupancy: the grid fills `B` blocks per SM on `S` SMs in waves. Lock-step view: a
+partial last wave keeps only min(S, tail) SMs busy, and ncu averages warps over the cycles each SM
+was active, so achieved warps = G x W / (S x full_waves + min(S, tail blocks)) (at most B x W).
+Spread view: min(B, max(1, G / S)) x W. A weighted mean of the two, times a median efficiency
+fitted separately for kernels of at most `split` registers per thread and for the others; the
+weight and the split are chosen on the training sources too.
 
-Usage: python3 scripts/fit_carveout.py [--occ build/native/bin/occ] [--json] [--verbose]
+Usage: python3 scripts/fit_carveout.py [--occ build/native/bin/occ] [--json] [--verbose] [--cxx]
 Prints the LOSO figures; --json prints them as one JSON object (tests/cli/test_fit_carveout.py
 holds them to what docs/MODEL.md states).
 """
