@@ -42,7 +42,7 @@ void print_human(const io::OccupancyAnswer& ans) {
     const bool tty = stdout_is_tty();
     const char* bold = tty ? "\033[1m" : "";
     const char* reset = tty ? "\033[0m" : "";
-    const WaveResult waves = compute_waves(r, d.sm_count, req.launch.grid_blocks);
+    const WaveResult waves = compute_waves(r, d.sm_count, req.launch.grid_blocks, req.kernel.regs_per_thread);
     const std::vector<io::TableRow> rows = io::occupancy_table(req, r, &waves);
     auto value = [&](std::string_view key) {
         for (const io::TableRow& row : rows)

@@ -3,7 +3,6 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
 
@@ -39,7 +38,7 @@ TEST_CASE("the result panel and the export are occ::io::occupancy_table's rows, 
     s.req.launch.grid_blocks = 1000;
     occ::ui::mark_changed(s);
     occ::ui::refresh(s);
-    const occ::WaveResult waves = occ::compute_waves(s.derived.result, s.req.device.sm_count, 1000);
+    const occ::WaveResult waves = occ::compute_waves(s.derived.result, s.req.device.sm_count, 1000, s.req.kernel.regs_per_thread);
     const std::vector<occ::io::TableRow> cli = occ::io::occupancy_table(s.req, s.derived.result, &waves);
     REQUIRE(s.derived.table.size() == cli.size());
     for (std::size_t i = 0; i < cli.size(); ++i) {
@@ -96,9 +95,8 @@ TEST_CASE("a pasted Nsight Compute report: kernels, differences, and Use makes a
     CHECK(a.kernels[0].differences.empty());
     const occ::io::NcuKernelAnswer& k = a.kernels[1];
     CHECK(k.measured.name.rfind("tile_transpose", 0) == 0);
-    std::set<std::string> differ;
-    for (const occ::io::NcuDifference& d : k.differences) differ.insert(d.field);
-    CHECK(differ == std::set<std::string>{"shared_memory_configuration_size", "block_limit_shared_mem"});
+    // The fitted carveout rule answers the 64 KiB ncu printed (docs/NCU.md, docs/MODEL.md): no line differs.
+    CHECK(k.differences.empty());
     CHECK(k.predicted.size() == std::size(occ::io::kNcuKeys));
     CHECK(app.ncu_json() == occ::io::to_json(a).dump());
     CHECK(app.scenario_json().find("tile_transpose") == std::string::npos);  // the report stays out of the link

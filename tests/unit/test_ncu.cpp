@@ -162,7 +162,7 @@ TEST_CASE("ncu: on every gathered public report occ's register, warp and block-s
 }
 
 TEST_CASE("ncu: the driver's carveout choice matches at least 90 % of the gathered public reports") {
-    // Rule: occ::driver_smem_config (ArchRules::driver_smem_floor / driver_smem_headroom); evidence
+    // Rule: occ::driver_smem_config (fitted per cc in driver_smem.cpp, scripts/fit_carveout.py); evidence
     // and every miss: tests/fixtures/ncu/README.md and docs/MODEL.md.
     const json reports = json::parse(fixture("public_reports.json"));
     int compared = 0, fit = 0;

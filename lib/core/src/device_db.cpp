@@ -99,7 +99,6 @@ constexpr ArchRules kBlackwell100{.cc_major = 10,
                                   .banks_model = true,
                                   .sectors_model = true,
                                   .max_global_access_bytes = 32,
-                                  .driver_smem_floor = 32 * KiB,
                                   .source = "[PG] cc 10.0; [BTG] carveouts"};
 constexpr ArchRules kBlackwell120{.cc_major = 12,
                                   .cc_minor = 0,
@@ -122,7 +121,6 @@ constexpr ArchRules kBlackwell120{.cc_major = 12,
                                   .banks_model = true,
                                   .sectors_model = true,
                                   .max_global_access_bytes = 32,
-                                  .driver_smem_headroom = true,
                                   .source = "[PG] cc 12.0; [BTG] carveouts up to 100 KB"};
 
 // Thor: cc 10.0's memory system with cc 12.x's thread and block slots ([PG] "Technical Specifications per Compute Capability": 1536 threads
@@ -229,7 +227,6 @@ constexpr ArchRules kArchs[] = {
      .smem_reserve_in_block_limit = true,
      .banks_model = true,
      .sectors_model = true,
-     .driver_smem_floor = 32 * KiB,
      .source = "[PG] cc 8.0; [ATG] carveouts, 1 KB reserve"},
     {.cc_major = 8,
      .cc_minor = 6,
@@ -284,7 +281,6 @@ constexpr ArchRules kArchs[] = {
      .barriers_per_block_slot = 1,
      .banks_model = true,
      .sectors_model = true,
-     .driver_smem_headroom = true,
      .source = "[PG] cc 8.9; [AdaTG] carveouts"},
     {.cc_major = 9,
      .cc_minor = 0,
@@ -303,7 +299,6 @@ constexpr ArchRules kArchs[] = {
      .max_cluster_size_nonportable = 16,
      .banks_model = true,
      .sectors_model = true,
-     .driver_smem_floor = 32 * KiB,
      .source = "[PG] cc 9.0; [HTG] carveouts"},
     kBlackwell100,
     [] {  // The same hardware as 11.0 under CUDA 12.8/12.9's number (CUDA 13.0 Features Archive:
@@ -317,11 +312,7 @@ constexpr ArchRules kArchs[] = {
     same_as(kBlackwell100, 3, "[PG] cc 10.3; [BTG] carveouts"),
     kThor110,
     kBlackwell120,
-    [] {  // GB10: no public reports to fit the driver's headroom on
-        ArchRules r = same_as(kBlackwell120, 1, "[PG] cc 12.1 (GB10); [BTG] carveouts up to 100 KB");
-        r.driver_smem_headroom = false;
-        return r;
-    }(),
+    same_as(kBlackwell120, 1, "[PG] cc 12.1 (GB10); [BTG] carveouts up to 100 KB"),
 };
 }  // namespace
 

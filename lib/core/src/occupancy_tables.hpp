@@ -23,16 +23,12 @@
 
 namespace occ::detail {
 
-inline constexpr std::size_t kKeyBytes = offsetof(ArchRules, driver_smem_floor);  // every field the model reads
-// The key is every byte of ArchRules before the fields the occupancy count never reads. Those are
-// exactly these three, in this order, at the end: a field added anywhere else is in the key (its
-// tables follow it), and one added after them fails here instead of caching wrong answers.
-static_assert(offsetof(ArchRules, driver_smem_headroom) == offsetof(ArchRules, driver_smem_floor) + sizeof(std::int64_t) &&
-                  offsetof(ArchRules, source) == (offsetof(ArchRules, driver_smem_headroom) + sizeof(bool) + alignof(const char*) - 1) /
-                                                     alignof(const char*) * alignof(const char*) &&
-                  sizeof(ArchRules) == offsetof(ArchRules, source) + sizeof(const char*),
-              "ArchRules: only driver_smem_floor, driver_smem_headroom and source may follow the occupancy tables' key; add new "
-              "rules before driver_smem_floor");
+inline constexpr std::size_t kKeyBytes = offsetof(ArchRules, source);  // every field the model reads
+// The key is every byte of ArchRules before `source`, the one field the occupancy count never
+// reads, which must stay last: a field added anywhere else is in the key (its tables follow it),
+// and one added after it fails here instead of caching wrong answers.
+static_assert(sizeof(ArchRules) == offsetof(ArchRules, source) + sizeof(const char*),
+              "ArchRules: only source may follow the occupancy tables' key; add new rules before it");
 inline constexpr int kSlots = 64;
 inline constexpr int kBuildAfter = 8;
 

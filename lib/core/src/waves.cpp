@@ -1,6 +1,8 @@
 // waves.cpp — waves and tail effect (see occ/waves.hpp).
 #include "occ/waves.hpp"
 
+#include <algorithm>
+
 namespace occ {
 
 WaveResult compute_waves(int blocks_per_sm, int sm_count, std::int64_t grid_blocks) {
@@ -30,6 +32,44 @@ WaveResult compute_waves(int blocks_per_sm, int sm_count, std::int64_t grid_bloc
     w.efficiency = static_cast<double>(grid) / static_cast<double>(w.total_waves * w.blocks_per_wave);
     w.suggested_grid_down = w.full_waves * w.blocks_per_wave;
     w.suggested_grid_up = w.total_waves * w.blocks_per_wave;
+    return w;
+}
+
+namespace {
+
+// The achieved-occupancy model, fitted by scripts/fit_carveout.py on the public Nsight Compute
+// reports in tests/fixtures/ncu_public/reports.jsonl (tests/python/test_fit_carveout.py checks
+// these equal the script's fit). Two views of the same grid: blocks in lock-step waves, where a
+// partial last wave keeps min(SMs, tail) SMs busy for a whole block's time, and blocks spread
+// evenly back to back (min(blocks per SM, max(1, grid / SMs)) per busy SM); ncu averages warps over
+// the cycles each SM was active. Their mean, times the median achieved / model of the reports:
+// kernels with few registers (short blocks, so the gaps between blocks weigh more) reach less.
+constexpr double kTailWeight = 0.5;
+constexpr int kLightRegisters = 20;
+constexpr double kEfficiencyLight = 0.8649;
+constexpr double kEfficiencyOther = 0.9795;
+
+}  // namespace
+
+WaveResult compute_waves(const OccupancyResult& r, int sm_count, std::int64_t grid_blocks, int regs_per_thread) {
+    WaveResult w = compute_waves(r.blocks_per_sm, sm_count, grid_blocks);
+    if (!r.ok() && w.error.empty()) w.error = r.error_message();
+    if (!w.ok()) {
+        w.achieved_unknown = w.error;
+        return w;
+    }
+    if (grid_blocks <= 0) {
+        w.achieved_unknown = "the grid size is not given";
+        return w;
+    }
+    const double sms = sm_count, blocks = r.blocks_per_sm, warps = r.warps_per_block, max_warps = r.max_warps_per_sm;
+    const double cap = blocks * warps / max_warps;
+    const double busy = sms * static_cast<double>(w.full_waves) + std::min(sms, static_cast<double>(w.tail_blocks));
+    const double grid = static_cast<double>(grid_blocks);
+    const double lockstep = std::min(grid * warps / busy, blocks * warps) / max_warps;
+    const double spread = std::min(blocks, std::max(1.0, grid / sms)) * warps / max_warps;
+    const double eff = regs_per_thread <= kLightRegisters ? kEfficiencyLight : kEfficiencyOther;
+    w.achieved_occupancy = std::min((kTailWeight * lockstep + (1.0 - kTailWeight) * spread) * eff, cap);
     return w;
 }
 

@@ -78,7 +78,10 @@ json waves_json(const WaveResult& w) {
                             {"last_wave_fill", w.last_wave_fill},
                             {"efficiency", w.efficiency},
                             {"suggested_grid_down", w.suggested_grid_down},
-                            {"suggested_grid_up", w.suggested_grid_up}});
+                            {"suggested_grid_up", w.suggested_grid_up},
+                            // Predicted (docs/MODEL.md, "Achieved occupancy"); null with the reason without a grid.
+                            {"achieved_occupancy", w.achieved_occupancy >= 0 ? json(w.achieved_occupancy) : json(nullptr)},
+                            {"achieved_occupancy_unknown", w.achieved_occupancy >= 0 ? json(nullptr) : json(w.achieved_unknown)}});
 }
 
 json clusters_json(const ClusterResult& c) {
@@ -139,7 +142,7 @@ json api_waves(const json& request) {
     const OccupancyRequest req = read_occupancy_request(f);
     f.finish();
     const OccupancyResult r = compute_occupancy(req.device, req.kernel, req.launch);
-    json out = waves_json(compute_waves(r, req.device.sm_count, req.launch.grid_blocks));
+    json out = waves_json(compute_waves(r, req.device.sm_count, req.launch.grid_blocks, req.kernel.regs_per_thread));
     out["device"] = device_brief(req.device);
     out["input"] = occupancy_request_to_json(req);
     if (id) out["id"] = *id;
@@ -196,7 +199,7 @@ Result<AdviseAnswer> answer_advise(const json& request) {
             }
         a.at_target = available_dynamic_smem(dev, k, l, has_target ? target_in : std::max(1, a.now.blocks_per_sm));
         if (has_target) say(target_suggestion(a.at_target));
-        a.waves = compute_waves(a.now, dev.sm_count, l.grid_blocks);
+        a.waves = compute_waves(a.now, dev.sm_count, l.grid_blocks, k.regs_per_thread);
         say(waves_suggestion(a.waves));
         if (ci.size > 0) {
             a.clusters = compute_clusters(dev, k, l, ci.size, ci.non_portable, ci.layout);

@@ -139,12 +139,7 @@ DriverSmem predict_driver_smem(const Device& dev, const KernelResources& k, cons
     d.block_limit = c.block_limit;
     d.may_be_larger = c.may_be_larger;
     if (c.bytes < 0) return d;
-    const int blocks = std::min({r.limit_blocks, r.limit_warps, r.limit_registers});
-    d.rule = "the smallest carveout that holds the " + std::to_string(blocks) + " blocks the other limits allow (" +
-             format_bytes(r.smem_per_block_allocated) + " each, the driver's reserve included)";
-    if (dev.arch.driver_smem_floor > 0) d.rule += ", at least " + format_bytes(dev.arch.driver_smem_floor);
-    if (dev.arch.driver_smem_headroom) d.rule += ", with room for twice as much up to 64 KiB";
-    if (c.may_be_larger) d.rule += "; kernels with static shared memory on this architecture were seen with up to 64 KiB";
+    d.rule = c.rule;  // the fitted rule in words (occ::driver_smem_config)
     return d;
 }
 

@@ -69,6 +69,14 @@ void emit_occupancy_result(W& w, const OccupancyResult& r, const Device& d, cons
         w.field("configured", c.bytes);
         w.field("block_limit", c.block_limit);
         w.field("may_be_larger", c.may_be_larger);
+        // Every size the public reports allow (one where they decide) and the block limit against each.
+        w.begin_array("candidates");
+        for (std::int64_t b : c.candidates) w.item(b);
+        w.end_array();
+        w.begin_array("candidate_block_limits");
+        for (int b : c.candidate_block_limits) w.item(b);
+        w.end_array();
+        w.field("reports", c.reports);
         w.end_object();
     }
     w.field("partitioned_gc_active", r.partitioned_gc_active);

@@ -78,13 +78,25 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
         limit_rule(kLimitSharedMemory));
     add(RowKind::allocated, "Shared mem / SM", format_bytes(r.smem_per_sm_configured) + " carveout of " + format_bytes(a.smem_per_sm),
         "The carveout the driver configures: the preference rounded up to a supported size, or the smallest size that holds one block.");
-    if (const DriverSmemConfig dc = driver_smem_config(a, k, r); dc.bytes >= 0 && a.smem_config == SmemConfig::carveout)
-        add(RowKind::allocated, "Driver's config",
-            format_bytes(dc.bytes) + (dc.may_be_larger ? " or more" : "") + ", " + plain(dc.block_limit) +
-                " blocks against it (Nsight Compute shows these)",
+    if (const DriverSmemConfig dc = driver_smem_config(a, k, r); dc.bytes >= 0 && a.smem_config == SmemConfig::carveout) {
+        // One size where the public reports decide; else every size they allow ("32 or 64 KiB"), occ's pick first.
+        std::string sizes = format_bytes(dc.bytes), limits = plain(dc.block_limit);
+        if (dc.candidates.size() > 1) {
+            std::string others, other_limits;
+            for (std::size_t i = 0; i < dc.candidates.size(); ++i) {
+                if (dc.candidates[i] == dc.bytes) continue;
+                others += (others.empty() ? "" : ", ") + format_bytes(dc.candidates[i]);
+                other_limits += (other_limits.empty() ? "" : ", ") + plain(dc.candidate_block_limits[i]);
+            }
+            sizes += " (or " + others + ": the public reports cannot tell)";
+            limits += " (or " + other_limits + ")";
+        }
+        add(RowKind::allocated, "Driver's config", sizes + ", " + limits + " blocks against it (Nsight Compute shows these)",
             "The driver itself configures only what the launch needs (Nsight Compute's \"Shared Memory Configuration Size\" and \"Block "
-            "Limit "
-            "Shared Mem\"); the block count is the same as with the largest carveout, which occupancy uses like cuda_occupancy.h.");
+            "Limit Shared Mem\"); the block count is the same as with the largest carveout, which occupancy uses like cuda_occupancy.h. "
+            "Rule: " +
+                dc.rule + ".");
+    }
     if (r.partitioned_gc_active)
         add(RowKind::allocated, "Partitioned caching", "active: each block gets half an SM", "Partitioned global caching (5.2, 5.3, 6.x).");
 
@@ -103,6 +115,11 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
                                                : format_number(w.waves, 2) + " waves, no tail";
             add(RowKind::waves, "Waves", waves_text,
                 "Nsight Compute's \"Waves Per SM\" = grid / blocks per wave. A partial last wave (the tail) leaves SMs idle.");
+            if (w.achieved_occupancy >= 0)
+                add(RowKind::waves, "Predicted achieved",
+                    format_percent(w.achieved_occupancy) + " of the SM's warps, against " + format_percent(r.occupancy) + " theoretical",
+                    "What Nsight Compute's \"Achieved Occupancy\" is likely to show: the waves and the tail of this grid, scaled by the "
+                    "efficiency public reports reach (docs/MODEL.md, \"Achieved occupancy\": typical error about 5 points).");
         }
     }
     if (!req.warpgroup_regs.empty()) {

@@ -389,7 +389,7 @@ std::string part_key(const AppState& s, Part p) {
 void compute_result(AppState& s) {
     Derived& d = s.derived;
     d.result = compute_occupancy(s.req.device, s.req.kernel, s.req.launch);
-    d.waves = compute_waves(d.result, s.req.device.sm_count, s.req.launch.grid_blocks);
+    d.waves = compute_waves(d.result, s.req.device.sm_count, s.req.launch.grid_blocks, s.req.kernel.regs_per_thread);
     d.table = io::occupancy_table(s.req, d.result, &d.waves);
 }
 

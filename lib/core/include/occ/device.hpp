@@ -95,15 +95,9 @@ struct ArchRules {
     // 32 from 10.0 (ld/st.global .v8.b32 / .v4.b64, PTX ISA 8.8). Shared memory stays at 16 on every
     // architecture (those forms are .global only).
     int max_global_access_bytes = 16;
-    // The shared memory the driver itself configures for a launch (what Nsight Compute reports as
-    // "Shared Memory Configuration Size"; occupancy uses the largest carveout, as cuda_occupancy.h
-    // does). Fitted on public ncu reports (tests/fixtures/ncu/README.md): the smallest carveout that
-    // holds the blocks the other limits allow, but at least driver_smem_floor bytes, and with
-    // driver_smem_headroom twice that room, up to 64 KB unless the room itself needs more.
     // The fields from here on are outside the occupancy tables' key (occupancy_tables.hpp checks
-    // it at compile time): new rules go above this line.
-    std::int64_t driver_smem_floor = 0;
-    bool driver_smem_headroom = false;
+    // it at compile time): new rules go above this line. (The shared memory the driver configures
+    // for a launch is fitted per compute capability in driver_smem.cpp.)
     const char* source = "";  // where these numbers come from
 
     int max_warps_per_sm() const { return max_threads_per_sm / warp_size; }

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "occ/device.hpp"
 
@@ -223,11 +224,16 @@ std::int64_t configured_smem_per_sm(const ArchRules& a, int carveout, CacheConfi
 // The shared memory the driver configures for this launch, as Nsight Compute reports it ("Shared
 // Memory Configuration Size"), and the "Block Limit Shared Mem" ncu computes against it. The block
 // count does not depend on it (every public report agrees): occupancy uses the largest carveout,
-// as cuda_occupancy.h does. Rule and evidence: ArchRules::driver_smem_* and docs/MODEL.md.
+// as cuda_occupancy.h does. The rule is fitted on public reports (driver_smem.cpp, docs/MODEL.md):
+// where they cannot tell rules apart, `candidates` lists every size those rules give.
 struct DriverSmemConfig {
-    std::int64_t bytes = -1;     // -1 when the launch does not fit
-    int block_limit = -1;        // configured bytes / each block's allocation (the slot limit when a block needs none)
-    bool may_be_larger = false;  // ncu has been seen to show more here (up to 64 KB)
+    std::int64_t bytes = -1;                  // occ's answer; -1 when the launch does not fit
+    int block_limit = -1;                     // bytes / each block's allocation (the slot limit when a block needs none)
+    std::vector<std::int64_t> candidates;     // every size the evidence allows, ascending (bytes is one of them)
+    std::vector<int> candidate_block_limits;  // the block limit against each candidate
+    bool may_be_larger = false;               // a candidate is larger than bytes
+    int reports = 0;                          // the public reports the rule for this launch was fitted on (0: none of its cc)
+    std::string rule;                         // the rule in words, with what it rests on
 };
 DriverSmemConfig driver_smem_config(const ArchRules& a, const KernelResources& k, const OccupancyResult& r);
 

@@ -29,6 +29,12 @@ struct WaveResult {
     // grid-stride loop, blocks_per_wave itself is the natural grid (one full wave).
     std::int64_t suggested_grid_down = 0;
     std::int64_t suggested_grid_up = 0;
+    // Predicted achieved occupancy (what Nsight Compute reports as "Achieved Occupancy"), a
+    // fraction of the SM's warps: the waves and the tail of this grid, scaled by an efficiency
+    // fitted on public reports (the model and its leave-one-source-out error: docs/MODEL.md,
+    // "Achieved occupancy"). -1 with achieved_unknown saying why when it cannot be predicted.
+    double achieved_occupancy = -1;
+    std::string achieved_unknown;
     std::string error;
     bool ok() const { return error.empty(); }
 };
@@ -37,11 +43,8 @@ struct WaveResult {
 // grid_blocks = 0 means "not given": the result then describes one full wave.
 WaveResult compute_waves(int blocks_per_sm, int sm_count, std::int64_t grid_blocks);
 
-// Same, taking blocks per SM from a full occupancy result.
-inline WaveResult compute_waves(const OccupancyResult& r, int sm_count, std::int64_t grid_blocks) {
-    WaveResult w = compute_waves(r.blocks_per_sm, sm_count, grid_blocks);
-    if (!r.ok() && w.error.empty()) w.error = r.error_message();
-    return w;
-}
+// Same, taking blocks per SM from a full occupancy result, with the predicted achieved occupancy
+// (registers per thread: the model's one kernel input).
+WaveResult compute_waves(const OccupancyResult& r, int sm_count, std::int64_t grid_blocks, int regs_per_thread);
 
 }  // namespace occ
