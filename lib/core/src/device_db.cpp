@@ -123,9 +123,9 @@ constexpr ArchRules kBlackwell120{.cc_major = 12,
                                   .max_global_access_bytes = 32,
                                   .source = "[PG] cc 12.0; [BTG] carveouts up to 100 KB"};
 
-// Thor: cc 10.0's memory system with cc 12.x's thread and block slots ([PG] "Technical Specifications per Compute Capability": 1536 threads
-// and 24 blocks per SM on 11.0), one barrier set per block slot, portable clusters only, and no
-// driver carveout floor fitted (no public reports).
+// Thor: cc 10.0's memory system with cc 12.x's thread and block slots ([PG] "Technical
+// Specifications per Compute Capability": 1536 threads and 24 blocks per SM on 11.0), one barrier
+// set per block slot, portable clusters only.
 constexpr ArchRules thor110() {
     ArchRules r = kBlackwell100;
     r.cc_major = 11;
@@ -133,7 +133,6 @@ constexpr ArchRules thor110() {
     r.max_blocks_per_sm = 24;
     r.barriers_per_block_slot = 1;
     r.max_cluster_size_nonportable = ArchRules{}.max_cluster_size_nonportable;
-    r.driver_smem_floor = 0;
     r.source = "[PG] cc 11.0 (Thor, formerly 10.1); [BTG] carveouts";
     return r;
 }
