@@ -19,6 +19,8 @@ std::string describe_tile(const io::TileRequest& t) {
     if (L.swizzle.bits) s += ", " + cute_swizzle_type(L.swizzle);
     if (L.tma != TmaSwizzle::none) s += std::string(", TMA ") + tma_swizzle_name(L.tma) + " swizzle";
     if (L.xor_rows) s += ", col ^ row";
+    if (L.rotate) s += ", rotated in chunks of " + std::to_string(L.rotate);
+    if (t.global_base_given) s += ", copied from global byte " + std::to_string(*t.global_base_given);
     s += "; accesses";
     for (std::size_t i = 0; i < t.accesses.size(); ++i) {
         const TileAccess& a = t.accesses[i];
@@ -70,6 +72,7 @@ void print_tile_banks(const io::BanksAnswer& a) {
         TileLayout fixed = L;
         fixed.pad = 0;
         fixed.xor_rows = false;
+        fixed.rotate = 0;
         fixed.tma = TmaSwizzle::none;
         fixed.swizzle = s.swizzle;
         print_chunk_map(("with " + s.type).c_str(), fixed);
