@@ -95,6 +95,20 @@ TEST_CASE("paired loads: same address, pairs and quads halve 8- and 16-byte load
     WarpAccess half = warp_at(16, [](int t) { return t / 2 * 16; });
     half.active = 0x7fffffffu;
     CHECK(analyze_banks(half, h100).wavefronts == 2);
+    // ... but some pair must have both lanes active: every other lane on its own address is no pairing,
+    // one lane alone neither; every other lane on one address pairs t and t^2 (the forum: "these
+    // encompass the case where all active threads have the same address").
+    WarpAccess even = warp_at(16, [](int t) { return t * 16; });
+    even.active = 0x55555555u;
+    CHECK(shared_load_pairs(even) == 0);
+    CHECK(analyze_banks(even, h100).wavefronts == 4);
+    WarpAccess one = warp_at(8, [](int) { return 0; });
+    one.active = 1u;
+    CHECK(shared_load_pairs(one) == 0);
+    WarpAccess even_same = warp_at(16, [](int) { return 64; });
+    even_same.active = 0x55555555u;
+    CHECK(shared_load_pairs(even_same) == 2);
+    CHECK(analyze_banks(even_same, h100).wavefronts == 2);
 }
 
 // The merged phase still counts bank conflicts: 16 lanes of 16 bytes in one phase ask for 8 distinct
@@ -164,7 +178,10 @@ TEST_CASE("cp.async: the global source's sectors bound the shared wavefronts") {
     TileSource dense{0, 0};
     CHECK(tile_banks(narrow, access("cp_async", 4, 4), nullptr, &dense).source_extra == 0);
     // One destination for every lane is a store: never merged (4 phases of 8 lanes).
-    CHECK(analyze_banks(warp_at(16, [](int) { return 0; }, AccessOp::store), cc(8, 0)).wavefronts == 4);
+    CHECK(analyze_banks(warp_at(
+                            16, [](int) { return 0; }, AccessOp::store),
+                        cc(8, 0))
+              .wavefronts == 4);
 }
 
 // cuda.h, CUtensorMapSwizzle: "Swizzle 32B chunks within 128B span" (128B_ATOM_32B), "... additionally
@@ -174,9 +191,9 @@ TEST_CASE("cp.async: the global source's sectors bound the shared wavefronts") {
 TEST_CASE("TMA 128B_ATOM modes: byte layouts, names and the banks they give ldmatrix") {
     CHECK(tma_swizzle_bytes(TmaSwizzle::b128_atom32) == CuteSwizzle{2, 5, 2});
     CHECK(tma_swizzle_bytes(TmaSwizzle::b128_atom64) == CuteSwizzle{1, 6, 1});
-    CHECK(tma_swizzle_apply(TmaSwizzle::b128_atom32, 128) == 128 + 32);  // row 1: 32-byte chunk 0 -> 1
-    CHECK(tma_swizzle_apply(TmaSwizzle::b128_atom32, 3 * 128 + 32) == 3 * 128 + 64);  // row 3: chunk 1 -> 2
-    CHECK(tma_swizzle_apply(TmaSwizzle::b128_atom32_flip8, 128) == 128 + 32 + 8);  // odd row: halves swapped
+    CHECK(tma_swizzle_apply(TmaSwizzle::b128_atom32, 128) == 128 + 32);                        // row 1: 32-byte chunk 0 -> 1
+    CHECK(tma_swizzle_apply(TmaSwizzle::b128_atom32, 3 * 128 + 32) == 3 * 128 + 64);           // row 3: chunk 1 -> 2
+    CHECK(tma_swizzle_apply(TmaSwizzle::b128_atom32_flip8, 128) == 128 + 32 + 8);              // odd row: halves swapped
     CHECK(tma_swizzle_apply(TmaSwizzle::b128_atom32_flip8, 2 * 128 + 8) == 2 * 128 + 64 + 8);  // even row: not
     CHECK(tma_swizzle_apply(TmaSwizzle::b128_atom64, 128) == 128 + 64);
     CHECK(tma_swizzle_repeat(TmaSwizzle::b128) == 1024);

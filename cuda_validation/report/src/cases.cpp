@@ -180,7 +180,8 @@ std::vector<MemCase> bank_cases(bool /*quick*/) {
         b.table(q, "pairs_xor1", "lanes t and t^1 read the same element", 16, store, [](int l) { return std::int64_t{l / 2} * 16; });
         b.table(!store, "pairs_xor2", "lanes t and t^2 read the same element", 16, store,
                 [](int l) { return std::int64_t{l / 4 * 2 + l % 2} * 16; });
-        b.table(!store, "quads", "the four lanes of a quad read the same element", 16, store, [](int l) { return std::int64_t{l / 4} * 16; });
+        b.table(!store, "quads", "the four lanes of a quad read the same element", 16, store,
+                [](int l) { return std::int64_t{l / 4} * 16; });
         // NVIDIA forum 77228: byte offset tid % 4 * 16 is no pair (T0 == T4): 4 requests.
         b.table(!store, "quad_period4", "lane t reads element t % 4", 16, store, [](int l) { return std::int64_t{l % 4} * 16; });
         b.table(

@@ -58,8 +58,8 @@ struct TileBuilder {
         }
         const std::string name = tile_access_name(c.access);
         c.id = "tile/" + name + (c.access.kind == TileAccessKind::cp_async ? std::to_string(c.access.bytes) : "") + "/" + layout_tag(t) +
-               (global_pitch ? "/gpitch" + std::to_string(global_pitch) : "") + (global_base ? "/gbase" + std::to_string(global_base) : "") +
-               "/w" + std::to_string(warp);
+               (global_pitch ? "/gpitch" + std::to_string(global_pitch) : "") +
+               (global_base ? "/gbase" + std::to_string(global_base) : "") + "/w" + std::to_string(warp);
         c.description = name + (c.access.kind == TileAccessKind::cp_async ? " " + std::to_string(c.access.bytes) + " B" : "") +
                         ", warp instruction " + std::to_string(warp) + " of a " + layout_words(t);
         out.push_back(std::move(c));
@@ -205,8 +205,8 @@ TilePrediction predict_tile(const TileCase& c) {
     p.conflicts = r.conflicts;
     p.max_way = r.max_way;
     if (c.access.kind == TileAccessKind::cp_async) {
-        const GlobalAccessResult g =
-            analyze_global(tile_global_access(c.layout, c.access, c.warp, c.global_pitch, static_cast<std::uint64_t>(c.global_base)));
+        const GlobalAccessResult g = analyze_global(
+            tile_global_access(c.layout, c.access, c.warp, c.global_pitch, static_cast<std::uint64_t>(c.global_base)));
         p.requests = g.requests;
         p.sectors = g.sectors;
     }

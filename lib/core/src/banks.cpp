@@ -214,14 +214,18 @@ int shared_load_pairs(const WarpAccess& w) {
     // encompass the case where all active threads have the same address"): LDS.128 then takes 2 requests
     // instead of 4. The same packing halves LDS.64 (2 -> 1); stores are never packed (measured, issue 26).
     if (w.op != AccessOp::load || (w.access_bytes != 8 && w.access_bytes != 16) || w.active == 0) return 0;
+    // A pair with an inactive lane neither breaks the rule nor makes it: at least one pair must have both
+    // lanes active (one lane alone, or every other lane active with distinct addresses, is no pairing).
     for (int k : {1, 2}) {
-        bool pairs = true;
+        bool pairs = true, any = false;
         for (int lane = 0; lane < kWarpLanes && pairs; ++lane) {
             const int other = lane ^ k;
-            if (((w.active >> lane) & 1u) && ((w.active >> other) & 1u))
+            if (((w.active >> lane) & 1u) && ((w.active >> other) & 1u)) {
                 pairs = w.addr[static_cast<std::size_t>(lane)] == w.addr[static_cast<std::size_t>(other)];
+                any = true;
+            }
         }
-        if (pairs) return k;
+        if (pairs && any) return k;
     }
     return 0;
 }

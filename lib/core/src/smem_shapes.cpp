@@ -95,7 +95,8 @@ std::string swizzle_index_expression(const CuteSwizzle& s) {
 
 namespace {
 // CUtensorMapSwizzle (cuda.h), in the enum's order, as occ spells them.
-constexpr const char* kTmaNames[kTmaSwizzleModes] = {"none", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"};
+constexpr const char* kTmaNames[kTmaSwizzleModes] = {"none",         "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B",
+                                                     "128B_ATOM_64B"};
 }  // namespace
 
 const char* tma_swizzle_name(TmaSwizzle t) {

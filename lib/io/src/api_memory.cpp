@@ -80,12 +80,12 @@ MemoryRequest read_memory_request(FieldReader& f) {
     p.op = f.choice(F::mem_op) == "store" ? AccessOp::store : AccessOp::load;
 
     const bool has_addresses = f.has("addresses");
-    const char* def_kind = has_addresses                                                                                    ? "addresses"
-                           : f.has("expr")                                                                                  ? "expr"
-                           : has_any(f, kTileKeys)                                                                          ? "tile"
-                           : has_any(f, std::initializer_list<std::string_view>{"pitch", "pad", "swizzle", "order"})        ? "2d"
-                           : has_any(f, std::initializer_list<std::string_view>{"seed", "range"})                           ? "gather"
-                                                                                                                            : "affine";
+    const char* def_kind = has_addresses                                                                             ? "addresses"
+                           : f.has("expr")                                                                           ? "expr"
+                           : has_any(f, kTileKeys)                                                                   ? "tile"
+                           : has_any(f, std::initializer_list<std::string_view>{"pitch", "pad", "swizzle", "order"}) ? "2d"
+                           : has_any(f, std::initializer_list<std::string_view>{"seed", "range"})                    ? "gather"
+                                                                                                                     : "affine";
     const std::string kind = f.choice(F::pattern, def_kind);
     p.kind = kind == "2d"          ? PatternKind::index_2d
              : kind == "gather"    ? PatternKind::gather

@@ -70,8 +70,8 @@ struct MemoryTileInputs {
     int layout = 0;    // 0 row-major, 1 padded, 2 CuTe Swizzle<B,M,S>, 3 TMA mode, 4 col ^ row, 5 rotation
     int pad = 8;       // 1..1024 (padded); pad 0 is row-major
     int cute[3] = {3, 3, 3};
-    int tma = 3;     // TmaSwizzle 1..6: 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B
-    int rotate = 8;  // rotation: elements per rotated chunk
+    int tma = 3;                   // TmaSwizzle 1..6: 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B
+    int rotate = 8;                // rotation: elements per rotated chunk
     std::int64_t global_base = 0;  // cp.async: byte address of the global source (its 32-byte alignment counts)
     bool operator==(const MemoryTileInputs&) const = default;
 };

@@ -109,8 +109,9 @@ void memory_tile_panel(AppState& s) {
             in.global_base = std::clamp<std::int64_t>(in.global_base, 0, std::int64_t{1} << 48);
             changed = true;
         }
-        item_tooltip("Byte address of the global matrix the cp.async reads (global_base): off a 32-byte boundary its sectors cost "
-                     "extra shared wavefronts, one per 4 sectors.");
+        item_tooltip(
+            "Byte address of the global matrix the cp.async reads (global_base): off a 32-byte boundary its sectors cost "
+            "extra shared wavefronts, one per 4 sectors.");
     }
     ImGui::SetNextItemWidth(em(9));
     changed |= ImGui::Combo("layout##tile", &in.layout, "row-major\0padded\0CuTe Swizzle\0TMA swizzle\0col ^ row\0rotation\0");
@@ -137,8 +138,9 @@ void memory_tile_panel(AppState& s) {
             in.tma = t + 1;
             changed = true;
         }
-        item_tooltip("CU_TENSOR_MAP_SWIZZLE_*: the 128B_ATOM_* modes (CUDA 12.8+, Blackwell) move 32- or 64-byte chunks; FLIP_8B also "
-                     "swaps the 8-byte halves of each 16 bytes on odd rows.");
+        item_tooltip(
+            "CU_TENSOR_MAP_SWIZZLE_*: the 128B_ATOM_* modes (CUDA 12.8+, Blackwell) move 32- or 64-byte chunks; FLIP_8B also "
+            "swaps the 8-byte halves of each 16 bytes on odd rows.");
     }
     if (in.layout == 5) {
         ImGui::SetNextItemWidth(em(8));

@@ -62,8 +62,9 @@ BankResult analyze_banks(const WarpAccess& w);
 // The same with the architecture's rules: an 8- or 16-byte load whose lanes pair up
 // (shared_load_pairs) runs in half the phases where ArchRules::smem_paired_load_merge is set.
 BankResult analyze_banks(const WarpAccess& w, const ArchRules& a);
-// 1 when every active lane t asks for the same address as lane t^1 (or t^1 is inactive), else 2 when
-// the same holds for t^2, else 0; 0 too for stores and for widths other than 8 and 16 bytes.
+// 1 when every active lane t asks for the same address as lane t^1 (or t^1 is inactive) and at least
+// one such pair has both lanes active, else 2 when the same holds for t^2, else 0; 0 too for stores
+// and for widths other than 8 and 16 bytes.
 int shared_load_pairs(const WarpAccess& w);
 
 // How the warp's phases were formed, for the reason text: "" for one phase, else e.g. " (16-byte accesses

@@ -131,7 +131,7 @@ struct TileAccessCount {
     int instructions = 0;
     std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;  // banks
     int max_way = 0;
-    std::int64_t source_wavefronts = 0, source_extra = 0;  // banks, cp_async: its global side (TileBankTotals)
+    std::int64_t source_wavefronts = 0, source_extra = 0;                         // banks, cp_async: its global side (TileBankTotals)
     std::int64_t sectors = 0, ideal_sectors = 0, lines = 0, bytes_requested = 0;  // coalesce
 };
 struct TileAnswer {
