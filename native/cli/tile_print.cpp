@@ -39,7 +39,7 @@ void print_chunk_map(const char* title, const TileLayout& L) {
     const int chunks = std::min(16, L.cols * L.elem_bytes / 16);
     if (chunks < 1) return;
     const int rows = std::min(8, L.rows);
-    std::printf("\n  %s: bank group (bank / 4) of each 16-byte chunk, rows 0-%d\n", title, rows - 1);
+    std::printf("\n  %s: bank group (bank / 4) per 16-byte chunk, rows 0-%d\n", title, rows - 1);
     for (int r = 0; r < rows; ++r) {
         std::string line;
         for (int k = 0; k < chunks; ++k) {
