@@ -130,11 +130,15 @@ void memory_tile_panel(AppState& s) {
         }
     }
     if (in.layout == 3) {
-        ImGui::SetNextItemWidth(em(13));  // room for 128B_ATOM_32B_FLIP_8B
+        ImGui::SetNextItemWidth(em(15));  // room for 128B_ATOM_32B_FLIP_8B beside the arrow
         int t = std::clamp(in.tma, 1, kTmaSwizzleModes - 1) - 1;
         if (ImGui::Combo(
-                "mode##tile_tma", &t, [](void*, int i) { return tma_swizzle_name(static_cast<TmaSwizzle>(i + 1)); }, nullptr,
-                kTmaSwizzleModes - 1)) {
+                "mode##tile_tma", &t,
+                [](void*, int i, const char** out) {
+                    *out = tma_swizzle_name(static_cast<TmaSwizzle>(i + 1));
+                    return true;
+                },
+                nullptr, kTmaSwizzleModes - 1)) {
             in.tma = t + 1;
             changed = true;
         }
@@ -175,7 +179,12 @@ void memory_tile_panel(AppState& s) {
                                 static_cast<long long>(t.source_extra), static_cast<long long>(t.source_wavefronts));
     }
     const SwizzleSolution& sol = v.solution;
+    std::int64_t layout_conflicts = 0;  // the layout's own: cp.async's source share is no layout's doing
+    for (const TileBankTotals& t : v.totals) layout_conflicts += t.conflicts - t.source_extra;
     if (sol.conflicts_plain == 0) ImGui::TextDisabled("Row-major already has no conflict: no swizzle needed.");
+    else if (layout_conflicts == 0 &&
+             v.layout.pad + v.layout.swizzle.bits + v.layout.rotate + v.layout.xor_rows + static_cast<int>(v.layout.tma) > 0)
+        ImGui::TextDisabled("This layout has no bank conflict (row-major has %lld).", static_cast<long long>(sol.conflicts_plain));
     else
         ImGui::Text("%s %s  (%s)%s%s: %lld -> %lld conflicts",
                     sol.zero ? "Fix:" : "No swizzle reaches zero; least conflicts:", sol.type.c_str(), sol.expression.c_str(),
