@@ -183,9 +183,7 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
                           static_cast<long long>(s.conflicts));
         reason += (reason.empty() ? "" : "; ") + std::string(buf);
         if (s.source_extra > 0) {
-            std::snprintf(buf, sizeof buf,
-                          " (%lld of them because the global source's sectors, one wavefront per 4, need %lld: align it to 32 bytes "
-                          "and read it contiguously)",
+            std::snprintf(buf, sizeof buf, " (%lld of them from the global source: its sectors need %lld wavefronts, one per 4 sectors)",
                           static_cast<long long>(s.source_extra), static_cast<long long>(s.source_wavefronts));
             reason += buf;
         }
