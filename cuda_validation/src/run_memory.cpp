@@ -380,7 +380,8 @@ void run_memory(Context& ctx, std::vector<vl::Case>& out, vl::json& tools) {
     const std::size_t first = out.size();
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const auto it = widths.find(vl::memory_kernel_name(cases[i]));
-        out.push_back(vl::memory_result(cases[i], by_case[i], it == widths.end() ? std::nullopt : it->second));
+        out.push_back(vl::memory_result(cases[i], by_case[i], it == widths.end() ? std::nullopt : it->second,
+                                        occ::find_arch(ctx.prop.major, ctx.prop.minor)));
     }
     if (!why.empty()) {
         tools["fallback"] = "no counters (" + why +

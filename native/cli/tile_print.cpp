@@ -19,6 +19,8 @@ std::string describe_tile(const io::TileRequest& t) {
     if (L.swizzle.bits) s += ", " + cute_swizzle_type(L.swizzle);
     if (L.tma != TmaSwizzle::none) s += std::string(", TMA ") + tma_swizzle_name(L.tma) + " swizzle";
     if (L.xor_rows) s += ", col ^ row";
+    if (L.rotate) s += ", rotated in chunks of " + std::to_string(L.rotate);
+    if (t.global_base_given) s += ", copied from global byte " + std::to_string(*t.global_base_given);
     s += "; accesses";
     for (std::size_t i = 0; i < t.accesses.size(); ++i) {
         const TileAccess& a = t.accesses[i];
@@ -37,7 +39,7 @@ void print_chunk_map(const char* title, const TileLayout& L) {
     const int chunks = std::min(16, L.cols * L.elem_bytes / 16);
     if (chunks < 1) return;
     const int rows = std::min(8, L.rows);
-    std::printf("\n  %s: bank group (bank / 4) of each 16-byte chunk, rows 0-%d\n", title, rows - 1);
+    std::printf("\n  %s: bank group (bank / 4) per 16-byte chunk, rows 0-%d\n", title, rows - 1);
     for (int r = 0; r < rows; ++r) {
         std::string line;
         for (int k = 0; k < chunks; ++k) {
@@ -70,6 +72,7 @@ void print_tile_banks(const io::BanksAnswer& a) {
         TileLayout fixed = L;
         fixed.pad = 0;
         fixed.xor_rows = false;
+        fixed.rotate = 0;
         fixed.tma = TmaSwizzle::none;
         fixed.swizzle = s.swizzle;
         print_chunk_map(("with " + s.type).c_str(), fixed);

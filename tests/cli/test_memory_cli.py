@@ -50,6 +50,22 @@ BANK_CASES = [
     (["--block", "32,32", "--order", "column", "--swizzle"], {"max_way": 1, "conflicts": 0}),
     (["--addresses", "0,128,256,-"], {"wavefronts": 3, "max_way": 3}),
     (["--cc", "5.0"], {"conflicts": 0}),
+    # Paired loads (NVIDIA forum 77228, "requests/instruction should reduce from 4 to 2"; issue 26's
+    # measurements): one address for every lane halves 8- and 16-byte loads, never stores; Maxwell keeps 4.
+    (["--access-bytes", "16", "--stride", "0"], {"wavefronts": 2, "ideal_wavefronts": 2, "conflicts": 0}),
+    (["--access-bytes", "8", "--stride", "0"], {"wavefronts": 1, "conflicts": 0}),
+    (["--access-bytes", "16", "--stride", "0", "--op", "store"], {"wavefronts": 4, "conflicts": 0}),
+    (["--access-bytes", "16", "--stride", "0", "--cc", "5.2"], {"wavefronts": 4}),
+    (["--access-bytes", "16", "--addresses", ",".join(str(t % 4 * 16) for t in range(32))], {"wavefronts": 4}),
+    # cp.async from a source 16 bytes off a sector: 8 instructions of 17 sectors, 5 wavefronts each (4 + 1).
+    (["--tile", "16x64", "--elem-bytes", "4", "--access-bytes", "16", "--tile-access", "cp_async", "--global-base", "16"],
+     {"wavefronts": 40, "ideal_wavefronts": 32, "conflicts": 8}),
+    # Blackwell's TMA modes and a rotation on ldmatrix.x4 of 64 x 64 halves (ideal 64).
+    (["--cc", "10.0", "--tile", "64x64", "--elem-bytes", "2", "--ldmatrix", "x4", "--tma-swizzle", "128B_ATOM_32B"],
+     {"wavefronts": 128, "max_way": 2}),
+    (["--cc", "10.0", "--tile", "64x64", "--elem-bytes", "2", "--ldmatrix", "x4", "--tma-swizzle", "128b_atom_64b"],
+     {"wavefronts": 256, "max_way": 4}),
+    (["--tile", "64x64", "--elem-bytes", "2", "--ldmatrix", "x4", "--rotate", "8"], {"wavefronts": 64, "conflicts": 0}),
 ]
 
 
@@ -117,6 +133,22 @@ class Banks(unittest.TestCase):
         self.assertIn("33", r["fix"])
         self.assertIn("swizzle", r["fix"])
 
+    def test_cp_async_source_and_tile_echo(self):
+        r = query("banks", "--tile", "16x64", "--elem-bytes", "4", "--access-bytes", "16", "--tile-access", "cp_async",
+                  "--global-base", "16")
+        acc = r["tile"]["accesses"][0]
+        self.assertEqual((acc["source_wavefronts"], acc["source_extra"]), (40, 8))
+        self.assertIn("align cp_async's global source to 32 bytes", r["fix"])
+        self.assertEqual(r["input"]["global_base"], 16)
+        aligned = query("banks", "--tile", "16x64", "--elem-bytes", "4", "--access-bytes", "16", "--tile-access", "cp_async",
+                        "--global-base", "32")
+        self.assertEqual(aligned["tile"]["accesses"][0]["source_extra"], 0)
+        self.assertIsNone(aligned["fix"])
+        rot = query("banks", "--tile", "32x32", "--tile-access", "column", "--rotate", "1")
+        self.assertEqual((rot["conflicts"], rot["tile"]["layout"], rot["input"]["rotate"]), (0, "rotate 1", 1))
+        tma = query("banks", "--tile", "64x64", "--elem-bytes", "2", "--ldmatrix", "x4", "--tma-swizzle", "128b_Atom_32b")
+        self.assertEqual(tma["input"]["tma_swizzle"], "128B_ATOM_32B")
+
     def test_human_picture_fits_80_columns(self):
         for flags, _ in BANK_CASES:
             with self.subTest(flags=flags):
@@ -151,10 +183,13 @@ class Batch(unittest.TestCase):
                 else:
                     lo, hi = (int(x) for x in v.split("-"))
                     req["active_lanes"] = sum(1 << l for l in range(lo, hi + 1))
-            elif f in ("--stride", "--offset", "--access-bytes", "--pitch", "--pad", "--range", "--seed"):
-                req[names[f]] = int(v)
+            elif f == "--tile":
+                req["tile"] = [int(x) for x in v.split("x")]
+            elif f in ("--stride", "--offset", "--access-bytes", "--pitch", "--pad", "--range", "--seed", "--elem-bytes",
+                       "--global-base", "--rotate"):
+                req[f[2:].replace("-", "_")] = int(v)
             else:
-                req[names[f]] = v
+                req[names.get(f, f[2:].replace("-", "_"))] = v
             i += 2
         return req
 

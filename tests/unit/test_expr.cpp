@@ -256,7 +256,7 @@ void same_warps(const AccessPattern& p, const IndexExpr& e, const ArchRules& arc
         for (int lane = 0; lane < 32; ++lane)
             if (ref.lane_active(lane)) CHECK(w.addr[static_cast<std::size_t>(lane)] == ref.addr[static_cast<std::size_t>(lane)]);
         const GlobalAccessResult gx = analyze_global(w);
-        const BankResult bx = analyze_banks(w);
+        const BankResult bx = analyze_banks(w, arch);
         const auto& gr = g.warps[static_cast<std::size_t>(wi)];
         const auto& br = b.warps[static_cast<std::size_t>(wi)];
         CHECK(gx.sectors == gr.sectors);

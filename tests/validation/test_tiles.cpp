@@ -156,3 +156,45 @@ TEST_CASE("tile cases in a report: counted under their kind, shown in the table 
     CHECK(back.cases[0].inputs["access"] == "ldmatrix.x4");
     CHECK(back.cases[1].inputs["gmem_offsets"].size() == 32);
 }
+
+// The measured shared-memory rules the hardware check settles (docs/MEMORY.md; sources in
+// tests/unit/test_bank_measured.cpp): cp.async's source 16 bytes off a sector adds one wavefront
+// (17 sectors -> 5), 32 bytes off none; Blackwell's 128B_ATOM_32B / 128B_ATOM_64B make ldmatrix.x4
+// 2- and 4-way (8 and 16 wavefronts); a rotation by 8 halfs is conflict-free (4).
+TEST_CASE("tile cases: cp.async's global source, the 128B_ATOM TMA modes and a rotation") {
+    const auto v = tile_cases(true);
+    const TilePrediction off = predict_tile(find(v, "tile/cp_async16/16x64b4/rowmajor/gpitch64/gbase16/w0"));
+    CHECK(off.sectors == 17);
+    CHECK(off.wavefronts == 5);
+    CHECK(off.conflicts == 1);
+    CHECK(off.source_extra == 1);
+    CHECK(predict_tile(find(v, "tile/cp_async16/16x64b4/rowmajor/gpitch64/gbase32/w0")).wavefronts == 4);
+    const TilePrediction strided = predict_tile(find(v, "tile/cp_async4/64x4b4/rowmajor/gpitch64/w0"));
+    CHECK(strided.sectors == 8);
+    CHECK(strided.wavefronts == 2);
+    CHECK(predict_tile(find(v, "tile/ldmatrix.x4/64x64h/tma128B_ATOM_32B/w0")).wavefronts == 8);
+    CHECK(predict_tile(find(v, "tile/ldmatrix.x4/64x64h/tma128B_ATOM_64B/w0")).wavefronts == 16);
+    CHECK(predict_tile(find(v, "tile/ldmatrix.x4/64x64h/rotate8/w0")).wavefronts == 4);
+}
+
+// The paired-load merge in the memory cases' predictions: with the GPU's rules an 8- or 16-byte load
+// of lane pairs on one element halves (NVIDIA forum 77228: "from 4 to 2"); stores and the phase model
+// alone keep 2 and 4.
+TEST_CASE("memory cases: pairs of lanes on one element, with and without the architecture's rules") {
+    MemCase pairs;
+    pairs.kind = Kind::banks;
+    pairs.id = "t";
+    pairs.elem_size = 16;
+    for (int l = 0; l < 32; ++l) pairs.offsets.push_back(std::int64_t{l / 2} * 16);
+    const occ::ArchRules* h100 = occ::find_arch(9, 0);
+    CHECK(predict_shared(pairs, h100).wavefronts == 2);
+    CHECK(predict_shared(pairs).wavefronts == 4);
+    pairs.store = true;
+    CHECK(predict_shared(pairs, h100).wavefronts == 4);
+    std::set<std::string> ids;
+    for (const MemCase& c : bank_cases(true)) ids.insert(c.id);
+    for (const char* id : {"smem/ld8/pairs_xor1", "smem/ld16/pairs_xor1", "smem/st16/pairs_xor1"}) CHECK(ids.count(id) == 1);
+    ids.clear();
+    for (const MemCase& c : bank_cases(false)) ids.insert(c.id);
+    for (const char* id : {"smem/ld8/quads", "smem/ld16/pairs_xor2", "smem/ld16/quad_period4"}) CHECK(ids.count(id) == 1);
+}

@@ -162,6 +162,12 @@ std::vector<MemCase> bank_cases(bool /*quick*/) {
                     [stride](int l) { return std::int64_t{l} * stride * 8; });
         }
         b.table(q, "broadcast", "every lane reads the same element", 8, store, [](int) { return std::int64_t{64}; });
+        // The paired-load merge (banks.cpp, ArchRules::smem_paired_load_merge): lanes t and t^1, t and t^2,
+        // and quads on one element take 1 wavefront loaded, 2 stored.
+        b.table(q, "pairs_xor1", "lanes t and t^1 read the same element", 8, store, [](int l) { return std::int64_t{l / 2} * 8; });
+        b.table(!store, "pairs_xor2", "lanes t and t^2 read the same element", 8, store,
+                [](int l) { return std::int64_t{l / 4 * 2 + l % 2} * 8; });
+        b.table(!store, "quads", "the four lanes of a quad read the same element", 8, store, [](int l) { return std::int64_t{l / 4} * 8; });
         b.table(!store, "tile_column_xor", "64-bit tile column, XOR swizzle", 8, store,
                 [](int l) { return (std::int64_t{l} * 16 + ((3 ^ l) % 16)) * 8; });
         b.two_d(!store, 8, store, 8, 4, 16 * 8);
@@ -171,6 +177,13 @@ std::vector<MemCase> bank_cases(bool /*quick*/) {
                     [stride](int l) { return std::int64_t{l} * stride * 16; });
         }
         b.table(q, "broadcast", "every lane reads the same element", 16, store, [](int) { return std::int64_t{64}; });
+        b.table(q, "pairs_xor1", "lanes t and t^1 read the same element", 16, store, [](int l) { return std::int64_t{l / 2} * 16; });
+        b.table(!store, "pairs_xor2", "lanes t and t^2 read the same element", 16, store,
+                [](int l) { return std::int64_t{l / 4 * 2 + l % 2} * 16; });
+        b.table(!store, "quads", "the four lanes of a quad read the same element", 16, store,
+                [](int l) { return std::int64_t{l / 4} * 16; });
+        // NVIDIA forum 77228: byte offset tid % 4 * 16 is no pair (T0 == T4): 4 requests.
+        b.table(!store, "quad_period4", "lane t reads element t % 4", 16, store, [](int l) { return std::int64_t{l % 4} * 16; });
         b.table(
             !store, "mask55555555", "consecutive, every other lane", 16, store, [](int l) { return std::int64_t{l} * 16; }, 0x55555555ull);
         // Bytes and halves: several lanes share a word (broadcast within a word).

@@ -43,11 +43,11 @@ GlobalPrediction predict_global(const MemCase& c) {
     return p;
 }
 
-SharedPrediction predict_shared(const MemCase& c) {
+SharedPrediction predict_shared(const MemCase& c, const ArchRules* arch) {
     SharedPrediction p;
     for (int w = 0; w < warps_of(c); ++w) {
         const WarpAccess a = warp_of(c, w);
-        const BankResult r = analyze_banks(a);
+        const BankResult r = arch ? analyze_banks(a, *arch) : analyze_banks(a);
         if (a.active != 0) ++p.instructions;
         p.wavefronts += r.wavefronts;
         p.conflicts += r.conflicts;

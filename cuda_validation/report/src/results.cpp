@@ -31,7 +31,7 @@ std::optional<std::int64_t> metric(const NcuLaunch* l, const std::string& name) 
 
 }  // namespace
 
-Case memory_result(const MemCase& c, const NcuLaunch* launch, std::optional<std::int64_t> sass_width) {
+Case memory_result(const MemCase& c, const NcuLaunch* launch, std::optional<std::int64_t> sass_width, const ArchRules* arch) {
     Case r;
     r.kind = c.kind;
     r.id = c.id;
@@ -45,7 +45,7 @@ Case memory_result(const MemCase& c, const NcuLaunch* launch, std::optional<std:
             {"requests", p.requests, std::nullopt, metric(launch, "l1tex__t_requests_pipe_lsu_mem_global_op_" + op + ".sum")});
         r.checks.push_back({"sectors", p.sectors, std::nullopt, metric(launch, "l1tex__t_sectors_pipe_lsu_mem_global_op_" + op + ".sum")});
     } else {
-        const SharedPrediction p = predict_shared(c);
+        const SharedPrediction p = predict_shared(c, arch);
         r.checks.push_back(
             {"instructions", p.instructions, std::nullopt, metric(launch, "smsp__sass_inst_executed_op_shared_" + op + ".sum")});
         r.checks.push_back(

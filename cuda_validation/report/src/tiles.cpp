@@ -19,7 +19,8 @@ std::string layout_tag(const TileLayout& t) {
     if (t.pad) s += "/pad" + std::to_string(t.pad);
     if (t.swizzle.bits) s += "/swizzle" + std::to_string(t.swizzle.bits) + std::to_string(t.swizzle.base) + std::to_string(t.swizzle.shift);
     if (t.tma != TmaSwizzle::none) s += std::string("/tma") + tma_swizzle_name(t.tma);
-    if (!t.pad && !t.swizzle.bits && t.tma == TmaSwizzle::none) s += "/rowmajor";
+    if (t.rotate) s += "/rotate" + std::to_string(t.rotate);
+    if (!t.pad && !t.swizzle.bits && t.tma == TmaSwizzle::none && !t.rotate) s += "/rowmajor";
     return s;
 }
 
@@ -28,14 +29,16 @@ std::string layout_words(const TileLayout& t) {
     if (t.pad) s += ", rows padded by " + std::to_string(t.pad);
     if (t.swizzle.bits) s += ", " + cute_swizzle_type(t.swizzle);
     if (t.tma != TmaSwizzle::none) s += std::string(", TMA ") + tma_swizzle_name(t.tma) + " swizzle";
-    if (!t.pad && !t.swizzle.bits && t.tma == TmaSwizzle::none) s += ", row-major";
+    if (t.rotate) s += ", rows rotated in chunks of " + std::to_string(t.rotate);
+    if (!t.pad && !t.swizzle.bits && t.tma == TmaSwizzle::none && !t.rotate) s += ", row-major";
     return s;
 }
 
 struct TileBuilder {
     std::vector<TileCase>& out;
     bool quick;
-    void add(bool in_quick, const TileLayout& t, const std::string& access, int bytes, int warp = 0, std::int64_t global_pitch = 0) {
+    void add(bool in_quick, const TileLayout& t, const std::string& access, int bytes, int warp = 0, std::int64_t global_pitch = 0,
+             int global_base = 0) {
         if (quick && !in_quick) return;
         TileCase c;
         c.layout = t;
@@ -43,18 +46,20 @@ struct TileBuilder {
         c.kind = c.access.kind == TileAccessKind::cp_async ? Kind::coalescing : Kind::banks;
         c.warp = warp;
         c.global_pitch = global_pitch ? global_pitch : t.cols;
+        c.global_base = global_base;
         const WarpAccess s = tile_warp_access(t, c.access, warp);
         c.mask = s.active;
         for (int l = 0; l < kWarpLanes; ++l)
             if ((s.active >> l) & 1u) c.smem[static_cast<std::size_t>(l)] = static_cast<int>(s.addr[static_cast<std::size_t>(l)]);
         if (c.access.kind == TileAccessKind::cp_async) {
-            const WarpAccess g = tile_global_access(t, c.access, warp, c.global_pitch, 0);
+            const WarpAccess g = tile_global_access(t, c.access, warp, c.global_pitch, static_cast<std::uint64_t>(global_base));
             for (int l = 0; l < kWarpLanes; ++l)
                 if ((g.active >> l) & 1u) c.gmem[static_cast<std::size_t>(l)] = static_cast<int>(g.addr[static_cast<std::size_t>(l)]);
         }
         const std::string name = tile_access_name(c.access);
         c.id = "tile/" + name + (c.access.kind == TileAccessKind::cp_async ? std::to_string(c.access.bytes) : "") + "/" + layout_tag(t) +
-               (global_pitch ? "/gpitch" + std::to_string(global_pitch) : "") + "/w" + std::to_string(warp);
+               (global_pitch ? "/gpitch" + std::to_string(global_pitch) : "") +
+               (global_base ? "/gbase" + std::to_string(global_base) : "") + "/w" + std::to_string(warp);
         c.description = name + (c.access.kind == TileAccessKind::cp_async ? " " + std::to_string(c.access.bytes) + " B" : "") +
                         ", warp instruction " + std::to_string(warp) + " of a " + layout_words(t);
         out.push_back(std::move(c));
@@ -100,8 +105,10 @@ json TileCase::inputs() const {
            {"mask", mask},
            {"min_cc", min_cc()},
            {"smem_offsets", smem}};
+    if (layout.rotate) j["rotate"] = layout.rotate;
     if (access.kind == TileAccessKind::cp_async) {
         j["global_pitch"] = global_pitch;
+        j["global_base"] = global_base;
         j["gmem_offsets"] = gmem;
     }
     return j;
@@ -146,6 +153,19 @@ std::vector<TileCase> tile_cases(bool quick) {
     b.add(true, rm, "cp_async", 4);
     b.add(false, tile(32, 32, 4), "cp_async", 4, 1, 33);
     b.add(false, tile(32, 32, 4, 1), "cp_async", 4);
+    // cp.async's global source (smem_shapes.cpp, cp_async_source_wavefronts): 16 bytes off a sector
+    // (one more wavefront), 32 bytes off (none), and 16-byte rows 256 bytes apart (8 sectors, 2 wavefronts).
+    b.add(true, tile(16, 64, 4), "cp_async", 16, 0, 64, 16);
+    b.add(true, tile(16, 64, 4), "cp_async", 16, 0, 64, 32);
+    b.add(true, tile(64, 4, 4), "cp_async", 4, 0, 64);
+    // Blackwell's TMA modes (CUtensorMapSwizzle 128B_ATOM_32B / _FLIP_8B / 128B_ATOM_64B) and a rotation:
+    // ldmatrix.x4 on 64x64 halves is 2-way, 4-way and conflict-free; FLIP_8B checked with 8-byte copies.
+    b.add(true, tile(64, 64, 2, 0, {}, TmaSwizzle::b128_atom32), "ldmatrix.x4", 16);
+    b.add(true, tile(64, 64, 2, 0, {}, TmaSwizzle::b128_atom64), "ldmatrix.x4", 16);
+    b.add(false, tile(64, 64, 2, 0, {}, TmaSwizzle::b128_atom32_flip8), "cp_async", 8, 1);
+    TileLayout rot = tile(64, 64, 2);
+    rot.rotate = 8;
+    b.add(true, rot, "ldmatrix.x4", 16);
     return v;
 }
 
@@ -169,14 +189,24 @@ std::string validate_tile_case(const TileCase& c) {
 TilePrediction predict_tile(const TileCase& c) {
     TilePrediction p;
     const WarpAccess s = tile_warp_access(c.layout, c.access, c.warp);
-    const BankResult r = analyze_banks(s);
+    BankResult r = analyze_banks(s);
     p.instructions = s.active ? 1 : 0;
+    if (c.access.kind == TileAccessKind::cp_async) {
+        // The shared side waits for the global sectors (tile_banks with a source), one wavefront per 4.
+        const int need = cp_async_source_wavefronts(
+            analyze_global(tile_global_access(c.layout, c.access, c.warp, c.global_pitch, static_cast<std::uint64_t>(c.global_base)))
+                .sectors);
+        p.source_extra = std::max(0, need - r.wavefronts);
+        r.conflicts += static_cast<int>(p.source_extra);
+        r.wavefronts += static_cast<int>(p.source_extra);
+    }
     p.wavefronts = r.wavefronts;
     p.ideal_wavefronts = r.ideal_wavefronts;
     p.conflicts = r.conflicts;
     p.max_way = r.max_way;
     if (c.access.kind == TileAccessKind::cp_async) {
-        const GlobalAccessResult g = analyze_global(tile_global_access(c.layout, c.access, c.warp, c.global_pitch, 0));
+        const GlobalAccessResult g = analyze_global(
+            tile_global_access(c.layout, c.access, c.warp, c.global_pitch, static_cast<std::uint64_t>(c.global_base)));
         p.requests = g.requests;
         p.sectors = g.sectors;
     }

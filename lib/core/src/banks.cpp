@@ -120,13 +120,13 @@ int phase_distinct_words(const std::array<std::uint32_t, kWarpLanes>& lane_word,
 
 }  // namespace
 
-OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
+namespace {
+
+// The model for a given phase count (bank_phases, or half of it for a paired load).
+[[gnu::always_inline]] inline BankResult analyze_banks_phases(const WarpAccess& w, int ab, int phases) {
     BankResult r;
     r.lane_bank.fill(-1);
-    // valid_access_bytes (1, 2, 4, 8 or 16), inline: a power of two up to 16.
-    const int wb = w.access_bytes;
-    const int ab = wb >= 1 && wb <= 16 && (wb & (wb - 1)) == 0 ? wb : 4;
-    r.phases = bank_phases(ab);
+    r.phases = phases;
     if (w.active == 0xffffffffu && analyze_banks_affine(w, ab, r)) return r;
     const int lanes_per_phase = kWarpLanes / r.phases;
     const std::uint32_t words_per_lane = ab >= kBankBytes ? static_cast<std::uint32_t>(ab / kBankBytes) : 1u;
@@ -196,6 +196,51 @@ OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
     return r;
 }
 
+// valid_access_bytes (1, 2, 4, 8 or 16), inline: a power of two up to 16 (else 4; callers checked it).
+inline int bank_access_bytes(int wb) { return wb >= 1 && wb <= 16 && (wb & (wb - 1)) == 0 ? wb : 4; }
+
+}  // namespace
+
+OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w) {
+    const int ab = bank_access_bytes(w.access_bytes);
+    return analyze_banks_phases(w, ab, bank_phases(ab));
+}
+
+int shared_load_pairs(const WarpAccess& w) {
+    // NVIDIA developer forum, "Unexpected shared memory bank conflict" (NVIDIA's answer,
+    // https://forums.developer.nvidia.com/t/unexpected-shared-memory-bank-conflict/77228/2): shared loads
+    // "with uniform addresses" return 128 bytes = 1 register per cycle, packed two lanes at a time when
+    // "Thread pairs (Tn and Tn^1) have the same addresses for all active threads", or Tn and Tn^2 ("these
+    // encompass the case where all active threads have the same address"): LDS.128 then takes 2 requests
+    // instead of 4. The same packing halves LDS.64 (2 -> 1); stores are never packed (measured, issue 26).
+    if (w.op != AccessOp::load || (w.access_bytes != 8 && w.access_bytes != 16) || w.active == 0) return 0;
+    // A pair with an inactive lane neither breaks the rule nor makes it: at least one pair must have both
+    // lanes active (one lane alone, or every other lane active with distinct addresses, is no pairing).
+    for (int k : {1, 2}) {
+        bool pairs = true, any = false;
+        for (int lane = 0; lane < kWarpLanes && pairs; ++lane) {
+            const int other = lane ^ k;
+            if (((w.active >> lane) & 1u) && ((w.active >> other) & 1u)) {
+                pairs = w.addr[static_cast<std::size_t>(lane)] == w.addr[static_cast<std::size_t>(other)];
+                any = true;
+            }
+        }
+        if (pairs && any) return k;
+    }
+    return 0;
+}
+
+OCC_HOT_CLONES BankResult analyze_banks(const WarpAccess& w, const ArchRules& a) {
+    const int ab = bank_access_bytes(w.access_bytes);
+    const int pairs = a.smem_paired_load_merge ? shared_load_pairs(w) : 0;
+    if (pairs == 0) return analyze_banks_phases(w, ab, bank_phases(ab));
+    // Two lanes' registers per wavefront: a phase covers twice the lanes (8-byte: the whole warp,
+    // 16-byte: a half-warp), so 128 bytes of distinct data still fill one wavefront.
+    BankResult r = analyze_banks_phases(w, ab, bank_phases(ab) / 2);
+    r.load_pairs = pairs;
+    return r;
+}
+
 int bank_lane_list(const BankResult& r, int bank, std::array<std::int8_t, kWarpLanes>& out) {
     if (bank < 0 || bank >= kBanks) return 0;
     int n = 0;
@@ -233,11 +278,11 @@ struct Totals {
     int max_way = 0;
 };
 
-Totals totals_of(const AccessPattern& p, std::vector<BankResult>* keep, int* worst) {
+Totals totals_of(const AccessPattern& p, const ArchRules& arch, std::vector<BankResult>* keep, int* worst) {
     Totals t;
     std::int64_t worst_conf = -1;
     for (int wi = 0; wi < p.warps(); ++wi) {
-        const BankResult r = analyze_banks(make_warp_access(p, wi));
+        const BankResult r = analyze_banks(make_warp_access(p, wi), arch);
         t.wavefronts += r.wavefronts;
         t.ideal += r.ideal_wavefronts;
         t.conflicts += r.conflicts;
@@ -250,6 +295,22 @@ Totals totals_of(const AccessPattern& p, std::vector<BankResult>* keep, int* wor
     }
     return t;
 }
+
+}  // namespace
+
+const char* bank_phase_text(const BankResult& w) {
+    if (w.load_pairs == 1)
+        return w.phases == 1 ? " (an 8-byte load whose lanes t and t^1 share addresses: 1 phase of 32 lanes, not 2)"
+                             : " (a 16-byte load whose lanes t and t^1 share addresses: 2 phases of 16 lanes, not 4)";
+    if (w.load_pairs == 2)
+        return w.phases == 1 ? " (an 8-byte load whose lanes t and t^2 share addresses: 1 phase of 32 lanes, not 2)"
+                             : " (a 16-byte load whose lanes t and t^2 share addresses: 2 phases of 16 lanes, not 4)";
+    return w.phases == 1   ? ""
+           : w.phases == 2 ? " (8-byte accesses run as 2 phases of 16 lanes)"
+                           : " (16-byte accesses run as 4 phases of 8 lanes)";
+}
+
+namespace {
 
 std::string lane_list_text(std::uint32_t mask) {
     std::string s;
@@ -274,7 +335,7 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
     std::string refusal = banks_model_unsupported(arch);
     if (refusal.empty()) refusal = banks_access_unsupported(p.access_bytes);
     if (!detail::start_block(b, std::move(refusal), p)) return b;
-    const Totals t = totals_of(p, &b.warps, &b.worst_warp);
+    const Totals t = totals_of(p, arch, &b.warps, &b.worst_warp);
     b.wavefronts = t.wavefronts;
     b.ideal_wavefronts = t.ideal;
     b.conflicts = t.conflicts;
@@ -286,8 +347,8 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
         padded.pad = p.pad + 1;
         AccessPattern swz = p;
         swz.swizzle = true;
-        if (check_pattern(padded).empty()) b.conflicts_padded = totals_of(padded, nullptr, nullptr).conflicts;
-        if (check_pattern(swz).empty()) b.conflicts_swizzled = totals_of(swz, nullptr, nullptr).conflicts;
+        if (check_pattern(padded).empty()) b.conflicts_padded = totals_of(padded, arch, nullptr, nullptr).conflicts;
+        if (check_pattern(swz).empty()) b.conflicts_swizzled = totals_of(swz, arch, nullptr, nullptr).conflicts;
     }
 
     const BankResult& w = b.warps[static_cast<std::size_t>(b.worst_warp)];
@@ -296,9 +357,7 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
         b.reason = "no active lane: no shared-memory access";
         return b;
     }
-    const char* phase_txt = w.phases == 1   ? ""
-                            : w.phases == 2 ? " (8-byte accesses run as 2 phases of 16 lanes)"
-                                            : " (16-byte accesses run as 4 phases of 8 lanes)";
+    const char* phase_txt = bank_phase_text(w);
     if (b.conflicts == 0) {
         bool shared_word = false;
         {
@@ -356,7 +415,7 @@ BankBlockResult analyze_banks_block(const AccessPattern& p, const ArchRules& arc
         const std::int64_t step = std::max<std::int64_t>(1, kBankBytes / eb);
         odd.stride = p.stride + step;
         std::int64_t after = -1;
-        if (check_pattern(odd).empty()) after = totals_of(odd, nullptr, nullptr).conflicts;
+        if (check_pattern(odd).empty()) after = totals_of(odd, arch, nullptr, nullptr).conflicts;
         if (after >= 0 && after < b.conflicts)
             b.fix = "make the stride an odd number of " + std::string(eb >= kBankBytes ? "elements" : "words") + " (pad each row, stride " +
                     std::to_string(odd.stride) + "): " + std::to_string(b.conflicts) + " -> " + std::to_string(after) + " conflicts";

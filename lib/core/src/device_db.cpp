@@ -67,6 +67,13 @@ constexpr ArchRules same_as(ArchRules r, int cc_minor, const char* source) {
 //                   and the .global state space; ptxas 13.0 accepts them for sm_100, 103, 110, 120 and 121
 //                   and refuses sm_90 with "Feature '256 bit wide load/store' requires .target sm_100 or
 //                   higher"); 16 before (a 32-byte type such as double4_32a compiles to two 16-byte accesses).
+//   smem_paired_load_merge  7.0+ (NVIDIA developer forum, "Unexpected shared memory bank conflict",
+//                   https://forums.developer.nvidia.com/t/unexpected-shared-memory-bank-conflict/77228/2:
+//                   on cc 7.0-7.5 LDS.128 takes 2 requests instead of 4 when lanes Tn and Tn^1, or Tn
+//                   and Tn^2, share addresses; the Ampere SGEMM of Yinghan-Li/YHs_Sample
+//                   (cuda/gemm/ampere_sgemm.cu, "z thread map to avoid LDS.128 shared memory broadcast
+//                   limitation") lays its cc 8.0 fragments out for it; measured halving on 8- and
+//                   16-byte loads, never on stores (issue 26). 5.x-6.x: no public evidence, off.
 constexpr ArchRules kVolta70{.cc_major = 7,
                              .cc_minor = 0,
                              .family = "Volta",
@@ -78,6 +85,7 @@ constexpr ArchRules kVolta70{.cc_major = 7,
                              .smem_optin = true,
                              .banks_model = true,
                              .sectors_model = true,
+                             .smem_paired_load_merge = true,
                              .source = "[PG] cc 7.0; [VTG] carveouts"};
 constexpr ArchRules kBlackwell100{.cc_major = 10,
                                   .cc_minor = 0,
@@ -99,6 +107,7 @@ constexpr ArchRules kBlackwell100{.cc_major = 10,
                                   .banks_model = true,
                                   .sectors_model = true,
                                   .max_global_access_bytes = 32,
+                                  .smem_paired_load_merge = true,
                                   .source = "[PG] cc 10.0; [BTG] carveouts"};
 constexpr ArchRules kBlackwell120{.cc_major = 12,
                                   .cc_minor = 0,
@@ -121,6 +130,7 @@ constexpr ArchRules kBlackwell120{.cc_major = 12,
                                   .banks_model = true,
                                   .sectors_model = true,
                                   .max_global_access_bytes = 32,
+                                  .smem_paired_load_merge = true,
                                   .source = "[PG] cc 12.0; [BTG] carveouts up to 100 KB"};
 
 // Thor: cc 10.0's memory system with cc 12.x's thread and block slots ([PG] "Technical
@@ -211,6 +221,7 @@ constexpr ArchRules kArchs[] = {
      .smem_optin = true,
      .banks_model = true,
      .sectors_model = true,
+     .smem_paired_load_merge = true,
      .source = "[PG] cc 7.5; [TTG] 32/64 KB"},
     {.cc_major = 8,
      .cc_minor = 0,
@@ -226,6 +237,7 @@ constexpr ArchRules kArchs[] = {
      .smem_reserve_in_block_limit = true,
      .banks_model = true,
      .sectors_model = true,
+     .smem_paired_load_merge = true,
      .source = "[PG] cc 8.0; [ATG] carveouts, 1 KB reserve"},
     {.cc_major = 8,
      .cc_minor = 6,
@@ -244,6 +256,7 @@ constexpr ArchRules kArchs[] = {
      .barriers_per_block_slot = 1,
      .banks_model = true,
      .sectors_model = true,
+     .smem_paired_load_merge = true,
      .source = "[PG] cc 8.6; [ATG] GA10x carveouts"},
     {.cc_major = 8,
      .cc_minor = 7,
@@ -262,6 +275,7 @@ constexpr ArchRules kArchs[] = {
      .barriers_per_block_slot = 1,
      .banks_model = true,
      .sectors_model = true,
+     .smem_paired_load_merge = true,
      .source = "[PG] cc 8.7 (Orin); [ATG] carveouts"},
     {.cc_major = 8,
      .cc_minor = 9,
@@ -280,6 +294,7 @@ constexpr ArchRules kArchs[] = {
      .barriers_per_block_slot = 1,
      .banks_model = true,
      .sectors_model = true,
+     .smem_paired_load_merge = true,
      .source = "[PG] cc 8.9; [AdaTG] carveouts"},
     {.cc_major = 9,
      .cc_minor = 0,
@@ -298,6 +313,7 @@ constexpr ArchRules kArchs[] = {
      .max_cluster_size_nonportable = 16,
      .banks_model = true,
      .sectors_model = true,
+     .smem_paired_load_merge = true,
      .source = "[PG] cc 9.0; [HTG] carveouts"},
     kBlackwell100,
     [] {  // The same hardware as 11.0 under CUDA 12.8/12.9's number (CUDA 13.0 Features Archive:

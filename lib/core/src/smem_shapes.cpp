@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 namespace occ {
 
@@ -92,33 +93,99 @@ std::string swizzle_index_expression(const CuteSwizzle& s) {
     return buf;
 }
 
+namespace {
+// CUtensorMapSwizzle (cuda.h), in the enum's order, as occ spells them.
+constexpr const char* kTmaNames[kTmaSwizzleModes] = {"none",         "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B",
+                                                     "128B_ATOM_64B"};
+}  // namespace
+
 const char* tma_swizzle_name(TmaSwizzle t) {
+    const auto i = static_cast<std::size_t>(t);
+    return i < std::size(kTmaNames) ? kTmaNames[i] : "none";
+}
+
+bool parse_tma_swizzle(std::string_view text, TmaSwizzle& out) {
+    std::string s;
+    for (char c : text) s += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (s.rfind("CU_TENSOR_MAP_SWIZZLE_", 0) == 0) s.erase(0, 22);
+    for (int i = 0; i < kTmaSwizzleModes; ++i) {
+        std::string n = kTmaNames[i];
+        for (char& c : n) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        if (s == n) {
+            out = static_cast<TmaSwizzle>(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+int tma_swizzle_span(TmaSwizzle t) {
+    // cuda.h, cuTensorMapEncodeTiled: "CU_TENSOR_MAP_SWIZZLE_128B* require the bounding box inner
+    // dimension to be <= 128"; 32B and 64B: <= 32 and <= 64.
     switch (t) {
-        case TmaSwizzle::b32: return "32B";
-        case TmaSwizzle::b64: return "64B";
-        case TmaSwizzle::b128: return "128B";
-        default: return "none";
+        case TmaSwizzle::none: return 0;
+        case TmaSwizzle::b32: return 32;
+        case TmaSwizzle::b64: return 64;
+        default: return 128;
     }
 }
 
-int tma_swizzle_span(TmaSwizzle t) { return t == TmaSwizzle::none ? 0 : 16 << static_cast<int>(t); }
+int tma_swizzle_atom(TmaSwizzle t) {
+    // cuda.h, CUtensorMapSwizzle: "Swizzle 16B chunks", "32B chunks", "64B chunks within 128B span";
+    // FLIP_8B "additionally swap lower 8B with upper 8B within each 16B for every alternate row".
+    switch (t) {
+        case TmaSwizzle::b128_atom32: return 32;
+        case TmaSwizzle::b128_atom64: return 64;
+        case TmaSwizzle::b128_atom32_flip8: return 8;
+        default: return 16;
+    }
+}
 
 CuteSwizzle tma_swizzle_bytes(TmaSwizzle t) {
-    // CUTLASS copy_traits_sm90_tma_swizzle.hpp, get_tma_swizzle_bits: with M = 4 (16-byte units),
-    // B = 1 -> SWIZZLE_32B, 2 -> 64B, 3 -> 128B; get_tma_swizzle_base requires S = 3.
-    if (t == TmaSwizzle::none) return {};
-    return CuteSwizzle{static_cast<int>(t), 4, 3};
+    switch (t) {
+        // CUTLASS copy_traits_sm90_tma_swizzle.hpp, get_tma_swizzle_bits: with M = 4 (16-byte units),
+        // B = 1 -> SWIZZLE_32B, 2 -> 64B, 3 -> 128B; get_tma_swizzle_base requires S = 3.
+        case TmaSwizzle::b32: return {1, 4, 3};
+        case TmaSwizzle::b64: return {2, 4, 3};
+        case TmaSwizzle::b128: return {3, 4, 3};
+        // get_tma_swizzle_base: M = 5 needs B = 2 and S = 2 -> SWIZZLE_BASE_32B -> CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B
+        // (copy_sm90_desc.hpp, to_CUtensorMapSwizzle); mma_sm100_desc.hpp: "128B_BASE32B : Swizzle<2,5,2>".
+        // The four 32-byte chunks of a 128-byte row move by the row's index mod 4.
+        case TmaSwizzle::b128_atom32:
+        case TmaSwizzle::b128_atom32_flip8: return {2, 5, 2};
+        // cuda.h: "Swizzle 64B chunks within 128B span": two chunks, so one bit (6) moved by the row's
+        // parity (bit 7), the pattern of the other 128B modes (S = 7 - M). CUTLASS's get_tma_swizzle_base
+        // maps M = 6 to SWIZZLE_BASE_64B without fixing S; cuda_validation checks this reading.
+        case TmaSwizzle::b128_atom64: return {1, 6, 1};
+        default: return {};
+    }
+}
+
+std::int64_t tma_swizzle_apply(TmaSwizzle t, std::int64_t byte_offset) {
+    std::int64_t o = swizzle_apply(tma_swizzle_bytes(t), byte_offset);
+    // FLIP_8B: on every other 128-byte row (bit 7) the lower and upper 8 bytes of each 16 trade places
+    // (bit 3). Neither part reads a bit the other changes, so the order does not matter.
+    if (t == TmaSwizzle::b128_atom32_flip8) o ^= ((o >> 7) & 1) << 3;
+    return o;
+}
+
+int tma_swizzle_repeat(TmaSwizzle t) {
+    const CuteSwizzle s = tma_swizzle_bytes(t);
+    return s.bits == 0 ? 1 : 1 << (s.base + s.shift + s.bits);  // one past the highest bit read (YYY)
 }
 
 CuteSwizzle tma_swizzle_elements(TmaSwizzle t, int elem_bytes) {
     CuteSwizzle s = tma_swizzle_bytes(t);
-    if (s.bits == 0 || elem_bytes < 1 || elem_bytes > 16 || !std::has_single_bit(static_cast<unsigned>(elem_bytes))) return {};
-    s.base -= log2_exact(elem_bytes);  // byte bit 4 is element bit 4 - log2(elem_bytes)
+    // FLIP_8B is not one Swizzle<B,M,S>; none of the others moves less than 16 bytes.
+    if (s.bits == 0 || t == TmaSwizzle::b128_atom32_flip8 || elem_bytes < 1 || elem_bytes > 16 ||
+        !std::has_single_bit(static_cast<unsigned>(elem_bytes)))
+        return {};
+    s.base -= log2_exact(elem_bytes);  // byte bit M is element bit M - log2(elem_bytes)
     return s;
 }
 
 TmaSwizzle tma_mode_of(const CuteSwizzle& s, int elem_bytes) {
-    for (TmaSwizzle t : {TmaSwizzle::b32, TmaSwizzle::b64, TmaSwizzle::b128})
+    for (TmaSwizzle t : {TmaSwizzle::b32, TmaSwizzle::b64, TmaSwizzle::b128, TmaSwizzle::b128_atom32, TmaSwizzle::b128_atom64})
         if (tma_swizzle_elements(t, elem_bytes) == s) return t;
     return TmaSwizzle::none;
 }
@@ -151,8 +218,11 @@ std::string check_tile_layout(const TileLayout& t) {
         return buf;
     }
     if (std::string e = check_swizzle(t.swizzle); !e.empty()) return e;
-    const int layouts = (t.swizzle.bits > 0) + (t.tma != TmaSwizzle::none) + t.xor_rows;
-    if (layouts > 1) return "cute_swizzle: give one of cute_swizzle, tma_swizzle and swizzle (col ^ row), not several";
+    const int layouts = (t.swizzle.bits > 0) + (t.tma != TmaSwizzle::none) + t.xor_rows + (t.rotate != 0);
+    if (layouts > 1) return "cute_swizzle: give one of cute_swizzle, tma_swizzle, rotate and swizzle (col ^ row), not several";
+    if (t.rotate < 0 || t.rotate > t.cols || (t.rotate > 0 && t.cols % t.rotate != 0))
+        return "rotate: the rotated chunk must be 0 (off) or 1.." + std::to_string(t.cols) + " elements dividing the tile's " +
+               std::to_string(t.cols) + " columns, got " + std::to_string(t.rotate);
     if (t.xor_rows && !std::has_single_bit(static_cast<unsigned>(t.cols)))
         return "swizzle: col ^ row on a tile needs a power-of-two number of columns, got " + std::to_string(t.cols);
     if (t.swizzle.bits > 0) {
@@ -176,21 +246,28 @@ std::string check_tile_layout(const TileLayout& t) {
                           tma_swizzle_name(t.tma), span, t.cols, t.elem_bytes, t.cols * t.elem_bytes);
             return buf;
         }
+        if (t.elem_bytes > tma_swizzle_atom(t.tma))
+            return std::string("elem_bytes: ") + tma_swizzle_name(t.tma) + " moves " + std::to_string(tma_swizzle_atom(t.tma)) +
+                   "-byte pieces; " + std::to_string(t.elem_bytes) + "-byte elements would be split";
         if ((elems * t.elem_bytes) % span != 0)
             return std::string("tile: with tma_swizzle ") + tma_swizzle_name(t.tma) + " the tile must be a multiple of " +
                    std::to_string(span) + " bytes";
-        // The pattern repeats every 8 spans (256, 512, 1024 bytes) and is taken from the address bits.
-        if (t.base % static_cast<std::uint64_t>(8 * span) != 0)
-            return "base: a " + std::string(tma_swizzle_name(t.tma)) + " TMA tile must start at a multiple of " + std::to_string(8 * span) +
-                   " bytes";
+        // The pattern repeats every 256, 512 or 1024 bytes and is taken from the address bits.
+        if (t.base % static_cast<std::uint64_t>(tma_swizzle_repeat(t.tma)) != 0)
+            return "base: a " + std::string(tma_swizzle_name(t.tma)) + " TMA tile must start at a multiple of " +
+                   std::to_string(tma_swizzle_repeat(t.tma)) + " bytes";
     }
     return {};
 }
 
 std::uint64_t tile_byte_address(const TileLayout& t, int row, int col) {
-    const int c = t.xor_rows ? col ^ (row & (t.cols - 1)) : col;
+    int c = t.xor_rows ? col ^ (row & (t.cols - 1)) : col;
+    if (t.rotate > 0) {
+        const int chunks = t.cols / t.rotate;
+        c = ((c / t.rotate + row) % chunks) * t.rotate + c % t.rotate;
+    }
     const std::int64_t elem = swizzle_apply(t.swizzle, std::int64_t{row} * t.pitch() + c);
-    const std::int64_t bytes = swizzle_apply(tma_swizzle_bytes(t.tma), elem * t.elem_bytes);
+    const std::int64_t bytes = tma_swizzle_apply(t.tma, elem * t.elem_bytes);
     return t.base + static_cast<std::uint64_t>(bytes);
 }
 
@@ -302,6 +379,13 @@ std::string check_tile_access(const TileLayout& t, const TileAccess& a) {
     if (v > e && t.xor_rows)
         return "swizzle: col ^ row moves single elements apart; " + name + " moves " + std::to_string(v) +
                " bytes per lane: use a CuTe swizzle";
+    if (t.rotate > 0 && std::int64_t{t.rotate} * e < v)
+        return "rotate: chunks of " + std::to_string(t.rotate) + " elements (" + std::to_string(t.rotate * e) + " bytes) would split " +
+               name + "'s " + std::to_string(v) + " bytes; rotate by at least " + std::to_string(v / e) + " elements";
+    if (t.tma == TmaSwizzle::b128_atom32_flip8 && tma_swizzle_atom(t.tma) < v)
+        return std::string("tma_swizzle: ") + tma_swizzle_name(t.tma) +
+               " swaps the 8-byte halves of each 16 bytes on every other 128-byte row, so " + name + "'s " + std::to_string(v) +
+               " bytes are not contiguous there; read that layout with 8-byte (or narrower) accesses";
     if (t.swizzle.bits > 0 && (std::int64_t{e} << swizzle_low_bit(t.swizzle)) < v)
         return "cute_swizzle: " + cute_swizzle_type(t.swizzle) + " moves groups of " + std::to_string(e << swizzle_low_bit(t.swizzle)) +
                " bytes; " + name + " needs its " + std::to_string(v) + " bytes together: M must be at least " +
@@ -347,13 +431,35 @@ WarpAccess tile_global_access(const TileLayout& t, const TileAccess& a, int warp
 
 // [SECTION] Analysis
 
-TileBankTotals tile_banks(const TileLayout& t, const TileAccess& a, std::vector<BankResult>* keep) {
+int cp_async_source_wavefronts(int sectors) {
+    // A model of three measured effects (issue 26): a cp.async whose global source is not 32-byte aligned
+    // cost one more shared wavefront, a strided source inflated the shared counters, and copies to one
+    // destination did not merge. The shared writes are made as the global sectors arrive, 128 bytes (4
+    // sectors) per wavefront at most, so a warp's copy needs at least ceil(sectors / 4) of them; the
+    // aligned contiguous copy (4, 8, 16 sectors for 4-, 8-, 16-byte lanes) stays at the bank model's 1, 2, 4.
+    // CUTLASS issue 2212 (cp.async.ca vs .cg changing the shared-store conflict count) shows the global
+    // side reaching the shared counters too. cuda_validation measures it (cases "cp.async source").
+    return (sectors + 3) / 4;
+}
+
+TileBankTotals tile_banks(const TileLayout& t, const TileAccess& a, std::vector<BankResult>* keep, const TileSource* source) {
     TileBankTotals s;
     s.warps = tile_access_warps(t, a);
     if (keep) keep->reserve(keep->size() + static_cast<std::size_t>(s.warps));
     std::int64_t worst = -1;
+    const bool sourced = source && a.kind == TileAccessKind::cp_async;
+    const std::int64_t gp = sourced && source->global_pitch > 0 ? source->global_pitch : t.cols;
     for (int wi = 0; wi < s.warps; ++wi) {
-        const BankResult r = analyze_banks(tile_warp_access(t, a, wi));
+        BankResult r = analyze_banks(tile_warp_access(t, a, wi));
+        if (sourced) {
+            const int need = cp_async_source_wavefronts(analyze_global(tile_global_access(t, a, wi, gp, source->global_base)).sectors);
+            s.source_wavefronts += need;
+            if (need > r.wavefronts) {
+                s.source_extra += need - r.wavefronts;
+                r.conflicts += need - r.wavefronts;
+                r.wavefronts = need;
+            }
+        }
         s.wavefronts += r.wavefronts;
         s.ideal_wavefronts += r.ideal_wavefronts;
         s.conflicts += r.conflicts;

@@ -61,7 +61,8 @@ int read_width(FieldReader& f, std::string_view key, int def) {
     return static_cast<int>(x);
 }
 
-bool has_any(const FieldReader& f, std::initializer_list<std::string_view> keys) {
+template <class Keys>
+bool has_any(const FieldReader& f, const Keys& keys) {
     for (auto k : keys)
         if (f.has(k)) return true;
     return false;
@@ -79,12 +80,12 @@ MemoryRequest read_memory_request(FieldReader& f) {
     p.op = f.choice(F::mem_op) == "store" ? AccessOp::store : AccessOp::load;
 
     const bool has_addresses = f.has("addresses");
-    const char* def_kind = has_addresses                                                                                    ? "addresses"
-                           : f.has("expr")                                                                                  ? "expr"
-                           : has_any(f, {"tile", "tile_access", "ldmatrix", "cute_swizzle", "tma_swizzle", "global_pitch"}) ? "tile"
-                           : has_any(f, {"pitch", "pad", "swizzle", "order"})                                               ? "2d"
-                           : has_any(f, {"seed", "range"})                                                                  ? "gather"
-                                                                                                                            : "affine";
+    const char* def_kind = has_addresses                                                                             ? "addresses"
+                           : f.has("expr")                                                                           ? "expr"
+                           : has_any(f, kTileKeys)                                                                   ? "tile"
+                           : has_any(f, std::initializer_list<std::string_view>{"pitch", "pad", "swizzle", "order"}) ? "2d"
+                           : has_any(f, std::initializer_list<std::string_view>{"seed", "range"})                    ? "gather"
+                                                                                                                     : "affine";
     const std::string kind = f.choice(F::pattern, def_kind);
     p.kind = kind == "2d"          ? PatternKind::index_2d
              : kind == "gather"    ? PatternKind::gather
@@ -106,7 +107,7 @@ MemoryRequest read_memory_request(FieldReader& f) {
             read_u64(f, F::base.key, static_cast<std::uint64_t>(F::base.hi), 0, "a byte address 0..2^48 (number or \"0x...\" string)"));
         return r;
     }
-    for (auto k : {"tile", "tile_access", "ldmatrix", "cute_swizzle", "tma_swizzle", "global_pitch"})
+    for (const char* k : kTileKeys)
         if (f.has(k)) f.fail(k, "applies to pattern \"tile\" only (pattern is \"" + kind + "\")");
 
     p.active_lanes = static_cast<std::uint32_t>(read_u64(f, F::active_lanes.key, static_cast<std::uint64_t>(F::active_lanes.hi),

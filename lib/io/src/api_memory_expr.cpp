@@ -2,6 +2,7 @@
 #include <string>
 
 #include "api_memory_expr.hpp"
+#include "api_memory_tile.hpp"
 #include "occ/expr.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
@@ -56,8 +57,9 @@ void read_expr_request(FieldReader& f, MemoryRequest& r) {
     } else {
         x.consts = f.string(F::consts.key, "");
     }
-    for (auto k : {"addresses", "stride", "pitch", "pad", "swizzle", "order", "seed", "range", "tile", "tile_access", "ldmatrix",
-                   "cute_swizzle", "tma_swizzle", "global_pitch"})
+    for (auto k : {"addresses", "stride", "pitch", "pad", "swizzle", "order", "seed", "range"})
+        if (f.has(k)) f.fail(k, "does not apply to pattern \"expr\" (the expression gives every address)");
+    for (const char* k : kTileKeys)
         if (f.has(k)) f.fail(k, "does not apply to pattern \"expr\" (the expression gives every address)");
 
     ExprLaunch& l = x.launch;

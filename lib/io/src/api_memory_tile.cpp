@@ -38,10 +38,11 @@ void read_tile_request(FieldReader& f, MemoryRequest& r, std::uint64_t base) {
         if (!v->is_string() || !parse_cute_swizzle(v->get<std::string>(), L.swizzle))
             f.fail("cute_swizzle", "must be Swizzle<B,M,S> or \"B,M,S\" (e.g. \"Swizzle<3,3,3>\"), got " + shown(*v));
     }
-    const std::string tma = f.choice(F::tma_swizzle);
-    L.tma = tma == "32b" ? TmaSwizzle::b32 : tma == "64b" ? TmaSwizzle::b64 : tma == "128b" ? TmaSwizzle::b128 : TmaSwizzle::none;
+    parse_tma_swizzle(f.choice(F::tma_swizzle), L.tma);  // the choice list is the modes' names
+    L.rotate = static_cast<int>(f.integer(F::rotate));
     t.global_pitch = f.integer(F::global_pitch);
     t.global_base = base;
+    if (f.has(F::global_base)) t.global_base_given = static_cast<std::uint64_t>(f.integer(F::global_base));
 
     const int access_bytes = r.pattern.access_bytes, elem = L.elem_bytes;
     std::vector<std::string> names;
@@ -110,8 +111,10 @@ json tile_request_to_json(const MemoryRequest& r) {
         j["cute_swizzle"] = "Swizzle<" + std::to_string(L.swizzle.bits) + "," + std::to_string(L.swizzle.base) + "," +
                             std::to_string(L.swizzle.shift) + ">";
     j["tma_swizzle"] = tma_swizzle_name(L.tma);
+    if (L.rotate > 0) j["rotate"] = L.rotate;
     j["base"] = t.global_base;
     j["global_pitch"] = t.global_pitch;
+    if (t.global_base_given) j["global_base"] = *t.global_base_given;
     return j;
 }
 
@@ -120,7 +123,7 @@ WarpAccess memory_warp_access(const MemoryRequest& r, int warp, bool global_side
     const TileRequest& t = *r.tile;
     const TileAccess& a = t.accesses.front();
     if (!global_side) return tile_warp_access(t.layout, a, warp);
-    return tile_global_access(t.layout, a, warp, t.global_pitch > 0 ? t.global_pitch : t.layout.cols, t.global_base);
+    return tile_global_access(t.layout, a, warp, t.global_pitch > 0 ? t.global_pitch : t.layout.cols, t.coalesce_base());
 }
 
 // [SECTION] Banks and coalesce
@@ -146,9 +149,10 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
             return b;
         }
     std::string reason;
+    const TileSource source{t.global_pitch, t.source_base()};
     for (std::size_t i = 0; i < t.accesses.size(); ++i) {
         const TileAccess& a = t.accesses[i];
-        const TileBankTotals s = tile_banks(t.layout, a, i == 0 ? &b.warps : nullptr);
+        const TileBankTotals s = tile_banks(t.layout, a, i == 0 ? &b.warps : nullptr, &source);
         if (i == 0) b.worst_warp = s.worst_warp;
         TileAccessCount c;
         c.access = a;
@@ -157,6 +161,8 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
         c.ideal_wavefronts = s.ideal_wavefronts;
         c.conflicts = s.conflicts;
         c.max_way = s.max_way;
+        c.source_wavefronts = s.source_wavefronts;
+        c.source_extra = s.source_extra;
         ta.accesses.push_back(c);
         b.wavefronts += s.wavefronts;
         b.ideal_wavefronts += s.ideal_wavefronts;
@@ -176,6 +182,11 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
                           static_cast<long long>(s.ideal_wavefronts), count_text(s.warps, "instruction", "instructions").c_str(), unit,
                           static_cast<long long>(s.conflicts));
         reason += (reason.empty() ? "" : "; ") + std::string(buf);
+        if (s.source_extra > 0) {
+            std::snprintf(buf, sizeof buf, " (%lld of them from the global source: its sectors need %lld wavefronts, one per 4 sectors)",
+                          static_cast<long long>(s.source_extra), static_cast<long long>(s.source_wavefronts));
+            reason += buf;
+        }
     }
     b.reason = reason;
 
@@ -187,6 +198,17 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
         return b;
     }
     if (b.conflicts == 0) return b;
+    // The global source's share (cp_async) is no layout's doing: the layout fixes are weighed without it.
+    std::int64_t extra = 0;
+    for (const TileAccessCount& c : ta.accesses) extra += c.source_extra;
+    const std::int64_t layout_conflicts = b.conflicts - extra;
+    const std::string source_fix = extra == 0 ? ""
+                                              : "align cp_async's global source to 32 bytes and copy it contiguously (" +
+                                                    std::to_string(extra) + " wavefronts come from its sectors)";
+    if (layout_conflicts == 0) {
+        b.fix = source_fix;
+        return b;
+    }
     int widest = L.elem_bytes;
     for (const TileAccess& a : t.accesses)
         widest = std::max(widest, a.kind == TileAccessKind::column ? L.elem_bytes : is_matrix(a) ? 16 : a.bytes);
@@ -194,6 +216,7 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
     padded.swizzle = {};
     padded.tma = TmaSwizzle::none;
     padded.xor_rows = false;
+    padded.rotate = 0;
     padded.pad = widest / L.elem_bytes;
     bool fits = check_tile_layout(padded).empty();
     for (const TileAccess& a : t.accesses) fits = fits && check_tile_access(padded, a).empty();
@@ -206,14 +229,15 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
     std::string fix;
     const std::string tma = s.tma != TmaSwizzle::none ? std::string(", the TMA ") + tma_swizzle_name(s.tma) + " swizzle mode" : "";
     if (s.zero)
-        fix = s.type + " (element index " + s.expression + tma + ") removes every conflict: " + std::to_string(b.conflicts) + " -> 0";
+        fix = s.type + " (element index " + s.expression + tma + ") removes every conflict: " + std::to_string(layout_conflicts) + " -> 0";
     else
         fix = "no swizzle removes every conflict of these accesses; the least-conflict one is " + s.type + " (" + s.expression + tma +
-              "): " + std::to_string(b.conflicts) + " -> " + std::to_string(s.conflicts);
-    if (ta.pad_fix_conflicts >= 0 && ta.pad_fix_conflicts < b.conflicts)
+              "): " + std::to_string(layout_conflicts) + " -> " + std::to_string(s.conflicts);
+    if (ta.pad_fix_conflicts >= 0 && ta.pad_fix_conflicts < layout_conflicts)
         fix += "; or pad each row by " + std::to_string(ta.pad_fix) + " element" + (ta.pad_fix == 1 ? "" : "s") + " (" +
-               std::to_string(ta.pad_fix * L.elem_bytes) + " bytes): " + std::to_string(b.conflicts) + " -> " +
+               std::to_string(ta.pad_fix * L.elem_bytes) + " bytes): " + std::to_string(layout_conflicts) + " -> " +
                std::to_string(ta.pad_fix_conflicts);
+    if (!source_fix.empty()) fix += "; and " + source_fix;
     b.fix = fix;
     return b;
 }
@@ -226,6 +250,7 @@ GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& ta) {
     }
     const TileRequest& t = *r.tile;
     const std::int64_t gp = t.global_pitch > 0 ? t.global_pitch : t.layout.cols;
+    const std::uint64_t gbase = t.coalesce_base();
     for (const TileAccess& a : t.accesses) {
         if (is_matrix(a)) {
             g.error = "tile_access: " + tile_access_name(a) + " moves data between shared memory and registers only; `occ banks` counts it";
@@ -243,7 +268,7 @@ GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& ta) {
         c.access = a;
         c.instructions = tile_access_warps(t.layout, a);
         for (int w = 0; w < c.instructions; ++w) {
-            const GlobalAccessResult x = analyze_global(tile_global_access(t.layout, a, w, gp, t.global_base));
+            const GlobalAccessResult x = analyze_global(tile_global_access(t.layout, a, w, gp, gbase));
             c.sectors += x.sectors;
             c.ideal_sectors += x.ideal_sectors;
             c.lines += x.lines;
@@ -300,6 +325,10 @@ json tile_answer_json(const MemoryRequest& r, const TileAnswer& ta, bool banks) 
             a["ideal_wavefronts"] = c.ideal_wavefronts;
             a["conflicts"] = c.conflicts;
             a["max_way"] = c.max_way;
+            if (c.access.kind == TileAccessKind::cp_async) {
+                a["source_wavefronts"] = c.source_wavefronts;
+                a["source_extra"] = c.source_extra;
+            }
         } else {
             a["sectors"] = c.sectors;
             a["ideal_sectors"] = c.ideal_sectors;
@@ -312,6 +341,7 @@ json tile_answer_json(const MemoryRequest& r, const TileAnswer& ta, bool banks) 
     if (L.swizzle.bits > 0) layout = cute_swizzle_type(L.swizzle);
     else if (L.tma != TmaSwizzle::none) layout = std::string("TMA ") + tma_swizzle_name(L.tma) + " swizzle";
     else if (L.xor_rows) layout = "col ^ row";
+    else if (L.rotate > 0) layout = "rotate " + std::to_string(L.rotate);
     if (L.pad > 0) layout += ", pad " + std::to_string(L.pad);
     json out{{"rows", L.rows},
              {"cols", L.cols},

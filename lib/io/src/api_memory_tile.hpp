@@ -12,6 +12,9 @@ json tile_request_to_json(const MemoryRequest& r);  // the echo's tile fields
 BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& t);
 GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& t);
 json tile_answer_json(const MemoryRequest& r, const TileAnswer& t, bool banks);
+// The fields only pattern "tile" reads (any of them selects the pattern).
+inline constexpr const char* kTileKeys[] = {"tile",        "tile_access", "ldmatrix",     "cute_swizzle",
+                                            "tma_swizzle", "rotate",      "global_pitch", "global_base"};
 // Instructions listed in per_warp at most (a tile can take thousands).
 inline constexpr int kTilePerWarpMax = 64;
 

@@ -533,14 +533,33 @@ constexpr FieldSpec cute_swizzle{.key = "cute_swizzle",
                                  .doc_range = "Swizzle<B,M,S> or B,M,S: B 0..8, M 0..16, abs(S) >= B (tile only)",
                                  .unit = "-",
                                  .help = "tile: CuTe Swizzle<B,M,S> on the element offset, e.g. Swizzle<3,3,3>"};
-constexpr FieldSpec tma_swizzle{.key = "tma_swizzle",
-                                .type = T::choice,
-                                .choices = "none,32b,64b,128b",
-                                .def = "none",
-                                .doc_type = "string",
-                                .doc_range = "none, 32B, 64B, 128B, any case (tile only)",
-                                .unit = "-",
-                                .help = "tile: the TMA swizzle mode that wrote the tile"};
+constexpr FieldSpec tma_swizzle{
+    .key = "tma_swizzle",
+    .type = T::choice,
+    .choices = "none,32b,64b,128b,128b_atom_32b,128b_atom_32b_flip_8b,128b_atom_64b",
+    .def = "none",
+    .doc_type = "string",
+    .doc_range = "none, 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B, any case (tile only)",
+    .unit = "-",
+    .help = "tile: the TMA swizzle mode (CU_TENSOR_MAP_SWIZZLE_*) that wrote the tile"};
+constexpr FieldSpec rotate{.key = "rotate",
+                           .type = T::integer,
+                           .lo = 0,
+                           .hi = 1024,
+                           .def = "0",
+                           .doc_type = "integer",
+                           .doc_range = "0..1024, dividing the tile's columns (tile only; 0 = off)",
+                           .unit = "elements",
+                           .help = "tile: rotation swizzle: chunk c of row r (chunks of N elements) moves to (c + r) mod chunks"};
+constexpr FieldSpec global_base{.key = "global_base",
+                                .type = T::integer,
+                                .lo = 0,
+                                .hi = (std::int64_t{1} << 48) - 1,
+                                .def = "-",
+                                .doc_type = "integer",
+                                .doc_range = "0..2^48-1 (tile only; default banks 0, coalesce base)",
+                                .unit = "bytes",
+                                .help = "tile: byte address of the global matrix cp_async copies from (its 32-byte alignment counts)"};
 constexpr FieldSpec global_pitch{.key = "global_pitch",
                                  .type = T::integer,
                                  .lo = 0,
@@ -823,9 +842,10 @@ constexpr auto kClusters = join(kDevice, kLaunch, specs(cluster_size_required, n
 constexpr auto kPtxas = join(specs(log), kDevice, specs(threads, block), launch_specs<true>(), specs(id));
 constexpr auto kKernels = join(specs(files), kDevice, specs(threads, block), launch_specs<true>(), specs(id));
 constexpr auto kNcu = join(specs(ncu_text), kDevice, specs(id));
-constexpr auto kMemory = join(kDevice, specs(access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride,
-                                             mem_threads, mem_block, pitch, pad, swizzle, order, seed, range, tile, tile_access, ldmatrix,
-                                             cute_swizzle, tma_swizzle, global_pitch, expr, array, consts, block_idx, grid_dim, warp, id));
+constexpr auto kMemory = join(
+    kDevice, specs(access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride, mem_threads, mem_block, pitch,
+                   pad, swizzle, order, seed, range, tile, tile_access, ldmatrix, cute_swizzle, tma_swizzle, rotate, global_pitch,
+                   global_base, expr, array, consts, block_idx, grid_dim, warp, id));
 constexpr auto kRoofline = specs(roof_gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, flops_per_element, rows,
                                  cols, flops, bytes, precision, memory, measured_ms, peak_tflops, bandwidth_gbps, compare, ops, id);
 

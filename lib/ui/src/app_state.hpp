@@ -67,10 +67,12 @@ struct MemoryTileInputs {
     int rows = 64, cols = 64, elem_bytes = 2, access_bytes = 16;
     bool ldmatrix = true, trans = false, row = true, cp_async = false, column = false;
     int matrices = 2;  // 0: .x1, 1: .x2, 2: .x4
-    int layout = 0;    // 0 row-major, 1 padded, 2 CuTe Swizzle<B,M,S>, 3 TMA mode, 4 col ^ row
+    int layout = 0;    // 0 row-major, 1 padded, 2 CuTe Swizzle<B,M,S>, 3 TMA mode, 4 col ^ row, 5 rotation
     int pad = 8;       // 1..1024 (padded); pad 0 is row-major
     int cute[3] = {3, 3, 3};
-    int tma = 3;  // 1: 32B, 2: 64B, 3: 128B
+    int tma = 3;                   // TmaSwizzle 1..6: 32B, 64B, 128B, 128B_ATOM_32B, 128B_ATOM_32B_FLIP_8B, 128B_ATOM_64B
+    int rotate = 8;                // rotation: elements per rotated chunk
+    std::int64_t global_base = 0;  // cp.async: byte address of the global source (its 32-byte alignment counts)
     bool operator==(const MemoryTileInputs&) const = default;
 };
 

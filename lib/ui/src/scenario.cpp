@@ -153,8 +153,10 @@ json memory_tile_json(const MemoryTileInputs& t) {
     if (t.layout == 2)
         j[F::cute_swizzle.key] = "Swizzle<" + std::to_string(t.cute[0]) + "," + std::to_string(t.cute[1]) + "," +
                                  std::to_string(t.cute[2]) + ">";
-    if (t.layout == 3) j[F::tma_swizzle.key] = tma_swizzle_name(static_cast<TmaSwizzle>(std::clamp(t.tma, 1, 3)));
+    if (t.layout == 3) j[F::tma_swizzle.key] = tma_swizzle_name(static_cast<TmaSwizzle>(std::clamp(t.tma, 1, kTmaSwizzleModes - 1)));
     if (t.layout == 4) j[F::swizzle.key] = true;
+    if (t.layout == 5) j[F::rotate.key] = t.rotate;
+    if (t.cp_async && t.global_base != 0) j[F::global_base.key] = t.global_base;
     return j;
 }
 
@@ -233,13 +235,16 @@ MemoryTileInputs read_memory_tile(io::FieldReader& f) {
         f.fail(F::cute_swizzle.key, "must be Swizzle<B,M,S> or \"B,M,S\" (e.g. \"Swizzle<3,3,3>\"), got " + shown(*cute));
     if (std::string e = check_swizzle(sw); !e.empty()) f.fail(F::cute_swizzle.key, e.substr(e.find(": ") + 2));
     const std::string tma = f.choice(F::tma_swizzle);
-    if ((pad > 0) + xor_rows + (cute != nullptr) + (tma != "none") > 1)
+    const int rotate = static_cast<int>(f.integer(F::rotate));
+    if ((pad > 0) + xor_rows + (cute != nullptr) + (tma != "none") + (rotate > 0) > 1)
         f.fail(pad > 0 ? F::pad.key : F::cute_swizzle.key,
-               "the app's tile panel draws one layout: pad, swizzle, cute_swizzle or tma_swizzle, not several");
-    t.layout = pad > 0 ? 1 : cute ? 2 : tma != "none" ? 3 : xor_rows ? 4 : 0;
+               "the app's tile panel draws one layout: pad, swizzle, cute_swizzle, tma_swizzle or rotate, not several");
+    t.layout = pad > 0 ? 1 : cute ? 2 : tma != "none" ? 3 : xor_rows ? 4 : rotate > 0 ? 5 : 0;
+    if (rotate > 0) t.rotate = rotate;
+    t.global_base = f.integer(F::global_base, 0);
     if (pad > 0) t.pad = pad;
     if (cute) std::tie(t.cute[0], t.cute[1], t.cute[2]) = std::tie(sw.bits, sw.base, sw.shift);
-    if (tma != "none") t.tma = static_cast<int>(io::choice_index(F::tma_swizzle, tma));  // "none,32b,64b,128b": 1..3 as the panel's
+    if (tma != "none") t.tma = static_cast<int>(io::choice_index(F::tma_swizzle, tma));  // the choices are TmaSwizzle's order
     return t;
 }
 

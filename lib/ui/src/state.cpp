@@ -176,7 +176,8 @@ void refresh_memory_tile(AppState& s) {
     L.pad = in.layout == 1 ? in.pad : 0;
     L.xor_rows = in.layout == 4;
     if (in.layout == 2) L.swizzle = CuteSwizzle{in.cute[0], in.cute[1], in.cute[2]};
-    if (in.layout == 3) L.tma = static_cast<TmaSwizzle>(std::clamp(in.tma, 1, 3));
+    if (in.layout == 3) L.tma = static_cast<TmaSwizzle>(std::clamp(in.tma, 1, kTmaSwizzleModes - 1));
+    if (in.layout == 5) L.rotate = in.rotate;
     for (const std::string& n : tile_access_names(in)) {
         TileAccess a;
         if (parse_tile_access(n, in.access_bytes, in.elem_bytes, a)) v.accesses.push_back(a);
@@ -189,7 +190,8 @@ void refresh_memory_tile(AppState& s) {
     for (const TileAccess& a : v.accesses)
         if (v.error.empty()) v.error = check_tile_access(L, a);
     if (!v.error.empty()) return;
-    for (const TileAccess& a : v.accesses) v.totals.push_back(tile_banks(L, a));
+    const TileSource source{0, static_cast<std::uint64_t>(in.global_base)};
+    for (const TileAccess& a : v.accesses) v.totals.push_back(tile_banks(L, a, nullptr, &source));
     v.solution = solve_swizzle(L.rows, L.cols, L.elem_bytes, v.accesses);
     if (!v.solution.ok()) v.error = v.solution.error;
 }

@@ -103,7 +103,18 @@ void memory_tile_panel(AppState& s) {
     ImGui::SameLine();
     changed |= ImGui::Checkbox("column##tile", &in.column);
     ImGui::SetNextItemWidth(em(9));
-    changed |= ImGui::Combo("layout##tile", &in.layout, "row-major\0padded\0CuTe Swizzle\0TMA swizzle\0col ^ row\0");
+    if (in.cp_async) {
+        ImGui::SetNextItemWidth(em(9));
+        if (ImGui::InputScalar("cp.async source address##tile", ImGuiDataType_S64, &in.global_base)) {
+            in.global_base = std::clamp<std::int64_t>(in.global_base, 0, std::int64_t{1} << 48);
+            changed = true;
+        }
+        item_tooltip(
+            "Byte address of the global matrix the cp.async reads (global_base): off a 32-byte boundary its sectors cost "
+            "extra shared wavefronts, one per 4 sectors.");
+    }
+    ImGui::SetNextItemWidth(em(9));
+    changed |= ImGui::Combo("layout##tile", &in.layout, "row-major\0padded\0CuTe Swizzle\0TMA swizzle\0col ^ row\0rotation\0");
     if (in.layout == 1) {
         ImGui::SetNextItemWidth(em(8));  // room for 1024 beside the - and + buttons
         if (ImGui::InputInt("pad (elements)##tile", &in.pad)) {
@@ -119,15 +130,29 @@ void memory_tile_panel(AppState& s) {
         }
     }
     if (in.layout == 3) {
-        ImGui::SetNextItemWidth(em(6));
-        int t = std::clamp(in.tma, 1, 3) - 1;
-        if (ImGui::Combo("mode##tile_tma", &t,
-                         "32B\0"
-                         "64B\0"
-                         "128B\0")) {
+        ImGui::SetNextItemWidth(em(15));  // room for 128B_ATOM_32B_FLIP_8B beside the arrow
+        int t = std::clamp(in.tma, 1, kTmaSwizzleModes - 1) - 1;
+        if (ImGui::Combo(
+                "mode##tile_tma", &t,
+                [](void*, int i, const char** out) {
+                    *out = tma_swizzle_name(static_cast<TmaSwizzle>(i + 1));
+                    return true;
+                },
+                nullptr, kTmaSwizzleModes - 1)) {
             in.tma = t + 1;
             changed = true;
         }
+        item_tooltip(
+            "CU_TENSOR_MAP_SWIZZLE_*: the 128B_ATOM_* modes (CUDA 12.8+, Blackwell) move 32- or 64-byte chunks; FLIP_8B also "
+            "swaps the 8-byte halves of each 16 bytes on odd rows.");
+    }
+    if (in.layout == 5) {
+        ImGui::SetNextItemWidth(em(8));
+        if (ImGui::InputInt("chunk (elements)##tile_rot", &in.rotate)) {
+            in.rotate = std::clamp(in.rotate, 1, kMaxTileDim);
+            changed = true;
+        }
+        item_tooltip("Rotation swizzle: chunk c of row r moves to (c + r) mod (columns / chunk).");
     }
     if (changed) mark_changed(s);
 
@@ -149,9 +174,17 @@ void memory_tile_panel(AppState& s) {
         ImGui::Text("%s: %lld wavefronts (ideal %lld), %lld conflicts, %d-way", tile_access_name(v.accesses[i]).c_str(),
                     static_cast<long long>(t.wavefronts), static_cast<long long>(t.ideal_wavefronts), static_cast<long long>(t.conflicts),
                     t.max_way);
+        if (t.source_extra > 0)
+            ImGui::TextDisabled("  %lld of them from the global source: its sectors need %lld wavefronts (one per 4)",
+                                static_cast<long long>(t.source_extra), static_cast<long long>(t.source_wavefronts));
     }
     const SwizzleSolution& sol = v.solution;
+    std::int64_t layout_conflicts = 0;  // the layout's own: cp.async's source share is no layout's doing
+    for (const TileBankTotals& t : v.totals) layout_conflicts += t.conflicts - t.source_extra;
     if (sol.conflicts_plain == 0) ImGui::TextDisabled("Row-major already has no conflict: no swizzle needed.");
+    else if (layout_conflicts == 0 &&
+             v.layout.pad + v.layout.swizzle.bits + v.layout.rotate + v.layout.xor_rows + static_cast<int>(v.layout.tma) > 0)
+        ImGui::TextDisabled("This layout has no bank conflict (row-major has %lld).", static_cast<long long>(sol.conflicts_plain));
     else
         ImGui::Text("%s %s  (%s)%s%s: %lld -> %lld conflicts",
                     sol.zero ? "Fix:" : "No swizzle reaches zero; least conflicts:", sol.type.c_str(), sol.expression.c_str(),
@@ -164,6 +197,7 @@ void memory_tile_panel(AppState& s) {
         fixed.pad = 0;
         fixed.tma = TmaSwizzle::none;
         fixed.xor_rows = false;
+        fixed.rotate = 0;
         fixed.swizzle = sol.swizzle;
         chunk_grid("tile_after", ("With " + sol.type).c_str(), fixed);
     }

@@ -10,6 +10,8 @@
 //   wavefronts of a phase = max over banks of the distinct 4-byte words asked for in that bank
 //   (lanes reading the same word share it: broadcast); a phase with no active lane costs nothing
 //   ideal wavefronts = phases with an active lane; conflicts = wavefronts - ideal (Nsight Compute)
+//   8- and 16-byte LOADS whose lane pairs (t, t^1) or (t, t^2) share addresses, on architectures with
+//   ArchRules::smem_paired_load_merge (7.0+): half the phases (8-byte: 1 of 32 lanes; 16-byte: 2 of 16)
 //
 // Shared accesses are described with the same WarpAccess / AccessPattern as global ones
 // (coalescing.hpp); addresses are byte offsets into shared memory.
@@ -50,11 +52,24 @@ struct BankResult {
     std::uint32_t conflict_lanes = 0;
     // Wavefronts each phase needs (i < phases).
     std::array<std::uint8_t, 4> phase_wavefronts{};
+    // The paired-load merge: 1 when lanes t and t^1 share addresses, 2 for t and t^2, 0 when not applied.
+    int load_pairs = 0;
 };
 
 // One warp. Pure, no allocation. Precondition: check_warp_access(w) is empty. Addresses are byte
 // offsets into shared memory, taken modulo 4 GiB (shared memory is at most 228 KiB per SM).
 BankResult analyze_banks(const WarpAccess& w);
+// The same with the architecture's rules: an 8- or 16-byte load whose lanes pair up
+// (shared_load_pairs) runs in half the phases where ArchRules::smem_paired_load_merge is set.
+BankResult analyze_banks(const WarpAccess& w, const ArchRules& a);
+// 1 when every active lane t asks for the same address as lane t^1 (or t^1 is inactive) and at least
+// one such pair has both lanes active, else 2 when the same holds for t^2, else 0; 0 too for stores
+// and for widths other than 8 and 16 bytes.
+int shared_load_pairs(const WarpAccess& w);
+
+// How the warp's phases were formed, for the reason text: "" for one phase, else e.g. " (16-byte accesses
+// run as 4 phases of 8 lanes)" or the paired-load merge.
+const char* bank_phase_text(const BankResult& r);
 
 // Lanes (ascending) of one bank, for drawing: writes up to 32 lane numbers into `out`, returns how many.
 int bank_lane_list(const BankResult& r, int bank, std::array<std::int8_t, kWarpLanes>& out);

@@ -95,6 +95,10 @@ struct ArchRules {
     // 32 from 10.0 (ld/st.global .v8.b32 / .v4.b64, PTX ISA 8.8). Shared memory stays at 16 on every
     // architecture (those forms are .global only).
     int max_global_access_bytes = 16;
+    // 8- and 16-byte shared loads whose lane pairs (t, t^1) or (t, t^2) ask for the same address
+    // return two lanes' registers per wavefront: the phases halve (8-byte: 1 of 32 lanes, 16-byte:
+    // 2 of 16). Loads only (banks.cpp cites the sources).
+    bool smem_paired_load_merge = false;
     // The fields from here on are outside the occupancy tables' key (occupancy_tables.hpp checks
     // it at compile time): new rules go above this line. (The shared memory the driver configures
     // for a launch is fitted per compute capability in driver_smem.cpp.)

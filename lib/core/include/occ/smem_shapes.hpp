@@ -10,6 +10,11 @@
 //   Swizzle<B,M,S>(i) = i ^ ((i & yyy) >> S), yyy = ((1 << B) - 1) << (M + S)      (CuTe swizzle.hpp)
 //   TMA 32B / 64B / 128B swizzle = Swizzle<1,4,3> / <2,4,3> / <3,4,3> on byte offsets (CUTLASS
 //     copy_traits_sm90_tma_swizzle.hpp: M = 4 is the 16-byte unit; PTX ISA "tensor swizzling modes")
+//   TMA 128B_ATOM_32B = Swizzle<2,5,2>, 128B_ATOM_64B = Swizzle<1,6,1>, 128B_ATOM_32B_FLIP_8B =
+//     Swizzle<2,5,2> and the 8-byte halves of each 16 bytes swapped on odd 128-byte rows (cuda.h
+//     CUtensorMapSwizzle; CUTLASS get_tma_swizzle_base, mma_sm100_desc.hpp)
+//   rotation: chunk c of row r moves to (c + r) mod (columns / chunk)
+//   cp.async's shared side: at least one wavefront per 4 global sectors it reads (issue 26's measurements)
 //   ldmatrix/stmatrix .xN: lanes 8k..8k+7 give the 16-byte row addresses of matrix k (PTX ISA, ldmatrix);
 //     a 16-byte access runs as 4 phases of 8 lanes, so each matrix is one phase (one wavefront ideal)
 //   cp.async: 4, 8 or 16 bytes per lane (PTX ISA cp-size); the global side is sectors, the shared side
@@ -56,10 +61,22 @@ std::string swizzle_index_expression(const CuteSwizzle& s);
 int swizzle_low_bit(const CuteSwizzle& s);
 int swizzle_high_bit(const CuteSwizzle& s);
 
-enum class TmaSwizzle : std::uint8_t { none, b32, b64, b128 };
-const char* tma_swizzle_name(TmaSwizzle t);   // "none", "32B", "64B", "128B"
-int tma_swizzle_span(TmaSwizzle t);           // 0, 32, 64, 128 bytes
-CuteSwizzle tma_swizzle_bytes(TmaSwizzle t);  // on byte offsets: Swizzle<1|2|3, 4, 3>
+// CUtensorMapSwizzle, in the enum's order (the 128B_ATOM_* modes: CUDA 12.8+, Blackwell).
+enum class TmaSwizzle : std::uint8_t { none, b32, b64, b128, b128_atom32, b128_atom32_flip8, b128_atom64 };
+inline constexpr int kTmaSwizzleModes = 7;
+// "none", "32B", "64B", "128B", "128B_ATOM_32B", "128B_ATOM_32B_FLIP_8B", "128B_ATOM_64B"
+const char* tma_swizzle_name(TmaSwizzle t);
+// A name above in any case, with or without the CU_TENSOR_MAP_SWIZZLE_ prefix. False on anything else.
+bool parse_tma_swizzle(std::string_view text, TmaSwizzle& out);
+int tma_swizzle_span(TmaSwizzle t);  // 0, 32, 64, 128 bytes (128 for every 128B_* mode)
+// The unit kept together: 16 bytes; 32 and 64 for the ATOM modes; 8 for FLIP_8B (its 8-byte halves move).
+int tma_swizzle_atom(TmaSwizzle t);
+// Bytes after which the pattern repeats (and the tile's base alignment): 256, 512 or 1024.
+int tma_swizzle_repeat(TmaSwizzle t);
+// The XOR part on byte offsets: Swizzle<1|2|3, 4, 3>, <2,5,2> (ATOM_32B, FLIP_8B), <1,6,1> (ATOM_64B).
+CuteSwizzle tma_swizzle_bytes(TmaSwizzle t);
+// The whole mode on a byte offset (tma_swizzle_bytes, and FLIP_8B's swap of 8-byte halves on odd rows).
+std::int64_t tma_swizzle_apply(TmaSwizzle t, std::int64_t byte_offset);
 // The element-offset swizzle equal to a TMA mode for elements of elem_bytes (a power of two <= 16).
 CuteSwizzle tma_swizzle_elements(TmaSwizzle t, int elem_bytes);
 // The TMA mode whose layout equals `s` on elements of elem_bytes; none when no mode matches.
@@ -71,6 +88,7 @@ struct TileLayout {
     int elem_bytes = 4;                 // 1, 2, 4, 8, 16
     int pad = 0;                        // elements added to each row (tile[rows][cols + pad])
     bool xor_rows = false;              // col' = col ^ (row mod P), P = largest power of two <= pitch
+    int rotate = 0;                     // rotation: chunks of `rotate` elements, chunk c of row r -> (c + r) mod chunks; 0 = off
     CuteSwizzle swizzle;                // on the element offset row * pitch + col
     TmaSwizzle tma = TmaSwizzle::none;  // on the byte offset, as TMA writes the tile
     std::uint64_t base = 0;             // byte address of element (0, 0) in shared memory
@@ -115,9 +133,22 @@ struct TileBankTotals {
     std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;
     int max_way = 0;
     int worst_warp = 0;  // most conflicts, first on ties
+    // cp.async with a source: wavefronts its global sectors need (one per 4), and those beyond the bank
+    // model's (already in wavefronts and conflicts).
+    std::int64_t source_wavefronts = 0, source_extra = 0;
 };
-// Shared side of every instruction; `keep` (optional) gets each instruction's BankResult.
-TileBankTotals tile_banks(const TileLayout& t, const TileAccess& a, std::vector<BankResult>* keep = nullptr);
+// Where a cp.async reads from: a row-major global matrix, rows global_pitch elements apart (0 = the
+// tile's columns), element (0, 0) at byte address global_base.
+struct TileSource {
+    std::int64_t global_pitch = 0;
+    std::uint64_t global_base = 0;
+};
+// Wavefronts the shared side of one cp.async needs for the global sectors it reads: ceil(sectors / 4).
+int cp_async_source_wavefronts(int sectors);
+// Shared side of every instruction; `keep` (optional) gets each instruction's BankResult. With a
+// `source`, each cp.async instruction costs at least cp_async_source_wavefronts of its global side.
+TileBankTotals tile_banks(const TileLayout& t, const TileAccess& a, std::vector<BankResult>* keep = nullptr,
+                          const TileSource* source = nullptr);
 
 // [SECTION] Solver
 struct SwizzleSolution {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "occ/device.hpp"
 #include "occ/validation/report.hpp"
 
 namespace occ::validation {
@@ -53,7 +54,8 @@ struct SharedPrediction {
     std::int64_t conflicts = 0;  // wavefronts − ideal (Nsight Compute's definition)
 };
 GlobalPrediction predict_global(const MemCase& c);
-SharedPrediction predict_shared(const MemCase& c);
+// `arch`: the GPU's rules (the paired-load merge, banks.hpp); nullptr = the phase model alone.
+SharedPrediction predict_shared(const MemCase& c, const ArchRules* arch = nullptr);
 // Names the code that made the two predictions above (printed in every report).
 const char* memory_predictor_name();
 // The SASS opcode suffix width (bytes) the compiler should emit for one access of elem_size.
@@ -87,7 +89,7 @@ struct NcuLaunch;
 // A memory case's report entry. `launch`: its Nsight Compute counters (nullptr: not measured).
 // `sass_width`: bytes per lane of the kernel's LDG/STG/LDS/STS per cuobjdump (nullopt: not checked;
 // -1: several widths found).
-Case memory_result(const MemCase& c, const NcuLaunch* launch, std::optional<std::int64_t> sass_width);
+Case memory_result(const MemCase& c, const NcuLaunch* launch, std::optional<std::int64_t> sass_width, const ArchRules* arch = nullptr);
 
 // The ncu launch of each case (nullptr where none): the harness launches case i with gridDim.x = i + 1
 // (only block 0 does the access), so the mapping survives skipped or reordered kernels.

@@ -24,6 +24,7 @@ struct TileCase {
     TileAccess access;
     int warp = 0;                     // which of the tile's warp instructions is measured
     std::int64_t global_pitch = 0;    // cp.async: elements between rows of the global matrix
+    int global_base = 0;              // cp.async: byte offset of the global matrix in the buffer (its 32-byte alignment counts)
     std::array<int, 32> smem{};       // byte offset per lane from the start of dynamic shared memory
     std::array<int, 32> gmem{};       // cp.async source: byte offset per lane in the global buffer
     std::uint32_t mask = 0;           // lanes occ counts (ldmatrix .xN: lanes 0..8N-1; cp.async: lanes with a chunk)
@@ -38,6 +39,7 @@ struct TilePrediction {
     std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;  // shared side
     int max_way = 0;
     std::int64_t requests = 0, sectors = 0;  // global side (cp.async)
+    std::int64_t source_extra = 0;           // cp.async: shared wavefronts its global sectors add (tile_banks)
 };
 
 // The quick set is a subset of the full one. Every case passes validate_tile_case.

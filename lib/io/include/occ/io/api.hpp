@@ -103,6 +103,11 @@ struct TileRequest {
     std::vector<TileAccess> accesses;  // all are counted; the first is drawn (per_warp)
     std::int64_t global_pitch = 0;     // coalesce: elements between rows of the global matrix (0 = tile columns)
     std::uint64_t global_base = 0;     // coalesce: byte address of the global matrix (the request's base)
+    // The field global_base: where the global matrix is when given (banks: cp_async's source; without it
+    // banks takes 0, coalesce the base).
+    std::optional<std::uint64_t> global_base_given;
+    std::uint64_t coalesce_base() const { return global_base_given.value_or(global_base); }
+    std::uint64_t source_base() const { return global_base_given.value_or(0); }
 };
 // Pattern "expr" (api_memory_expr.cpp): an index expression evaluated for one warp of one block;
 // `pattern` then holds that warp's lanes (kind addresses).
@@ -126,6 +131,7 @@ struct TileAccessCount {
     int instructions = 0;
     std::int64_t wavefronts = 0, ideal_wavefronts = 0, conflicts = 0;  // banks
     int max_way = 0;
+    std::int64_t source_wavefronts = 0, source_extra = 0;                         // banks, cp_async: its global side (TileBankTotals)
     std::int64_t sectors = 0, ideal_sectors = 0, lines = 0, bytes_requested = 0;  // coalesce
 };
 struct TileAnswer {

@@ -80,8 +80,8 @@ extern const FieldSpec log, files;
 extern const FieldSpec ncu_text;
 // Memory access (coalesce and banks).
 extern const FieldSpec access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride, mem_threads, mem_block,
-    pitch, pad, swizzle, order, seed, range, tile, tile_access, ldmatrix, cute_swizzle, tma_swizzle, global_pitch, expr, array, consts,
-    block_idx, grid_dim, warp;
+    pitch, pad, swizzle, order, seed, range, tile, tile_access, ldmatrix, cute_swizzle, tma_swizzle, rotate, global_pitch, global_base,
+    expr, array, consts, block_idx, grid_dim, warp;
 // Roofline.
 extern const FieldSpec roof_gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, flops_per_element, rows, cols,
     flops, bytes, precision, memory, measured_ms, peak_tflops, bandwidth_gbps, compare, ops;
