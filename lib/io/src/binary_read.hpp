@@ -60,6 +60,8 @@ std::string hex(std::uint64_t v);
 // [SECTION] ELF64 (System V gABI, "ELF Header" and "Sections")
 inline constexpr std::uint16_t kEmCuda = 190;  // EM_CUDA (the gABI's machine list)
 inline constexpr std::uint32_t kShtSymtab = 2, kShtNobits = 8;
+// The fatbin container's magic (fatbinary's header; its first four bytes on disk are 50 ED 55 BA).
+inline constexpr std::uint32_t kFatbinMagic = 0xBA55ED50;
 
 struct ElfHeader {
     std::uint16_t type = 0, machine = 0;

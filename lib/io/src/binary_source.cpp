@@ -81,9 +81,6 @@ private:
     std::uint64_t size_;
 };
 
-// The fatbin container's magic (fatbinary's header; its first four bytes on disk are 50 ED 55 BA).
-constexpr std::uint32_t kFatbinMagic = 0xBA55ED50;
-
 void read_host_elf(const ByteSource& src, const ElfFile& elf, BinaryRead& out) {
     int found = 0;
     for (std::size_t i = 0; i < elf.sections.size(); ++i) {
@@ -217,6 +214,10 @@ BinaryRead guarded(std::string_view file, Read read) {
 }
 
 }  // namespace
+
+bool looks_binary(std::span<const unsigned char> head) {
+    return bin::is_elf(head.data(), head.size()) || (head.size() >= 4 && bin::u32(head.data()) == bin::kFatbinMagic);
+}
 
 BinaryRead read_binary(std::string_view file, std::span<const unsigned char> bytes) {
     return guarded(file, [&](BinaryRead& out) { bin::read_any(bin::MemorySource(bytes), out); });
