@@ -5,40 +5,6 @@
 // [SECTION] Occupancy tab: sweeps as plot series, hints
 // [SECTION] Memory, Advisor and Roofline tabs
 // [SECTION] Inputs
-namespace {
-
-bool ends_with(std::string_view s, std::string_view end) { return s.size() >= end.size() && s.substr(s.size() - end.size()) == end; }
-
-// Named as something `occ kernels` reads: a binary (also when its bytes say otherwise: then its error
-// says what it is not), or Triton's metadata (not its __grp__ group files).
-bool binary_name(std::string_view name) {
-    const std::string_view base = name.substr(name.find_last_of("/\\") + 1);
-    if (ends_with(base, ".json")) return base.rfind("__grp__", 0) != 0;
-    for (const char* ext : {".cubin", ".fatbin", ".o", ".so"})
-        if (ends_with(base, ext)) return true;
-    return false;
-}
-
-}  // namespace
-
-void take_dropped_files(AppState& s, std::vector<io::NamedBytes> files) {
-    const auto is_binary = [](const io::NamedBytes& f) { return io::looks_binary(f.second) || binary_name(f.first); };
-    if (files.empty()) return;
-    if (std::none_of(files.begin(), files.end(), is_binary)) {
-        std::vector<unsigned char>& b = files.front().second;
-        const std::size_t bom = b.size() >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3 : 0;  // as the browser's file.text() drops it
-        take_dropped_text(s, io::make_valid_utf8(std::string_view(reinterpret_cast<const char*>(b.data()) + bom, b.size() - bom)));
-        return;
-    }
-    const auto others = std::stable_partition(files.begin(), files.end(), is_binary);
-    s.binaries_skipped = static_cast<int>(files.end() - others);
-    files.erase(others, files.end());
-    s.binaries = io::read_binaries(files);
-    s.reveal = AppState::Reveal::binaries;
-    s.tab = Tab::advisor;
-    mark_changed(s);
-}
-
 // [SECTION] Parts: what each one computes, and what it is computed from
 #include <algorithm>
 #include <chrono>
@@ -382,6 +348,40 @@ void take_dropped_text(AppState& s, std::string text) {
     const bool report = !io::parse_ncu(text).kernels.empty();
     (report ? s.ncu_text : s.ptxas_log) = std::move(text);
     s.reveal = report ? AppState::Reveal::ncu : AppState::Reveal::ptxas;
+    s.tab = Tab::advisor;
+    mark_changed(s);
+}
+
+namespace {
+
+bool ends_with(std::string_view s, std::string_view end) { return s.size() >= end.size() && s.substr(s.size() - end.size()) == end; }
+
+// Named as something `occ kernels` reads: a binary (also when its bytes say otherwise: then its error
+// says what it is not), or Triton's metadata (not its __grp__ group files).
+bool binary_name(std::string_view name) {
+    const std::string_view base = name.substr(name.find_last_of("/\\") + 1);
+    if (ends_with(base, ".json")) return base.rfind("__grp__", 0) != 0;
+    for (const char* ext : {".cubin", ".fatbin", ".o", ".so"})
+        if (ends_with(base, ext)) return true;
+    return false;
+}
+
+}  // namespace
+
+void take_dropped_files(AppState& s, std::vector<io::NamedBytes> files) {
+    const auto is_binary = [](const io::NamedBytes& f) { return io::looks_binary(f.second) || binary_name(f.first); };
+    if (files.empty()) return;
+    if (std::none_of(files.begin(), files.end(), is_binary)) {
+        std::vector<unsigned char>& b = files.front().second;
+        const std::size_t bom = b.size() >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3 : 0;  // as the browser's file.text() drops it
+        take_dropped_text(s, io::make_valid_utf8(std::string_view(reinterpret_cast<const char*>(b.data()) + bom, b.size() - bom)));
+        return;
+    }
+    const auto others = std::stable_partition(files.begin(), files.end(), is_binary);
+    s.binaries_skipped = static_cast<int>(files.end() - others);
+    files.erase(others, files.end());
+    s.binaries = io::read_binaries(files);
+    s.reveal = AppState::Reveal::binaries;
     s.tab = Tab::advisor;
     mark_changed(s);
 }
