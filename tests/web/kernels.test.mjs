@@ -141,8 +141,8 @@ describe("kernels from binaries", () => {
           native: () => cli(binDir, ["fatbin_none.fatbin", "--gpu", "RTX-3090", "--threads", "256"]) },
         { what: "shared library", files: [{ name: "libkernels.so", bytes: readFileSync(path.join(binDir, "libkernels.so")) }],
           native: () => cli(binDir, ["libkernels.so", "--gpu", "RTX-3090", "--threads", "256"]) },
-        { what: "zip (deflate)", files: [{ name: "cache.zip", bytes: zip(tritonFiles(), true) }], native: () => cli(tritonDir, ["cache", "--gpu", "RTX-3090"]) },
-        { what: "zip (stored)", files: [{ name: "cache.zip", bytes: zip(tritonFiles(), false) }], native: () => cli(tritonDir, ["cache", "--gpu", "RTX-3090"]) },
+        { what: "zip (deflate)", files: [{ name: "cache.zip", bytes: zip(tritonFiles(), true) }], native: () => cli(tritonDir, ["cache", "--gpu", "RTX-3090", "--threads", "256"]) },
+        { what: "zip (stored)", files: [{ name: "cache.zip", bytes: zip(tritonFiles(), false) }], native: () => cli(tritonDir, ["cache", "--gpu", "RTX-3090", "--threads", "256"]) },
       ];
       for (const c of cases) {
         await drop(page, c.files);

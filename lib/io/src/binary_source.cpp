@@ -196,18 +196,15 @@ void read_any(const ByteSource& src, BinaryRead& out) {
 namespace occ::io {
 namespace {
 
-// Runs `read` and turns a BinaryError into the file's error, naming the file.
+// Runs `read` and turns a BinaryError into the file's error, naming the file. Through
+// occ::io::catching: the web build catches exceptions there only.
 template <typename Read>
 BinaryRead guarded(std::string_view file, Read read) {
     BinaryRead out;
     out.file = std::string(file);
-    try {
-        read(out);
-    } catch (const bin::BinaryError& e) {
-        out.error = out.file + ": " + e.what;
-    } catch (const std::bad_alloc&) {
-        out.error = out.file + ": out of memory while reading it";
-    }
+    std::string what;
+    if (catching(&what, /*all=*/true, [&] { read(out); }) != Caught::nothing)
+        out.error = out.file + ": " + (what == std::bad_alloc().what() ? std::string("out of memory while reading it") : what);
     if (out.error.empty() && out.kernels.empty() && out.ptx == 0 && out.cubins > 0)
         bin::add_diagnostic(out, "no kernels: its cubins hold device functions only");
     return out;

@@ -164,11 +164,8 @@ void read_fatbins(const ByteSource& src, std::uint64_t off, std::uint64_t n, std
             if (kind == kKindElf) {
                 if (!is_elf(bytes.data(), bytes.size())) fail(at + ": an ELF entry that does not start with an ELF header");
                 CubinOrigin origin{.format = "fatbin", .entry = entry_name, .arch_suffix = suffix};
-                try {
-                    read_cubin(bytes, origin, out);
-                } catch (const BinaryError& err) {
-                    fail(at + ": " + err.what);
-                }
+                std::string why;  // the entry's place before the cubin's own message
+                if (catching(&why, /*all=*/false, [&] { read_cubin(bytes, origin, out); }) != Caught::nothing) fail(at + ": " + why);
                 continue;
             }
             ++out.ptx;
