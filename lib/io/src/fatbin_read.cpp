@@ -9,6 +9,8 @@
 //          +0x28 u64 flags, +0x38 u64 size once decompressed; the payload follows the header.
 //   flags: 0x2000 LZ4 block (-compress-mode=speed), 0x8000 Zstandard frame (default, size,
 //          balance), 0x100000 architecture-specific ("sm_90a"), 0x200000 family ("sm_100f").
+// LZ4 goes through liblz4, or lz4_block.cpp where occ is built without it (the web page); without
+// libzstd a Zstandard entry becomes one row of format kZstdEntryFormat (occ/io/ptxas.hpp).
 #include <algorithm>
 #include <string>
 #include <vector>

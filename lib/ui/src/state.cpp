@@ -377,10 +377,11 @@ void take_dropped_files(AppState& s, std::vector<io::NamedBytes> files) {
         take_dropped_text(s, io::make_valid_utf8(std::string_view(reinterpret_cast<const char*>(b.data()) + bom, b.size() - bom)));
         return;
     }
-    const auto others = std::stable_partition(files.begin(), files.end(), is_binary);
-    s.binaries_skipped = static_cast<int>(files.end() - others);
-    files.erase(others, files.end());
-    s.binaries = io::read_binaries(files);
+    std::vector<io::NamedBytes> read;
+    for (io::NamedBytes& f : files)
+        if (is_binary(f)) read.push_back(std::move(f));
+    s.binaries_skipped = static_cast<int>(files.size() - read.size());
+    s.binaries = io::read_binaries(read);
     s.reveal = AppState::Reveal::binaries;
     s.tab = Tab::advisor;
     mark_changed(s);

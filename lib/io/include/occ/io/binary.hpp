@@ -8,7 +8,8 @@
 //     static shared memory is the size of `.nv.shared.<name>` and its constant banks the sizes of
 //     `.nv.constant<N>.<name>`;
 //   - a fatbin: the 0xBA55ED50 container of cubins and PTX for several architectures, entries
-//     optionally compressed (LZ4 or Zstandard);
+//     optionally compressed (LZ4 or Zstandard; without libzstd, as in the web page, a Zstandard entry
+//     is one row of format kZstdEntryFormat with the reason);
 //   - a host ELF file (a relocatable object, an executable or a shared library) that carries fatbins
 //     in its `.nv_fatbin` or `__nv_relfatbin` sections.
 // The result is the same PtxasKernel records the compiler-log reader produces, so evaluation and
