@@ -238,9 +238,7 @@ void draw_advisor(AppState& s) {
     draw_ptxas_import(s);
     draw_binary_import(s);
     draw_ncu(s);
-    // Revealed once laid out: in the frame the tab first appears its texts wrap at no width, so the
-    // section's place (where it scrolls to) is not yet where it will be.
-    if (!ImGui::IsWindowAppearing()) s.reveal = AppState::Reveal::none;
+    s.reveal = AppState::Reveal::none;
 
     section("Thread block clusters");
     if (!a.has_clusters) {

@@ -23,16 +23,31 @@ void figure(const std::optional<T>& v, Text text) {
 std::string bytes_text(std::int64_t v) { return format_bytes(v); }
 
 // The rows of a ptxas or kernels answer. Binaries hold no spills but a stack frame, and say where
-// each kernel came from; "Use" loads what the row was evaluated with (io::PtxasRow::request).
+// each kernel came from; "Use" loads what the row was evaluated with (io::PtxasRow::request). On a
+// narrow screen the name, arch, registers, shared memory and occupancy stay (the rest in the name's
+// tooltip), so the names keep room.
 void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
     const ImVec4 err = ImGui::ColorConvertU32ToFloat4(error_color());
-    if (!ImGui::BeginTable(binary ? "binary_rows" : "ptxas_rows", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
+    const bool wide = ImGui::GetContentRegionAvail().x >= em(40);
+    const bool from = binary && wide, stack = binary && wide, spills = !binary && wide, barriers = !binary && wide;
+    const int columns = 6 + from + stack + spills + barriers + wide;
+    if (!ImGui::BeginTable(binary ? "binary_rows" : "ptxas_rows", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
         return;
-    if (binary)
-        for (const char* h : {"kernel", "arch", "regs", "smem", "stack", "blocks/SM", "occupancy", "from", ""}) ImGui::TableSetupColumn(h);
-    else
-        for (const char* h : {"kernel", "arch", "regs", "smem", "spills st/ld", "barriers", "blocks/SM", "occupancy", ""})
-            ImGui::TableSetupColumn(h);
+    // Binaries: room for the names and a fixed column for the button.
+    const auto column = [&](const char* h, float weight) {
+        if (binary) ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch, weight);
+        else ImGui::TableSetupColumn(h);
+    };
+    column("kernel", 3.0f);
+    for (const char* h : {"arch", "regs", "smem"}) column(h, 1.0f);
+    if (stack) column("stack", 1.0f);
+    if (spills) column("spills st/ld", 1.0f);
+    if (barriers) column("barriers", 1.0f);
+    if (wide) column("blocks/SM", 1.0f);
+    column("occupancy", 2.0f);
+    if (from) column("from", 1.5f);
+    if (binary) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("Use").x + 2 * ImGui::GetStyle().FramePadding.x);
+    else ImGui::TableSetupColumn("");
     ImGui::TableHeadersRow();
     const auto count = [](auto v) { return std::to_string(v); };
     int id = 0;
@@ -43,7 +58,10 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
         ImGui::TableNextColumn();
         if (k.format == io::kZstdEntryFormat) ImGui::TextDisabled("(compressed entry)");
         else ImGui::TextUnformatted(k.name.c_str());
-        if (!k.mangled.empty()) item_tooltip(k.mangled.c_str());
+        std::string tip = k.mangled;
+        if (binary) tip += (tip.empty() ? "" : "\n") + k.source_file + (k.source_entry.empty() ? "" : ", " + k.source_entry);
+        if (!wide && binary && k.stack_frame) tip += "\nstack frame " + bytes_text(*k.stack_frame);
+        if (!tip.empty()) item_tooltip(tip.c_str());
         ImGui::TableNextColumn();
         if (k.arch.empty()) ImGui::TextDisabled("not read");
         else ImGui::TextUnformatted(k.arch.c_str());
@@ -51,38 +69,43 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
         figure(k.registers, count);
         ImGui::TableNextColumn();
         figure(k.smem_static, bytes_text);
-        ImGui::TableNextColumn();
-        if (binary) {
+        if (stack) {
+            ImGui::TableNextColumn();
             figure(k.stack_frame, bytes_text);
-        } else {
+        }
+        if (spills) {
+            ImGui::TableNextColumn();
             if (k.spill_stores || k.spill_loads)
                 ImGui::Text("%s/%s", k.spill_stores ? count(*k.spill_stores).c_str() : "?",
                             k.spill_loads ? count(*k.spill_loads).c_str() : "?");
             else ImGui::TextDisabled("not read");
+        }
+        if (barriers) {
             ImGui::TableNextColumn();
             figure(k.barriers, count);
         }
+        if (wide) {
+            ImGui::TableNextColumn();
+            if (row.result) ImGui::Text("%d", row.result->blocks_per_sm);
+        }
         ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0);
         if (row.result) {
             const OccupancyResult& o = *row.result;
-            ImGui::Text("%d", o.blocks_per_sm);
-            ImGui::TableNextColumn();
             const std::string lim = limiter_labels(o.limiters, ", ");
             ImGui::Text("%s (%s)", format_percent(o.occupancy).c_str(), lim.c_str());
             std::string notes;
             for (const std::string& n : row.notes) notes += (notes.empty() ? "" : "\n") + n;
             if (!notes.empty()) item_tooltip(notes.c_str());
         } else {
+            ImGui::TextColored(err, "%s", row.error.c_str());
+        }
+        ImGui::PopTextWrapPos();
+        if (from) {
             ImGui::TableNextColumn();
             ImGui::PushTextWrapPos(0);
-            ImGui::TextColored(err, "%s", row.error.c_str());
-            ImGui::PopTextWrapPos();
-        }
-        if (binary) {
-            ImGui::TableNextColumn();
-            const std::string from = k.source_file + (k.source_entry.empty() ? "" : ", " + k.source_entry);
             ImGui::TextDisabled("%s", k.source_file.c_str());
-            item_tooltip(from.c_str());
+            ImGui::PopTextWrapPos();
         }
         ImGui::TableNextColumn();
         if (row.request && ImGui::SmallButton("Use")) {
