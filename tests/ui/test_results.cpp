@@ -166,8 +166,8 @@ TEST_CASE("dropped files: binaries and Triton's files become the binary import; 
     // (tests/fixtures/triton/add_kernel.log: 12 registers; the metadata: 4 warps x 32).
     const std::string dir = "triton/cache/ZDNWLPKZ7LNREF7MCXAL4PM4ZGVPCT4IW3TIMEYGOHDIYY6EKGAQ/";
     std::vector<std::pair<std::string, std::vector<unsigned char>>> files;
-    for (const char* f : {"__grp__add_kernel.json", "add_kernel.cubin", "add_kernel.json", "add_kernel.llir", "add_kernel.ptx", "add_kernel.ttgir",
-                          "add_kernel.ttir"})
+    for (const char* f : {"__grp__add_kernel.json", "add_kernel.cubin", "add_kernel.json", "add_kernel.llir", "add_kernel.ptx",
+                          "add_kernel.ttgir", "add_kernel.ttir"})
         files.emplace_back(dir + f, bytes(dir + f));
     app.take_dropped_files(files);
     CHECK(s.tab == occ::ui::Tab::advisor);

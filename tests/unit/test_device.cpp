@@ -12,7 +12,7 @@ using namespace occ;
 
 TEST_CASE("every compute capability in MODEL.md is modelled") {
     for (const auto& cc : {std::pair{3, 5}, {3, 7}, {5, 0}, {5, 2}, {5, 3}, {6, 0},  {6, 1},  {6, 2},  {7, 0},  {7, 2}, {7, 5},
-                            {8, 0},          {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {10, 3}, {11, 0}, {12, 0}, {12, 1}}) {
+                           {8, 0},          {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {10, 3}, {11, 0}, {12, 0}, {12, 1}}) {
         const int maj = cc.first, min = cc.second;  // plain locals: clang 14 cannot capture structured bindings
         CAPTURE(maj);
         CAPTURE(min);

@@ -130,7 +130,9 @@ TEST_CASE("lz4: the -compress-mode=speed fatbin's entries decode as liblz4 decod
     // The entry layout of fatbin_read.cpp: u32 header size at +4, u64 payload size at +8, u32
     // compressed size at +0x10, u64 flags at +0x28 (0x2000: LZ4), u64 decompressed size at +0x38.
     const Bytes fb = fixture("fatbin_speed.fatbin");
-    const auto u32 = [&](std::size_t at) { return std::uint32_t(fb[at]) | fb[at + 1] << 8 | fb[at + 2] << 16 | std::uint32_t(fb[at + 3]) << 24; };
+    const auto u32 = [&](std::size_t at) {
+        return std::uint32_t(fb[at]) | fb[at + 1] << 8 | fb[at + 2] << 16 | std::uint32_t(fb[at + 3]) << 24;
+    };
     const auto u64 = [&](std::size_t at) { return u32(at) | std::uint64_t(u32(at + 4)) << 32; };
     REQUIRE(u32(0) == 0xBA55ED50);
     int lz4_entries = 0;

@@ -373,7 +373,8 @@ void take_dropped_files(AppState& s, std::vector<io::NamedBytes> files) {
     if (files.empty()) return;
     if (std::none_of(files.begin(), files.end(), is_binary)) {
         std::vector<unsigned char>& b = files.front().second;
-        const std::size_t bom = b.size() >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3 : 0;  // as the browser's file.text() drops it
+        const std::size_t bom = b.size() >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3
+                                                                                              : 0;  // as the browser's file.text() drops it
         take_dropped_text(s, io::make_valid_utf8(std::string_view(reinterpret_cast<const char*>(b.data()) + bom, b.size() - bom)));
         return;
     }

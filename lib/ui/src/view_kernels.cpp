@@ -46,7 +46,8 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
     if (wide) column("blocks/SM", 1.0f);
     column("occupancy", 2.0f);
     if (from) column("from", 1.5f);
-    if (binary) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("Use").x + 2 * ImGui::GetStyle().FramePadding.x);
+    if (binary)
+        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("Use").x + 2 * ImGui::GetStyle().FramePadding.x);
     else ImGui::TableSetupColumn("");
     ImGui::TableHeadersRow();
     const auto count = [](auto v) { return std::to_string(v); };

@@ -120,12 +120,12 @@ std::string demangle(std::string_view mangled);
 // cannot run on it are skipped, and of those that can the newest architecture is used (what the
 // runtime loads); every compilation of that architecture is a row.
 struct PtxasRow {
-    std::size_t kernel = 0;                 // index into PtxasAnswer::log.kernels
-    std::optional<Device> device;           // what it was evaluated on (none when it was not)
-    std::optional<OccupancyResult> result;  // none when the log lacks what occupancy needs
+    std::size_t kernel = 0;                   // index into PtxasAnswer::log.kernels
+    std::optional<Device> device;             // what it was evaluated on (none when it was not)
+    std::optional<OccupancyResult> result;    // none when the log lacks what occupancy needs
     std::optional<OccupancyRequest> request;  // what `result` was computed from (the app's "Use" makes it the scenario)
-    std::string error;                      // why there is no result, or the model's own refusal
-    std::vector<std::string> notes;         // what the evaluation assumed (e.g. named barriers not in the log)
+    std::string error;                        // why there is no result, or the model's own refusal
+    std::vector<std::string> notes;           // what the evaluation assumed (e.g. named barriers not in the log)
 };
 struct PtxasSkipped {
     std::size_t kernel = 0;  // index into PtxasAnswer::log.kernels
