@@ -186,8 +186,8 @@ TEST_CASE("dropped files: binaries and Triton's files become the binary import; 
     CHECK(row.request->launch.threads == 128);
     CHECK(app.kernels_json() == occ::io::to_json(*k).dump());
     CHECK(app.scenario_json().find("add_kernel") == std::string::npos);  // the binaries stay out of the link
-    for (int f = 0; f < 6; ++f) run_frame(app);
-    CHECK(s.reveal == occ::ui::AppState::Reveal::none);  // revealed for a few frames, then the user scrolls
+    for (int f = 0; f < 3; ++f) run_frame(app);
+    CHECK(s.reveal == occ::ui::AppState::Reveal::none);
 
     // What "Use" does: the row's request becomes the scenario.
     std::string error;

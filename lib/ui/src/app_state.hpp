@@ -272,7 +272,6 @@ struct AppState {
     int binaries_skipped = 0;  // other files dropped with them (Triton's IR stages and group files)
     // Text or files just dropped or pasted: the Advisor tab opens that import section and scrolls to it.
     enum class Reveal : int { none, ptxas, ncu, binaries } reveal = Reveal::none;
-    int reveal_frames = 0;  // frames the section has been revealed in
 
     ViewFlags views;
     Tab tab = Tab::occupancy;

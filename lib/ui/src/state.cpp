@@ -384,7 +384,6 @@ void take_dropped_files(AppState& s, std::vector<io::NamedBytes> files) {
     s.binaries_skipped = static_cast<int>(files.size() - read.size());
     s.binaries = io::read_binaries(read);
     s.reveal = AppState::Reveal::binaries;
-    s.reveal_frames = 0;
     s.tab = Tab::advisor;
     mark_changed(s);
 }

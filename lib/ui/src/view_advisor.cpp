@@ -238,12 +238,7 @@ void draw_advisor(AppState& s) {
     draw_ptxas_import(s);
     draw_binary_import(s);
     draw_ncu(s);
-    // Dropped binaries are revealed for a few frames: the panels above the section settle their
-    // heights a frame after their content (begin_panel), which moves the section down meanwhile.
-    if (s.reveal != AppState::Reveal::binaries || ++s.reveal_frames >= 4) {
-        s.reveal = AppState::Reveal::none;
-        s.reveal_frames = 0;
-    }
+    s.reveal = AppState::Reveal::none;
 
     section("Thread block clusters");
     if (!a.has_clusters) {
