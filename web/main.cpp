@@ -317,10 +317,15 @@ EMSCRIPTEN_KEEPALIVE void occ_web_type(const char* text) {
     if (g.app && text) ImGui::GetIO().AddInputCharactersUTF8(text);
 }
 
-// A file dropped on the page (read by index.html): a report or compiler log.
-EMSCRIPTEN_KEEPALIVE void occ_web_drop(const char* text) {
-    if (g.app && text && *text) g.app->take_dropped_text(text);
+// Files dropped on the page (index.html reads them, unzipping a .zip, and stages each with
+// occ_web_stage_file): binaries for their kernels, or a report or compiler log (the App tells which).
+EMSCRIPTEN_KEEPALIVE void occ_web_drop_files() {
+    std::vector<occ::io::NamedBytes> files = occ::web::take_staged_files();
+    if (g.app) g.app->take_dropped_files(std::move(files));
 }
+
+// The dropped binaries' kernels as `occ kernels --json` prints them ("null" when none).
+EMSCRIPTEN_KEEPALIVE const char* occ_web_app_kernels() { return occ::web::to_js(g.app ? g.app->kernels_json() : std::string("null")); }
 
 }  // extern "C"
 

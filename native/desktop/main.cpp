@@ -11,9 +11,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include "imgui.h"
@@ -92,19 +95,44 @@ void glfw_error(int code, const char* text) { std::fprintf(stderr, "occ-gui: GLF
 
 occ::ui::App* g_app = nullptr;
 
-// A file dropped on the window (or text pasted outside a text box, in the loop): an Nsight Compute
-// report or compiler output (the app tells which).
-void on_drop(GLFWwindow*, int count, const char** paths) {
-    if (!g_app) return;
-    for (int i = 0; i < count; ++i) {
-        std::string text = read_file(paths[i]);
-        if (text.empty()) {
-            g_app->set_notice(std::string("Could not read the dropped file ") + paths[i] + ".");
-            continue;
-        }
-        g_app->take_dropped_text(std::move(text));
+// Files dropped on the window: a report or compiler output, or binaries (the app tells which). A
+// dropped folder is a Triton cache (~/.triton/cache or one <hash> folder): its files and those of
+// its subfolders, in name order, named by their path so each <name>.json meets its <name>.cubin.
+constexpr std::uintmax_t kMaxDropBytes = 256u << 20;  // all files together, as the page allows
+constexpr std::size_t kMaxDropFiles = 20000;
+
+void add_dropped(const std::filesystem::path& p, int depth, std::vector<std::pair<std::string, std::vector<unsigned char>>>& out,
+                 std::uintmax_t& total, std::string& error) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec)) {
+        if (depth > 1) return;
+        std::vector<std::filesystem::path> entries;
+        for (std::filesystem::directory_iterator it(p, ec), end; !ec && it != end && entries.size() < kMaxDropFiles; it.increment(ec))
+            entries.push_back(it->path());
+        std::sort(entries.begin(), entries.end());
+        for (const auto& e : entries) add_dropped(e, depth + 1, out, total, error);
         return;
     }
+    if (!error.empty() || out.size() >= kMaxDropFiles) return;
+    const std::uintmax_t size = std::filesystem::file_size(p, ec);
+    if (ec || (total += size) > kMaxDropBytes) {
+        error = ec ? "Could not read the dropped file " + p.string() + "."
+                   : "The dropped files hold more than 256 MiB: give the largest to the CLI (occ kernels).";
+        return;
+    }
+    const std::string bytes = read_file(p.string());
+    out.emplace_back(p.string(), std::vector<unsigned char>(bytes.begin(), bytes.end()));
+}
+
+void on_drop(GLFWwindow*, int count, const char** paths) {
+    if (!g_app) return;
+    std::vector<std::pair<std::string, std::vector<unsigned char>>> files;
+    std::uintmax_t total = 0;
+    std::string error;
+    for (int i = 0; i < count; ++i) add_dropped(paths[i], 0, files, total, error);
+    if (!error.empty()) g_app->set_notice(error);
+    else if (files.empty()) g_app->set_notice(std::string("Could not read the dropped file ") + (count ? paths[0] : "") + ".");
+    else g_app->take_dropped_files(std::move(files));
 }
 
 void on_content_scale(GLFWwindow*, float xs, float ys) {

@@ -2,11 +2,14 @@
 // seeds are small real cubins and fatbins, stored and LZ4/Zstandard-compressed). Properties: never
 // crashes, hangs or allocates without bound (decompression is capped); an error names the file;
 // no figure is negative; a kernel read from a cubin has an architecture; the typed answer and its
-// JSON (through the same evaluation as the ptxas kind) serialise as strict JSON.
+// JSON (through the same evaluation as the ptxas kind) serialise as strict JSON. The same bytes as
+// an LZ4 block for occ's own decoder (lz4_block.cpp, the web page's: native builds read fatbins with
+// liblz4): it writes only inside its output and says how much it wrote.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "fuzz_common.hpp"
 #include "occ/io/binary.hpp"
@@ -30,8 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(non_negative(k.registers) && non_negative(k.barriers) && non_negative(k.smem_static), k.mangled);
         FUZZ_CHECK(non_negative(k.stack_frame) && non_negative(k.cumulative_stack), k.mangled);
         FUZZ_CHECK(!k.spill_stores && !k.spill_loads, "a spill figure read from a binary");
-        FUZZ_CHECK(k.format == "cubin" || k.format == "fatbin" || k.format == "ptx", k.format);
-        FUZZ_CHECK(k.format == "ptx" || k.arch.rfind("sm_", 0) == 0, k.arch);
+        FUZZ_CHECK(k.format == "cubin" || k.format == "fatbin" || k.format == "ptx" || k.format == occ::io::kZstdEntryFormat, k.format);
+        FUZZ_CHECK(k.format == "ptx" || k.format == occ::io::kZstdEntryFormat || k.arch.rfind("sm_", 0) == 0, k.arch);
         FUZZ_CHECK(k.source_file == "fuzz.bin", k.source_file);
         FUZZ_CHECK(k.diagnostics.size() <= 20, k.mangled);
         for (const auto& [bank, bytes] : k.cmem) FUZZ_CHECK(bank >= 0 && bytes >= 0, k.mangled);
@@ -46,5 +49,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(row.result || !row.error.empty(), "a row with neither occupancy nor reason");
     }
     occ::fuzz::dump_strict(occ::io::to_json(*a));
+
+    // The output size from the first two bytes (up to 64 KiB), the block after them.
+    if (size >= 2) {
+        std::vector<unsigned char> out(static_cast<std::size_t>(data[0] | data[1] << 8));
+        const long long n = occ::io::lz4_block_decode(std::span<const unsigned char>(data + 2, size - 2), out);
+        FUZZ_CHECK(n >= -1 && n <= static_cast<long long>(out.size()), std::to_string(n));
+    }
     return 0;
 }

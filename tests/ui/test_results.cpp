@@ -149,3 +149,73 @@ TEST_CASE("dropped text: a report goes to the ncu import, anything else to the c
     CHECK(s.ptxas_log == "not a report");
     CHECK(!s.derived.ncu.answer.kernels.empty());  // the report stays
 }
+
+TEST_CASE("dropped files: binaries and Triton's files become the binary import; Use loads a kernel; bad files change nothing") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    const auto bytes = [](const std::string& name) {
+        const std::string b = fixture(name.c_str());
+        return std::vector<unsigned char>(b.begin(), b.end());
+    };
+    // Triton's cache folder as the desktop reads it (every file of a <hash> folder): the IR stages,
+    // the PTX and the __grp__ file are skipped; the .json gives the .cubin its launch
+    // (tests/fixtures/triton/add_kernel.log: 12 registers; the metadata: 4 warps x 32).
+    const std::string dir = "triton/cache/ZDNWLPKZ7LNREF7MCXAL4PM4ZGVPCT4IW3TIMEYGOHDIYY6EKGAQ/";
+    std::vector<std::pair<std::string, std::vector<unsigned char>>> files;
+    for (const char* f : {"__grp__add_kernel.json", "add_kernel.cubin", "add_kernel.json", "add_kernel.llir", "add_kernel.ptx",
+                          "add_kernel.ttgir", "add_kernel.ttir"})
+        files.emplace_back(dir + f, bytes(dir + f));
+    app.take_dropped_files(files);
+    CHECK(s.tab == occ::ui::Tab::advisor);
+    CHECK(s.reveal == occ::ui::AppState::Reveal::binaries);
+    CHECK(s.binaries_skipped == 5);
+    REQUIRE(s.binaries.size() == 1);
+    CHECK(s.binaries[0].error.empty());
+    occ::ui::refresh(s);
+    const auto& k = s.derived.advisor.kernels;
+    REQUIRE(k);
+    REQUIRE(k->rows.rows.size() == 1);
+    const occ::io::PtxasRow& row = k->rows.rows[0];
+    CHECK(k->rows.log.kernels[row.kernel].mangled == "add_kernel");
+    REQUIRE(row.request);
+    CHECK(row.request->kernel.regs_per_thread == 12);
+    CHECK(row.request->launch.threads == 128);
+    CHECK(app.kernels_json() == occ::io::to_json(*k).dump());
+    CHECK(app.scenario_json().find("add_kernel") == std::string::npos);  // the binaries stay out of the link
+    for (int f = 0; f < 3; ++f) run_frame(app);
+    CHECK(s.reveal == occ::ui::AppState::Reveal::none);
+
+    // What "Use" does: the row's request becomes the scenario.
+    std::string error;
+    REQUIRE(occ::ui::use_request(s, *row.request, &error));
+    occ::ui::refresh(s);
+    CHECK(s.req.kernel.regs_per_thread == 12);
+    CHECK(s.req.launch.threads == 128);
+    CHECK(s.derived.result.blocks_per_sm == row.result->blocks_per_sm);
+
+    // A truncated cubin: its error in the import, the inputs as they were.
+    const std::string before = app.scenario_json();
+    std::vector<unsigned char> cut = bytes("binaries/sm_80.cubin");
+    cut.resize(300);
+    app.take_dropped_files({{"cut.cubin", cut}});
+    occ::ui::refresh(s);
+    REQUIRE(s.binaries.size() == 1);
+    CHECK(s.binaries[0].error.rfind("cut.cubin: ", 0) == 0);
+    CHECK(!s.derived.advisor.kernels->rows.error.empty());
+    CHECK(app.scenario_json() == before);
+    run_frame(app);
+
+    // A text file is still a report or a log; a shared library is read for its kernels.
+    app.take_dropped_files({{"log.txt", {'p', 't', 'x', 'a', 's'}}});
+    CHECK(s.ptxas_log == "ptxas");
+    app.take_dropped_files({{"libkernels.so", bytes("binaries/libkernels.so")}});
+    occ::ui::refresh(s);
+    CHECK(s.binaries.at(0).format == "shared library");
+    const occ::io::PtxasAnswer& so = s.derived.advisor.kernels->rows;  // sm_86 + sm_120 builds: none runs on the A100
+    CHECK(so.compilations >= 40);
+    CHECK(so.rows.empty());
+    CHECK(so.error.find("runs on") != std::string::npos);
+    run_frame(app);
+}

@@ -1,7 +1,7 @@
 // binary_read.hpp — what the cubin, fatbin and host-ELF readers share (binary_source.cpp,
 // cubin_read.cpp, fatbin_read.cpp): a byte source that is either memory or a file read with pread,
-// the ELF structures they check, and the error they throw (caught in read_binary*; never leaves
-// lib/io).
+// the ELF structures they check, and the error they throw (caught in read_binary* through
+// occ::io::catching; never leaves lib/io).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -11,12 +11,14 @@
 #include <vector>
 
 #include "occ/io/binary.hpp"
+#include "occ/io/fields.hpp"
 
 namespace occ::io::bin {
 
-// A malformed binary: the message says what and where (the file name is added by the caller).
-struct BinaryError {
-    std::string what;
+// A malformed binary: the message says what and where (the file name is added by the caller). A
+// RequestError, so occ::io::catching (the one catch site the web build keeps) catches it.
+struct BinaryError : RequestError {
+    using RequestError::RequestError;
 };
 [[noreturn]] void fail(std::string what);
 
@@ -60,6 +62,8 @@ std::string hex(std::uint64_t v);
 // [SECTION] ELF64 (System V gABI, "ELF Header" and "Sections")
 inline constexpr std::uint16_t kEmCuda = 190;  // EM_CUDA (the gABI's machine list)
 inline constexpr std::uint32_t kShtSymtab = 2, kShtNobits = 8;
+// The fatbin container's magic (fatbinary's header; its first four bytes on disk are 50 ED 55 BA).
+inline constexpr std::uint32_t kFatbinMagic = 0xBA55ED50;
 
 struct ElfHeader {
     std::uint16_t type = 0, machine = 0;

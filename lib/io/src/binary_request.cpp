@@ -87,9 +87,12 @@ std::string_view stem_of(std::string_view name, std::string_view ext) {
                                                                                     : std::string_view{};
 }
 
-// The request's files. A Triton kernel comes as two files: <name>.json (its metadata, giving the
-// launch) and <name>.cubin (same path but the extension); the metadata is attached to the cubin.
-void read_given(const std::vector<std::pair<std::string, std::vector<unsigned char>>>& given, std::vector<BinaryRead>& out) {
+}  // namespace
+
+// A Triton kernel comes as two files: <name>.json (its metadata, giving the launch) and <name>.cubin
+// (same path but the extension); the metadata is attached to the cubin.
+std::vector<BinaryRead> read_binaries(const std::vector<NamedBytes>& given) {
+    std::vector<BinaryRead> out;
     std::map<std::string, TritonMetadata, std::less<>> triton;
     std::map<std::string, bool, std::less<>> cubins;
     for (const auto& [name, bytes] : given)
@@ -115,12 +118,15 @@ void read_given(const std::vector<std::pair<std::string, std::vector<unsigned ch
             if (const auto it = triton.find(stem); it != triton.end() && r.error.empty()) attach_triton(r, it->second);
         out.push_back(std::move(r));
     }
+    return out;
 }
+
+namespace {
 
 Result<KernelsAnswer> answer(const json& request, std::vector<BinaryRead>* preread) {
     return answer_with<KernelsAnswer>(request, "kernels request", [&](FieldReader& f, KernelsAnswer& a) {
         read_artefact_launch(f, a.rows, "binary");
-        std::vector<std::pair<std::string, std::vector<unsigned char>>> given;
+        std::vector<NamedBytes> given;
         const json* files = f.raw(fields::files);
         if (preread) {
             if (files) f.fail(fields::files.key, "give the files either as paths or in the request, not both");
@@ -146,7 +152,7 @@ Result<KernelsAnswer> answer(const json& request, std::vector<BinaryRead>* prere
         }
         f.finish();
         if (preread) a.files = std::move(*preread);
-        read_given(given, a.files);
+        for (BinaryRead& r : read_binaries(given)) a.files.push_back(std::move(r));
         a.rows.id = a.id;
         gather(a);
         evaluate_kernels(a.rows);

@@ -81,9 +81,6 @@ private:
     std::uint64_t size_;
 };
 
-// The fatbin container's magic (fatbinary's header; its first four bytes on disk are 50 ED 55 BA).
-constexpr std::uint32_t kFatbinMagic = 0xBA55ED50;
-
 void read_host_elf(const ByteSource& src, const ElfFile& elf, BinaryRead& out) {
     int found = 0;
     for (std::size_t i = 0; i < elf.sections.size(); ++i) {
@@ -199,24 +196,25 @@ void read_any(const ByteSource& src, BinaryRead& out) {
 namespace occ::io {
 namespace {
 
-// Runs `read` and turns a BinaryError into the file's error, naming the file.
+// Runs `read` and turns a BinaryError into the file's error, naming the file. Through
+// occ::io::catching: the web build catches exceptions there only.
 template <typename Read>
 BinaryRead guarded(std::string_view file, Read read) {
     BinaryRead out;
     out.file = std::string(file);
-    try {
-        read(out);
-    } catch (const bin::BinaryError& e) {
-        out.error = out.file + ": " + e.what;
-    } catch (const std::bad_alloc&) {
-        out.error = out.file + ": out of memory while reading it";
-    }
+    std::string what;
+    if (catching(&what, /*all=*/true, [&] { read(out); }) != Caught::nothing)
+        out.error = out.file + ": " + (what == std::bad_alloc().what() ? std::string("out of memory while reading it") : what);
     if (out.error.empty() && out.kernels.empty() && out.ptx == 0 && out.cubins > 0)
         bin::add_diagnostic(out, "no kernels: its cubins hold device functions only");
     return out;
 }
 
 }  // namespace
+
+bool looks_binary(std::span<const unsigned char> head) {
+    return bin::is_elf(head.data(), head.size()) || (head.size() >= 4 && bin::u32(head.data()) == bin::kFatbinMagic);
+}
 
 BinaryRead read_binary(std::string_view file, std::span<const unsigned char> bytes) {
     return guarded(file, [&](BinaryRead& out) { bin::read_any(bin::MemorySource(bytes), out); });

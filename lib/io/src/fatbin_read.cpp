@@ -9,6 +9,8 @@
 //          +0x28 u64 flags, +0x38 u64 size once decompressed; the payload follows the header.
 //   flags: 0x2000 LZ4 block (-compress-mode=speed), 0x8000 Zstandard frame (default, size,
 //          balance), 0x100000 architecture-specific ("sm_90a"), 0x200000 family ("sm_100f").
+// LZ4 goes through liblz4, or lz4_block.cpp where occ is built without it (the web page); without
+// libzstd a Zstandard entry becomes one row of format kZstdEntryFormat (occ/io/ptxas.hpp).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -26,7 +28,6 @@
 namespace occ::io::bin {
 namespace {
 
-constexpr std::uint32_t kFatbinMagic = 0xBA55ED50;
 constexpr std::uint16_t kKindPtx = 1, kKindElf = 2;
 constexpr std::uint64_t kFlagLz4 = 0x2000, kFlagZstd = 0x8000;
 constexpr std::uint64_t kFlagArchSpecific = 0x100000, kFlagFamily = 0x200000;
@@ -53,7 +54,7 @@ std::span<const unsigned char> payload(std::span<const unsigned char> stored, st
         got = LZ4_decompress_safe(reinterpret_cast<const char*>(stored.data()), reinterpret_cast<char*>(buf.data()),
                                   static_cast<int>(stored.size()), static_cast<int>(buf.size()));
 #else
-        fail(where + ": compressed with LZ4, and this build of occ was made without liblz4");
+        got = lz4_block_decode(stored, buf);  // this build has no liblz4 (the web page)
 #endif
     } else {
 #if OCC_HAVE_ZSTD
@@ -65,7 +66,7 @@ std::span<const unsigned char> payload(std::span<const unsigned char> stored, st
         if (ZSTD_isError(r)) fail(where + ": Zstandard data is corrupt (" + ZSTD_getErrorName(r) + ")");
         got = static_cast<long long>(r);
 #else
-        fail(where + ": compressed with Zstandard, and this build of occ was made without libzstd");
+        fail(where + ": compressed with Zstandard, and this build of occ was made without libzstd");  // read_fatbins lists it instead
 #endif
     }
     if (got < 0) fail(where + ": " + codec + " data is corrupt");
@@ -145,16 +146,28 @@ void read_fatbins(const ByteSource& src, std::uint64_t off, std::uint64_t n, std
             if (stored_size > kMaxEntryBytes)
                 fail(at + ": " + std::to_string(stored_size) + " bytes, more than the " + mib(kMaxEntryBytes) +
                      " this reader allows for one entry");
+#if !OCC_HAVE_ZSTD
+            if ((flags & kFlagZstd) && !(flags & kFlagLz4)) {  // no decoder here: the entry is a row with the reason
+                PtxasKernel k;
+                k.arch = arch;
+                if (kind == kKindElf) {
+                    k.cc_major = static_cast<int>(sm / 10);
+                    k.cc_minor = static_cast<int>(sm % 10);
+                }
+                k.format = kZstdEntryFormat;
+                k.source_file = make_valid_utf8(out.file);
+                k.source_entry = entry_name;
+                out.kernels.push_back(std::move(k));
+                continue;
+            }
+#endif
             const auto stored = src.load(body, stored_size, stored_buf, at);
             const auto bytes = payload(stored, flags, full, full_buf, at);
             if (kind == kKindElf) {
                 if (!is_elf(bytes.data(), bytes.size())) fail(at + ": an ELF entry that does not start with an ELF header");
                 CubinOrigin origin{.format = "fatbin", .entry = entry_name, .arch_suffix = suffix};
-                try {
-                    read_cubin(bytes, origin, out);
-                } catch (const BinaryError& err) {
-                    fail(at + ": " + err.what);
-                }
+                std::string why;  // the entry's place before the cubin's own message
+                if (catching(&why, /*all=*/false, [&] { read_cubin(bytes, origin, out); }) != Caught::nothing) fail(at + ": " + why);
                 continue;
             }
             ++out.ptx;

@@ -104,8 +104,8 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
         row.error = "PTX only: JIT-compiled at load, occupancy unknown until compiled";
         return;
     }
-    if (k.format == kSpillWarningFormat) {
-        row.error = kSpillOnlyReason;
+    if (k.format == kSpillWarningFormat || k.format == kZstdEntryFormat) {
+        row.error = k.format == kZstdEntryFormat ? kZstdEntryReason : kSpillOnlyReason;
         return;
     }
     if (!arch_known(k)) {
@@ -141,8 +141,20 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
     if (k.launch) apply_artefact_launch(a, *k.launch, kr, launch, row.notes);
     const OccupancyResult r = compute_occupancy(dev, kr, launch);
     row.device = dev;
-    if (r.ok()) row.result = r;
-    else row.error = r.error_message();
+    if (r.ok()) {
+        row.result = r;
+        OccupancyRequest q = a.input;
+        q.device = dev;
+        q.kernel = kr;
+        q.launch = launch;
+        if (launch.threads != a.input.launch.threads) {  // the artefact's block: 1-D
+            q.block[0] = launch.threads;
+            q.block[1] = q.block[2] = 1;
+        }
+        row.request = std::move(q);
+    } else {
+        row.error = r.error_message();
+    }
 }
 
 std::string no_rows_error(const PtxasAnswer& a) {

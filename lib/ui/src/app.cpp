@@ -362,6 +362,17 @@ std::string App::result_table(std::string_view format) {
 
 void App::take_dropped_text(std::string text) { ui::take_dropped_text(*state_, std::move(text)); }
 
+void App::take_dropped_files(std::vector<std::pair<std::string, std::vector<unsigned char>>> files) {
+    ui::take_dropped_files(*state_, std::move(files));
+}
+
+std::string App::kernels_json() {
+    ready(*state_, Part::advisor, /*now=*/true);
+    if (state_->binaries.empty()) return "null";
+    const Result<io::KernelsAnswer>& k = state_->derived.advisor.kernels;
+    return (k ? io::to_json(*k) : io::json{{"error", k.error}}).dump();
+}
+
 std::string App::ncu_json() {
     ready(*state_, Part::ncu, /*now=*/true);
     const NcuDerived& n = state_->derived.ncu;

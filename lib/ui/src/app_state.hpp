@@ -16,6 +16,7 @@
 #include "occ/cluster.hpp"
 #include "occ/coalescing.hpp"
 #include "occ/io/api.hpp"
+#include "occ/io/binary.hpp"
 #include "occ/io/ncu.hpp"
 #include "occ/io/ptxas.hpp"
 #include "occ/io/table.hpp"
@@ -150,6 +151,9 @@ struct AdvisorDerived {
     // The pasted compiler log through io::answer_ptxas (what `occ occupancy --ptxas` shows), with
     // the scenario's device and launch; neither a value nor an error when nothing is pasted.
     Result<io::PtxasAnswer> ptxas;
+    // The dropped binaries' kernels through io::answer_kernels (what `occ kernels` shows), with the
+    // scenario's device and launch; neither a value nor an error when nothing is dropped.
+    Result<io::KernelsAnswer> kernels;
 };
 
 // One preset operation on the roofline.
@@ -263,8 +267,13 @@ struct AppState {
     RooflineInputs roofline;
     std::string ptxas_log;  // compiler output pasted into the Advisor tab (too large for the link)
     std::string ncu_text;   // an Nsight Compute report pasted or dropped (too large for the link)
-    // Text just dropped or pasted: the Advisor tab opens that import section and scrolls to it.
-    enum class Reveal : int { none, ptxas, ncu } reveal = Reveal::none;
+    // Binaries dropped on the window (cubins, fatbins, objects, libraries, executables, Triton's
+    // .cubin + .json), read when dropped (io::read_binaries; their bytes are not kept). Not part of
+    // the scenario.
+    std::vector<io::BinaryRead> binaries;
+    int binaries_skipped = 0;  // other files dropped with them (Triton's IR stages and group files)
+    // Text or files just dropped or pasted: the Advisor tab opens that import section and scrolls to it.
+    enum class Reveal : int { none, ptxas, ncu, binaries } reveal = Reveal::none;
 
     ViewFlags views;
     Tab tab = Tab::occupancy;
@@ -304,5 +313,10 @@ void sync_block(AppState& s);
 // Text dropped on the window or pasted outside a text box: an Nsight Compute report when it reads as
 // one, else compiler output (ptxas -v). Opens the Advisor tab with the import shown.
 void take_dropped_text(AppState& s, std::string text);
+// Files dropped on the window, as bytes. When one is a binary (io::looks_binary, or named .cubin,
+// .fatbin, .o, .so or .json), the binaries and Triton metadata among them are read for their
+// kernels (the other files are skipped) and the Advisor tab opens with them; otherwise the first
+// file is text for take_dropped_text.
+void take_dropped_files(AppState& s, std::vector<io::NamedBytes> files);
 
 }  // namespace occ::ui

@@ -271,7 +271,9 @@ io::json check_layout() {
         for (std::size_t j = i + 1; j < runs.size(); ++j)
             if (root(runs[i]) == root(runs[j]) && overlap(runs[i].box, runs[j].box))
                 overlaps.push_back({{"a", run_json(runs[i])}, {"b", run_json(runs[j])}});
-    return {{"clipped", clipped}, {"overlaps", overlaps}};
+    io::json texts = io::json::array();  // every text, where it is (tests click what they find here)
+    for (const Run& r : runs) texts.push_back(run_json(r));
+    return {{"clipped", clipped}, {"overlaps", overlaps}, {"texts", texts}};
 }
 
 }  // namespace occ::ui

@@ -10,12 +10,14 @@
 #include <chrono>
 #include <cstddef>
 #include <cstring>
+#include <string_view>
 #include <type_traits>
 
 #include "app_state.hpp"
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
 #include "occ/expr.hpp"
+#include "occ/io/utf8.hpp"
 #include "occ/waves.hpp"
 
 namespace occ::ui {
@@ -220,6 +222,13 @@ void refresh_advisor(AppState& s) {
         req["log"] = s.ptxas_log;
         a.ptxas = io::answer_ptxas(req);
     }
+    a.kernels = {};
+    if (!s.binaries.empty()) {
+        // The binaries supply each kernel's registers, static shared memory and barriers.
+        io::json req = io::occupancy_request_to_json(s.req);
+        for (const char* key : {"regs", "smem_static", "barriers"}) req.erase(key);
+        a.kernels = io::answer_kernels(req, s.binaries);
+    }
 }
 
 // The roofline's preset operations, each sized by the inputs.
@@ -307,6 +316,8 @@ void reset_inputs(AppState& s) {
     s.roofline = RooflineInputs{};
     s.ptxas_log.clear();
     s.ncu_text.clear();
+    s.binaries.clear();
+    s.binaries_skipped = 0;
     mark_changed(s);
 }
 
@@ -339,6 +350,42 @@ void take_dropped_text(AppState& s, std::string text) {
     const bool report = !io::parse_ncu(text).kernels.empty();
     (report ? s.ncu_text : s.ptxas_log) = std::move(text);
     s.reveal = report ? AppState::Reveal::ncu : AppState::Reveal::ptxas;
+    s.tab = Tab::advisor;
+    mark_changed(s);
+}
+
+namespace {
+
+bool ends_with(std::string_view s, std::string_view end) { return s.size() >= end.size() && s.substr(s.size() - end.size()) == end; }
+
+// Named as something `occ kernels` reads: a binary (also when its bytes say otherwise: then its error
+// says what it is not), or Triton's metadata (not its __grp__ group files).
+bool binary_name(std::string_view name) {
+    const std::string_view base = name.substr(name.find_last_of("/\\") + 1);
+    if (ends_with(base, ".json")) return base.rfind("__grp__", 0) != 0;
+    for (const char* ext : {".cubin", ".fatbin", ".o", ".so"})
+        if (ends_with(base, ext)) return true;
+    return false;
+}
+
+}  // namespace
+
+void take_dropped_files(AppState& s, std::vector<io::NamedBytes> files) {
+    const auto is_binary = [](const io::NamedBytes& f) { return io::looks_binary(f.second) || binary_name(f.first); };
+    if (files.empty()) return;
+    if (std::none_of(files.begin(), files.end(), is_binary)) {
+        std::vector<unsigned char>& b = files.front().second;
+        const std::size_t bom = b.size() >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3
+                                                                                              : 0;  // as the browser's file.text() drops it
+        take_dropped_text(s, io::make_valid_utf8(std::string_view(reinterpret_cast<const char*>(b.data()) + bom, b.size() - bom)));
+        return;
+    }
+    std::vector<io::NamedBytes> read;
+    for (io::NamedBytes& f : files)
+        if (is_binary(f)) read.push_back(std::move(f));
+    s.binaries_skipped = static_cast<int>(files.size() - read.size());
+    s.binaries = io::read_binaries(read);
+    s.reveal = AppState::Reveal::binaries;
     s.tab = Tab::advisor;
     mark_changed(s);
 }

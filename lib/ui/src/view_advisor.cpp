@@ -22,7 +22,7 @@
 namespace occ::ui {
 namespace {
 
-// [SECTION] Pieces (before/after tables, waves bar, GPC picture, pasted compiler output)
+// [SECTION] Pieces (before/after tables, waves bar, GPC picture)
 struct Column {
     const char* title;
     const OccupancyResult* r;  // nullptr: no such option
@@ -127,88 +127,6 @@ void gpc_picture(const ClusterResult& c) {
         ImGui::EndTooltip();
     }
     plot::end();
-}
-
-// A figure as the log gave it; "not read" when the log did not print it (never shown as 0).
-template <typename T, typename Text>
-void log_figure(const std::optional<T>& v, Text text) {
-    if (v) ImGui::TextUnformatted(text(*v).c_str());
-    else ImGui::TextDisabled("not read");
-}
-
-// Compiler output pasted into the view: AppState::ptxas_log, answered in the refresh step by
-// io::answer_ptxas (what `occ occupancy --ptxas` shows) with the scenario's launch.
-void ptxas_section(AppState& s) {
-    const bool reveal = s.reveal == AppState::Reveal::ptxas;
-    if (reveal) ImGui::SetNextItemOpen(true);
-    if (!ImGui::CollapsingHeader("Import compiler output (nvcc -Xptxas -v, cuobjdump --dump-resource-usage)")) return;
-    if (reveal) ImGui::SetScrollHereY(0.0f);
-    ImGui::TextDisabled(
-        "Paste the log; every kernel gets its occupancy with this device and launch. \"Use\" copies a kernel's resources into the inputs.");
-    if (input_text_multiline("##ptxas_log", s.ptxas_log, ImVec2(-1, em(7)))) mark_changed(s);
-    const Result<io::PtxasAnswer>& r = s.derived.advisor.ptxas;
-    if (s.ptxas_log.empty() || (!r && r.error.empty())) return;
-    const ImVec4 err = ImGui::ColorConvertU32ToFloat4(error_color());
-    if (!r) {
-        ImGui::TextColored(err, "%s", r.error.c_str());
-        return;
-    }
-    const io::PtxasAnswer& a = *r;
-    if (!a.error.empty()) ImGui::TextColored(err, "%s", a.error.c_str());
-    if (!ImGui::BeginTable("ptxas_rows", 9, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-    for (const char* h : {"kernel", "arch", "regs", "smem", "spills st/ld", "barriers", "blocks/SM", "occupancy", ""})
-        ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    const auto count = [](auto v) { return std::to_string(v); };
-    int id = 0;
-    for (const io::PtxasRow& row : a.rows) {
-        const io::PtxasKernel& k = a.log.kernels[row.kernel];
-        ImGui::PushID(id++);
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(k.name.c_str());
-        item_tooltip(k.mangled.c_str());
-        ImGui::TableNextColumn();
-        if (k.arch.empty()) ImGui::TextDisabled("not read");
-        else ImGui::TextUnformatted(k.arch.c_str());
-        ImGui::TableNextColumn();
-        log_figure(k.registers, count);
-        ImGui::TableNextColumn();
-        log_figure(k.smem_static, [](std::int64_t v) { return format_bytes(v); });
-        ImGui::TableNextColumn();
-        if (k.spill_stores || k.spill_loads)
-            ImGui::Text("%s/%s", k.spill_stores ? count(*k.spill_stores).c_str() : "?",
-                        k.spill_loads ? count(*k.spill_loads).c_str() : "?");
-        else ImGui::TextDisabled("not read");
-        ImGui::TableNextColumn();
-        log_figure(k.barriers, count);
-        ImGui::TableNextColumn();
-        if (!row.result) {
-            ImGui::TableNextColumn();
-            ImGui::TextColored(err, "%s", row.error.c_str());
-            ImGui::PopID();
-            continue;
-        }
-        const OccupancyResult& o = *row.result;
-        ImGui::Text("%d", o.blocks_per_sm);
-        ImGui::TableNextColumn();
-        const std::string lim = limiter_labels(o.limiters, ", ");
-        ImGui::Text("%s (%s)", format_percent(o.occupancy).c_str(), lim.c_str());
-        std::string notes;
-        for (const std::string& n : row.notes) notes += (notes.empty() ? "" : "\n") + n;
-        if (!notes.empty()) item_tooltip(notes.c_str());
-        ImGui::TableNextColumn();
-        // What the row was evaluated with (a result needs registers and static shared memory).
-        if (ImGui::SmallButton("Use")) {
-            s.req.kernel.regs_per_thread = *k.registers;
-            s.req.kernel.smem_static = *k.smem_static;
-            s.req.kernel.barriers = std::clamp(k.barriers.value_or(0), 0, kMaxNamedBarriers);
-            mark_changed(s);
-        }
-        ImGui::PopID();
-    }
-    ImGui::EndTable();
-    if (!a.skipped.empty()) ImGui::TextDisabled("%zu builds skipped (other architectures or older builds).", a.skipped.size());
 }
 
 }  // namespace
@@ -317,7 +235,8 @@ void draw_advisor(AppState& s) {
         ImGui::TextDisabled("%s", a.waves.error.c_str());
     }
 
-    ptxas_section(s);
+    draw_ptxas_import(s);
+    draw_binary_import(s);
     draw_ncu(s);
     s.reveal = AppState::Reveal::none;
 

@@ -23,6 +23,8 @@ void draw_memory(AppState& s);                        // view_memory.cpp
 void draw_roofline(AppState& s);                      // view_roofline.cpp: log-log roofline with the operation presets
 void draw_advisor(AppState& s);                       // view_advisor.cpp: before/after suggestions, waves, clusters
 void draw_ncu(AppState& s);                           // view_ncu.cpp: a pasted Nsight Compute report next to occ's prediction
+void draw_ptxas_import(AppState& s);                  // view_kernels.cpp: pasted compiler output, a row per kernel
+void draw_binary_import(AppState& s);                 // view_kernels.cpp: dropped binaries, a row per kernel
 
 // [SECTION] Shared conventions (common.cpp)
 // Sizes in multiples of the font size, so layouts follow the content scale.

@@ -8,7 +8,8 @@
 //     static shared memory is the size of `.nv.shared.<name>` and its constant banks the sizes of
 //     `.nv.constant<N>.<name>`;
 //   - a fatbin: the 0xBA55ED50 container of cubins and PTX for several architectures, entries
-//     optionally compressed (LZ4 or Zstandard);
+//     optionally compressed (LZ4 or Zstandard; without libzstd, as in the web page, a Zstandard entry
+//     is one row of format kZstdEntryFormat with the reason);
 //   - a host ELF file (a relocatable object, an executable or a shared library) that carries fatbins
 //     in its `.nv_fatbin` or `__nv_relfatbin` sections.
 // The result is the same PtxasKernel records the compiler-log reader produces, so evaluation and
@@ -25,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "occ/io/ptxas.hpp"
@@ -46,6 +48,17 @@ struct BinaryRead {
 
 // A binary held in memory (a request's bytes). `file` names it in messages.
 BinaryRead read_binary(std::string_view file, std::span<const unsigned char> bytes);
+// Several files held in memory, as a page or a window drop gives them: each read with read_binary,
+// and a Triton kernel's <stem>.json metadata attached to the <stem>.cubin given with it (a .json
+// without its cubin, or one that is not Triton's, is a file with an error). In the order given.
+using NamedBytes = std::pair<std::string, std::vector<unsigned char>>;
+std::vector<BinaryRead> read_binaries(const std::vector<NamedBytes>& files);
+// Whether bytes start like something read_binary reads (an ELF file or a fatbin), as opposed to text.
+bool looks_binary(std::span<const unsigned char> head);
+// Decodes one LZ4 block (lz4_block.cpp) into dst, which must be its decompressed size; the bytes
+// written, or -1 when the block is malformed or does not fit. Builds without liblz4 read
+// -compress-mode=speed fatbin entries with it.
+long long lz4_block_decode(std::span<const unsigned char> src, std::span<unsigned char> dst);
 // A binary on disk: reads only the headers and the sections that carry device code. Also a Triton
 // cache (a folder: ~/.triton/cache or one of its <hash> folders), or one Triton kernel's metadata
 // (<name>.json: its cubin is the <name>.cubin beside it). A cubin with Triton metadata beside it

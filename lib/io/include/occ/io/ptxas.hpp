@@ -56,6 +56,15 @@ inline constexpr const char* kSpillOnlyReason =
     "only a spill warning names this compilation: the log gives its spills, not its registers, shared memory or "
     "architecture (the output of -Xptxas -v has them)";
 
+// A fatbin entry compressed with Zstandard, read by a build of occ without libzstd (the web page): one
+// row per entry (its architecture and place; its kernels' names and figures null), for this reason.
+inline constexpr const char* kZstdEntryFormat = "zstd entry";
+#ifdef __EMSCRIPTEN__
+inline constexpr const char* kZstdEntryReason = "Zstandard entry: read it with the CLI (`occ kernels`)";
+#else
+inline constexpr const char* kZstdEntryReason = "Zstandard entry: this build of occ was made without libzstd";
+#endif
+
 struct PtxasKernel {
     std::string name;                          // demangled (as c++filt prints it), else the name as printed
     std::string mangled;                       // as printed by the tool
@@ -111,11 +120,12 @@ std::string demangle(std::string_view mangled);
 // cannot run on it are skipped, and of those that can the newest architecture is used (what the
 // runtime loads); every compilation of that architecture is a row.
 struct PtxasRow {
-    std::size_t kernel = 0;                 // index into PtxasAnswer::log.kernels
-    std::optional<Device> device;           // what it was evaluated on (none when it was not)
-    std::optional<OccupancyResult> result;  // none when the log lacks what occupancy needs
-    std::string error;                      // why there is no result, or the model's own refusal
-    std::vector<std::string> notes;         // what the evaluation assumed (e.g. named barriers not in the log)
+    std::size_t kernel = 0;                   // index into PtxasAnswer::log.kernels
+    std::optional<Device> device;             // what it was evaluated on (none when it was not)
+    std::optional<OccupancyResult> result;    // none when the log lacks what occupancy needs
+    std::optional<OccupancyRequest> request;  // what `result` was computed from (the app's "Use" makes it the scenario)
+    std::string error;                        // why there is no result, or the model's own refusal
+    std::vector<std::string> notes;           // what the evaluation assumed (e.g. named barriers not in the log)
 };
 struct PtxasSkipped {
     std::size_t kernel = 0;  // index into PtxasAnswer::log.kernels

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace occ::ui {
 
@@ -37,6 +39,13 @@ public:
     // Text dropped on the window or pasted outside a text box: an Nsight Compute report when it reads
     // as one, else compiler output (ptxas -v); the Advisor tab opens with it.
     void take_dropped_text(std::string text);
+    // Files dropped on the window, as {name, bytes}: cubins, fatbins, objects, libraries,
+    // executables and Triton's .cubin + .json are read for their kernels (the Advisor tab lists them
+    // with "Use"); a text file (a report or compiler output) goes to take_dropped_text.
+    void take_dropped_files(std::vector<std::pair<std::string, std::vector<unsigned char>>> files);
+    // The dropped binaries' answer as `occ kernels --json` prints it for the scenario's device and
+    // launch ("null" when none were dropped).
+    std::string kernels_json();
     // The pasted report's answer as `occ ncu --json` prints it ("null" when none is pasted).
     std::string ncu_json();
 
@@ -44,7 +53,7 @@ public:
     // ("clipped": [{"id", "text", "rect"}]) and every pair of texts drawn over each other
     // ("overlaps": [{"a", "b"}]); rects are [x, y, w, h] in ImGui's pixels. A label ImGui shortened
     // with an ellipsis (a tab or table header too narrow for it) is a cut text whose "label" is the
-    // whole label. Call after ImGui::Render().
+    // whole label; "texts" lists every text drawn ({"id", "text", "rect"}). Call after ImGui::Render().
     std::string layout_json() const;
 
     // What the menu bar's "recomputed in" figure is made of, as JSON text: {"ms": the figure, "waiting":
