@@ -115,6 +115,11 @@ class Kernels(unittest.TestCase):
         rc, out, err = run("kernels", path("sm_80.cubin"), "--gpu", "nosuchgpu")
         self.assertEqual(rc, 2)
         self.assertIn("gpu", err)
+        # Builds that cannot load on the chosen GPU: the error names what the files hold and what to do.
+        rc, out, err = run("kernels", path("libkernels.so"), "--gpu", "A100-SXM4-80GB")
+        self.assertEqual(rc, 2)
+        self.assertIn("no kernel in the files runs on A100-SXM4-80GB (cc 8.0): they are built for sm_86, sm_120; "
+                      "choose a GPU of one of those", err)
 
 
 TRITON = os.path.join(SRC, "tests", "fixtures", "triton", "cache")

@@ -1,6 +1,7 @@
 // binary_request.cpp — the "kernels" request kind: every kernel of cubins, fatbins and host ELF files
 // (occ/io/binary.hpp), evaluated by the same code as a compiler log's kernels (ptxas_eval.hpp), as a
 // typed answer (KernelsAnswer: what `occ kernels` prints) and its JSON.
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
@@ -77,7 +78,19 @@ void gather(KernelsAnswer& a) {
 std::string no_kernels_error(const KernelsAnswer& a) {
     for (const BinaryRead& f : a.files)
         if (!f.error.empty()) return f.error;
-    if (a.rows.compilations > 0) return "no kernel in the files runs on " + a.rows.input.device.name;
+    if (a.rows.compilations > 0) {
+        // Name what the files hold, so the answer says which GPU to pick.
+        std::vector<std::string> archs;
+        for (const PtxasKernel& k : a.rows.log.kernels)
+            if (!k.arch.empty() && std::find(archs.begin(), archs.end(), k.arch) == archs.end()) archs.push_back(k.arch);
+        std::string held;
+        for (std::size_t i = 0; i < archs.size() && i < 8; ++i) held += (i ? ", " : "") + archs[i];
+        if (archs.size() > 8) held += ", ...";
+        const Device& d = a.rows.input.device;
+        return "no kernel in the files runs on " + d.name + " (cc " + std::to_string(d.arch.cc_major) + "." +
+               std::to_string(d.arch.cc_minor) + "): they are built for " + held +
+               "; choose a GPU of one of those (on the command line, leave out --gpu to evaluate each on its own)";
+    }
     return "no kernels found: the files hold no __global__ functions (device code is read from cubins, fatbins and the .nv_fatbin "
            "sections of objects, libraries and executables)";
 }
