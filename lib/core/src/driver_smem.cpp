@@ -95,7 +95,8 @@ const Fit* find_fit(int major, int minor, bool with_static) {
 
 bool same_steps(const ArchRules& a, int major, int minor) {
     for (const ArchRules& b : all_archs())
-        if (b.cc_major == major && b.cc_minor == minor) return std::ranges::equal(a.carveouts(), b.carveouts());
+        if (b.cc_major == major && b.cc_minor == minor)
+            return std::equal(a.carveouts().begin(), a.carveouts().end(), b.carveouts().begin(), b.carveouts().end());
     return false;
 }
 
@@ -153,7 +154,7 @@ DriverSmemConfig driver_smem_config(const ArchRules& a, const KernelResources& k
         d.rule = basis + "; no public report of cc " + std::to_string(a.cc_major) + "." + std::to_string(a.cc_minor) +
                  ", so the candidates are what parts with the same carveout sizes configure";
     }
-    std::ranges::sort(cands);
+    std::sort(cands.begin(), cands.end());  // (Emscripten's libc++ 14 has no std::ranges::sort)
     cands.erase(std::unique(cands.begin(), cands.end()), cands.end());
     d.candidates = cands;
     for (std::int64_t c : cands) d.candidate_block_limits.push_back(limit_of(c));
