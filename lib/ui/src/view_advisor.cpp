@@ -42,15 +42,11 @@ void before_after(const char* id, std::initializer_list<Column> cols) {
     if (!ImGui::BeginTable(id, static_cast<int>(cols.size()) + 1,
                            ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV))
         return;
-    // The labels keep their width (a proportional share would break "registers" mid-word in the
-    // third column at 1366 px); the values share the rest.
-    const char* rows[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
-    float label_width = 0;
-    for (const char* r : rows) label_width = std::max(label_width, ImGui::CalcTextSize(r).x);
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, label_width);
+    ImGui::TableSetupColumn("");
     for (const Column& c : cols) ImGui::TableSetupColumn(c.title);
     ImGui::TableHeadersRow();
     ImGui::PushTextWrapPos(0);  // a narrow column wraps its cells instead of cutting them
+    const char* rows[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
     for (int r = 0; r < 6; ++r) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
