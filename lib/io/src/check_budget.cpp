@@ -25,6 +25,15 @@ std::string at(const std::string& file, const toml::source_region& src) { return
 Result<Budget> parse_budget(std::string_view text, const std::string& path) {
     Budget b;
     b.file = path;
+    // ASCII only: Debian's toml++ 3.x reaches __builtin_unreachable on some non-ASCII whitespace
+    // (fuzz finding, tests/fuzz/crashes/budget/), and kernel patterns and GPU names are ASCII anyway.
+    int line = 1;
+    for (const char ch : text) {
+        if (ch == '\n') ++line;
+        if (static_cast<unsigned char>(ch) >= 0x80)
+            return Result<Budget>::fail(path + ":" + std::to_string(line) +
+                                        ": a non-ASCII byte: budget files are ASCII (kernel patterns, GPU names and comments)");
+    }
     toml::table doc;
     try {
         doc = toml::parse(text, path);
