@@ -4,8 +4,12 @@
 #include <doctest/doctest.h>
 
 #include "occ/amd.hpp"
+#include "occ/device.hpp"
 
 using namespace occ::amd;
+using occ::amd_gpus;
+using occ::find_gpu;
+using occ::lookup_amd_gpu;
 
 namespace {
 const AmdArch& arch(const char* isa) {
@@ -207,16 +211,24 @@ TEST_CASE("amd: bad input names the field and its range") {
 TEST_CASE("amd: catalogue devices resolve to known targets") {
     // ROCm GPU hardware specifications (CU counts): MI300X 304, MI300A 228, MI325X 304, MI355X 256,
     // MI250X 220, MI210 104.
-    CHECK(find_amd_device("MI300X")->compute_units == 304);
-    CHECK(find_amd_device("mi300a")->compute_units == 228);
-    CHECK(find_amd_device("MI355X")->isa == "gfx950");
-    CHECK(find_amd_device("MI250X")->compute_units == 220);
-    CHECK(find_amd_device("MI210")->compute_units == 104);
-    CHECK(find_amd_device("H100") == nullptr);
-    for (const auto& d : amd_devices()) {
-        CAPTURE(d.name);
-        CHECK(find_amd_arch(d.isa) != nullptr);
-        CHECK(!d.source.empty());
+    CHECK(lookup_amd_gpu("MI300X")->sm_count == 304);
+    CHECK(lookup_amd_gpu("mi300a")->sm_count == 228);
+    CHECK(std::string_view(lookup_amd_gpu("MI355X")->isa) == "gfx950");
+    CHECK(lookup_amd_gpu("MI250X")->sm_count == 220);
+    CHECK(lookup_amd_gpu("MI210")->sm_count == 104);
+    // The names ROCm prints (torch.cuda.get_device_name(), rocminfo's marketing name) and the old
+    // roofline name resolve too.
+    CHECK(lookup_amd_gpu("AMD Instinct MI300X") == lookup_amd_gpu("MI300X"));
+    CHECK(lookup_amd_gpu("AMD-MI300X") == lookup_amd_gpu("MI300X"));
+    CHECK(std::string_view(lookup_amd_gpu("AMD Radeon RX 7900 XTX")->name) == "RX-7900-XTX");
+    CHECK(lookup_amd_gpu("H100") == nullptr);
+    CHECK(!find_gpu("MI300X"));  // not a CUDA device
+    for (const auto& g : amd_gpus()) {
+        CAPTURE(g.name);
+        CHECK(amd_arch_of(g) != nullptr);
+        CHECK(std::string_view(g.vendor) == "AMD");
+        CHECK(*g.source);
+        CHECK(lookup_amd_gpu(g.name) == &g);
     }
 }
 

@@ -152,7 +152,7 @@ TEST_CASE("binary compatibility: sm_XY runs on X.Z with Z >= Y") {
 TEST_CASE("one catalogue: each GPU entry carries its roofline peaks and GPC layout") {
     std::set<int> positions;
     int with_peaks = 0;
-    for (std::span<const GpuEntry> list : {all_gpus(), reference_devices()}) {
+    for (std::span<const GpuEntry> list : {all_gpus(), amd_gpus(), reference_devices()}) {
         for (const GpuEntry& g : list) {
             CAPTURE(g.name);
             CHECK(find_gpu_entry(g.name) == &g);

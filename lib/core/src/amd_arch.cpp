@@ -9,6 +9,7 @@
 #include <array>
 
 #include "occ/amd.hpp"
+#include "occ/device.hpp"
 
 namespace occ::amd {
 namespace {
@@ -85,23 +86,51 @@ constexpr std::array kArchs{
     rdna("gfx1201", "RDNA4", 1536, false, true),
 };
 
-constexpr std::string_view kSpecs = "ROCm GPU hardware specifications (rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html)";
-constexpr std::array kDevices{
-    AmdDevice{"MI100", "gfx908", 120, kSpecs},
-    AmdDevice{"MI210", "gfx90a", 104, kSpecs},
-    AmdDevice{"MI250", "gfx90a", 208, kSpecs},   // 104 per GCD; each GCD is its own HIP device
-    AmdDevice{"MI250X", "gfx90a", 220, kSpecs},  // 110 per GCD; each GCD is its own HIP device
-    AmdDevice{"MI300A", "gfx942", 228, kSpecs},
-    AmdDevice{"MI300X", "gfx942", 304, kSpecs},
-    AmdDevice{"MI325X", "gfx942", 304, kSpecs},
-    AmdDevice{"MI350X", "gfx950", 256, kSpecs},
-    AmdDevice{"MI355X", "gfx950", 256, kSpecs},
-    AmdDevice{"RX 7900 XTX", "gfx1100", 96,
-              "CUs: Guru3D RX 7900 XTX review, specifications table (guru3d.com/review/xfx-radeon-rx-7900-xtx-magair-review/page-4); "
-              "target: packages.gentoo.org/useflags/amdgpu_targets_gfx1100 (navi31, RX 7900XTX)"},
-    AmdDevice{"RX 9070 XT", "gfx1201", 64,
-              "CUs: Linux Format June 2025, 'Inside the DNA of AMD' (fully enabled Navi 48, 64 RDNA 4 CUs); "
-              "target: LLVM AMDGPUUsage processor table (gfx1201: Radeon RX 9070 XT; llvm-project PR 155577)"},
+// The AMD GPUs of the catalogue (occ/device.hpp GpuEntry: sm_count holds the compute units). Each HIP
+// device of an MI250/MI250X is one GCD: the CU count given is the whole package's, as [SPECS] lists it.
+//   [MI300X] AMD Instinct MI300X datasheet: FP64 vector 81.7, FP64 matrix 163.4, FP32 vector 163.4,
+//            TF32 653.7, FP16/BF16 1,307.4, FP8 2,614.9, INT8 2,614.9 TFLOP/s (dense), HBM3 5.3 TB/s.
+constexpr GpuEntry amd_gpu(const char* name, const char* isa, int cus, Segment segment, const char* aliases, const char* source,
+                           GpuPeaks peaks = {}) {
+    return {.name = name,
+            .vendor = "AMD",
+            .sm_count = cus,
+            .segment = segment,
+            .aliases = aliases,
+            .source = source,
+            .isa = isa,
+            .peaks = peaks};
+}
+
+constexpr const char* kSpecsCu = "[SPECS] ROCm GPU hardware specifications (rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html)";
+
+constexpr GpuEntry kAmdGpus[] = {
+    amd_gpu("MI100", "gfx908", 120, Segment::datacenter, "mi100", kSpecsCu),
+    amd_gpu("MI210", "gfx90a", 104, Segment::datacenter, "mi210", kSpecsCu),
+    amd_gpu("MI250", "gfx90a", 208, Segment::datacenter, "mi250", kSpecsCu),
+    amd_gpu("MI250X", "gfx90a", 220, Segment::datacenter, "mi250x", kSpecsCu),
+    amd_gpu("MI300A", "gfx942", 228, Segment::datacenter, "mi300a", kSpecsCu),
+    amd_gpu("MI300X", "gfx942", 304, Segment::datacenter, "mi300x,mi300", kSpecsCu,
+            {.fp64 = 81.7,
+             .fp64_tensor = 163.4,
+             .fp32 = 163.4,
+             .tf32 = 653.7,
+             .fp16 = 1307.4,
+             .bf16 = 1307.4,
+             .fp8 = 2614.9,
+             .int8 = 2614.9,
+             .dram_gbps = 5300,
+             .list_position = 21,
+             .source = "[MI300X] (matrix cores)"}),
+    amd_gpu("MI325X", "gfx942", 304, Segment::datacenter, "mi325x", kSpecsCu),
+    amd_gpu("MI350X", "gfx950", 256, Segment::datacenter, "mi350x", kSpecsCu),
+    amd_gpu("MI355X", "gfx950", 256, Segment::datacenter, "mi355x", kSpecsCu),
+    amd_gpu("RX-7900-XTX", "gfx1100", 96, Segment::consumer, "rx7900xtx,7900xtx",
+            "CUs: Guru3D RX 7900 XTX review, specifications table (guru3d.com/review/xfx-radeon-rx-7900-xtx-magair-review/page-4); "
+            "target: packages.gentoo.org/useflags/amdgpu_targets_gfx1100 (navi31, RX 7900XTX)"),
+    amd_gpu("RX-9070-XT", "gfx1201", 64, Segment::consumer, "rx9070xt,9070xt",
+            "CUs: Linux Format June 2025, 'Inside the DNA of AMD' (fully enabled Navi 48, 64 RDNA 4 CUs); "
+            "target: LLVM AMDGPUUsage processor table (gfx1201: Radeon RX 9070 XT; llvm-project PR 155577)"),
 };
 
 bool same_name(std::string_view a, std::string_view b) {
@@ -121,12 +150,10 @@ const AmdArch* find_amd_arch(std::string_view isa) {
     return nullptr;
 }
 
-std::span<const AmdDevice> amd_devices() { return kDevices; }
-
-const AmdDevice* find_amd_device(std::string_view name) {
-    for (const auto& d : kDevices)
-        if (same_name(d.name, name)) return &d;
-    return nullptr;
-}
+const AmdArch* amd_arch_of(const GpuEntry& g) { return *g.isa ? find_amd_arch(g.isa) : nullptr; }
 
 }  // namespace occ::amd
+
+namespace occ {
+std::span<const GpuEntry> amd_gpus() { return amd::kAmdGpus; }
+}  // namespace occ

@@ -60,8 +60,6 @@
 //             x 8 TPCs x 2 SMs (192 SMs); GB203 = 7 GPCs x 6 TPCs x 2 SMs (84 SMs).
 //   [ORINDS]  NVIDIA Jetson AGX Orin 64GB datasheet: 2048 CUDA cores at 1.3 GHz = 5.3 FP32 TFLOP/s,
 //             GPU INT8 170 sparse TOPS, LPDDR5 204.8 GB/s.
-//   [MI300X]  AMD Instinct MI300X datasheet: FP64 vector 81.7, FP64 matrix 163.4, FP32 vector 163.4,
-//             TF32 653.7, FP16/BF16 1,307.4, FP8 2,614.9, INT8 2,614.9 (dense), HBM3 5.3 TB/s.
 //   [M2U]     Apple newsroom, "Apple introduces M2 Ultra" (June 2023): 76-core GPU, 27.2 TFLOP/s, 800 GB/s.
 //   [LP5X]    JEDEC LPDDR5X at 9,600 MT/s on a 64-bit bus = 76.8 GB/s (e.g. Snapdragon 8 Gen 3 product brief:
 //             "LPDDR5x up to 4800 MHz"); the GPU FP32 figure (~4.6 TFLOP/s) is a third-party estimate, not
@@ -432,20 +430,6 @@ constexpr GpuEntry kGpus[] = {
 };
 
 constexpr GpuEntry kReferenceDevices[] = {
-    {.name = "AMD-MI300X",
-     .vendor = "AMD",
-     .aliases = "mi300x,instinctmi300x",
-     .peaks = {.fp64 = 81.7,
-               .fp64_tensor = 163.4,
-               .fp32 = 163.4,
-               .tf32 = 653.7,
-               .fp16 = 1307.4,
-               .bf16 = 1307.4,
-               .fp8 = 2614.9,
-               .int8 = 2614.9,
-               .dram_gbps = 5300,
-               .list_position = 21,
-               .source = "[MI300X] (matrix cores)"}},
     {.name = "Apple-M2-Ultra",
      .vendor = "Apple",
      .aliases = "m2ultra,m2",
@@ -474,8 +458,9 @@ constexpr FamilyName kFamilyNames[] = {
 };
 
 // [SECTION] Lookup
-// Vendor words a GPU name may start with ("NVIDIA GeForce RTX 4090", "Tesla T4").
-std::string normalise(std::string_view s) { return normalise_name(s, {"nvidia", "geforce", "tesla"}); }
+// Vendor words a GPU name may start with ("NVIDIA GeForce RTX 4090", "Tesla T4", "AMD Instinct MI300X",
+// "AMD Radeon RX 7900 XTX").
+std::string normalise(std::string_view s) { return normalise_name(s, {"nvidia", "amd", "geforce", "tesla", "instinct", "radeon"}); }
 
 template <typename Fn>
 void for_each_in(std::string_view list, char sep, Fn&& fn) {
@@ -507,11 +492,11 @@ const FamilyName* family_name(const std::string& key) {
     return nullptr;
 }
 
-// Every catalogue entry (CUDA GPUs, then reference devices) that answers to the normalised name.
+// Every catalogue entry (CUDA GPUs, AMD GPUs, then reference devices) that answers to the normalised name.
 std::vector<const GpuEntry*> entries_answering(const std::string& key) {
     std::vector<const GpuEntry*> out;
     if (key.empty()) return out;
-    for (std::span<const GpuEntry> list : {std::span<const GpuEntry>(kGpus), std::span<const GpuEntry>(kReferenceDevices)})
+    for (std::span<const GpuEntry> list : {std::span<const GpuEntry>(kGpus), amd_gpus(), std::span<const GpuEntry>(kReferenceDevices)})
         for (const GpuEntry& g : list)
             if (answers_to(g, key)) out.push_back(&g);
     return out;
@@ -530,7 +515,7 @@ std::span<const GpuEntry> all_gpus() { return kGpus; }
 std::span<const GpuEntry> reference_devices() { return kReferenceDevices; }
 
 const GpuEntry* find_gpu_entry(std::string_view canonical_name) {
-    for (std::span<const GpuEntry> list : {all_gpus(), reference_devices()})
+    for (std::span<const GpuEntry> list : {all_gpus(), amd_gpus(), reference_devices()})
         for (const GpuEntry& g : list)
             if (canonical_name == g.name) return &g;
     return nullptr;
@@ -542,6 +527,13 @@ const GpuEntry* lookup_gpu(std::string_view name) {
     // to (rtx6000, orin, nano) or a family with members outside the catalogue (thor) is refused.
     const std::vector<const GpuEntry*> hits = entries_answering(key);
     if (hits.size() != 1 || family_name(key) || hits.front()->cc_major == 0) return nullptr;
+    return hits.front();
+}
+
+const GpuEntry* lookup_amd_gpu(std::string_view name) {
+    const std::string key = normalise(name);
+    const std::vector<const GpuEntry*> hits = entries_answering(key);
+    if (hits.size() != 1 || family_name(key) || !*hits.front()->isa) return nullptr;
     return hits.front();
 }
 
@@ -572,7 +564,9 @@ std::string ambiguous_gpu_message(std::string_view name) {
     for (std::size_t i = 0; i < choices.size(); ++i) {
         const GpuEntry& g = *choices[i];
         msg += (i ? ", " : "") + std::string(g.name) +
-               (g.cc_major ? " (" + std::to_string(g.sm_count) + " SMs)" : std::string(" (a roofline reference device)"));
+               (g.cc_major ? " (" + std::to_string(g.sm_count) + " SMs)"
+                : *g.isa   ? " (" + std::to_string(g.sm_count) + " CUs)"
+                           : std::string(" (a roofline reference device)"));
         if (!cuda && g.cc_major) cuda = &g;
     }
     if (family) msg += std::string("; also ") + family->outside;
@@ -598,7 +592,8 @@ std::string suggest_gpu(std::string_view name) {
     const std::string key = normalise(name);
     if (key.empty()) return {};
     Closest closest(key, /*swaps=*/true, /*prefix_bonus=*/true);
-    for (const GpuEntry& g : kGpus) for_each_name(g, [&](std::string_view n) { closest.offer(normalise(n), g.name); });
+    for (std::span<const GpuEntry> list : {std::span<const GpuEntry>(kGpus), amd_gpus()})
+        for (const GpuEntry& g : list) for_each_name(g, [&](std::string_view n) { closest.offer(normalise(n), g.name); });
     return closest.best();
 }
 

@@ -92,22 +92,23 @@ const std::vector<Listed>& listed() {
     static const std::vector<Listed> t = [] {
         std::vector<Listed> v;
         for (const bool cuda : {true, false}) {
-            for (const GpuEntry& g : cuda ? all_gpus() : reference_devices()) {
-                if (!g.peaks.source) continue;
-                RooflineDevice d;
-                d.name = g.name;
-                d.vendor = g.vendor;
-                // CUDA GPUs are found through find_gpu (names and aliases); the others by their own aliases.
-                d.aliases = cuda ? "" : g.aliases;
-                for (Precision p : kAllPrecisions) {
-                    const auto i = static_cast<std::size_t>(p);
-                    d.peak[i].tflops = g.peaks.*row(p).peak;
-                    d.peak[i].tensor = d.peak[i].tflops > 0 && g.peaks.matrix_units && row(p).matrix;
+            for (std::span<const GpuEntry> list : cuda ? std::vector{all_gpus()} : std::vector{amd_gpus(), reference_devices()})
+                for (const GpuEntry& g : list) {
+                    if (!g.peaks.source) continue;
+                    RooflineDevice d;
+                    d.name = g.name;
+                    d.vendor = g.vendor;
+                    // CUDA GPUs are found through find_gpu (names and aliases); the others by their own aliases.
+                    d.aliases = cuda ? "" : g.aliases;
+                    for (Precision p : kAllPrecisions) {
+                        const auto i = static_cast<std::size_t>(p);
+                        d.peak[i].tflops = g.peaks.*row(p).peak;
+                        d.peak[i].tensor = d.peak[i].tflops > 0 && g.peaks.matrix_units && row(p).matrix;
+                    }
+                    d.dram_gbps = g.peaks.dram_gbps;
+                    d.source = g.peaks.source;
+                    v.push_back({std::move(d), &g});
                 }
-                d.dram_gbps = g.peaks.dram_gbps;
-                d.source = g.peaks.source;
-                v.push_back({std::move(d), &g});
-            }
         }
         std::stable_sort(v.begin(), v.end(),
                          [](const Listed& a, const Listed& b) { return a.entry->peaks.list_position < b.entry->peaks.list_position; });

@@ -17,6 +17,10 @@
 #include <string>
 #include <string_view>
 
+namespace occ {
+struct GpuEntry;
+}
+
 namespace occ::amd {
 
 // How accumulation VGPRs (AGPRs, the MFMA operand file) share the register budget.
@@ -67,15 +71,9 @@ std::span<const AmdArch> amd_archs();
 // nullptr when unknown.
 const AmdArch* find_amd_arch(std::string_view isa);
 
-// A catalogue device: a product and its target.
-struct AmdDevice {
-    std::string_view name;  // "MI300X"
-    std::string_view isa;
-    int compute_units;
-    std::string_view source;  // where the CU count was read
-};
-std::span<const AmdDevice> amd_devices();
-const AmdDevice* find_amd_device(std::string_view name);
+// The target of an AMD catalogue GPU (occ/device.hpp amd_gpus(), lookup_amd_gpu()); nullptr for
+// any other entry.
+const AmdArch* amd_arch_of(const GpuEntry& g);
 
 // What the compiler reported for the kernel (llc's `; NumVgprs:`, `; NumAgprs:`, `; NumSgprs:`,
 // `; LDSByteSize:`, or the code object's .vgpr_count / .agpr_count / .sgpr_count /

@@ -159,12 +159,18 @@ struct GpuEntry {
     // cudaDeviceProp::name), '|'-separated, as printed; matched after normalisation like the aliases.
     const char* driver_names = "";
     const char* source = "";  // where the SM count comes from
+    // AMD GPUs (vendor "AMD"): the LLVM target ("gfx942") whose rules occ::amd models (amd_arch.cpp);
+    // sm_count is then the compute-unit count. "" for every other entry.
+    const char* isa = "";
     GpuPeaks peaks{};
     GpcSplit gpc{};
 };
 // Named CUDA GPUs, in release order.
 std::span<const GpuEntry> all_gpus();
-// Other vendors' devices, for roofline comparisons only (no compute capability).
+// Named AMD GPUs (vendor "AMD", isa set, no compute capability), in release order; the entries
+// live beside the AMD target rules in amd_arch.cpp.
+std::span<const GpuEntry> amd_gpus();
+// Other vendors' devices, for roofline comparisons only (no compute capability, no occupancy model).
 std::span<const GpuEntry> reference_devices();
 // The entry of all_gpus() or reference_devices() with exactly this canonical name, or nullptr.
 const GpuEntry* find_gpu_entry(std::string_view canonical_name);
@@ -172,6 +178,10 @@ const GpuEntry* find_gpu_entry(std::string_view canonical_name);
 // driver-printed name equals `name` after normalisation (case, spaces, dashes, "NVIDIA", "GeForce",
 // "Tesla"); nullptr when none does or the name is ambiguous (ambiguous_gpu).
 const GpuEntry* lookup_gpu(std::string_view name);
+
+// The entry of amd_gpus() a name means ("MI300X", "AMD Instinct MI300X", "mi300x"), or nullptr;
+// names are matched as lookup_gpu matches them.
+const GpuEntry* lookup_amd_gpu(std::string_view name);
 
 // Rules for an exact compute capability, or nullptr.
 const ArchRules* find_arch(int cc_major, int cc_minor);
