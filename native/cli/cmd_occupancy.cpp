@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
+#include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/table.hpp"
 #include "occ/waves.hpp"
@@ -82,6 +83,40 @@ void print_human(const io::OccupancyAnswer& ans) {
     if (!ans.sweep_input.empty()) print_sweep(ans);
 }
 
+// An AMD GPU's answer: the same layout, in AMD's words (workgroups per CU, waves per SIMD).
+void print_amd_human(const io::AmdAnswer& ans) {
+    const std::vector<io::TableRow> rows = io::amd_occupancy_table(ans);
+    const amd::AmdArch& a = *ans.input.arch;
+    const bool tty = stdout_is_tty();
+    const char* bold = tty ? "\033[1m" : "";
+    const char* reset = tty ? "\033[0m" : "";
+    auto value = [&](std::string_view key) {
+        for (const io::TableRow& row : rows)
+            if (row.key == key) return row.value;
+        return std::string();
+    };
+    const std::string unit = ans.result.wgp_mode ? "WGP" : "CU";
+    if (ans.input.gpu)
+        std::printf("%s%s%s  AMD %s %s, %d CUs\n", bold, ans.input.gpu->name, reset, std::string(a.isa).c_str(),
+                    std::string(a.family).c_str(), ans.input.gpu->sm_count);
+    else std::printf("%s%s%s  AMD %s (one %s)\n", bold, std::string(a.isa).c_str(), reset, std::string(a.family).c_str(), unit.c_str());
+    std::printf("kernel: %s, %s, LDS %s\n\n", value("Workgroup").c_str(), value("Registers").c_str(), value("LDS per workgroup").c_str());
+    std::printf("  %sOccupancy        %s%s\n", bold, value("Occupancy").c_str(), reset);
+    std::printf("  Active per %-5s %s\n", unit.c_str(), value("Active per " + unit).c_str());
+    std::printf("  %s\n", value("Summary").c_str());
+    if (const std::string llvm = value("LLVM's estimate"); !llvm.empty())
+        std::printf("  LLVM's estimate  %s (llc `; Occupancy:`)\n", llvm.c_str());
+    std::printf("\n  %-16s %12s   %s\n", "limit", ("groups/" + unit).c_str(), "how");
+    for (const io::TableRow& row : rows)
+        if (row.kind == io::RowKind::limit)
+            std::printf("  %-16s %12s %s %s\n", row.key.c_str(), row.value.c_str(), row.hit ? (tty ? "\u25c0" : "<") : " ",
+                        row.note.c_str());
+    std::printf("\n  allocated\n");
+    for (const io::TableRow& row : rows)
+        if (row.kind == io::RowKind::allocated) std::printf("  %-19s %s\n", row.key.c_str(), row.value.c_str());
+    if (const std::string fix = value("To fit more"); !fix.empty()) std::printf("\n  %s\n", fix.c_str());
+}
+
 }  // namespace
 
 void add_occupancy(CLI::App& app, Outcome& out) {
@@ -96,6 +131,8 @@ Examples:
   occ occupancy --gpu h100 --threads 128 --regs 96 --smem-dynamic 100K --optin --json
   occ occupancy --gpu A100 --regs 64 --sweep threads
   occ occupancy --gpu A100 --ptxas build.log        # every kernel of a compiler log
+  occ occupancy --gpu MI300X --threads 256 --regs 128 --sgprs 40   # AMD: regs = VGPRs
+  occ occupancy --arch gfx1100 --threads 256 --regs 96 --smem-static 32K --cu-mode
   echo '{"gpu":"A100","threads":256,"regs":64}' | occ occupancy --batch)help",
                                     *o);
     cmd->add_option("--ptxas", o->ptxas,
@@ -110,6 +147,16 @@ Examples:
             return;
         }
         const Result<json> req = request_from(o->request);
+        if (req && io::is_amd_request(*req)) {
+            const Result<io::AmdAnswer> a = io::answer_amd_occupancy(*req);
+            out.code = emit(
+                a, o->as_json, [](const io::AmdAnswer& x) { return io::to_json(x); }, print_amd_human);
+            if (a && !a->result.ok()) {
+                if (!o->as_json) std::cerr << "error: " << a->result.error_message << '\n';
+                out.code = kExitUsage;
+            }
+            return;
+        }
         const Result<io::OccupancyAnswer> a = req ? io::answer_occupancy(*req) : Result<io::OccupancyAnswer>::fail(req.error);
         out.code = emit(
             a, o->as_json, [](const io::OccupancyAnswer& x) { return io::to_json(x); }, print_human);

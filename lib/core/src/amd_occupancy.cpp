@@ -35,6 +35,17 @@ AmdOccupancyResult fail(AmdOccupancyResult r, AmdError e, std::string msg) {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
+int limit_of(const AmdOccupancyResult& r, AmdLimiter which) {
+    switch (which) {
+        case kAmdLimitWaveSlots: return r.limit_wave_slots;
+        case kAmdLimitVgprs: return r.limit_vgprs;
+        case kAmdLimitSgprs: return r.limit_sgprs;
+        case kAmdLimitLds: return r.limit_lds;
+        case kAmdLimitWorkgroups: return r.limit_workgroups;
+    }
+    return kAmdUnlimited;
+}
+
 }  // namespace
 
 std::span<const AmdLimiterInfo> amd_limiters() { return kLimiters; }
@@ -140,7 +151,8 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
                         " waves per SIMD): fewer threads or fewer registers");
 
     r.workgroups_per_cu = std::min({r.limit_wave_slots, r.limit_vgprs, r.limit_sgprs, r.limit_lds, r.limit_workgroups});
-    const int lims[] = {r.limit_wave_slots, r.limit_vgprs, r.limit_sgprs, r.limit_lds, r.limit_workgroups};
+    const int lims[] = {limit_of(r, kAmdLimitWaveSlots), limit_of(r, kAmdLimitVgprs), limit_of(r, kAmdLimitSgprs),
+                        limit_of(r, kAmdLimitLds), limit_of(r, kAmdLimitWorkgroups)};
     for (std::size_t i = 0; i < kLimiters.size(); ++i)
         if (lims[i] == r.workgroups_per_cu) r.limiters |= kLimiters[i].bit;
     r.waves_per_cu = r.workgroups_per_cu * n;
@@ -180,27 +192,43 @@ int amd_llvm_occupancy(const AmdArch& a, const AmdKernel& k, const AmdLaunch& l,
                      amd_waves_per_simd_vgprs(a, wave, amd_total_vgprs(a, k.vgprs, k.agprs))});
 }
 
+std::string amd_limit_note(const AmdOccupancyResult& r, AmdLimiter which) {
+    if (!r.arch) return "";
+    const AmdArch& a = *r.arch;
+    const std::string unit = r.wgp_mode ? "WGP" : "CU";
+    switch (which) {
+        case kAmdLimitWaveSlots:
+            return str(r.simds) + " SIMDs x " + str(a.max_waves_per_simd) + " wave slots / " + str(r.waves_per_workgroup) + " wave" +
+                   (r.waves_per_workgroup == 1 ? "" : "s") + " of " + str(r.wave_size) + " per workgroup";
+        case kAmdLimitVgprs:
+            return str(r.vgprs_allocated) + " VGPRs per lane allocated (granule " +
+                   str(r.wave_size == 32 ? a.vgpr_granule_wave32 : a.vgpr_granule_wave64) + ") of " + str(r.vgpr_file) + " -> " +
+                   str(r.waves_per_simd_vgprs) + " waves per SIMD";
+        case kAmdLimitSgprs:
+            if (a.sgprs != SgprRule::gfx9) return "no limit on " + std::string(a.isa) + ": each wave has its own SGPRs";
+            return str(a.sgpr_file) + " per SIMD in granules of " + str(a.sgpr_granule) +
+                   (r.trap_handler ? " + " + str(a.sgpr_trap_reserve) + " per wave for the trap handler" : std::string()) + " -> " +
+                   str(r.waves_per_simd_sgprs) + " waves per SIMD";
+        case kAmdLimitLds:
+            return str(r.lds_per_cu) + " B per " + unit + " / " + str(r.lds_allocated) + " B per workgroup (granule " + str(a.lds_granule) +
+                   " B)";
+        case kAmdLimitWorkgroups:
+            return r.waves_per_workgroup == 1 ? "single-wave workgroups hold no barrier"
+                                              : str(r.limit_workgroups) + " barriers per " + unit + ", one per workgroup of 2+ waves";
+    }
+    return "";
+}
+
 std::string amd_explain(const AmdOccupancyResult& r) {
     if (!r.ok()) return r.error_message;
     const AmdArch& a = *r.arch;
     const std::string unit = r.wgp_mode ? "WGP" : "CU";
-    auto lim = [](int v) { return v == kAmdUnlimited ? std::string("no limit") : str(v); };
     std::string s;
-    s += "Each workgroup is " + str(r.waves_per_workgroup) + " wave" + (r.waves_per_workgroup == 1 ? "" : "s") + " of " + str(r.wave_size) +
-         "; a " + unit + " spreads waves over " + str(r.simds) + " SIMDs of " + str(a.max_waves_per_simd) + " wave slots (" +
-         lim(r.limit_wave_slots) + " workgroups).\n";
-    s += "VGPRs: " + str(r.vgprs_allocated) + " per lane allocated (granule " +
-         str(r.wave_size == 32 ? a.vgpr_granule_wave32 : a.vgpr_granule_wave64) + ") of " + str(r.vgpr_file) + " → " +
-         str(r.waves_per_simd_vgprs) + " waves per SIMD (" + lim(r.limit_vgprs) + " workgroups).\n";
-    if (a.sgprs == SgprRule::gfx9)
-        s += "SGPRs: " + str(r.waves_per_simd_sgprs) + " waves per SIMD from " + str(a.sgpr_file) + " per SIMD, " + str(a.sgpr_granule) +
-             " per granule" + (r.trap_handler ? " + " + str(a.sgpr_trap_reserve) + " for the trap handler" : "") + " (" +
-             lim(r.limit_sgprs) + " workgroups).\n";
-    else s += "SGPRs: do not limit on " + std::string(a.isa) + " (each wave has its own).\n";
-    s += "LDS: " + str(r.lds_allocated) + " B per workgroup (granule " + str(a.lds_granule) + " B) of " + str(r.lds_per_cu) + " B per " +
-         unit + " (" + lim(r.limit_lds) + " workgroups).\n";
-    s += "Workgroup slots: " + lim(r.limit_workgroups) + (r.waves_per_workgroup == 1 ? " (single-wave workgroups hold no barrier)" : "") +
-         ".\n";
+    for (const auto& li : kLimiters) {
+        const int v = limit_of(r, li.bit);
+        s += std::string(li.label) + ": " + amd_limit_note(r, li.bit) + " (" +
+             (v == kAmdUnlimited ? std::string("no limit") : str(v) + " workgroups") + ").\n";
+    }
     std::string by;
     for (const auto& li : kLimiters)
         if (r.limiters & li.bit) by += (by.empty() ? "" : ", ") + std::string(li.label);
@@ -213,6 +241,8 @@ std::string amd_explain(const AmdOccupancyResult& r) {
     if (!fix.empty()) s += "\n" + fix;
     return s;
 }
+
+int amd_limit(const AmdOccupancyResult& r, AmdLimiter which) { return limit_of(r, which); }
 
 std::string amd_fix(const AmdOccupancyResult& r) {
     if (!r.ok() || r.waves_per_simd >= r.max_waves_per_simd) return "";

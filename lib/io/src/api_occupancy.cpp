@@ -1,6 +1,7 @@
 // api_occupancy.cpp — the occupancy request/response.
 #include <climits>
 
+#include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
@@ -115,6 +116,10 @@ json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input)
 Result<OccupancyAnswer> answer_occupancy(const json& request) {
     return answer_with<OccupancyAnswer>(request, "occupancy request", [](FieldReader& f, OccupancyAnswer& a) {
         a.input = read_occupancy_request(f);
+        // The AMD-only fields, by name (an AMD GPU's request is answered by answer_amd_occupancy).
+        for (const FieldSpec* s : amd_only_fields())
+            if (f.has(*s))
+                f.fail(s->key, "applies to AMD GPUs only (gpu MI300X, or arch gfx942); " + a.input.device.name + " is an NVIDIA GPU");
         const std::string sweep = f.choice(fields::sweep);
         f.finish();
         const OccupancyRequest& r = a.input;
@@ -130,6 +135,9 @@ json to_json(const OccupancyAnswer& a) {
     return tree([&](TreeWriter& w) { emit_occupancy_answer(w, a); });
 }
 
-json api_occupancy(const json& request) { return json_or_throw(answer_occupancy(request)); }
+json api_occupancy(const json& request) {
+    if (is_amd_request(request)) return json_or_throw(answer_amd_occupancy(request));
+    return json_or_throw(answer_occupancy(request));
+}
 
 }  // namespace occ::io

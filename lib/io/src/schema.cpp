@@ -63,6 +63,16 @@ constexpr FieldSpec device{.key = "device",
                            .unit = "-",
                            .help = "Custom device: JSON file or inline JSON with cudaDeviceProp field names"};
 
+constexpr FieldSpec arch{.key = "arch",
+                         .type = T::text,
+                         .def = "-",
+                         .doc_type = "string",
+                         .doc_range =
+                             "an AMD target occ models (`occ gpus`: gfx908, gfx90a, gfx942, gfx950, gfx1030, gfx1100..gfx1103, gfx1150, "
+                             "gfx1151, gfx1200, gfx1201)",
+                         .unit = "-",
+                         .help = "AMD target instead of a GPU (one CU or WGP), e.g. gfx942 or gfx1100"};
+
 // [SECTION] Launch and kernel resources
 constexpr FieldSpec threads{.key = "threads",
                             .type = T::integer,
@@ -216,6 +226,43 @@ constexpr FieldSpec warpgroup_regs{.key = "warpgroup_regs",
                                        "Register counts after setmaxnreg, one per warpgroup (e.g. 24,240,240 at --regs 168): "
                                        "checked against the block's register pool",
                                    .valid = [](std::int64_t v) { return v % kSetmaxnregStep == 0; }};
+// AMD GPUs (occ/io/amd.hpp): regs are the arch VGPRs, smem_static / smem_dynamic the LDS.
+constexpr FieldSpec agprs{.key = "agprs",
+                          .type = T::integer,
+                          .lo = -kI,
+                          .hi = kI,
+                          .expect = "an integer 0..256 (AGPRs per lane)",
+                          .def = "0",
+                          .doc_type = "integer",
+                          .doc_range = "0..256 on gfx908/gfx90a/gfx942/gfx950 (AMD only); 0 elsewhere",
+                          .unit = "accumulation VGPRs per lane",
+                          .help = "AMD: accumulation VGPRs (AGPRs) per lane, .agpr_count / NumAgprs"};
+constexpr FieldSpec sgprs{.key = "sgprs",
+                          .type = T::integer,
+                          .lo = -kI,
+                          .hi = kI,
+                          .expect = "an integer 0..108 (SGPRs per wave)",
+                          .int_default = 32,
+                          .def = "32",
+                          .doc_type = "integer",
+                          .doc_range = "0..108 (AMD only; with VCC, flat scratch and XNACK mask, as the compiler reports)",
+                          .unit = "SGPRs per wave",
+                          .help = "AMD: SGPRs per wave, .sgpr_count / NumSgprs (limits occupancy on gfx9 only)"};
+constexpr FieldSpec wave_size{.key = "wave_size",
+                              .type = T::choice,
+                              .choices = "default,32,64",
+                              .def = "default",
+                              .doc_type = "string or number",
+                              .doc_range = "default, 32, 64 (AMD only; default: 64 on CDNA, 32 on RDNA)",
+                              .unit = "lanes",
+                              .help = "AMD: wave size, 32 or 64 (default: the target's: 64 on CDNA, 32 on RDNA)"};
+constexpr FieldSpec cu_mode{.key = "cu_mode",
+                            .type = T::boolean,
+                            .def = "false",
+                            .doc_type = "boolean",
+                            .doc_range = "true/false (AMD RDNA only: -mcumode, a workgroup on one CU instead of a WGP)",
+                            .unit = "-",
+                            .help = "AMD RDNA: compiled with -mcumode (a workgroup on one CU, not a WGP of two)"};
 constexpr FieldSpec partitioned_gc{.key = "partitioned_gc",
                                    .type = T::choice,
                                    .choices = "off,on,strict",
@@ -833,7 +880,9 @@ constexpr auto launch_specs() {
 constexpr auto kDevice = specs(gpu, cc, device);
 constexpr auto kLaunch = join(specs(threads, block), launch_specs<false>(), specs(warpgroup_regs));
 
-constexpr auto kOccupancy = join(kDevice, kLaunch, specs(sweep, id));
+// AMD GPUs take these besides gpu, threads/block, regs and smem_* (occ/io/amd.hpp).
+constexpr auto kAmdOnly = specs(arch, agprs, sgprs, wave_size, cu_mode);
+constexpr auto kOccupancy = join(kDevice, specs(arch), kLaunch, specs(agprs, sgprs, wave_size, cu_mode, sweep, id));
 constexpr auto kAdvise = join(kDevice, kLaunch,
                               specs(smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms, id));
 constexpr auto kWaves = join(kDevice, kLaunch, specs(id));
@@ -868,6 +917,7 @@ const KindSpec kKinds[] = {
 }  // namespace
 
 std::span<const FieldBinding<OccupancyRequest>> launch_bindings() { return kLaunchBindings; }
+std::span<const FieldSpec* const> amd_only_fields() { return kAmdOnly; }
 
 std::span<const KindSpec> request_kinds() { return kKinds; }
 

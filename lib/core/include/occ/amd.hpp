@@ -168,6 +168,11 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& arch, const AmdKernel& k
 // Why each limit allows what it does, and what sets the answer; built here so every face shows the
 // same sentences.
 std::string amd_explain(const AmdOccupancyResult& r);
+// The workgroups per CU (WGP) one limit allows (kAmdUnlimited when it places no bound), and how it
+// comes to that ("4 SIMDs x 8 wave slots / 4 waves of 64 per workgroup"): the table's "how" column
+// and the lines of amd_explain.
+int amd_limit(const AmdOccupancyResult& r, AmdLimiter which);
+std::string amd_limit_note(const AmdOccupancyResult& r, AmdLimiter which);
 // What would fit one more workgroup ("To fit at most 80 VGPRs per lane (3 workgroups per CU, 6
 // waves per SIMD)."), for each limiter at the answer; "" at the maximum or when only smaller
 // workgroups would help.

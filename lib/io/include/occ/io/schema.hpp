@@ -67,10 +67,14 @@ std::string flag_name(std::string_view key);
 namespace fields {
 // Device: gpu | cc | device (every kind with a device, roofline excepted).
 extern const FieldSpec gpu, cc, device;
+// An AMD target instead of a GPU (occupancy).
+extern const FieldSpec arch;
 // Launch and kernel resources (occupancy, advise, waves, clusters, ptxas).
 extern const FieldSpec threads, block, warpgroup_regs, tmem_columns, regs, smem_static, smem_dynamic, carveout, cache_config, optin,
     max_dynamic_smem, barriers, partitioned_gc, grid, virtual_resources;
 extern const FieldSpec sweep;  // occupancy only
+// AMD GPUs only (occupancy; occ/io/amd.hpp).
+extern const FieldSpec agprs, sgprs, wave_size, cu_mode;
 // Advisor and clusters.
 extern const FieldSpec smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, cluster_size_required, non_portable,
     gpc_sms;
@@ -102,6 +106,8 @@ struct KindSpec {
     nlohmann::ordered_json (*answer)(const nlohmann::ordered_json& request) = nullptr;
 };
 std::span<const KindSpec> request_kinds();
+// The fields only an AMD occupancy request takes (arch, agprs, sgprs, wave_size, cu_mode).
+std::span<const FieldSpec* const> amd_only_fields();
 const KindSpec* find_kind(std::string_view name);
 // The field `key` of kind `kind` (nullptr when the kind has no such field).
 const FieldSpec* find_field(const KindSpec& kind, std::string_view key);

@@ -1,0 +1,63 @@
+// occ/io/amd.hpp — the occupancy request and answer for AMD GPUs (occ/amd.hpp's model).
+//
+// An occupancy request is for an AMD GPU when its `gpu` names one of the catalogue's AMD GPUs
+// ("MI300X", "AMD Instinct MI300X") or it gives `arch` (an LLVM target, "gfx942"). It then takes
+// the occupancy kind's fields as HIP names them, read by the same field descriptions:
+//   threads | block   workgroup size
+//   regs              arch VGPRs per lane (hipcc's .vgpr_count, llc's NumVgprs)
+//   agprs             accumulation VGPRs per lane (CDNA), sgprs (wave SGPRs incl. VCC/flat scratch)
+//   smem_static       static LDS (.group_segment_fixed_size), smem_dynamic: dynamic LDS
+//   wave_size         32 or 64 (0: the target's default), cu_mode (RDNA -mcumode)
+// and refuses the NVIDIA-only fields by name. The answer has the CUDA answer's keys, read as
+// AMD's words: blocks_per_sm = workgroups per CU (per WGP in WGP mode), warps = waves; plus the
+// AMD figures (waves per SIMD, LLVM's estimate), `why` and `fix`.
+#pragma once
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "occ/amd.hpp"
+#include "occ/device.hpp"
+#include "occ/io/fields.hpp"
+#include "occ/io/table.hpp"
+
+namespace occ::io {
+
+struct AmdRequest {
+    const GpuEntry* gpu = nullptr;  // the catalogue GPU; nullptr when given by `arch`
+    const amd::AmdArch* arch = nullptr;
+    std::array<int, 3> block{256, 1, 1};
+    amd::AmdKernel kernel;
+    amd::AmdLaunch launch;
+};
+
+struct AmdAnswer {
+    json id;  // echoed when the request had one
+    AmdRequest input;
+    amd::AmdOccupancyResult result;
+};
+
+// Whether the request names an AMD GPU or target (then answer_amd_occupancy answers it).
+bool is_amd_request(const json& request);
+// The catalogue AMD GPU or target a name means ("MI300X", "gfx942"); arch nullptr when none.
+AmdRequest amd_target(std::string_view name);
+
+// Reads the fields above (and refuses the kind's NVIDIA-only fields); the caller finishes.
+AmdRequest read_amd_request(FieldReader& f);
+Result<AmdRequest> read_amd_request(const json& request, std::string_view context);
+// The request as the CLI's --batch reads it (gpu or arch, and every field).
+json amd_request_to_json(const AmdRequest& r);
+
+Result<AmdAnswer> answer_amd_occupancy(const json& request);
+json to_json(const AmdAnswer& a);
+// The answer's numbers (the `occupancy` object of a kernel row): limits, limiters, waves, why.
+json amd_result_to_json(const amd::AmdOccupancyResult& r);
+// The device object: the catalogue entry (name, CUs) and the target's rules.
+json amd_device_to_json(const AmdRequest& r);
+
+// The answer as rows (the CLI table, the app's result panel, Markdown/CSV export): the limits
+// (kind limit, note = how), the allocated registers and LDS.
+std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a);
+
+}  // namespace occ::io

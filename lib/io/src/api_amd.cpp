@@ -1,0 +1,267 @@
+// api_amd.cpp — the occupancy request and answer for AMD GPUs (occ/io/amd.hpp).
+#include "occ/io/amd.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "occ/format.hpp"
+#include "occ/io/schema.hpp"
+
+namespace occ::io {
+namespace {
+
+namespace F = fields;
+using namespace occ::amd;
+
+bool fold_equal(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               auto lo = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+               return lo(x) == lo(y);
+           });
+}
+
+std::string target_list() {
+    std::string s;
+    for (const AmdArch& a : amd_archs()) s += (s.empty() ? "" : ", ") + std::string(a.isa);
+    return s;
+}
+
+// The fields both vendors' occupancy requests take; every other field of the kind that is not
+// AMD-only is NVIDIA-only.
+bool shared_field(std::string_view key) {
+    for (const FieldSpec* s : {&F::gpu, &F::threads, &F::block, &F::regs, &F::smem_static, &F::smem_dynamic, &F::id})
+        if (s->key == key) return true;
+    return false;
+}
+bool amd_only(std::string_view key) {
+    for (const FieldSpec* s : amd_only_fields())
+        if (s->key == key) return true;
+    return false;
+}
+
+std::string device_words(const AmdRequest& r) {
+    return r.gpu ? std::string(r.gpu->name) + " is an AMD GPU" : std::string(r.arch->isa) + " is an AMD target";
+}
+
+int clamp_int(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+AmdRequest amd_target(std::string_view name) {
+    AmdRequest r;
+    if (const GpuEntry* g = lookup_amd_gpu(name)) {
+        r.gpu = g;
+        r.arch = amd_arch_of(*g);
+    } else {
+        for (const AmdArch& a : amd_archs())
+            if (fold_equal(a.isa, name)) r.arch = &a;
+    }
+    return r;
+}
+
+bool is_amd_request(const json& request) {
+    if (!request.is_object()) return false;
+    if (auto it = request.find("arch"); it != request.end() && !it->is_null()) return true;
+    auto it = request.find("gpu");
+    return it != request.end() && it->is_string() && amd_target(it->get<std::string>()).arch != nullptr;
+}
+
+AmdRequest read_amd_request(FieldReader& f) {
+    AmdRequest r;
+    if (f.has(F::arch)) {
+        if (f.has(F::gpu)) f.fail("arch", "give gpu or arch, not both");
+        const std::string isa = f.string(F::arch);
+        r = amd_target(isa);
+        if (!r.arch || r.gpu) f.fail("arch", "unknown AMD target \"" + isa.substr(0, 40) + "\"; known: " + target_list());
+    } else {
+        const std::string name = f.string(F::gpu);
+        r = amd_target(name);
+        if (!r.arch) f.fail("gpu", unknown_gpu_message(name));
+    }
+    // The NVIDIA-only fields, by name.
+    for (const FieldSpec* s : find_kind("occupancy")->fields)
+        if (!shared_field(s->key) && !amd_only(s->key) && f.has(*s))
+            f.fail(s->key, "applies to NVIDIA GPUs only; " + device_words(r) + " (AMD takes threads or block, regs, agprs, sgprs, "
+                                                                                "smem_static, smem_dynamic, wave_size, cu_mode)");
+    const AmdArch& a = *r.arch;
+    if (f.has(F::block)) {
+        if (f.has(F::threads)) f.fail("threads", "give threads or block, not both");
+        const json* b = f.raw(F::block);
+        if (!b->is_array() || b->empty() || b->size() > 3)
+            f.fail("block", "must be [x], [x, y] or [x, y, z], got " + b->dump().substr(0, 40));
+        std::int64_t total = 1;
+        r.block = {1, 1, 1};
+        for (std::size_t i = 0; i < b->size(); ++i) {
+            const json& e = (*b)[i];
+            if (!e.is_number_integer() || e.get<std::int64_t>() < 1 || e.get<std::int64_t>() > a.max_threads_per_workgroup)
+                f.fail("block", "each dimension must be an integer 1.." + str(a.max_threads_per_workgroup) + ", got " + e.dump().substr(0, 20));
+            r.block[i] = static_cast<int>(e.get<std::int64_t>());
+            total *= r.block[i];
+        }
+        r.launch.threads = clamp_int(total);
+    } else {
+        r.launch.threads = clamp_int(f.integer(F::threads));
+        r.block = {r.launch.threads, 1, 1};
+    }
+    r.kernel.vgprs = clamp_int(f.integer(F::regs));
+    r.kernel.agprs = clamp_int(f.integer(F::agprs));
+    r.kernel.sgprs = clamp_int(f.integer(F::sgprs));
+    r.kernel.lds_bytes = f.size(F::smem_static);
+    r.launch.lds_dynamic = f.size(F::smem_dynamic);
+    const std::string wave = f.choice(F::wave_size);
+    r.launch.wave_size = wave == "32" ? 32 : wave == "64" ? 64 : 0;
+    r.launch.cu_mode = f.boolean(F::cu_mode);
+    if (r.launch.cu_mode && !a.has_wgp_mode)
+        f.fail("cu_mode", "applies to RDNA targets only (a WGP of two CUs); " + std::string(a.isa) + " runs a workgroup on one CU");
+    return r;
+}
+
+Result<AmdRequest> read_amd_request(const json& request, std::string_view context) {
+    return read_with<AmdRequest>(request, context, [](FieldReader& f) { return read_amd_request(f); });
+}
+
+json amd_request_to_json(const AmdRequest& r) {
+    json j;
+    if (r.gpu) j["gpu"] = r.gpu->name;
+    else j["arch"] = r.arch ? std::string(r.arch->isa) : std::string();
+    if (r.block[1] > 1 || r.block[2] > 1) j["block"] = {r.block[0], r.block[1], r.block[2]};
+    else j["threads"] = r.launch.threads;
+    j["regs"] = r.kernel.vgprs;
+    j["agprs"] = r.kernel.agprs;
+    j["sgprs"] = r.kernel.sgprs;
+    j["smem_static"] = r.kernel.lds_bytes;
+    j["smem_dynamic"] = r.launch.lds_dynamic;
+    j["wave_size"] = r.launch.wave_size == 0 ? json("default") : json(std::to_string(r.launch.wave_size));
+    j["cu_mode"] = r.launch.cu_mode;
+    return j;
+}
+
+json amd_device_to_json(const AmdRequest& r) {
+    const AmdArch& a = *r.arch;
+    json d;
+    d["name"] = r.gpu ? std::string(r.gpu->name) : std::string(a.isa);
+    d["vendor"] = "AMD";
+    d["isa"] = a.isa;
+    d["family"] = a.family;
+    d["compute_units"] = r.gpu ? json(r.gpu->sm_count) : json(nullptr);
+    d["default_wave_size"] = a.default_wave_size;
+    d["wave_sizes"] = a.wave32 ? json::array({32, 64}) : json::array({64});
+    d["simds_per_cu"] = a.simds_per_cu;
+    d["wgp_mode"] = a.has_wgp_mode;
+    d["max_waves_per_simd"] = a.max_waves_per_simd;
+    d["vgprs_per_simd_wave64"] = a.vgprs_wave64;
+    d["vgprs_per_simd_wave32"] = a.wave32 ? json(a.vgprs_wave32) : json(nullptr);
+    d["agprs"] = a.agprs == AgprFile::none ? "none" : a.agprs == AgprFile::unified ? "unified" : "separate";
+    d["sgprs_limit_occupancy"] = a.sgprs == SgprRule::gfx9;
+    d["lds_per_cu"] = a.lds_per_cu;
+    d["lds_per_workgroup"] = a.lds_per_workgroup;
+    d["lds_granule"] = a.lds_granule;
+    d["barriers_per_cu"] = a.barriers_per_cu;
+    d["max_threads_per_workgroup"] = a.max_threads_per_workgroup;
+    d["source"] = r.gpu ? std::string(r.gpu->source) + "; rules: docs/AMD.md" : std::string("rules: docs/AMD.md");
+    return d;
+}
+
+json amd_result_to_json(const AmdOccupancyResult& r) {
+    json j;
+    j["vendor"] = "AMD";
+    j["blocks_per_sm"] = r.workgroups_per_cu;
+    j["warps_per_sm"] = r.waves_per_cu;
+    j["threads_per_sm"] = static_cast<std::int64_t>(r.waves_per_cu) * r.wave_size;
+    j["occupancy"] = r.occupancy;
+    j["warps_per_block"] = r.waves_per_workgroup;
+    j["max_warps_per_sm"] = r.max_waves_per_simd * r.simds;
+    j["unit"] = r.wgp_mode ? "WGP" : "CU";
+    j["waves_per_simd"] = r.waves_per_simd;
+    j["max_waves_per_simd"] = r.max_waves_per_simd;
+    j["simds"] = r.simds;
+    j["wave_size"] = r.wave_size;
+    json limits = json::object();
+    json limiters = json::array();
+    for (const AmdLimiterInfo& li : amd_limiters()) {
+        const int v = amd_limit(r, li.bit);
+        limits[std::string(li.key)] = v == kAmdUnlimited ? json(nullptr) : json(v);
+        if (r.limiters & li.bit) limiters.push_back(li.key);
+    }
+    j["limits"] = limits;
+    j["limiters"] = limiters;
+    j["vgprs_allocated"] = r.vgprs_allocated;
+    j["vgpr_file"] = r.vgpr_file;
+    j["waves_per_simd_vgprs"] = r.waves_per_simd_vgprs;
+    j["waves_per_simd_sgprs"] = r.waves_per_simd_sgprs;
+    j["lds_per_workgroup_allocated"] = r.lds_allocated;
+    j["lds_per_cu"] = r.lds_per_cu;
+    j["llvm_waves_per_simd"] = r.ok() ? json(r.llvm_waves_per_simd) : json(nullptr);
+    j["why"] = amd_explain(r);
+    const std::string fix = amd_fix(r);
+    j["fix"] = fix.empty() ? json(nullptr) : json(fix);
+    j["error"] = r.ok() ? json(nullptr) : json(r.error_message);
+    return j;
+}
+
+Result<AmdAnswer> answer_amd_occupancy(const json& request) {
+    return answer_with<AmdAnswer>(request, "occupancy request", [](FieldReader& f, AmdAnswer& a) {
+        a.input = read_amd_request(f);
+        f.finish();
+        a.result = compute_amd_occupancy(*a.input.arch, a.input.kernel, a.input.launch);
+        // Out-of-range inputs are refused like the CUDA side's (a RequestError naming the field);
+        // a workgroup whose registers do not fit is an answer with its error, as a launch that fails.
+        if (!a.result.ok() && a.result.error != AmdError::registers_too_many) throw RequestError(a.result.error_message);
+    });
+}
+
+json to_json(const AmdAnswer& a) {
+    json j = amd_result_to_json(a.result);
+    j["device"] = amd_device_to_json(a.input);
+    j["input"] = amd_request_to_json(a.input);
+    if (!a.id.is_null()) j["id"] = a.id;
+    return j;
+}
+
+std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
+    const AmdOccupancyResult& r = a.result;
+    const std::string unit = r.wgp_mode ? "WGP" : "CU";
+    std::vector<TableRow> rows;
+    auto add = [&rows](RowKind kind, std::string key, std::string value, std::string note = {}, bool hit = false) {
+        TableRow row;
+        row.kind = kind;
+        row.key = std::move(key);
+        row.value = std::move(value);
+        row.note = std::move(note);
+        row.hit = hit;
+        rows.push_back(std::move(row));
+    };
+    add(RowKind::input, "Workgroup", format_count(a.input.launch.threads) + " threads (" + str(r.waves_per_workgroup) + " wave" +
+                                         (r.waves_per_workgroup == 1 ? "" : "s") + " of " + str(r.wave_size) + ")");
+    add(RowKind::input, "Registers", str(a.input.kernel.vgprs) + " VGPRs" +
+                                         (a.input.kernel.agprs ? " + " + str(a.input.kernel.agprs) + " AGPRs" : std::string()) +
+                                         " per lane, " + str(a.input.kernel.sgprs) + " SGPRs");
+    add(RowKind::input, "LDS per workgroup",
+        format_bytes(a.input.kernel.lds_bytes) + " static + " + format_bytes(a.input.launch.lds_dynamic) + " dynamic");
+    add(RowKind::result, "Occupancy",
+        r.ok() ? str(r.waves_per_simd) + " of " + str(r.max_waves_per_simd) + " waves per SIMD (" + format_percent(r.occupancy) + ")"
+               : std::string("n/a"));
+    add(RowKind::result, "Active per " + unit,
+        str(r.workgroups_per_cu) + " workgroups, " + str(r.waves_per_cu) + " waves over " + str(r.simds) + " SIMDs");
+    std::string by;
+    for (const AmdLimiterInfo& li : amd_limiters())
+        if (r.limiters & li.bit) by += (by.empty() ? "" : ", ") + std::string(li.label);
+    add(RowKind::result, "Summary", r.ok() ? "limited by " + by : "launch fails: " + r.error_message);
+    if (r.ok() && r.llvm_waves_per_simd != r.waves_per_simd)
+        add(RowKind::result, "LLVM's estimate", str(r.llvm_waves_per_simd) + " waves per SIMD",
+            "llc's `; Occupancy:` counts LDS unrounded, registers per SIMD without whole workgroups, and SGPRs without the trap "
+            "handler's (docs/AMD.md)");
+    for (const AmdLimiterInfo& li : amd_limiters()) {
+        const int v = amd_limit(r, li.bit);
+        add(RowKind::limit, std::string(li.label), v == kAmdUnlimited ? "-" : str(v), amd_limit_note(r, li.bit), (r.limiters & li.bit) != 0);
+    }
+    add(RowKind::allocated, "VGPRs / lane",
+        str(r.vgprs_allocated) + " of " + str(r.vgpr_file) + " per SIMD (" + str(r.waves_per_simd_vgprs) + " waves per SIMD)");
+    add(RowKind::allocated, "LDS / workgroup", format_bytes(r.lds_allocated) + " of " + format_bytes(r.lds_per_cu) + " per " + unit);
+    if (const std::string fix = amd_fix(r); !fix.empty()) add(RowKind::result, "To fit more", fix);
+    return rows;
+}
+
+}  // namespace occ::io
