@@ -34,6 +34,22 @@ void add_gpus(CLI::App& app, Outcome& out) {
                                 format_bytes(a["smem_reserved_per_block"].get<long long>()).c_str(),
                                 carve.empty() ? "-" : (carve + " KiB").c_str());
                 }
+                std::printf("\n%-8s %-8s %4s %5s %6s %13s %6s %9s %8s %s\n", "AMD", "family", "wave", "SIMDs", "waves", "VGPRs/SIMD",
+                            "AGPRs", "SGPRs", "LDS/CU", "LDS/WG");
+                for (const auto& a : j["amd_targets"]) {
+                    const std::string wave = a["wave_sizes"].size() > 1 ? "32/64" : "64";
+                    const std::string vgprs = a["vgprs_per_simd_wave32"].is_null()
+                                                  ? std::to_string(a["vgprs_per_simd_wave64"].get<int>())
+                                                  : std::to_string(a["vgprs_per_simd_wave32"].get<int>()) + "/" +
+                                                        std::to_string(a["vgprs_per_simd_wave64"].get<int>());
+                    std::printf("%-8s %-8s %4s %5d %6d %13s %6s %9s %8s %s\n", a["isa"].get<std::string>().c_str(),
+                                a["family"].get<std::string>().c_str(), wave.c_str(), a["simds_per_cu"].get<int>(),
+                                a["max_waves_per_simd"].get<int>(), vgprs.c_str(), a["agprs"].get<std::string>().c_str(),
+                                a["sgprs_limit_occupancy"].get<bool>() ? "limit" : "own/wave",
+                                format_bytes(a["lds_per_cu"].get<long long>()).c_str(),
+                                format_bytes(a["lds_per_workgroup"].get<long long>()).c_str());
+                }
+                std::printf("\nRDNA targets run a workgroup on a WGP (two CUs: 4 SIMDs, twice the LDS) unless --cu-mode.\n");
                 return;
             }
             std::printf("%-24s %-5s %-10s %4s  %-11s %s\n", "name", "cc", "family", "SMs", "segment", "aliases");
@@ -44,10 +60,19 @@ void add_gpus(CLI::App& app, Outcome& out) {
                             g["family"].get<std::string>().c_str(), g["sm_count"].get<int>(), g["segment"].get<std::string>().c_str(),
                             aliases.c_str());
             }
+            std::printf("\n%-24s %-8s %-10s %4s  %-11s %s\n", "AMD", "target", "family", "CUs", "segment", "aliases");
+            for (const auto& g : j["amd_gpus"]) {
+                std::string aliases;
+                for (const auto& a : g["aliases"]) aliases += (aliases.empty() ? "" : ", ") + a.get<std::string>();
+                std::printf("%-24s %-8s %-10s %4d  %-11s %s\n", g["name"].get<std::string>().c_str(), g["isa"].get<std::string>().c_str(),
+                            g["family"].get<std::string>().c_str(), g["compute_units"].get<int>(), g["segment"].get<std::string>().c_str(),
+                            aliases.c_str());
+            }
             std::printf(
-                "\n%zu GPUs, %zu compute capabilities (occ gpus --archs). Names match in any case, with or without\n"
-                "spaces or dashes; --cc 8.0 gives a generic device; --device FILE.json a custom one.\n",
-                j["gpus"].size(), j["archs"].size());
+                "\n%zu NVIDIA GPUs, %zu compute capabilities, %zu AMD GPUs, %zu AMD targets (occ gpus --archs). Names match in\n"
+                "any case, with or without spaces or dashes; --cc 8.0 gives a generic device, --arch gfx942 an AMD target;\n"
+                "--device FILE.json a custom NVIDIA one.\n",
+                j["gpus"].size(), j["archs"].size(), j["amd_gpus"].size(), j["amd_targets"].size());
         });
     });
 }

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/binary.hpp"
 #include "occ/io/schema.hpp"
@@ -152,6 +153,9 @@ bool has_error(const json& out) {
 bool is_launch_kind(std::string_view kind) { return kind == "occupancy" || kind == "advise" || kind == "waves" || kind == "clusters"; }
 
 bool launch_is_valid(const json& request) {
+    // An AMD answer with more than an error is a workgroup whose registers do not fit (range
+    // errors are refusals: io::answer_amd_occupancy).
+    if (occ::io::is_amd_request(request)) return true;
     const auto r = occ::io::read_occupancy_request(request);
     return r && occ::blocks_per_sm_fast(r->device.arch, r->kernel, r->launch) >= 0;
 }

@@ -197,7 +197,7 @@ TEST_CASE("amd: barriers and single-wave workgroups") {
 
 TEST_CASE("amd: bad input names the field and its range") {
     CHECK(run("gfx942", 1025, 32, 32).error == AmdError::threads_range);
-    CHECK(run("gfx942", 1025, 32, 32).error_message.find("threads 1025 is outside 1..1024") != std::string::npos);
+    CHECK(run("gfx942", 1025, 32, 32).error_message.find("threads must be 1..1024 (threads per workgroup), got 1025") != std::string::npos);
     CHECK(run("gfx942", 256, 32, 32, 0, 0, 32).error == AmdError::wave_size);
     CHECK(run("gfx1100", 256, 32, 32, 0, 8).error == AmdError::agprs_range);
     CHECK(run("gfx942", 256, 257, 32).error == AmdError::vgprs_range);

@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "occ/amd.hpp"
+#include "occ/format.hpp"
 
 namespace occ::amd {
 namespace {
@@ -96,22 +97,25 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
     r.wave_size = l.wave_size == 0 ? a.default_wave_size : l.wave_size;
     if (!((r.wave_size == 32 && a.wave32) || (r.wave_size == 64 && a.wave64)))
         return fail(r, AmdError::wave_size,
-                    "wave_size " + str(l.wave_size) + " is not run by " + std::string(a.isa) +
-                        " (allowed: " + (a.wave32 ? (a.wave64 ? "32 or 64" : "32") : "64") + ")");
+                    std::string("wave_size must be ") + (a.wave32 ? (a.wave64 ? "32 or 64" : "32") : "64") + " on " + std::string(a.isa) +
+                        ", got " + str(l.wave_size));
     if (l.threads < 1 || l.threads > a.max_threads_per_workgroup)
-        return fail(r, AmdError::threads_range, "threads " + str(l.threads) + " is outside 1.." + str(a.max_threads_per_workgroup));
+        return fail(r, AmdError::threads_range,
+                    "threads must be 1.." + str(a.max_threads_per_workgroup) + " (threads per workgroup), got " + str(l.threads));
     if (k.vgprs < 0 || k.vgprs > a.max_vgprs)
-        return fail(r, AmdError::vgprs_range, "vgprs " + str(k.vgprs) + " is outside 0.." + str(a.max_vgprs));
+        return fail(r, AmdError::vgprs_range, "regs must be 0.." + str(a.max_vgprs) + " (VGPRs per lane), got " + str(k.vgprs));
     if (k.agprs < 0 || (a.agprs == AgprFile::none && k.agprs != 0) || k.agprs > a.max_vgprs)
         return fail(r, AmdError::agprs_range,
-                    "agprs " + str(k.agprs) + " is outside 0.." + str(a.agprs == AgprFile::none ? 0 : a.max_vgprs) +
-                        (a.agprs == AgprFile::none ? " (" + std::string(a.isa) + " has no AGPRs)" : ""));
+                    "agprs must be 0.." + str(a.agprs == AgprFile::none ? 0 : a.max_vgprs) +
+                        (a.agprs == AgprFile::none ? " (" + std::string(a.isa) + " has no AGPRs)" : std::string(" (AGPRs per lane)")) +
+                        ", got " + str(k.agprs));
     if (k.sgprs < 0 || k.sgprs > a.max_sgprs)
-        return fail(r, AmdError::sgprs_range, "sgprs " + str(k.sgprs) + " is outside 0.." + str(a.max_sgprs));
+        return fail(r, AmdError::sgprs_range, "sgprs must be 0.." + str(a.max_sgprs) + " (SGPRs per wave), got " + str(k.sgprs));
     const std::int64_t lds = k.lds_bytes + l.lds_dynamic;
     if (k.lds_bytes < 0 || l.lds_dynamic < 0 || lds > a.lds_per_workgroup)
         return fail(r, AmdError::lds_range,
-                    "LDS per workgroup (static + dynamic) " + str(lds) + " B is outside 0.." + str(a.lds_per_workgroup) + " B");
+                    "smem_static + smem_dynamic (LDS per workgroup) must be 0.." + format_bytes(a.lds_per_workgroup) + " on " +
+                        std::string(a.isa) + ", got " + format_bytes(lds));
 
     // [LLVM] getEUsPerCU, getLocalMemorySize, getMaxWorkGroupsPerCU: in WGP mode (RDNA's default) a
     // workgroup's waves may use both CUs of the WGP: 4 SIMDs, twice the LDS, 32 barriers.
@@ -210,8 +214,8 @@ std::string amd_limit_note(const AmdOccupancyResult& r, AmdLimiter which) {
                    (r.trap_handler ? " + " + str(a.sgpr_trap_reserve) + " per wave for the trap handler" : std::string()) + " -> " +
                    str(r.waves_per_simd_sgprs) + " waves per SIMD";
         case kAmdLimitLds:
-            return str(r.lds_per_cu) + " B per " + unit + " / " + str(r.lds_allocated) + " B per workgroup (granule " + str(a.lds_granule) +
-                   " B)";
+            return format_bytes(r.lds_per_cu) + " per " + unit + " / " + format_bytes(r.lds_allocated) + " per workgroup (granule " +
+                   format_bytes(a.lds_granule) + ")";
         case kAmdLimitWorkgroups:
             return r.waves_per_workgroup == 1 ? "single-wave workgroups hold no barrier"
                                               : str(r.limit_workgroups) + " barriers per " + unit + ", one per workgroup of 2+ waves";
@@ -263,7 +267,8 @@ std::string amd_fix(const AmdOccupancyResult& r) {
         const int per_wave = a.sgpr_file / need - (r.trap_handler ? a.sgpr_trap_reserve : 0);
         add("at most " + str(per_wave / a.sgpr_granule * a.sgpr_granule) + " SGPRs");
     }
-    if (r.limiters & kAmdLimitLds) add("at most " + str(r.lds_per_cu / next / a.lds_granule * a.lds_granule) + " B of LDS per workgroup");
+    if (r.limiters & kAmdLimitLds)
+        add("at most " + format_bytes(r.lds_per_cu / next / a.lds_granule * a.lds_granule) + " of LDS per workgroup");
     if (r.limiters & kAmdLimitWorkgroups) add("fewer workgroups with 2+ waves: use single-wave workgroups or larger ones");
     if (s.empty()) return "";
     return s + " (" + str(next) + " workgroups per " + (r.wgp_mode ? "WGP" : "CU") + ", " + str(need) + " waves per SIMD).";

@@ -83,8 +83,9 @@ AmdRequest read_amd_request(FieldReader& f) {
     // The NVIDIA-only fields, by name.
     for (const FieldSpec* s : find_kind("occupancy")->fields)
         if (!shared_field(s->key) && !amd_only(s->key) && f.has(*s))
-            f.fail(s->key, "applies to NVIDIA GPUs only; " + device_words(r) + " (AMD takes threads or block, regs, agprs, sgprs, "
-                                                                                "smem_static, smem_dynamic, wave_size, cu_mode)");
+            f.fail(s->key, "applies to NVIDIA GPUs only; " + device_words(r) +
+                               " (AMD takes threads or block, regs, agprs, sgprs, "
+                               "smem_static, smem_dynamic, wave_size, cu_mode)");
     const AmdArch& a = *r.arch;
     if (f.has(F::block)) {
         if (f.has(F::threads)) f.fail("threads", "give threads or block, not both");
@@ -96,7 +97,8 @@ AmdRequest read_amd_request(FieldReader& f) {
         for (std::size_t i = 0; i < b->size(); ++i) {
             const json& e = (*b)[i];
             if (!e.is_number_integer() || e.get<std::int64_t>() < 1 || e.get<std::int64_t>() > a.max_threads_per_workgroup)
-                f.fail("block", "each dimension must be an integer 1.." + str(a.max_threads_per_workgroup) + ", got " + e.dump().substr(0, 20));
+                f.fail("block",
+                       "each dimension must be an integer 1.." + str(a.max_threads_per_workgroup) + ", got " + e.dump().substr(0, 20));
             r.block[i] = static_cast<int>(e.get<std::int64_t>());
             total *= r.block[i];
         }
@@ -110,8 +112,7 @@ AmdRequest read_amd_request(FieldReader& f) {
     r.kernel.sgprs = clamp_int(f.integer(F::sgprs));
     r.kernel.lds_bytes = f.size(F::smem_static);
     r.launch.lds_dynamic = f.size(F::smem_dynamic);
-    const std::string wave = f.choice(F::wave_size);
-    r.launch.wave_size = wave == "32" ? 32 : wave == "64" ? 64 : 0;
+    r.launch.wave_size = clamp_int(f.integer(F::wave_size));
     r.launch.cu_mode = f.boolean(F::cu_mode);
     if (r.launch.cu_mode && !a.has_wgp_mode)
         f.fail("cu_mode", "applies to RDNA targets only (a WGP of two CUs); " + std::string(a.isa) + " runs a workgroup on one CU");
@@ -133,7 +134,7 @@ json amd_request_to_json(const AmdRequest& r) {
     j["sgprs"] = r.kernel.sgprs;
     j["smem_static"] = r.kernel.lds_bytes;
     j["smem_dynamic"] = r.launch.lds_dynamic;
-    j["wave_size"] = r.launch.wave_size == 0 ? json("default") : json(std::to_string(r.launch.wave_size));
+    j["wave_size"] = r.launch.wave_size;
     j["cu_mode"] = r.launch.cu_mode;
     return j;
 }
@@ -233,11 +234,12 @@ std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
         row.hit = hit;
         rows.push_back(std::move(row));
     };
-    add(RowKind::input, "Workgroup", format_count(a.input.launch.threads) + " threads (" + str(r.waves_per_workgroup) + " wave" +
-                                         (r.waves_per_workgroup == 1 ? "" : "s") + " of " + str(r.wave_size) + ")");
-    add(RowKind::input, "Registers", str(a.input.kernel.vgprs) + " VGPRs" +
-                                         (a.input.kernel.agprs ? " + " + str(a.input.kernel.agprs) + " AGPRs" : std::string()) +
-                                         " per lane, " + str(a.input.kernel.sgprs) + " SGPRs");
+    add(RowKind::input, "Workgroup",
+        format_count(a.input.launch.threads) + " threads (" + str(r.waves_per_workgroup) + " wave" +
+            (r.waves_per_workgroup == 1 ? "" : "s") + " of " + str(r.wave_size) + ")");
+    add(RowKind::input, "Registers",
+        str(a.input.kernel.vgprs) + " VGPRs" + (a.input.kernel.agprs ? " + " + str(a.input.kernel.agprs) + " AGPRs" : std::string()) +
+            " per lane, " + str(a.input.kernel.sgprs) + " SGPRs");
     add(RowKind::input, "LDS per workgroup",
         format_bytes(a.input.kernel.lds_bytes) + " static + " + format_bytes(a.input.launch.lds_dynamic) + " dynamic");
     add(RowKind::result, "Occupancy",
@@ -255,7 +257,8 @@ std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
             "handler's (docs/AMD.md)");
     for (const AmdLimiterInfo& li : amd_limiters()) {
         const int v = amd_limit(r, li.bit);
-        add(RowKind::limit, std::string(li.label), v == kAmdUnlimited ? "-" : str(v), amd_limit_note(r, li.bit), (r.limiters & li.bit) != 0);
+        add(RowKind::limit, std::string(li.label), v == kAmdUnlimited ? "-" : str(v), amd_limit_note(r, li.bit),
+            (r.limiters & li.bit) != 0);
     }
     add(RowKind::allocated, "VGPRs / lane",
         str(r.vgprs_allocated) + " of " + str(r.vgpr_file) + " per SIMD (" + str(r.waves_per_simd_vgprs) + " waves per SIMD)");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "occ/gpu_cache.hpp"
+#include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 
@@ -127,7 +128,37 @@ json gpus_json() {
         j.erase("segment");
         archs.push_back(j);
     }
-    return json{{"gpus", gpus}, {"archs", archs}};
+    // AMD GPUs and targets (occ/io/amd.hpp), apart: their rules are not a compute capability's.
+    json amd_gpus_j = json::array();
+    for (const GpuEntry& g : amd_gpus()) {
+        json aliases = json::array();
+        for (std::string_view rest(g.aliases); !rest.empty();) {
+            const auto c = rest.find(',');
+            aliases.push_back(std::string(rest.substr(0, c)));
+            if (c == std::string_view::npos) break;
+            rest.remove_prefix(c + 1);
+        }
+        const AmdRequest r = amd_target(g.name);
+        amd_gpus_j.push_back(json{{"name", g.name},
+                                  {"vendor", g.vendor},
+                                  {"isa", g.isa},
+                                  {"family", r.arch->family},
+                                  {"compute_units", g.sm_count},
+                                  {"segment", segment_name(g.segment)},
+                                  {"aliases", aliases},
+                                  {"source", g.source}});
+    }
+    json amd_targets = json::array();
+    for (const amd::AmdArch& a : amd::amd_archs()) {
+        AmdRequest r;
+        r.arch = &a;
+        json j = amd_device_to_json(r);
+        j.erase("name");
+        j.erase("compute_units");
+        j.erase("source");
+        amd_targets.push_back(j);
+    }
+    return json{{"gpus", gpus}, {"archs", archs}, {"amd_gpus", amd_gpus_j}, {"amd_targets", amd_targets}};
 }
 
 Result<Device> device_from_json(const json& obj) {

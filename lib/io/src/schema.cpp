@@ -36,18 +36,19 @@ constexpr std::string_view kSizeExpect = "a size in bytes >= 0 (e.g. 49152 or \"
 using T = FieldType;
 
 // [SECTION] Device
-constexpr FieldSpec gpu{.key = "gpu",
-                        .type = T::text,
-                        .def = kDefaultGpu,
-                        .doc_type = "string",
-                        .doc_range =
-                            "a name, alias or driver-printed name from `occ gpus` (\"NVIDIA H100 80GB HBM3\"; any case, "
-                            "spaces/dashes and a leading NVIDIA/GeForce/Tesla ignored; exact, never a part of the name)",
-                        .unit = "-",
-                        .help =
-                            "GPU name, alias or the name nvidia-smi / torch print (see `occ gpus`), e.g. A100, h100, RTX-4090, "
-                            "\"NVIDIA H100 80GB HBM3\"",
-                        .short_flag = 'g'};
+constexpr FieldSpec gpu{
+    .key = "gpu",
+    .type = T::text,
+    .def = kDefaultGpu,
+    .doc_type = "string",
+    .doc_range =
+        "a name, alias or driver-printed name from `occ gpus` (\"NVIDIA H100 80GB HBM3\", \"AMD Instinct MI300X\"; any case, "
+        "spaces/dashes and a leading NVIDIA/GeForce/Tesla/AMD/Instinct/Radeon ignored; exact, never a part of the name)",
+    .unit = "-",
+    .help =
+        "GPU name, alias or the name nvidia-smi / torch print (see `occ gpus`), e.g. A100, h100, RTX-4090, "
+        "\"NVIDIA H100 80GB HBM3\", MI300X (AMD)",
+    .short_flag = 'g'};
 constexpr FieldSpec cc{.key = "cc",
                        .type = T::cc,
                        .def = "-",
@@ -249,13 +250,16 @@ constexpr FieldSpec sgprs{.key = "sgprs",
                           .unit = "SGPRs per wave",
                           .help = "AMD: SGPRs per wave, .sgpr_count / NumSgprs (limits occupancy on gfx9 only)"};
 constexpr FieldSpec wave_size{.key = "wave_size",
-                              .type = T::choice,
-                              .choices = "default,32,64",
-                              .def = "default",
-                              .doc_type = "string or number",
-                              .doc_range = "default, 32, 64 (AMD only; default: 64 on CDNA, 32 on RDNA)",
+                              .type = T::integer,
+                              .lo = 0,
+                              .hi = 64,
+                              .expect = "0 (the target's default), 32 or 64",
+                              .def = "0",
+                              .doc_type = "integer",
+                              .doc_range = "0 (the target's: 64 on CDNA, 32 on RDNA), 32, 64 (AMD only)",
                               .unit = "lanes",
-                              .help = "AMD: wave size, 32 or 64 (default: the target's: 64 on CDNA, 32 on RDNA)"};
+                              .help = "AMD: wave size 32 or 64; 0 = the target's default (64 on CDNA, 32 on RDNA)",
+                              .valid = [](std::int64_t v) { return v == 0 || v == 32 || v == 64; }};
 constexpr FieldSpec cu_mode{.key = "cu_mode",
                             .type = T::boolean,
                             .def = "false",
@@ -882,7 +886,7 @@ constexpr auto kLaunch = join(specs(threads, block), launch_specs<false>(), spec
 
 // AMD GPUs take these besides gpu, threads/block, regs and smem_* (occ/io/amd.hpp).
 constexpr auto kAmdOnly = specs(arch, agprs, sgprs, wave_size, cu_mode);
-constexpr auto kOccupancy = join(kDevice, specs(arch), kLaunch, specs(agprs, sgprs, wave_size, cu_mode, sweep, id));
+constexpr auto kOccupancy = join(kDevice, kLaunch, specs(arch, agprs, sgprs, wave_size, cu_mode, sweep, id));
 constexpr auto kAdvise = join(kDevice, kLaunch,
                               specs(smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms, id));
 constexpr auto kWaves = join(kDevice, kLaunch, specs(id));
