@@ -111,7 +111,8 @@ void print_amd_banks(const io::AmdBanksAnswer& a, int wi) {
         }
         std::printf("%s\n%s\n", lanes.c_str(), banks.c_str());
     }
-    std::printf("\n  phases (%s)\n", amd::lds_phase_text(arch, p.access_bytes, store, a.input.wave_size).c_str());
+    std::printf("\n");
+    print_wrapped("  phases  ", amd::lds_phase_text(arch, p.access_bytes, store, a.input.wave_size));
     for (int ph = 0; ph < w.phases; ++ph) {
         std::uint64_t lanes = 0;
         for (int lane = 0; lane < a.input.wave_size; ++lane)

@@ -46,9 +46,9 @@ TEST_CASE("amd lds: MI300X ds_read stride sweeps give rocprof's bank-conflict co
         int per_block;
     };
     const Row rows[] = {
-        {4, 4, 0},     {4, 8, 128},    {4, 16, 384},   {4, 32, 896},    {4, 64, 1920},   {4, 128, 3968},  {4, 256, 3968}, {4, 512, 3968},
-        {8, 8, 0},     {8, 16, 256},   {8, 32, 768},   {8, 64, 1792},   {8, 128, 3840},  {8, 256, 3840},  {8, 512, 3840}, {16, 16, 0},
-        {16, 32, 512}, {16, 64, 1536}, {16, 128, 3584}, {16, 256, 3584}, {16, 512, 3584},
+        {4, 4, 0},      {4, 8, 128}, {4, 16, 384},  {4, 32, 896},   {4, 64, 1920},   {4, 128, 3968},  {4, 256, 3968},
+        {4, 512, 3968}, {8, 8, 0},   {8, 16, 256},  {8, 32, 768},   {8, 64, 1792},   {8, 128, 3840},  {8, 256, 3840},
+        {8, 512, 3840}, {16, 16, 0}, {16, 32, 512}, {16, 64, 1536}, {16, 128, 3584}, {16, 256, 3584}, {16, 512, 3584},
     };
     for (const Row& row : rows) {
         CAPTURE(row.bytes);
@@ -186,8 +186,7 @@ TEST_CASE("amd lds: properties on every target, width and direction") {
                 for (int t = 0; t < 20; ++t) {
                     LdsWave rw = strided(bytes, 0, wave, store);
                     rw.active = rng();
-                    for (int l = 0; l < 64; ++l)
-                        rw.addr[static_cast<std::size_t>(l)] = (rng() % 4096) * static_cast<std::uint64_t>(bytes);
+                    for (int l = 0; l < 64; ++l) rw.addr[static_cast<std::size_t>(l)] = (rng() % 4096) * static_cast<std::uint64_t>(bytes);
                     const LdsResult r = run(std::string(a.isa).c_str(), rw);
                     CHECK(r.max_way <= rule.lanes);
                     CHECK(r.conflicts >= 0);

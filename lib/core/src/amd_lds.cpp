@@ -111,7 +111,8 @@ LdsResult analyze_lds(const AmdArch& a, const LdsWave& w) {
             }
         }
         std::sort(dw.begin(), dw.begin() + static_cast<std::ptrdiff_t>(n));
-        const std::size_t distinct = static_cast<std::size_t>(std::unique(dw.begin(), dw.begin() + static_cast<std::ptrdiff_t>(n)) - dw.begin());
+        const std::size_t distinct = static_cast<std::size_t>(std::unique(dw.begin(), dw.begin() + static_cast<std::ptrdiff_t>(n)) -
+                                                              dw.begin());
         std::array<std::uint8_t, kLdsMaxBanks> count{};
         for (std::size_t i = 0; i < distinct; ++i) ++count[dw[i] % static_cast<std::uint32_t>(banks)];
         int most = 0, most_bank = -1;
@@ -126,7 +127,8 @@ LdsResult analyze_lds(const AmdArch& a, const LdsWave& w) {
             const int lane = std::countr_zero(m);
             const std::uint32_t d0 = first_dword(lane);
             for (int k = 0; k < words; ++k)
-                if (count[(d0 + static_cast<std::uint32_t>(k)) % static_cast<std::uint32_t>(banks)] > 1) waiting |= std::uint64_t{1} << lane;
+                if (count[(d0 + static_cast<std::uint32_t>(k)) % static_cast<std::uint32_t>(banks)] > 1)
+                    waiting |= std::uint64_t{1} << lane;
         }
         r.conflict_lanes |= waiting;
         r.phase_cycles[static_cast<std::size_t>(ph)] = static_cast<std::uint8_t>(most);
@@ -142,7 +144,8 @@ LdsResult analyze_lds(const AmdArch& a, const LdsWave& w) {
                     const int lane = std::countr_zero(m);
                     const std::uint32_t d0 = first_dword(lane);
                     for (int k = 0; k < words; ++k)
-                        if ((d0 + static_cast<std::uint32_t>(k)) % static_cast<std::uint32_t>(banks) == static_cast<std::uint32_t>(most_bank))
+                        if ((d0 + static_cast<std::uint32_t>(k)) % static_cast<std::uint32_t>(banks) ==
+                            static_cast<std::uint32_t>(most_bank))
                             on_bank |= std::uint64_t{1} << lane;
                 }
                 r.worst_lanes = on_bank;

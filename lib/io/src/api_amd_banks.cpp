@@ -63,13 +63,13 @@ AmdBanksRequest read_amd_banks(FieldReader& f) {
     if ((r.wave_size == 32 && !a.wave32) || (r.wave_size == 64 && !a.wave64))
         f.fail("wave_size", std::string(a.isa) + " runs wave" + std::to_string(a.default_wave_size) + " only, got " + wave);
     const std::uint64_t wave_lanes = r.wave_size == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << r.wave_size) - 1;
-    r.active_lanes = detail::read_u64(f, F::active_lanes.key, wave_lanes, wave_lanes,
-                                      r.wave_size == 64 ? "a 64-bit lane mask 0..0xffffffffffffffff (wave64)"
-                                                        : "a 32-bit lane mask 0..0xffffffff (wave32)");
+    r.active_lanes = detail::read_u64(
+        f, F::active_lanes.key, wave_lanes, wave_lanes,
+        r.wave_size == 64 ? "a 64-bit lane mask 0..0xffffffffffffffff (wave64)" : "a 32-bit lane mask 0..0xffffffff (wave32)");
     if (const json* v = f.raw("addresses")) {
         if (!v->is_array() || v->empty() || v->size() > static_cast<std::size_t>(r.wave_size))
-            f.fail("addresses", "must be an array of 1.." + std::to_string(r.wave_size) + " byte addresses (one wave of " + std::string(a.isa) +
-                                    "; null = inactive lane), got " + shown(*v));
+            f.fail("addresses", "must be an array of 1.." + std::to_string(r.wave_size) + " byte addresses (one wave of " +
+                                    std::string(a.isa) + "; null = inactive lane), got " + shown(*v));
         std::uint64_t mask = 0;
         for (std::size_t i = 0; i < v->size(); ++i) {
             const json& e = (*v)[i];
@@ -82,7 +82,14 @@ AmdBanksRequest read_amd_banks(FieldReader& f) {
         }
         r.active_lanes &= mask;
     }
-    detail::read_memory_pattern(f, r.memory, true);
+    try {
+        detail::read_memory_pattern(f, r.memory, true);
+    } catch (const RequestError& e) {
+        // The pattern's alignment message speaks of CUDA (coalescing.cpp check_pattern); the rule is the same here.
+        std::string m = e.what();
+        if (const auto at = m.find("CUDA requires"); at != std::string::npos) m.replace(at, 13, "occ models LDS accesses as");
+        throw RequestError(m);
+    }
     return r;
 }
 
@@ -115,7 +122,8 @@ std::int64_t conflicts_of(const AmdArch& a, const AmdBanksRequest& r) {
 
 json lane_array(const std::array<std::int8_t, kLdsMaxLanes>& v, const LdsWave& w) {
     json out = json::array();
-    for (int l = 0; l < w.wave_size; ++l) out.push_back(v[static_cast<std::size_t>(l)] < 0 ? json(nullptr) : json(v[static_cast<std::size_t>(l)]));
+    for (int l = 0; l < w.wave_size; ++l)
+        out.push_back(v[static_cast<std::size_t>(l)] < 0 ? json(nullptr) : json(v[static_cast<std::size_t>(l)]));
     return out;
 }
 
@@ -128,8 +136,7 @@ json lane_list(std::uint64_t mask) {
 
 json wave_json(int wi, const LdsWave& w, const LdsResult& r) {
     json addr = json::array(), phase = json::array(), way = json::array(), lanes = json::array();
-    for (int l = 0; l < w.wave_size; ++l)
-        addr.push_back((w.active >> l) & 1u ? json(w.addr[static_cast<std::size_t>(l)]) : json(nullptr));
+    for (int l = 0; l < w.wave_size; ++l) addr.push_back((w.active >> l) & 1u ? json(w.addr[static_cast<std::size_t>(l)]) : json(nullptr));
     for (int ph = 0; ph < r.phases; ++ph) phase.push_back(r.phase_cycles[static_cast<std::size_t>(ph)]);
     for (int b = 0; b < r.rule.banks; ++b) {
         way.push_back(r.bank_way[static_cast<std::size_t>(b)]);

@@ -34,19 +34,19 @@ struct LdsWave {
 };
 
 struct LdsResult {
-    LdsPhaseRule rule;      // the phases this width and direction run in
-    int phases = 0;         // phases of the wave (wave size / lanes per phase, at least 1)
+    LdsPhaseRule rule;  // the phases this width and direction run in
+    int phases = 0;     // phases of the wave (wave size / lanes per phase, at least 1)
     int active_lanes = 0;
-    int cycles = 0;         // sum over phases of the busiest bank's distinct dwords (CUDA's "wavefronts")
-    int ideal_cycles = 0;   // phases with an active lane
-    int conflicts = 0;      // cycles - ideal_cycles
-    int max_way = 0;        // most distinct dwords one bank is asked for in one phase (1 = none)
+    int cycles = 0;                                      // sum over phases of the busiest bank's distinct dwords (CUDA's "wavefronts")
+    int ideal_cycles = 0;                                // phases with an active lane
+    int conflicts = 0;                                   // cycles - ideal_cycles
+    int max_way = 0;                                     // most distinct dwords one bank is asked for in one phase (1 = none)
     std::array<std::int8_t, kLdsMaxLanes> lane_phase{};  // -1: inactive
     std::array<std::int8_t, kLdsMaxLanes> lane_bank{};   // the first bank a lane touches, -1: inactive
     std::array<std::uint8_t, kLdsMaxPhases> phase_cycles{};
     std::array<std::uint64_t, kLdsMaxBanks> bank_lanes{};  // lanes touching each bank (any phase)
     std::array<std::uint8_t, kLdsMaxBanks> bank_way{};     // most distinct dwords of each bank in one phase
-    std::uint64_t conflict_lanes = 0;  // lanes sharing a bank with a different dword in their phase
+    std::uint64_t conflict_lanes = 0;                      // lanes sharing a bank with a different dword in their phase
     // The first phase and bank at max_way (when > 1), and the lanes asking that bank in that phase.
     int worst_phase = -1;
     int worst_bank = -1;
@@ -80,9 +80,9 @@ struct LdsBlockResult {
     std::int64_t ideal_cycles = 0;
     std::int64_t conflicts = 0;
     int max_way = 0;
-    int worst_wave = 0;        // most conflicts (first on ties)
-    double efficiency = 0.0;   // ideal_cycles / cycles (1 with no active lane)
-    std::string reason;        // "lanes 0, 16 ask bank 0 for 2 different dwords in one phase: 2-way ..."
+    int worst_wave = 0;       // most conflicts (first on ties)
+    double efficiency = 0.0;  // ideal_cycles / cycles (1 with no active lane)
+    std::string reason;       // "lanes 0, 16 ask bank 0 for 2 different dwords in one phase: 2-way ..."
     std::string error;
     bool ok() const { return error.empty(); }
 };
