@@ -87,8 +87,10 @@ void print_amd_banks(const io::AmdBanksAnswer& a, int wi) {
     std::printf("banks  %s (AMD %s %s): %s, wave%d, %d wave%s\n", name.c_str(), std::string(arch.isa).c_str(),
                 std::string(arch.family).c_str(), amd::lds_instruction(p.access_bytes, store).c_str(), a.input.wave_size,
                 static_cast<int>(r.waves.size()), r.waves.size() == 1 ? "" : "s");
-    std::printf("\n  LDS cycles %lld (ideal %lld)   conflicts %lld   worst %d-way   efficiency %.0f%%\n", static_cast<long long>(r.cycles),
-                static_cast<long long>(r.ideal_cycles), static_cast<long long>(r.conflicts), r.max_way, 100.0 * r.efficiency);
+    // No active lane: nothing moved, no efficiency to show.
+    const std::string eff = r.cycles > 0 ? std::to_string(static_cast<int>(100.0 * r.efficiency + 0.5)) + "%" : "-";
+    std::printf("\n  LDS cycles %lld (ideal %lld)   conflicts %lld   worst %d-way   efficiency %s\n", static_cast<long long>(r.cycles),
+                static_cast<long long>(r.ideal_cycles), static_cast<long long>(r.conflicts), r.max_way, eff.c_str());
     std::printf("\n");
     print_wrapped("  why  ", r.reason);
     const json j = io::to_json(a);

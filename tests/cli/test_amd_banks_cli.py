@@ -17,7 +17,8 @@ W64 = ["--threads", "64"]
 
 # (flags, expected fields). Conflicts per ds_read = [EMP]'s count per 64-read block / 64.
 CASES = [
-    (["--gpu", "MI300X", *W64], {"wavefronts": 2, "ideal_wavefronts": 2, "conflicts": 0, "max_way": 1,
+    # Without threads or block: one full wave (64 lanes on CDNA), not CUDA's warp of 32.
+    (["--gpu", "MI300X"], {"wavefronts": 2, "warps": 1, "ideal_wavefronts": 2, "conflicts": 0, "max_way": 1,
                                  "instruction": "ds_read_b32", "banks": 32, "phases": 2, "lanes_per_phase": 32}),
     (["--gpu", "MI300X", *W64, "--stride", "2"], {"conflicts": 2, "max_way": 2}),                  # 128 / 64
     (["--gpu", "MI300X", *W64, "--stride", "32"], {"conflicts": 62, "max_way": 32}),               # 3968 / 64
@@ -41,6 +42,7 @@ CASES = [
      {"max_way": 32, "warps": 16, "conflicts_padded": 0, "conflicts_swizzled": 0}),
     (["--gpu", "MI300X", "--addresses", "0,128,256,-"], {"wavefronts": 3, "max_way": 3, "warps": 1}),
     (["--gpu", "MI300X", "--active-lanes", "0-15,32-47", *W64, "--stride", "32"], {"max_way": 16, "wavefronts": 32}),
+    (["--gpu", "MI300X", "--active-lanes", "0x0"], {"wavefronts": 0, "ideal_wavefronts": 0, "efficiency": None}),
 ]
 
 

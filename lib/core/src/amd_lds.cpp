@@ -2,15 +2,19 @@
 //
 // [SOURCES] (the per-target rules and their citations live in amd_arch.cpp; docs/AMD.md "LDS bank
 // conflicts" lists each with its section)
-//   [SHARK] nod-ai/amd-shark-ai docs/amdgpu_kernel_optimization_guide.md, "Workgroup Memory (LDS)":
+//   [SHARK] github.com/nod-ai/amd-shark-ai docs/amdgpu_kernel_optimization_guide.md, "Workgroup Memory (LDS)":
 //           bank = (address / 4) % 32 on MI300 (% 64 on MI355X); "LDS access is 'fast' ... when
 //           threads access the same address and the value gets broadcast, or when threads access a
 //           unique bank"; "Avoiding LDS Bank Conflicts": the lane groups of each ds_read width
-//   [EMP]   nod-ai/amd-shark-ai docs/empirical-lds/cdna3info.md: the rocprof bank-conflict count of
+//   [EMP]   github.com/nod-ai/amd-shark-ai docs/empirical-lds/cdna3info.md: the rocprof bank-conflict count of
 //           one ds_read saturates at (lanes per phase - 1) x phases (62 b32, 60 b64, 56 b128): a
 //           phase whose lanes all hit one bank costs as many cycles as lanes, conflicts = cycles - 1
-//   [ROCPROF] rocprofiler-compute "Local data share (LDS)": Bank Conflict Rate = LDS cycles spent
-//           servicing bank conflicts / active LDS cycles (SQ_LDS_BANK_CONFLICT / SQ_LDS_IDX_ACTIVE)
+//   [ROCPROF] rocm.docs.amd.com/projects/rocprofiler-compute/en/develop/conceptual/local-data-share.html,
+//           "Bank Conflict Rate": LDS cycles spent servicing bank conflicts / active LDS cycles
+//   [BLOG]  rocm.blogs.amd.com/software-tools-optimization/lds-bank-conflict/README.html, "Bank
+//           Conflict Check Rule": 32 banks of 4 B on MI-series GPUs, the b128 lane groups
+//   [RR]    github.com/ROCm/rocm-libraries shared/rocroller/lib/source/LDSBankModel.cpp (PR 2157): disagrees
+//           on lanes per clock and gfx950 b32 reads (docs/AMD.md says where, and why occ follows [EMP])
 //   Inferred, not published: a phase with no active lane is skipped; 1-2 byte accesses take the b32
 //   rule on their dword; wave64 on RDNA runs as two wave32 halves (phases of lanes 32-63 repeat those
 //   of 0-31).

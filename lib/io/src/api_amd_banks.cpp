@@ -93,6 +93,12 @@ AmdBanksRequest read_amd_banks(FieldReader& f) {
         if (const auto at = m.find("CUDA requires"); at != std::string::npos) m.replace(at, 13, "occ models LDS accesses as");
         throw RequestError(m);
     }
+    // Without threads or block the pattern is one full wave (the CUDA default is one warp of 32).
+    AccessPattern& p = r.memory.pattern;
+    if (p.kind != PatternKind::addresses && !f.has("threads") && !f.has("block")) {
+        p.block[0] = r.wave_size;
+        p.block[1] = p.block[2] = 1;
+    }
     return r;
 }
 
@@ -238,7 +244,7 @@ json to_json(const AmdBanksAnswer& a) {
            {"ideal_wavefronts", b.ideal_cycles},
            {"conflicts", b.conflicts},
            {"max_way", b.max_way},
-           {"efficiency", b.efficiency},
+           {"efficiency", b.cycles > 0 ? json(b.efficiency) : json(nullptr)},  // null: no active lane, nothing moved
            {"warps", static_cast<int>(b.waves.size())},
            {"worst_warp", b.worst_wave},
            {"wave_size", a.input.wave_size},
