@@ -1,4 +1,5 @@
-// cmd_banks.cpp — `occ banks`: shared-memory bank conflicts of a warp's access (cc >= 5.0).
+// cmd_banks.cpp — `occ banks`: shared-memory bank conflicts of a warp's access (cc >= 5.0), and LDS
+// bank conflicts of a wave on an AMD GPU or target (--gpu MI300X, --arch gfx942).
 // The request flags are the coalesce request's, shared with `occ coalesce` (cmd_coalesce.cpp).
 #include <cstdio>
 #include <iostream>
@@ -6,7 +7,9 @@
 #include <string>
 
 #include "cli.hpp"
+#include "occ/amd_lds.hpp"
 #include "occ/format.hpp"
+#include "occ/io/amd_banks.hpp"
 #include "occ/io/api.hpp"
 
 namespace occ::cli {
@@ -73,6 +76,70 @@ void print_banks(const io::BanksAnswer& a, int wi) {
     if (conflicted > listed) std::printf("  ... %d more banks with conflicts (--json lists them all)\n", conflicted - listed);
 }
 
+// An AMD wave: the totals, why, where the rule comes from, then the drawn wave's lanes -> banks
+// (two rows of 16 lanes per 32) and each phase's cycles.
+void print_amd_banks(const io::AmdBanksAnswer& a, int wi) {
+    const amd::LdsBlockResult& r = a.result;
+    const amd::AmdArch& arch = *a.input.target.arch;
+    const AccessPattern& p = a.input.memory.pattern;
+    const bool store = p.op == AccessOp::store;
+    const std::string name = a.input.target.gpu ? a.input.target.gpu->name : std::string(arch.isa);
+    std::printf("banks  %s (AMD %s %s): %s, wave%d, %d wave%s\n", name.c_str(), std::string(arch.isa).c_str(),
+                std::string(arch.family).c_str(), amd::lds_instruction(p.access_bytes, store).c_str(), a.input.wave_size,
+                static_cast<int>(r.waves.size()), r.waves.size() == 1 ? "" : "s");
+    // No active lane: nothing moved, no efficiency to show.
+    const std::string eff = r.cycles > 0 ? std::to_string(static_cast<int>(100.0 * r.efficiency + 0.5)) + "%" : "-";
+    std::printf("\n  LDS cycles %lld (ideal %lld)   conflicts %lld   worst %d-way   efficiency %s\n", static_cast<long long>(r.cycles),
+                static_cast<long long>(r.ideal_cycles), static_cast<long long>(r.conflicts), r.max_way, eff.c_str());
+    std::printf("\n");
+    print_wrapped("  why  ", r.reason);
+    const json j = io::to_json(a);
+    if (j["fix"].is_string()) print_wrapped("  fix  ", j["fix"].get<std::string>());
+    const amd::LdsBasis basis = amd::lds_basis(arch, p.access_bytes, store, a.input.wave_size);
+    print_wrapped(basis.measured ? "  rule " : "  rule (not measured here) ", basis.note);
+
+    const amd::LdsResult& w = r.waves[static_cast<std::size_t>(wi)];
+    std::printf("\n  wave %d: lanes -> banks (%d cycle%s, ideal %d)\n", wi, w.cycles, w.cycles == 1 ? "" : "s", w.ideal_cycles);
+    for (int row = 0; row < a.input.wave_size / 16; ++row) {
+        std::string lanes = "  lane  ", banks = "  bank  ";
+        for (int lane = row * 16; lane < row * 16 + 16; ++lane) {
+            char cell[16];
+            std::snprintf(cell, sizeof cell, "%3d", lane);
+            lanes += cell;
+            const int b = w.lane_bank[static_cast<std::size_t>(lane)];
+            if (b < 0) std::snprintf(cell, sizeof cell, "%3s", ".");
+            else std::snprintf(cell, sizeof cell, "%3d", b);
+            banks += cell;
+        }
+        std::printf("%s\n%s\n", lanes.c_str(), banks.c_str());
+    }
+    std::printf("\n");
+    print_wrapped("  phases  ", amd::lds_phase_text(arch, p.access_bytes, store, a.input.wave_size));
+    for (int ph = 0; ph < w.phases; ++ph) {
+        std::uint64_t lanes = 0;
+        for (int lane = 0; lane < a.input.wave_size; ++lane)
+            if (amd::lds_phase_of(w.rule, lane) == ph) lanes |= std::uint64_t{1} << lane;
+        std::printf("  phase %d  lanes %-22s %d cycle%s\n", ph, amd::lds_lane_ranges(lanes).c_str(),
+                    w.phase_cycles[static_cast<std::size_t>(ph)], w.phase_cycles[static_cast<std::size_t>(ph)] == 1 ? "" : "s");
+    }
+    if (w.max_way > 1)
+        std::printf("\n  worst: bank %d, %d-way, lanes %s (phase %d)\n", w.worst_bank, w.max_way,
+                    amd::lds_lane_ranges(w.worst_lanes).c_str(), w.worst_phase);
+}
+
+int run_amd_banks(const MemoryFlags& o, const json& request) {
+    Result<io::AmdBanksAnswer> a = io::answer_amd_banks(request);
+    int wave = 0;
+    if (a) {
+        const auto w = pick_warp(static_cast<int>(a->result.waves.size()), a->result.worst_wave, o.warp);
+        if (!w) a = Result<io::AmdBanksAnswer>::fail(w.error);
+        else wave = *w;
+    }
+    return emit(
+        a, o.as_json, [](const io::AmdBanksAnswer& x) { return io::to_json(x); },
+        [&](const io::AmdBanksAnswer& x) { print_amd_banks(x, wave); });
+}
+
 }  // namespace
 
 void add_banks(CLI::App& app, Outcome& out) {
@@ -101,10 +168,24 @@ Examples:
   occ banks --addresses 0,128,256,- --json
   echo '{"stride":2}' | occ banks --batch
 
+AMD GPUs (LDS: 32 banks of 4 bytes, 64 for gfx950's reads; a wave runs in phases
+that depend on the width; docs/AMD.md "LDS bank conflicts"):
+  occ banks --gpu MI300X --threads 64 --stride 2                 # ds_read_b32: 2-way
+  occ banks --arch gfx942 --threads 64 --access-bytes 16 --stride 2 # b128: 2-way
+  occ banks --gpu MI355X --threads 64 --access-bytes 8 --stride 8   # 64 banks: 8-way
+
 --batch lines carry the same fields as `occ coalesce --batch` (see its --help
 and docs/MEMORY.md).)help",
                                    *o);
-    cmd->callback([o, &out] { out.code = run_memory<io::BanksAnswer>(*o, "banks", io::answer_banks, print_banks); });
+    cmd->callback([o, &out] {
+        // An AMD GPU or target (--gpu MI300X, --arch gfx942): the LDS model (--batch lines branch in api_banks).
+        if (!o->batch)
+            if (Result<json> req = request_from(o->request); req && io::is_amd_request(*req)) {
+                out.code = run_amd_banks(*o, *req);
+                return;
+            }
+        out.code = run_memory<io::BanksAnswer>(*o, "banks", io::answer_banks, print_banks);
+    });
 }
 
 }  // namespace occ::cli

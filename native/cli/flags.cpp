@@ -34,8 +34,10 @@ Result<json> lanes_value(const std::string& key, const std::string& text) {
         const auto dash = part.find('-');
         const bool ok = dash == std::string::npos ? parse_long(part, lo) && (hi = lo, true)
                                                   : parse_long(part.substr(0, dash), lo) && parse_long(part.substr(dash + 1), hi);
-        if (!ok || lo < 0 || hi > 31 || lo > hi)
-            return Result<json>::fail(key + ": must be a mask (0xffff) or lane ranges 0..31 like 0-15,20, got \"" + text + "\"");
+        // Lanes 32..63: an AMD wave64 (the request reader refuses them for a 32-lane warp).
+        if (!ok || lo < 0 || hi > 63 || lo > hi)
+            return Result<json>::fail(
+                key + ": must be a mask (0xffff) or lane ranges 0..31 (0..63 for an AMD wave64) like 0-15,20, got \"" + text + "\"");
         for (long long l = lo; l <= hi; ++l) mask |= 1ull << l;
     }
     return Result<json>::ok(mask);

@@ -8,16 +8,18 @@
 #include <string>
 
 #include "api_memory_expr.hpp"
+#include "api_memory_read.hpp"
 #include "api_memory_tile.hpp"
 #include "occ/banks.hpp"
 #include "occ/coalescing.hpp"
+#include "occ/io/amd_banks.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/size.hpp"
 
 namespace occ::io {
-namespace {
+namespace detail {
 
 // [SECTION] Reading
 
@@ -50,6 +52,7 @@ std::uint64_t read_u64(FieldReader& f, std::string_view key, std::uint64_t hi, s
     return x;
 }
 
+namespace {
 int read_width(FieldReader& f, std::string_view key, int def) {
     const json* v = f.raw(key);
     if (!v) return def;
@@ -67,13 +70,10 @@ bool has_any(const FieldReader& f, const Keys& keys) {
         if (f.has(k)) return true;
     return false;
 }
-
 }  // namespace
 
-MemoryRequest read_memory_request(FieldReader& f) {
+void read_memory_pattern(FieldReader& f, MemoryRequest& r, bool lanes_read_by_caller) {
     namespace F = fields;
-    MemoryRequest r;
-    r.device = read_device(f);
     AccessPattern& p = r.pattern;
     p.access_bytes = read_width(f, F::access_bytes.key, static_cast<int>(F::access_bytes.int_default));
     p.elem_bytes = read_width(f, F::elem_bytes.key, 0);
@@ -97,7 +97,7 @@ MemoryRequest read_memory_request(FieldReader& f) {
                              : "pattern \"addresses\" needs an addresses array (32 entries, null = inactive lane)");
     if (kind == "expr") {
         read_expr_request(f, r);
-        return r;
+        return;
     }
     for (auto k : kExprKeys)
         if (f.has(k)) f.fail(k, "applies to pattern \"expr\" only (pattern is \"" + kind + "\")");
@@ -105,15 +105,18 @@ MemoryRequest read_memory_request(FieldReader& f) {
         read_tile_request(
             f, r,
             read_u64(f, F::base.key, static_cast<std::uint64_t>(F::base.hi), 0, "a byte address 0..2^48 (number or \"0x...\" string)"));
-        return r;
+        return;
     }
     for (const char* k : kTileKeys)
         if (f.has(k)) f.fail(k, "applies to pattern \"tile\" only (pattern is \"" + kind + "\")");
 
-    p.active_lanes = static_cast<std::uint32_t>(read_u64(f, F::active_lanes.key, static_cast<std::uint64_t>(F::active_lanes.hi),
-                                                         static_cast<std::uint64_t>(F::active_lanes.int_default),
-                                                         "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
-    if (has_addresses) {
+    if (!lanes_read_by_caller)
+        p.active_lanes = static_cast<std::uint32_t>(read_u64(f, F::active_lanes.key, static_cast<std::uint64_t>(F::active_lanes.hi),
+                                                             static_cast<std::uint64_t>(F::active_lanes.int_default),
+                                                             "a 32-bit lane mask 0..0xffffffff (e.g. 65535 or \"0xffff\")"));
+    if (has_addresses && lanes_read_by_caller) {
+        if (f.has("block") || f.has("threads")) f.fail("block", "explicit addresses describe one wave; leave block/threads out");
+    } else if (has_addresses) {
         const json* a = f.raw("addresses");
         if (!a->is_array() || a->empty() || a->size() > static_cast<std::size_t>(kWarpLanes))
             f.fail("addresses", "must be an array of 1..32 byte addresses (null = inactive lane), got " + shown(*a));
@@ -163,6 +166,14 @@ MemoryRequest read_memory_request(FieldReader& f) {
             f.fail("stride", "applies to pattern \"affine\" only (pattern is \"" + kind + "\")");
     }
     if (std::string e = check_pattern(p); !e.empty()) throw RequestError(e);
+}
+
+}  // namespace detail
+
+MemoryRequest read_memory_request(FieldReader& f) {
+    MemoryRequest r;
+    r.device = read_device(f);
+    detail::read_memory_pattern(f, r, false);
     return r;
 }
 
@@ -375,6 +386,10 @@ json to_json(const BanksAnswer& a) {
 }
 
 json api_coalesce(const json& request) { return json_or_throw(answer_coalesce(request)); }
-json api_banks(const json& request) { return json_or_throw(answer_banks(request)); }
+json api_banks(const json& request) {
+    // An AMD GPU or target (occ/io/amd_banks.hpp) before read_device, which knows NVIDIA GPUs only.
+    if (is_amd_request(request)) return json_or_throw(answer_amd_banks(request));
+    return json_or_throw(answer_banks(request));
+}
 
 }  // namespace occ::io

@@ -899,6 +899,8 @@ constexpr auto kMemory = join(
     kDevice, specs(access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride, mem_threads, mem_block, pitch,
                    pad, swizzle, order, seed, range, tile, tile_access, ldmatrix, cute_swizzle, tma_swizzle, rotate, global_pitch,
                    global_base, expr, array, consts, block_idx, grid_dim, warp, id));
+// Banks also answers for AMD GPUs (occ/io/amd_banks.hpp): an LLVM target instead of a GPU, and the wave size.
+constexpr auto kBanks = join(kMemory, specs(arch, wave_size));
 constexpr auto kRoofline = specs(roof_gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, flops_per_element, rows,
                                  cols, flops, bytes, precision, memory, measured_ms, peak_tflops, bandwidth_gbps, compare, ops, id);
 
@@ -911,7 +913,7 @@ const KindSpec kKinds[] = {
     {"ptxas", "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump log", kPtxas, "occupancy", &api_ptxas},
     {"kernels", "Occupancy of every kernel in cubins, fatbins, objects, libraries and executables", kKernels, "occupancy", &api_kernels},
     {"coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)", kMemory, "occupancy", &api_coalesce},
-    {"banks", "Shared-memory bank conflicts: wavefronts, n-way, lanes (cc >= 5.0)", kMemory, "occupancy", &api_banks},
+    {"banks", "Shared-memory (LDS) bank conflicts: wavefronts, n-way, lanes (cc >= 5.0; AMD GPUs)", kBanks, "occupancy", &api_banks},
     {"roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation", kRoofline, "occupancy", &api_roofline},
     {"ncu", "An Nsight Compute report next to occ's prediction, line by line", kNcu, "occupancy", &api_ncu},
     {"gpus", "The GPUs and compute capabilities occ knows", {}, "", &api_gpus},

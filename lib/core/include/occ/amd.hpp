@@ -36,6 +36,27 @@ enum class SgprRule : std::uint8_t {
     none,  // gfx10+: each wave has its own SGPRs; they never limit
 };
 
+// How one LDS instruction width splits a wave into phases (occ/amd_lds.hpp; cited in amd_arch.cpp and
+// docs/AMD.md "LDS bank conflicts"). Lanes of one phase are serviced together; only they can conflict.
+enum class LdsLaneGroups : std::uint8_t {
+    contiguous,   // lanes 0..n-1, n..2n-1, ...
+    quad_pairs,   // 8 lanes: the lane quads q and q^5 of each 32-lane half (T0-3 + T20-23, T4-7 + T16-19, ...)
+    quad_parity,  // 16 lanes: the lane quads of equal bit parity in each half (T0-3, T12-15, T20-23, T24-27, ...)
+};
+struct LdsPhaseRule {
+    int banks = 32;  // banks the phase's dwords spread over
+    int lanes = 32;  // lanes per phase (64: the whole wave64 at once)
+    LdsLaneGroups groups = LdsLaneGroups::contiguous;
+};
+// A target's LDS bank rules: [0] accesses of 1, 2 or 4 bytes (ds_read_b32, _u8, _u16), [1] 8 bytes
+// (b64), [2] 16 bytes (b128), for reads and for writes.
+struct LdsRules {
+    int bank_bytes = 4;
+    LdsPhaseRule read[3];
+    LdsPhaseRule write[3];
+    std::string_view measured_on;  // the target whose published phases these are ("gfx942")
+};
+
 // One gfx target's rules: the named fields the model reads, one entry per ISA (amd_arch.cpp).
 struct AmdArch {
     std::string_view isa;       // LLVM target name, "gfx942"
@@ -62,8 +83,9 @@ struct AmdArch {
     int lds_granule = 512;                   // bytes: COMPUTE_PGM_RSRC2.LDS_SIZE granularity
     int barriers_per_cu = 16;                // workgroups of 2+ waves resident per CU (per WGP: 32)
     int max_threads_per_workgroup = 1024;
-    bool llvm14 = false;  // Debian's llc-14 knows this target
-    bool llvm19 = false;  // Debian's llc-19 knows this target
+    bool llvm14 = false;            // Debian's llc-14 knows this target
+    bool llvm19 = false;            // Debian's llc-19 knows this target
+    const LdsRules* lds = nullptr;  // LDS banks and phases (never null in amd_archs())
 };
 
 // The targets occ knows, in ISA order.
