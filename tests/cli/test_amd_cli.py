@@ -89,7 +89,7 @@ class AmdOccupancy(unittest.TestCase):
         self.assertTrue(errors[4].startswith("cu_mode: applies to RDNA targets only"))
         rc, out, err = run("advise", "--gpu", "MI300X")
         self.assertEqual(rc, 2)
-        self.assertIn("MI300X is an AMD GPU: `occ occupancy` models it", err)
+        self.assertIn("MI300X is an AMD GPU: `occ occupancy` and `occ banks` model it", err)
 
     def test_gpus_lists_amd(self):
         db = query("gpus")

@@ -58,13 +58,12 @@ AmdBanksRequest read_amd_banks(FieldReader& f) {
     r.target = read_target(f);
     refuse_nvidia_fields(f, r.target);
     const AmdArch& a = *r.target.arch;
-    // A number (64) or a string ("64", "default"): docs/INPUTS.md gives the field as either.
-    const json* wv = f.raw(F::wave_size);
-    const std::string wave = wv && wv->is_number_integer() ? std::to_string(wv->get<std::int64_t>()) : f.choice(F::wave_size);
-    if (wave != "default" && wave != "32" && wave != "64") f.fail("wave_size", "must be one of default, 32, 64, got " + shown(*wv));
-    r.wave_size = wave == "32" ? 32 : wave == "64" ? 64 : a.default_wave_size;
-    if ((r.wave_size == 32 && !a.wave32) || (r.wave_size == 64 && !a.wave64))
-        f.fail("wave_size", std::string(a.isa) + " runs wave" + std::to_string(a.default_wave_size) + " only, got " + wave);
+    // 0 = the target's default (the occupancy request's field: fields::wave_size).
+    const std::int64_t wave = f.integer(F::wave_size);
+    r.wave_size = wave == 0 ? a.default_wave_size : static_cast<int>(wave);
+    if ((r.wave_size != 32 && r.wave_size != 64) || (r.wave_size == 32 && !a.wave32) || (r.wave_size == 64 && !a.wave64))
+        f.fail("wave_size", std::string("must be ") + (a.wave32 ? "0, 32 or 64" : "0 or 64") + " on " + std::string(a.isa) + ", got " +
+                                std::to_string(wave));
     const std::uint64_t wave_lanes = r.wave_size == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << r.wave_size) - 1;
     r.active_lanes = detail::read_u64(
         f, F::active_lanes.key, wave_lanes, wave_lanes,
