@@ -66,7 +66,8 @@ void note_unread(PtxasKernel& k, std::string_view where) {
     miss(true, "spill_stores", "LLVM reports spilled registers (sgpr_spills, vgpr_spills), not bytes");
     miss(true, "spill_loads", "LLVM reports spilled registers (sgpr_spills, vgpr_spills), not bytes");
     miss(true, "barriers", "AMD artefacts do not count barriers (every workgroup of 2+ waves holds one)");
-    miss(!a.agprs, "agprs", not_in);
+    const amd::AmdArch* rules = amd::find_amd_arch(k.arch);
+    miss(!a.agprs, "agprs", rules && rules->agprs == amd::AgprFile::none ? k.arch + " has no AGPRs" : not_in);
     miss(!a.vgprs_total, "vgprs_total", not_in);
     miss(!a.sgprs, "sgprs", not_in);
     miss(!a.sgpr_spills, "sgpr_spills", not_in);
@@ -143,7 +144,9 @@ void read_metadata(const json& md, const std::string& elf_target, const CubinOri
         a.vgprs_total = num<int>(m, ".vgpr_count", 1 << 20);
         a.agprs = num<int>(m, ".agpr_count", 1 << 20);
         // .vgpr_count is the file the kernel occupies; with no AGPRs that is the arch VGPRs.
-        if (a.vgprs_total && a.agprs.value_or(-1) == 0) k.registers = a.vgprs_total;
+        // Targets without AGPRs (RDNA) write no .agpr_count.
+        const amd::AmdArch* rules = amd::find_amd_arch(k.arch);
+        if (a.vgprs_total && (a.agprs.value_or(-1) == 0 || (!a.agprs && rules && rules->agprs == amd::AgprFile::none))) k.registers = a.vgprs_total;
         k.smem_static = num<std::int64_t>(m, ".group_segment_fixed_size", kBytes);
         k.stack_frame = num<std::int64_t>(m, ".private_segment_fixed_size", kBytes);
         a.wave_size = num<int>(m, ".wavefront_size", 1024);

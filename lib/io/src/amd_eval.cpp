@@ -61,9 +61,11 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
     AmdRequest target;
     if (a.amd) {
         target = *a.amd;
-        if (!k.arch.empty() && k.arch != target.arch->isa)
-            row.notes.push_back("compiled for " + k.arch + ", evaluated on " + device_name(target) + " (" + std::string(target.arch->isa) +
-                                "): a code object runs only on its own target");
+        if (!k.arch.empty() && k.arch != target.arch->isa) {
+            row.error = "compiled for " + k.arch + ", which " + device_name(target) + " (" + std::string(target.arch->isa) +
+                        ") does not run (a code object runs on its own target only): give arch " + k.arch + ", or leave the device out";
+            return;
+        }
     } else {
         if (k.arch.empty()) {
             row.error = "the " + k.format + " does not say which gfx target this kernel was compiled for; give gpu (MI300X) or arch (gfx942)";

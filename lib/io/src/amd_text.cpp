@@ -271,7 +271,8 @@ struct Parser {
 
 bool looks_like_amd_text(std::string_view text) {
     const std::string_view head = text.substr(0, std::min<std::size_t>(text.size(), 1 << 20));
-    for (std::string_view s : {"kernel-resource-usage", "Function Name:", ".amdhsa_kernel", "amdgcn-amd-amdhsa", "; NumVgprs:"})
+    for (std::string_view s : {"kernel-resource-usage", "Function Name:", ".amdhsa_kernel", "amdgcn-amd-amdhsa", "; NumVgprs:",
+                               "Occupancy [waves/SIMD]:", "ScratchSize [bytes/lane]:"})
         if (head.find(s) != std::string_view::npos) return true;
     return false;
 }
