@@ -32,6 +32,7 @@
 #include "binary_read.hpp"
 #include "occ/amd.hpp"
 #include "occ/io/amd_artefacts.hpp"
+#include "occ/io/utf8.hpp"
 
 namespace occ::io {
 
@@ -40,13 +41,14 @@ namespace amd_detail {
 
 PtxasKernel make_kernel(std::string_view mangled, std::string_view format, std::string_view target) {
     PtxasKernel k;
-    k.mangled = std::string(mangled);
-    const std::string d = demangle(mangled);
-    k.name = d.empty() ? k.mangled : d;
+    // Names and targets reach JSON: valid UTF-8 (a hostile note or log may hold anything).
+    k.mangled = make_valid_utf8(mangled.substr(0, 4096));
+    const std::string d = demangle(k.mangled);
+    k.name = d.empty() ? k.mangled : make_valid_utf8(d);
     k.format = std::string(format);
     k.entry = format != "amdgpu asm";  // assembly: a kernel once its .amdhsa_kernel block is seen
     k.amd.emplace();
-    k.amd->target = std::string(target);
+    k.amd->target = make_valid_utf8(target.substr(0, 200));
     k.arch = amd_processor(target);
     return k;
 }
@@ -238,7 +240,7 @@ std::size_t read_bundle(std::span<const unsigned char> b, const std::string& whe
         const auto obj = b.subspan(static_cast<std::size_t>(off), static_cast<std::size_t>(size));
         CubinOrigin o;
         o.format = "offload bundle";
-        o.entry = where + ", entry " + std::to_string(e) + " (" + id.substr(0, 120) + ")";
+        o.entry = make_valid_utf8(where + ", entry " + std::to_string(e) + " (" + id.substr(0, 120) + ")");
         if (!is_elf(obj.data(), obj.size()) || obj.size() < 20 || u16(&obj[18]) != kEmAmdgpu) {
             add_diagnostic(out, o.entry + ": not an AMDGPU code object; skipped");
             continue;

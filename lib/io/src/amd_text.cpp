@@ -24,6 +24,7 @@
 
 #include "amd_read.hpp"
 #include "occ/io/amd_artefacts.hpp"
+#include "occ/io/utf8.hpp"
 #include "ptxas_lines.hpp"
 
 namespace occ::io {
@@ -58,7 +59,8 @@ std::optional<std::string_view> remark_text(std::string_view line) {
     if (const std::size_t t = rest.rfind(kTag); t != std::string_view::npos) rest = rest.substr(0, t);
     // "remark: file:12:0: text": skip the location (a name, then ":N:N:").
     const std::string_view lead = trim(rest);
-    for (std::size_t c = lead.find(':'); c != std::string_view::npos; c = lead.find(':', c + 1)) {
+    const std::size_t space = lead.find(' ');  // the location is one word
+    for (std::size_t c = lead.find(':'); c < space && c != std::string_view::npos; c = lead.find(':', c + 1)) {
         std::size_t used = 0;
         if (!leading_number(lead.substr(c + 1), &used) || used == 0) continue;
         const std::size_t c2 = c + 1 + used;
@@ -66,7 +68,7 @@ std::optional<std::string_view> remark_text(std::string_view line) {
         std::size_t used2 = 0;
         if (!leading_number(lead.substr(c2 + 1), &used2) || used2 == 0) continue;
         const std::size_t c3 = c2 + 1 + used2;
-        if (c3 < lead.size() && lead[c3] == ':' && lead.substr(0, c).find(' ') == std::string_view::npos) return trim(lead.substr(c3 + 1));
+        if (c3 < lead.size() && lead[c3] == ':') return trim(lead.substr(c3 + 1));
         break;
     }
     return trim(rest);
@@ -301,10 +303,17 @@ PtxasLog parse_amd_text(std::string_view text) {
     for (PtxasKernel& k : p.log.kernels) {
         if (k.format == kAsmFormat && !k.entry) continue;
         if (k.amd->target.empty() && !p.target.empty()) {
-            k.amd->target = p.target;
+            k.amd->target = make_valid_utf8(std::string_view(p.target).substr(0, 200));
             k.arch = amd_processor(p.target);
         }
         amd_detail::note_unread(k, k.format == kRemarkFormat ? "the remark" : "the assembly");
+    }
+    // The n-th compilation of a name for a target (a log of several builds), as the ptxas reader counts.
+    std::map<std::pair<std::string, std::string>, int> total, seen;
+    for (const PtxasKernel& k : p.log.kernels) ++total[{k.mangled, k.arch}];
+    for (PtxasKernel& k : p.log.kernels) {
+        k.occurrence = ++seen[{k.mangled, k.arch}];
+        k.occurrences = total[{k.mangled, k.arch}];
     }
     return p.log;
 }
