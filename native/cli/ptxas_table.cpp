@@ -57,7 +57,7 @@ std::string origin_of(const io::PtxasKernel& k) {
 void print_table(const io::PtxasAnswer& a, const std::string& path) {
     std::printf("%s: %zu kernels (%d compilations), %zu device functions, %d with spills; %s, %d threads/block\n",
                 path == "-" ? "stdin" : path.c_str(), a.rows.size(), a.compilations, a.functions.size(), a.with_spills,
-                a.amd         ? (a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa)).c_str()
+                a.amd          ? (a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa)).c_str()
                 : a.has_device ? a.input.device.name.c_str()
                                : "each on its own compute capability (AMD: its own target)",
                 a.input.launch.threads);

@@ -47,14 +47,14 @@ void same_as_llc(const PtxasKernel& bin, const PtxasKernel& llc) {
     REQUIRE(bin.amd);
     REQUIRE(llc.amd);
     CHECK(bin.arch == llc.arch);
-    CHECK(bin.amd->sgprs == llc.amd->sgprs);                // .sgpr_count == ; NumSgprs:
-    CHECK(bin.amd->vgprs_total == llc.amd->vgprs_total);    // .vgpr_count == ; TotalNumVgprs:
-    CHECK(bin.smem_static == llc.smem_static);              // .group_segment_fixed_size == ; LDSByteSize:
-    CHECK(bin.stack_frame == llc.stack_frame);              // .private_segment_fixed_size == ; ScratchSize:
+    CHECK(bin.amd->sgprs == llc.amd->sgprs);              // .sgpr_count == ; NumSgprs:
+    CHECK(bin.amd->vgprs_total == llc.amd->vgprs_total);  // .vgpr_count == ; TotalNumVgprs:
+    CHECK(bin.smem_static == llc.smem_static);            // .group_segment_fixed_size == ; LDSByteSize:
+    CHECK(bin.stack_frame == llc.stack_frame);            // .private_segment_fixed_size == ; ScratchSize:
     CHECK(bin.amd->wave_size == llc.amd->wave_size);
     CHECK(bin.amd->max_workgroup_size == llc.amd->max_workgroup_size);
     if (llc.amd->agprs.value_or(0) == 0) CHECK(bin.registers == llc.registers);  // no AGPRs: .vgpr_count is the arch VGPRs
-    else CHECK(!bin.registers);  // the total only: null, with its reason
+    else CHECK(!bin.registers);                                                  // the total only: null, with its reason
 }
 
 }  // namespace
@@ -138,10 +138,10 @@ TEST_CASE("code objects, offload bundles and .hip_fatbin: each kernel as llc pri
         const char* file;
         const char* format;
         int code_objects;
-    } cases[] = {{"kernels_gfx942.o", "code object", 1},     {"kernels_gfx942.hsaco", "code object", 1},
-                 {"kernels_gfx1100.hsaco", "code object", 1}, {"bundle.hipfb", "offload bundle", 2},
-                 {"bundle_zlib.hipfb", "offload bundle", 2},  {"bundle_zstd.hipfb", "offload bundle", 2},
-                 {"host_hip.o", "object file", 2}};
+    } cases[] = {
+        {"kernels_gfx942.o", "code object", 1}, {"kernels_gfx942.hsaco", "code object", 1}, {"kernels_gfx1100.hsaco", "code object", 1},
+        {"bundle.hipfb", "offload bundle", 2},  {"bundle_zlib.hipfb", "offload bundle", 2}, {"bundle_zstd.hipfb", "offload bundle", 2},
+        {"host_hip.o", "object file", 2}};
     for (const auto& c : cases) {
         CAPTURE(c.file);
         const occ::io::BinaryRead r = occ::io::read_binary(c.file, bytes_of(c.file));
@@ -232,11 +232,11 @@ TEST_CASE("MessagePack reader: values, and hostile input refused") {
     const auto v = occ::io::parse_msgpack(ok);
     REQUIRE(v);
     CHECK(v->dump() == R"({"a":[1,-1,"x",true,null,300]})");
-    CHECK(!occ::io::parse_msgpack(std::vector<unsigned char>{0xdd, 0xff, 0xff, 0xff, 0xff}));  // 4G elements in 0 bytes
+    CHECK(!occ::io::parse_msgpack(std::vector<unsigned char>{0xdd, 0xff, 0xff, 0xff, 0xff}));       // 4G elements in 0 bytes
     CHECK(!occ::io::parse_msgpack(std::vector<unsigned char>{0xdb, 0x00, 0x00, 0x10, 0x00, 'a'}));  // string past the end
     CHECK(!occ::io::parse_msgpack(std::vector<unsigned char>{0x81, 0x01, 0x02}));                   // key not a string
-    CHECK(!occ::io::parse_msgpack(std::vector<unsigned char>(100, 0x91)));                         // nested 100 deep
-    CHECK(!occ::io::parse_msgpack(std::vector<unsigned char>{0xc1}));                              // never used
+    CHECK(!occ::io::parse_msgpack(std::vector<unsigned char>(100, 0x91)));                          // nested 100 deep
+    CHECK(!occ::io::parse_msgpack(std::vector<unsigned char>{0xc1}));                               // never used
 }
 
 TEST_CASE("hostile bundles and code objects end in an error naming what is wrong") {

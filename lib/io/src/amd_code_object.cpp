@@ -59,10 +59,11 @@ void note_unread(PtxasKernel& k, std::string_view where) {
     auto miss = [&](bool absent, const char* field, std::string why) {
         if (absent) a.unread.emplace_back(field, std::move(why));
     };
-    miss(!k.registers, "registers", a.vgprs_total && a.agprs.value_or(0) > 0
-                                        ? "the code object gives VGPRs and AGPRs together (vgprs_total: arch VGPRs aligned to 4, plus "
-                                          "AGPRs, on gfx90a+; the larger of the two on gfx908), not the arch VGPRs alone"
-                                        : not_in);
+    miss(!k.registers, "registers",
+         a.vgprs_total && a.agprs.value_or(0) > 0
+             ? "the code object gives VGPRs and AGPRs together (vgprs_total: arch VGPRs aligned to 4, plus "
+               "AGPRs, on gfx90a+; the larger of the two on gfx908), not the arch VGPRs alone"
+             : not_in);
     miss(!k.smem_static, "smem_static", not_in);
     miss(!k.stack_frame, "stack_frame", not_in);
     miss(true, "spill_stores", "LLVM reports spilled registers (sgpr_spills, vgpr_spills), not bytes");
@@ -148,7 +149,8 @@ void read_metadata(const json& md, const std::string& elf_target, const CubinOri
         // .vgpr_count is the file the kernel occupies; with no AGPRs that is the arch VGPRs.
         // Targets without AGPRs (RDNA) write no .agpr_count.
         const amd::AmdArch* rules = amd::find_amd_arch(k.arch);
-        if (a.vgprs_total && (a.agprs.value_or(-1) == 0 || (!a.agprs && rules && rules->agprs == amd::AgprFile::none))) k.registers = a.vgprs_total;
+        if (a.vgprs_total && (a.agprs.value_or(-1) == 0 || (!a.agprs && rules && rules->agprs == amd::AgprFile::none)))
+            k.registers = a.vgprs_total;
         k.smem_static = num<std::int64_t>(m, ".group_segment_fixed_size", kBytes);
         k.stack_frame = num<std::int64_t>(m, ".private_segment_fixed_size", kBytes);
         a.wave_size = num<int>(m, ".wavefront_size", 1024);
@@ -193,7 +195,8 @@ void read_amd_code_object(std::span<const unsigned char> bytes, const CubinOrigi
             const auto desc = n.subspan(i + static_cast<std::size_t>(name_pad), descsz);
             i += static_cast<std::size_t>(std::min<std::uint64_t>(name_pad + desc_pad, n.size() - i));
             if (name == "AMD" && !found)
-                add_diagnostic(out, origin.entry + ": code object v2 metadata (\"AMD\" notes, YAML) is not read; recompile for code object v4+");
+                add_diagnostic(out,
+                               origin.entry + ": code object v2 metadata (\"AMD\" notes, YAML) is not read; recompile for code object v4+");
             if (name != "AMDGPU" || type != kNtAmdgpuMetadata) continue;
             const Result<json> md = parse_msgpack(desc);
             if (!md) fail("the AMDGPU metadata note: " + md.error);
@@ -201,14 +204,16 @@ void read_amd_code_object(std::span<const unsigned char> bytes, const CubinOrigi
             read_metadata(*md, mach, origin, out);
         }
     }
-    if (!found) add_diagnostic(out, (origin.entry.empty() ? std::string("code object") : origin.entry) +
-                                        ": no NT_AMDGPU_METADATA note; its kernels' resources are not recorded");
+    if (!found)
+        add_diagnostic(out, (origin.entry.empty() ? std::string("code object") : origin.entry) +
+                                ": no NT_AMDGPU_METADATA note; its kernels' resources are not recorded");
 }
 
 namespace {
 
 bool at(std::span<const unsigned char> b, std::size_t i, std::string_view magic) {
-    return i <= b.size() && magic.size() <= b.size() - i && std::equal(magic.begin(), magic.end(), b.begin() + static_cast<std::ptrdiff_t>(i));
+    return i <= b.size() && magic.size() <= b.size() - i &&
+           std::equal(magic.begin(), magic.end(), b.begin() + static_cast<std::ptrdiff_t>(i));
 }
 
 std::size_t find_magic(std::span<const unsigned char> b, std::size_t from) {
@@ -261,7 +266,8 @@ std::size_t decompress_bundle(std::span<const unsigned char> b, const std::strin
     else if (version == 3 && b.size() >= 32) total = u64(&b[8]), full = u64(&b[16]), hdr = 32;
     else fail(where + ": compressed bundle version " + std::to_string(version) + " (this reader takes 1, 2 and 3) or truncated header");
     if (total < hdr || total > b.size()) fail(where + ": compressed bundle of " + std::to_string(total) + " bytes lies past the end");
-    if (full == 0 || full > kMaxEntryBytes) fail(where + ": compressed bundle decompresses to " + std::to_string(full) + " bytes (at most 256 MiB read)");
+    if (full == 0 || full > kMaxEntryBytes)
+        fail(where + ": compressed bundle decompresses to " + std::to_string(full) + " bytes (at most 256 MiB read)");
     const auto data = b.subspan(hdr, static_cast<std::size_t>(total) - hdr);
     buf.resize(static_cast<std::size_t>(full));
     if (method == 1) {

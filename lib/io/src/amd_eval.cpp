@@ -68,7 +68,8 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
         }
     } else {
         if (k.arch.empty()) {
-            row.error = "the " + k.format + " does not say which gfx target this kernel was compiled for; give gpu (MI300X) or arch (gfx942)";
+            row.error = "the " + k.format +
+                        " does not say which gfx target this kernel was compiled for; give gpu (MI300X) or arch (gfx942)";
             return;
         }
         target = amd_target(k.arch);
@@ -100,7 +101,8 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
     if (r.sgprs) kk.sgprs = *r.sgprs;
     else if (arch_rules.sgprs == amd::SgprRule::none) kk.sgprs = 0;  // they never limit from gfx10
     else {
-        row.error = "the " + k.format + " gives no SGPR count (the assembly's ; NumSgprs: comment or the remark's SGPRs line), and SGPRs limit waves on " +
+        row.error = "the " + k.format +
+                    " gives no SGPR count (the assembly's ; NumSgprs: comment or the remark's SGPRs line), and SGPRs limit waves on " +
                     std::string(arch_rules.isa);
         return;
     }
@@ -128,8 +130,8 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
         return;
     }
     if (r.llvm_occupancy && *r.llvm_occupancy != res.waves_per_simd)
-        row.notes.push_back("LLVM's estimate in the " + k.format + ": " + std::to_string(*r.llvm_occupancy) + " waves per SIMD; occ: " +
-                            std::to_string(res.waves_per_simd) + " (docs/AMD.md says where they differ)");
+        row.notes.push_back("LLVM's estimate in the " + k.format + ": " + std::to_string(*r.llvm_occupancy) +
+                            " waves per SIMD; occ: " + std::to_string(res.waves_per_simd) + " (docs/AMD.md says where they differ)");
     row.amd_result = std::move(res);
 }
 

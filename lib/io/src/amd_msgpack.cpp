@@ -26,7 +26,9 @@ struct Reader {
         return false;
     }
     std::size_t left() const { return b.size() - i; }
-    bool need(std::size_t n) { return n <= left() || fail("truncated (" + std::to_string(n) + " bytes needed, " + std::to_string(left()) + " left)"); }
+    bool need(std::size_t n) {
+        return n <= left() || fail("truncated (" + std::to_string(n) + " bytes needed, " + std::to_string(left()) + " left)");
+    }
     std::uint64_t be(std::size_t n) {  // big-endian, n bytes, after need(n)
         std::uint64_t v = 0;
         for (std::size_t k = 0; k < n; ++k) v = v << 8 | b[i + k];
@@ -63,7 +65,8 @@ struct Reader {
     bool map(std::uint64_t n, json& out, int depth) {
         if (n > left() / 2) return fail("map of " + std::to_string(n) + " pairs in " + std::to_string(left()) + " bytes");
         // An ordered map looks its keys up one by one: a hostile map of many keys would take quadratic time.
-        if (n > kMaxMapPairs) return fail("map of " + std::to_string(n) + " pairs (this reader takes " + std::to_string(kMaxMapPairs) + ")");
+        if (n > kMaxMapPairs)
+            return fail("map of " + std::to_string(n) + " pairs (this reader takes " + std::to_string(kMaxMapPairs) + ")");
         out = json::object();
         for (std::uint64_t k = 0; k < n; ++k) {
             json key, v;
@@ -134,10 +137,12 @@ struct Reader {
             case 0xdd: return length(4, n) && array(n, out, depth);
             case 0xde: return length(2, n) && map(n, out, depth);
             case 0xdf: return length(4, n) && map(n, out, depth);
-            default: --i; return fail("unknown type byte 0x" + [&] {
-                           static const char* d = "0123456789abcdef";
-                           return std::string{d[t >> 4], d[t & 15]};
-                       }());
+            default:
+                --i;
+                return fail("unknown type byte 0x" + [&] {
+                    static const char* d = "0123456789abcdef";
+                    return std::string{d[t >> 4], d[t & 15]};
+                }());
         }
     }
 };

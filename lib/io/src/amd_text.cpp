@@ -109,8 +109,16 @@ struct Parser {
         }
         if (colon == std::string_view::npos) return false;
         const std::string_view key = trim(text.substr(0, colon)), value = trim(text.substr(colon + 2));
-        static constexpr std::string_view keys[] = {"SGPRs", "TotalSGPRs", "VGPRs", "AGPRs", "ScratchSize [bytes/lane]", "Dynamic Stack",
-                                                    "Occupancy [waves/SIMD]", "SGPRs Spill", "VGPRs Spill", "LDS Size [bytes/block]"};
+        static constexpr std::string_view keys[] = {"SGPRs",
+                                                    "TotalSGPRs",
+                                                    "VGPRs",
+                                                    "AGPRs",
+                                                    "ScratchSize [bytes/lane]",
+                                                    "Dynamic Stack",
+                                                    "Occupancy [waves/SIMD]",
+                                                    "SGPRs Spill",
+                                                    "VGPRs Spill",
+                                                    "LDS Size [bytes/block]"};
         if (std::find(std::begin(keys), std::end(keys), key) == std::end(keys)) return false;
         PtxasKernel* k = kernel();
         if (!k || k->format != kRemarkFormat) k = open("", kRemarkFormat);  // a pasted block without its name
@@ -273,8 +281,8 @@ struct Parser {
 
 bool looks_like_amd_text(std::string_view text) {
     const std::string_view head = text.substr(0, std::min<std::size_t>(text.size(), 1 << 20));
-    for (std::string_view s : {"kernel-resource-usage", "Function Name:", ".amdhsa_kernel", "amdgcn-amd-amdhsa", "; NumVgprs:",
-                               "Occupancy [waves/SIMD]:", "ScratchSize [bytes/lane]:"})
+    for (std::string_view s : {"kernel-resource-usage", "Function Name:", ".amdhsa_kernel", "amdgcn-amd-amdhsa",
+                               "; NumVgprs:", "Occupancy [waves/SIMD]:", "ScratchSize [bytes/lane]:"})
         if (head.find(s) != std::string_view::npos) return true;
     return false;
 }

@@ -78,8 +78,7 @@ void gather(KernelsAnswer& a) {
 std::string no_kernels_error(const KernelsAnswer& a) {
     for (const BinaryRead& f : a.files)
         if (!f.error.empty()) return f.error;
-    if (a.rows.compilations > 0 && a.rows.amd)
-        return "no kernel in the files is built for " + std::string(a.rows.amd->arch->isa);
+    if (a.rows.compilations > 0 && a.rows.amd) return "no kernel in the files is built for " + std::string(a.rows.amd->arch->isa);
     if (a.rows.compilations > 0) {
         // Name what the files hold, so the answer says which GPU to pick.
         std::vector<std::string> archs;

@@ -89,7 +89,8 @@ void read_host_elf(const ByteSource& src, const ElfFile& elf, BinaryRead& out) {
         // HIP: clang offload bundles of AMDGPU code objects.
         if (s.name == ".hip_fatbin" && s.type != kShtNobits && s.size > 0) {
             ++found;
-            if (s.size > kMaxEntryBytes) fail(".hip_fatbin of " + std::to_string(s.size) + " bytes is larger than the 256 MiB this reader takes");
+            if (s.size > kMaxEntryBytes)
+                fail(".hip_fatbin of " + std::to_string(s.size) + " bytes is larger than the 256 MiB this reader takes");
             std::vector<unsigned char> buf;
             const auto bytes = src.load(s.offset, s.size, buf, ".hip_fatbin");
             read_offload_bundles(bytes, ".hip_fatbin (section " + std::to_string(i) + ")", out);
@@ -233,7 +234,8 @@ BinaryRead guarded(std::string_view file, Read read) {
     if (catching(&what, /*all=*/true, [&] { read(out); }) != Caught::nothing)
         out.error = out.file + ": " + (what == std::bad_alloc().what() ? std::string("out of memory while reading it") : what);
     if (out.error.empty() && out.kernels.empty() && out.ptx == 0 && out.cubins + out.code_objects > 0)
-        bin::add_diagnostic(out, out.cubins ? "no kernels: its cubins hold device functions only" : "no kernels: its code objects list none");
+        bin::add_diagnostic(out,
+                            out.cubins ? "no kernels: its cubins hold device functions only" : "no kernels: its code objects list none");
     return out;
 }
 

@@ -48,7 +48,8 @@ void choose(PtxasAnswer& a) {
         if (a.amd && k.amd && !k.arch.empty() && k.arch != a.amd->arch->isa) {
             // A code object runs on its own target only: a build for the named one is used when there is one.
             const std::string_view isa = a.amd->arch->isa;
-            if (std::any_of(ks.begin(), ks.end(), [&](const PtxasKernel& o) { return o.entry && o.amd && o.mangled == k.mangled && o.arch == isa; })) {
+            if (std::any_of(ks.begin(), ks.end(),
+                            [&](const PtxasKernel& o) { return o.entry && o.amd && o.mangled == k.mangled && o.arch == isa; })) {
                 a.skipped.push_back({i, "compiled for " + k.arch + "; the build for " + std::string(isa) + " is used"});
                 continue;
             }
@@ -172,8 +173,7 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
 }
 
 std::string no_rows_error(const PtxasAnswer& a) {
-    if (a.compilations > 0)
-        return "no kernel in the log runs on " + (a.amd ? std::string(a.amd->arch->isa) : a.input.device.name);
+    if (a.compilations > 0) return "no kernel in the log runs on " + (a.amd ? std::string(a.amd->arch->isa) : a.input.device.name);
     std::string e = "no kernels found in the log: expected the output of nvcc -Xptxas -v or cuobjdump --dump-resource-usage";
     if (a.log.diagnostics.empty()) return e;
     // Warnings alone (XLA's spill reports, "stack size cannot be statically determined"): say them.
@@ -360,7 +360,7 @@ json to_json(const PtxasAnswer& a) {
           {"skipped_lines", a.log.skipped_lines},
           {"unknown_lines", a.log.unknown_lines}}},
         {"diagnostics", a.log.diagnostics},
-        {"device", a.amd ? json(a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa))
+        {"device", a.amd          ? json(a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa))
                    : a.has_device ? json(a.input.device.name)
                                   : json(nullptr)},
         {"input", input},

@@ -72,17 +72,17 @@ inline constexpr const char* kZstdEntryReason = "Zstandard entry: this build of 
 // is empty when the artefact does not hold it, with the reason in `unread` (JSON: null, and the
 // reason under "unread").
 struct AmdResources {
-    std::string target;                        // the target id as written: "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-" ("" when not given)
-    std::optional<int> agprs;                  // accumulation VGPRs per lane
-    std::optional<int> vgprs_total;            // what occupies the VGPR file per lane (TotalNumVgprs, .vgpr_count, next_free_vgpr)
-    std::optional<int> sgprs;                  // SGPRs incl. VCC, flat scratch, XNACK mask
-    std::optional<int> sgpr_spills;            // registers spilled (LLVM counts registers, not bytes)
+    std::string target;              // the target id as written: "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-" ("" when not given)
+    std::optional<int> agprs;        // accumulation VGPRs per lane
+    std::optional<int> vgprs_total;  // what occupies the VGPR file per lane (TotalNumVgprs, .vgpr_count, next_free_vgpr)
+    std::optional<int> sgprs;        // SGPRs incl. VCC, flat scratch, XNACK mask
+    std::optional<int> sgpr_spills;  // registers spilled (LLVM counts registers, not bytes)
     std::optional<int> vgpr_spills;
-    std::optional<bool> dynamic_stack;         // the scratch size is a lower bound (recursion, indirect calls)
-    std::optional<int> wave_size;              // what the kernel was compiled for
-    std::optional<int> max_workgroup_size;     // .max_flat_workgroup_size: the launch may not exceed it
-    std::optional<std::int64_t> kernarg_bytes; // .kernarg_segment_size
-    std::optional<int> llvm_occupancy;         // LLVM's own waves per SIMD ("; Occupancy:", the remark)
+    std::optional<bool> dynamic_stack;                        // the scratch size is a lower bound (recursion, indirect calls)
+    std::optional<int> wave_size;                             // what the kernel was compiled for
+    std::optional<int> max_workgroup_size;                    // .max_flat_workgroup_size: the launch may not exceed it
+    std::optional<std::int64_t> kernarg_bytes;                // .kernarg_segment_size
+    std::optional<int> llvm_occupancy;                        // LLVM's own waves per SIMD ("; Occupancy:", the remark)
     std::vector<std::pair<std::string, std::string>> unread;  // field -> why it is null
 };
 
@@ -163,7 +163,7 @@ struct PtxasAnswer {
     OccupancyRequest input;  // the launch; the device only when has_device
     bool has_device = false;
     std::optional<AmdRequest> amd;  // the request named an AMD GPU or target (gpu "MI300X", arch "gfx942"): AMD kernels run on it
-    bool threads_given = false;  // the request set threads or block (a kernel's own launch still wins: noted)
+    bool threads_given = false;     // the request set threads or block (a kernel's own launch still wins: noted)
     bool smem_dynamic_given = false;
     PtxasLog log;
     std::vector<PtxasRow> rows;  // chosen compilations, in log order
