@@ -261,7 +261,7 @@ std::size_t decompress_bundle(std::span<const unsigned char> b, const std::strin
     const std::uint16_t version = u16(&b[4]), method = u16(&b[6]);
     std::uint64_t total = 0, full = 0;
     std::size_t hdr = 0;
-    if (version == 1 && b.size() >= 24) full = u32(&b[8]), hdr = 20, total = b.size();
+    if (version == 1 && b.size() >= 20) full = u32(&b[8]), hdr = 20, total = b.size();
     else if (version == 2 && b.size() >= 24) total = u32(&b[8]), full = u32(&b[12]), hdr = 24;
     else if (version == 3 && b.size() >= 32) total = u64(&b[8]), full = u64(&b[16]), hdr = 32;
     else fail(where + ": compressed bundle version " + std::to_string(version) + " (this reader takes 1, 2 and 3) or truncated header");
