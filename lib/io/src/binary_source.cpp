@@ -105,7 +105,8 @@ void read_host_elf(const ByteSource& src, const ElfFile& elf, BinaryRead& out) {
     // clang's new offload driver (--offload-new-driver) embeds images in .llvm.offloading instead.
     for (const ElfSection& s : elf.sections)
         if (s.name == ".llvm.offloading")
-            add_diagnostic(out, ".llvm.offloading (clang --offload-new-driver) is not read: build with the default driver, or give the .hsaco");
+            add_diagnostic(out,
+                           ".llvm.offloading (clang --offload-new-driver) is not read: build with the default driver, or give the .hsaco");
     if (!found) add_diagnostic(out, "no device code: the file has no .nv_fatbin, __nv_relfatbin or .hip_fatbin section");
 }
 
