@@ -120,6 +120,19 @@ TEST_CASE("llc-19 remarks give the numbers its assembly comments give") {
     }
 }
 
+TEST_CASE("llc-19 assembly with a device function: its comments stay its own") {
+    const occ::io::PtxasLog log = occ::io::parse_amd_text(text_of("calls_gfx942.s"));
+    REQUIRE(log.kernels.size() == 2);
+    CHECK(log.kernels[0].mangled == "helper");
+    CHECK(!log.kernels[0].entry);            // no .amdhsa_kernel block
+    CHECK(log.kernels[0].amd->sgprs == 38);  // its "; Function info:"
+    CHECK(log.kernels[1].mangled == "k");
+    CHECK(log.kernels[1].entry);
+    CHECK(log.kernels[1].amd->sgprs == 39);  // its "; Kernel info:"
+    CHECK(log.kernels[1].registers == 32);
+    CHECK(log.kernels[1].amd->dynamic_stack == std::nullopt);
+}
+
 TEST_CASE("llc-14 assembly (gfx90a)") {
     auto ks = by_name(occ::io::parse_amd_text(text_of("kernels_gfx90a_llc14.s")).kernels);
     REQUIRE(ks.size() == 3);

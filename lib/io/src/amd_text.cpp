@@ -232,10 +232,16 @@ struct Parser {
                 return;
             }
         }
+        // "\t.globl\tk ; -- Begin function k" (llc writes it after the directive): each function's
+        // comments belong to it from here, device functions' "; Function info:" too.
+        if (const std::size_t bf = l.find("; -- Begin function "); bf != std::string_view::npos) {
+            open(trim(l.substr(bf + 20)), kAsmFormat);
+            ++log.recognised_lines;
+            return;
+        }
         if (starts_with(l, ";")) {
             const std::string_view c = trim(l.substr(1));
-            if (starts_with(c, "-- Begin function ")) {
-                open(trim(c.substr(18)), kAsmFormat);
+            if (starts_with(c, "-- End function")) {  // its "; Kernel info:" / "; Function info:" follow
                 ++log.recognised_lines;
             } else if (comment(c)) {
                 ++log.recognised_lines;
