@@ -17,10 +17,11 @@ struct Options : RequestOptions {
 
 void print_human(const io::KernelsAnswer& k) {
     const io::PtxasAnswer& a = k.rows;
-    int cubins = 0, ptx = 0;
+    int cubins = 0, ptx = 0, code_objects = 0;
     for (const io::BinaryRead& f : k.files) {
         cubins += f.cubins;
         ptx += f.ptx;
+        code_objects += f.code_objects;
     }
     int own = 0;  // rows whose artefact fixes the launch (Triton)
     for (const io::PtxasRow& row : a.rows) own += a.log.kernels[row.kernel].launch ? 1 : 0;
@@ -28,8 +29,12 @@ void print_human(const io::KernelsAnswer& k) {
                                : own == static_cast<int>(a.rows.size())
                                    ? std::string("each with its Triton launch")
                                    : std::to_string(a.input.launch.threads) + " threads/block (Triton kernels: their own launch)";
-    std::printf("%zu files (%d cubins, %d PTX): %zu rows; %s, %s\n", k.files.size(), cubins, ptx, a.rows.size(),
-                a.has_device ? a.input.device.name.c_str() : "each on its own compute capability", launch.c_str());
+    const std::string amd_objects = code_objects ? ", " + std::to_string(code_objects) + " AMD code objects" : "";
+    const std::string device = a.amd          ? (a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa))
+                               : a.has_device ? a.input.device.name
+                                              : std::string("each on its own compute capability (AMD: its own target)");
+    std::printf("%zu files (%d cubins, %d PTX%s): %zu rows; %s, %s\n", k.files.size(), cubins, ptx, amd_objects.c_str(), a.rows.size(),
+                device.c_str(), launch.c_str());
     print_kernel_table(a);
 }
 
@@ -42,6 +47,8 @@ Reads the device code nvcc leaves in its outputs, without running anything:
   .cubin               one architecture's machine code (nvcc -cubin)
   .fatbin              several architectures, compressed or not (nvcc -fatbin)
   .o / .so / a.out     the fatbins in .nv_fatbin (and -rdc objects' __nv_relfatbin)
+  AMD (HIP)            code objects (.hsaco, .co), clang offload bundles (plain or compressed),
+                       and the .hip_fatbin section of objects, libraries and executables
   Triton cache         ~/.triton/cache, one of its <hash> folders, or a kernel's <name>.json:
                        each <name>.cubin with the launch its metadata fixes (num_warps x 32
                        threads, `shared` bytes of dynamic shared memory), whatever --threads says

@@ -57,7 +57,10 @@ std::string origin_of(const io::PtxasKernel& k) {
 void print_table(const io::PtxasAnswer& a, const std::string& path) {
     std::printf("%s: %zu kernels (%d compilations), %zu device functions, %d with spills; %s, %d threads/block\n",
                 path == "-" ? "stdin" : path.c_str(), a.rows.size(), a.compilations, a.functions.size(), a.with_spills,
-                a.has_device ? a.input.device.name.c_str() : "each on its own compute capability", a.input.launch.threads);
+                a.amd          ? (a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa)).c_str()
+                : a.has_device ? a.input.device.name.c_str()
+                               : "each on its own compute capability (AMD: its own target)",
+                a.input.launch.threads);
     print_kernel_table(a);
     if (a.log.unknown_lines > 0) std::printf("(%d lines of compiler output were not understood: see the notes)\n", a.log.unknown_lines);
     if (a.log.skipped_lines > 0) std::printf("(%d lines of other output were ignored)\n", a.log.skipped_lines);
@@ -77,7 +80,15 @@ void print_kernel_table(const io::PtxasAnswer& a) {
         const std::string smem = k.smem_static ? format_bytes(*k.smem_static) : "?";
         const std::string spill = or_unknown(k.spill_stores) + "/" + or_unknown(k.spill_loads);
         std::string blocks = "-", occ = "-", lim;
-        if (row.result) {
+        if (row.amd_result) {  // AMD: workgroups per CU (WGP), waves per SIMD over the maximum
+            const amd::AmdOccupancyResult& r = *row.amd_result;
+            blocks = std::to_string(r.workgroups_per_cu);
+            occ = format_percent(r.occupancy);
+            for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
+                if (r.limiters & li.bit) lim += (lim.empty() ? "" : ", ") + std::string(li.label);
+            lim += " (" + std::to_string(r.waves_per_simd) + "/" + std::to_string(r.max_waves_per_simd) + " waves per SIMD, " +
+                   row.amd_device + ")";
+        } else if (row.result) {
             blocks = std::to_string(row.result->blocks_per_sm);
             occ = format_percent(row.result->occupancy);
             lim = limiter_labels(row.result->limiters, ", ");

@@ -18,6 +18,27 @@ def path(name):
 
 
 class Kernels(unittest.TestCase):
+    def test_amd_bundle_and_llvm_text(self):
+        # tests/fixtures/amd: llc-19's code objects in an offload bundle, and llc-19's assembly of the
+        # same kernels; the same VGPRs, SGPRs, LDS and answer from both.
+        amd = os.path.join(SRC, "tests", "fixtures", "amd")
+        rc, out, err = run("kernels", os.path.join(amd, "host_hip.o"), "--gpu", "MI300X", "--threads", "128")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("1 files (0 cubins, 0 PTX, 2 AMD code objects): 3 rows; MI300X, 128 threads/block", out)
+        self.assertRegex(out, r"mfma_tile\s+gfx942\s+\?\s+0 B\s+0\s+\?/\?\s+\?\s+8\s+50%\s+VGPRs \(4/8 waves per SIMD, MI300X\)")
+        rc, out, err = run("kernels", os.path.join(amd, "host_hip.o"), "--gpu", "MI300X", "--threads", "128", "--json")
+        from_binary = {r["mangled"]: r for r in json.loads(out)["kernels"]}
+        rc, out, err = run("occupancy", "--ptxas", os.path.join(amd, "kernels_gfx942.s"), "--gpu", "MI300X", "--threads", "128", "--json")
+        self.assertEqual(rc, 0, err)
+        for row in json.loads(out)["kernels"]:
+            b = from_binary[row["mangled"]]
+            for key in ("sgprs", "vgprs_total", "lds", "scratch", "max_workgroup_size"):
+                self.assertEqual(b["resources"][key], row["resources"][key], key)
+            self.assertEqual(b["occupancy"]["waves_per_simd"], row["occupancy"]["waves_per_simd"])
+        rc, out, err = run("kernels", os.path.join(amd, "kernels_gfx942.hsaco"), "--gpu", "H100")
+        self.assertEqual(rc, 2)
+        self.assertIn("compiled for gfx942 (AMD), but H100-SXM5-80GB is an NVIDIA GPU", err)
+
     def test_table(self):
         rc, out, err = run("kernels", path("sm_80.cubin"), "--gpu", "A100", "--threads", "256")
         self.assertEqual(rc, 0, err)

@@ -58,6 +58,24 @@ class Kernels(unittest.TestCase):
         self.assertEqual(row["launch"]["threads"], 128)
         self.assertEqual(row["occupancy"]["warps_per_sm"], 64)
 
+    def test_amd_code_objects(self):
+        # A HIP offload bundle (tests/fixtures/amd, llc-19 code objects for gfx942 and gfx1100): the
+        # gfx942 build on MI300X, each row's figures as llc printed them (kernels_gfx942.s).
+        amd = os.path.join(SRC, "tests", "fixtures", "amd")
+        r = occ.kernels(os.path.join(amd, "bundle_zlib.hipfb"), gpu="MI300X", threads=128)
+        rows = {row["mangled"]: row for row in r["kernels"]}
+        self.assertEqual(sorted(rows), ["_Z5scalePfS_i", "_Z9reduce_k2Pf", "mfma_tile"])
+        mm = rows["mfma_tile"]
+        self.assertEqual((mm["arch"], mm["device"], mm["resources"]["vgprs_total"], mm["resources"]["agprs"]), ("gfx942", "MI300X", 116, 32))
+        self.assertIsNone(mm["resources"]["vgprs"])  # the code object gives VGPRs + AGPRs together
+        self.assertIn("VGPRs and AGPRs together", mm["unread"]["registers"])
+        self.assertEqual(mm["occupancy"]["waves_per_simd"], 4)  # llc-19: "; Occupancy: 4"
+        self.assertEqual(len(r["skipped"]), 3)  # the gfx1100 builds
+        same = occ.kernels(read(os.path.join(amd, "bundle_zlib.hipfb")), gpu="MI300X", threads=128, name="bundle_zlib.hipfb")
+        self.assertEqual(same["kernels"][0]["occupancy"], rows["_Z5scalePfS_i"]["occupancy"])
+        with self.assertRaisesRegex(ValueError, "is an NVIDIA GPU"):
+            occ.kernels(os.path.join(amd, "kernels_gfx942.hsaco"), gpu="H100")
+
     def test_errors(self):
         with self.assertRaisesRegex(ValueError, "no_such.cubin"):
             occ.kernels(os.path.join(BIN, "no_such.cubin"))

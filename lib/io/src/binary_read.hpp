@@ -103,7 +103,11 @@ void read_cubin(std::span<const unsigned char> elf, const CubinOrigin& origin, B
 std::vector<std::string> ptx_entries(std::string_view ptx);
 // Reads the fatbins in [off, off + n) of `src` (one or several, concatenated). Throws BinaryError.
 void read_fatbins(const ByteSource& src, std::uint64_t off, std::uint64_t n, std::string_view where, BinaryRead& out);
-// A cubin, a fatbin or a host ELF file, told apart by its first bytes.
+// AMD (amd_code_object.cpp): one code object (ELF for EM_AMDGPU) and its metadata note; the clang
+// offload bundles (plain or compressed) in b, one after another. Throw BinaryError when malformed.
+void read_amd_code_object(std::span<const unsigned char> elf, const CubinOrigin& origin, BinaryRead& out);
+void read_offload_bundles(std::span<const unsigned char> b, const std::string& where, BinaryRead& out);
+// A cubin, a fatbin, an AMD code object, an offload bundle or a host ELF file, told apart by its first bytes.
 void read_any(const ByteSource& src, BinaryRead& out);
 void add_diagnostic(BinaryRead& out, std::string d);
 

@@ -78,6 +78,7 @@ void gather(KernelsAnswer& a) {
 std::string no_kernels_error(const KernelsAnswer& a) {
     for (const BinaryRead& f : a.files)
         if (!f.error.empty()) return f.error;
+    if (a.rows.compilations > 0 && a.rows.amd) return "no kernel in the files is built for " + std::string(a.rows.amd->arch->isa);
     if (a.rows.compilations > 0) {
         // Name what the files hold, so the answer says which GPU to pick.
         std::vector<std::string> archs;
@@ -91,8 +92,8 @@ std::string no_kernels_error(const KernelsAnswer& a) {
                std::to_string(d.arch.cc_minor) + "): they are built for " + held +
                "; choose a GPU of one of those (on the command line, leave out --gpu to evaluate each on its own)";
     }
-    return "no kernels found: the files hold no __global__ functions (device code is read from cubins, fatbins and the .nv_fatbin "
-           "sections of objects, libraries and executables)";
+    return "no kernels found: the files hold no __global__ functions (device code is read from cubins, fatbins, AMD code objects, "
+           "offload bundles and the .nv_fatbin and .hip_fatbin sections of objects, libraries and executables)";
 }
 
 std::string_view stem_of(std::string_view name, std::string_view ext) {
@@ -170,6 +171,7 @@ Result<KernelsAnswer> answer(const json& request, std::vector<BinaryRead>* prere
         gather(a);
         evaluate_kernels(a.rows);
         if (a.rows.rows.empty() || a.file_errors > 0) a.rows.error = no_kernels_error(a);
+        else a.rows.error = vendor_mismatch_error(a.rows);
         if (a.file_errors > 1) a.rows.error += " (and " + std::to_string(a.file_errors - 1) + " more files could not be read)";
     });
 }
@@ -193,6 +195,7 @@ json to_json(const KernelsAnswer& a) {
                              {"format", f.format.empty() ? json(nullptr) : json(f.format)},
                              {"cubins", f.cubins},
                              {"ptx", f.ptx},
+                             {"code_objects", f.code_objects},
                              {"error", f.error.empty() ? json(nullptr) : json(make_valid_utf8(f.error))}});
     out["files"] = files;
     return out;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "binary_read.hpp"
+#include "occ/io/amd_artefacts.hpp"
 
 namespace occ::io::bin {
 
@@ -85,13 +86,28 @@ void read_host_elf(const ByteSource& src, const ElfFile& elf, BinaryRead& out) {
     int found = 0;
     for (std::size_t i = 0; i < elf.sections.size(); ++i) {
         const ElfSection& s = elf.sections[i];
+        // HIP: clang offload bundles of AMDGPU code objects.
+        if (s.name == ".hip_fatbin" && s.type != kShtNobits && s.size > 0) {
+            ++found;
+            if (s.size > kMaxEntryBytes)
+                fail(".hip_fatbin of " + std::to_string(s.size) + " bytes is larger than the 256 MiB this reader takes");
+            std::vector<unsigned char> buf;
+            const auto bytes = src.load(s.offset, s.size, buf, ".hip_fatbin");
+            read_offload_bundles(bytes, ".hip_fatbin (section " + std::to_string(i) + ")", out);
+            continue;
+        }
         // .nv_fatbin: whole-program device code; __nv_relfatbin: -rdc objects before device linking.
         if (s.name != ".nv_fatbin" && s.name != "__nv_relfatbin") continue;
         if (s.type == kShtNobits || s.size == 0) continue;
         ++found;
         read_fatbins(src, s.offset, s.size, std::string(s.name) + " (section " + std::to_string(i) + ")", out);
     }
-    if (!found) add_diagnostic(out, "no device code: the file has no .nv_fatbin or __nv_relfatbin section");
+    // clang's new offload driver (--offload-new-driver) embeds images in .llvm.offloading instead.
+    for (const ElfSection& s : elf.sections)
+        if (s.name == ".llvm.offloading")
+            add_diagnostic(out,
+                           ".llvm.offloading (clang --offload-new-driver) is not read: build with the default driver, or give the .hsaco");
+    if (!found) add_diagnostic(out, "no device code: the file has no .nv_fatbin, __nv_relfatbin or .hip_fatbin section");
 }
 
 }  // namespace
@@ -167,13 +183,22 @@ void read_any(const ByteSource& src, BinaryRead& out) {
         read_fatbins(src, 0, src.size(), "file", out);
         return;
     }
+    const auto starts = [&](std::string_view m) { return n >= m.size() && std::memcmp(head, m.data(), m.size()) == 0; };
+    if (starts(kOffloadBundleMagic) || starts(kCompressedBundleMagic)) {
+        out.format = "offload bundle";
+        if (src.size() > kMaxEntryBytes)
+            fail("offload bundle of " + std::to_string(src.size()) + " bytes is larger than the 256 MiB this reader takes");
+        std::vector<unsigned char> buf;
+        read_offload_bundles(src.load(0, src.size(), buf, "offload bundle"), "file", out);
+        return;
+    }
     if (!is_elf(head, n)) {
         if (n == 0) fail("empty file");
         fail("not a cubin, fatbin or ELF file (it starts with " + [&] {
             std::string s;
             for (std::size_t i = 0; i < std::min<std::size_t>(n, 4); ++i) s += (i ? " " : "") + hex(head[i]).substr(2);
             return s;
-        }() + "); give a .cubin, .fatbin, .o, .so or executable");
+        }() + "); give a .cubin, .fatbin, .hsaco, .o, .so or executable");
     }
     if (n >= 20 && u16(head + 18) == kEmCuda) {
         out.format = "cubin";
@@ -182,6 +207,14 @@ void read_any(const ByteSource& src, BinaryRead& out) {
             fail("cubin of " + std::to_string(src.size()) + " bytes is larger than the 256 MiB this reader takes");
         const auto bytes = src.load(0, src.size(), buf, "cubin");
         read_cubin(bytes, CubinOrigin{}, out);
+        return;
+    }
+    if (n >= 20 && u16(head + 18) == kEmAmdgpu) {
+        out.format = "code object";
+        std::vector<unsigned char> buf;
+        if (src.size() > kMaxEntryBytes)
+            fail("code object of " + std::to_string(src.size()) + " bytes is larger than the 256 MiB this reader takes");
+        read_amd_code_object(src.load(0, src.size(), buf, "code object"), CubinOrigin{"code object", "", ""}, out);
         return;
     }
     const ElfFile elf = read_elf(src, 0, src.size());
@@ -205,15 +238,18 @@ BinaryRead guarded(std::string_view file, Read read) {
     std::string what;
     if (catching(&what, /*all=*/true, [&] { read(out); }) != Caught::nothing)
         out.error = out.file + ": " + (what == std::bad_alloc().what() ? std::string("out of memory while reading it") : what);
-    if (out.error.empty() && out.kernels.empty() && out.ptx == 0 && out.cubins > 0)
-        bin::add_diagnostic(out, "no kernels: its cubins hold device functions only");
+    if (out.error.empty() && out.kernels.empty() && out.ptx == 0 && out.cubins + out.code_objects > 0)
+        bin::add_diagnostic(out,
+                            out.cubins ? "no kernels: its cubins hold device functions only" : "no kernels: its code objects list none");
     return out;
 }
 
 }  // namespace
 
 bool looks_binary(std::span<const unsigned char> head) {
-    return bin::is_elf(head.data(), head.size()) || (head.size() >= 4 && bin::u32(head.data()) == bin::kFatbinMagic);
+    const auto starts = [&](std::string_view m) { return head.size() >= m.size() && std::memcmp(head.data(), m.data(), m.size()) == 0; };
+    return bin::is_elf(head.data(), head.size()) || (head.size() >= 4 && bin::u32(head.data()) == bin::kFatbinMagic) ||
+           starts(kOffloadBundleMagic) || starts(kCompressedBundleMagic);
 }
 
 BinaryRead read_binary(std::string_view file, std::span<const unsigned char> bytes) {

@@ -15,4 +15,14 @@ void read_artefact_launch(FieldReader& f, PtxasAnswer& a, std::string_view artef
 // evaluates each: a.rows, a.skipped, a.functions and the counts. Leaves a.error alone.
 void evaluate_kernels(PtxasAnswer& a);
 
+// AMD (amd_eval.cpp). Reads the AMD target and launch when the request names an AMD GPU or target
+// (false, reading nothing, otherwise); the fields the artefact supplies are refused.
+bool read_amd_artefact_launch(FieldReader& f, PtxasAnswer& a, std::string_view artefact);
+// Evaluates an AMD kernel's row (row.amd_result), or says why not (a CUDA device given, no target).
+void evaluate_amd(const PtxasAnswer& a, PtxasRow& row);
+// The row's AMD figures: resources beyond the CUDA ones, and "unread" (why each null is null).
+void amd_kernel_json(const PtxasKernel& k, nlohmann::ordered_json& row);
+// The answer's error when every row is a vendor mismatch ("" otherwise).
+std::string vendor_mismatch_error(const PtxasAnswer& a);
+
 }  // namespace occ::io

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "occ/device.hpp"
+#include "occ/io/amd.hpp"
+#include "occ/io/amd_artefacts.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/ptxas.hpp"
@@ -43,7 +45,16 @@ void choose(PtxasAnswer& a) {
             continue;
         }
         ++a.compilations;
-        if (!a.has_device || !arch_known(k)) {
+        if (a.amd && k.amd && !k.arch.empty() && k.arch != a.amd->arch->isa) {
+            // A code object runs on its own target only: a build for the named one is used when there is one.
+            const std::string_view isa = a.amd->arch->isa;
+            if (std::any_of(ks.begin(), ks.end(),
+                            [&](const PtxasKernel& o) { return o.entry && o.amd && o.mangled == k.mangled && o.arch == isa; })) {
+                a.skipped.push_back({i, "compiled for " + k.arch + "; the build for " + std::string(isa) + " is used"});
+                continue;
+            }
+        }
+        if (!a.has_device || !arch_known(k) || a.amd || k.amd) {
             add_row(a, i);
             continue;
         }
@@ -98,6 +109,10 @@ void apply_artefact_launch(const PtxasAnswer& a, const ArtefactLaunch& l, Kernel
 
 void evaluate(PtxasAnswer& a, PtxasRow& row) {
     const PtxasKernel& k = a.log.kernels[row.kernel];
+    if (k.amd || a.amd) {
+        evaluate_amd(a, row);
+        return;
+    }
     Device dev = a.input.device;
     const char* artefact = from_binary(k) ? "the binary" : "the log";
     if (k.format == "ptx") {
@@ -158,7 +173,7 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
 }
 
 std::string no_rows_error(const PtxasAnswer& a) {
-    if (a.compilations > 0) return "no kernel in the log runs on " + a.input.device.name;
+    if (a.compilations > 0) return "no kernel in the log runs on " + (a.amd ? std::string(a.amd->arch->isa) : a.input.device.name);
     std::string e = "no kernels found in the log: expected the output of nvcc -Xptxas -v or cuobjdump --dump-resource-usage";
     if (a.log.diagnostics.empty()) return e;
     // Warnings alone (XLA's spill reports, "stack size cannot be statically determined"): say them.
@@ -176,7 +191,7 @@ json opt(const std::optional<T>& v) {
 
 template <typename T>
 json legacy(const PtxasKernel& k, const std::optional<T>& v) {
-    return from_binary(k) || k.format == kSpillWarningFormat ? opt(v) : json(v.value_or(0));
+    return from_binary(k) || k.amd || k.format == kSpillWarningFormat ? opt(v) : json(v.value_or(0));
 }
 
 json cmem_json(const PtxasKernel& k) {
@@ -236,12 +251,14 @@ json kernel_json(const PtxasKernel& k) {
                            {"tmem_columns", k.launch->tmem_columns},
                            {"maxnreg", opt(k.launch->maxnreg)},
                            {"triton_version", k.launch->triton_version.empty() ? json(nullptr) : json(k.launch->triton_version)}};
+    amd_kernel_json(k, j);
     return j;
 }
 
 }  // namespace
 
 void read_artefact_launch(FieldReader& f, PtxasAnswer& a, std::string_view artefact) {
+    if (read_amd_artefact_launch(f, a, artefact)) return;
     for (const FieldBinding<OccupancyRequest>& b : launch_bindings())
         if (b.from == From::artefact && f.has(*b.spec))
             f.fail(b.spec->key, "comes from the " + std::string(artefact) + " for each kernel; leave it out");
@@ -256,7 +273,7 @@ void evaluate_kernels(PtxasAnswer& a) {
     for (PtxasRow& row : a.rows) {
         evaluate(a, row);
         const PtxasKernel& k = a.log.kernels[row.kernel];
-        if (!row.result) ++a.failed;
+        if (!row.result && !row.amd_result) ++a.failed;
         if (k.spill_stores.value_or(0) > 0 || k.spill_loads.value_or(0) > 0) ++a.with_spills;
     }
 }
@@ -268,9 +285,11 @@ Result<PtxasAnswer> answer_ptxas(const json& request) {
             f.fail(fields::log.key, "required: the text printed by nvcc -Xptxas -v or cuobjdump --dump-resource-usage");
         read_artefact_launch(f, a, "log");
         f.finish();
-        a.log = parse_ptxas_log(log_field->get_ref<const std::string&>());
+        const std::string& text = log_field->get_ref<const std::string&>();
+        a.log = looks_like_amd_text(text) ? parse_amd_text(text) : parse_ptxas_log(text);
         evaluate_kernels(a);
         if (a.rows.empty()) a.error = no_rows_error(a);
+        else a.error = vendor_mismatch_error(a);
     });
 }
 
@@ -281,7 +300,10 @@ json to_json(const PtxasAnswer& a) {
         const PtxasKernel& k = ks[row.kernel];
         json j = kernel_json(k);
         if (row.device) j["device"] = row.device->name;
-        if (row.result) {
+        if (row.amd_result) {
+            j["device"] = row.amd_device;
+            j["occupancy"] = amd_result_to_json(*row.amd_result);
+        } else if (row.result) {
             const OccupancyResult& r = *row.result;
             json limiters = json::array();
             for (const LimiterInfo& e : kLimiters)
@@ -316,8 +338,8 @@ json to_json(const PtxasAnswer& a) {
                                {"line", from_binary(k) ? json(nullptr) : json(k.line)},  // binaries: no log line
                                {"reason", s.reason}});
     }
-    json input = occupancy_request_to_json(a.input);
-    for (const char* key : {"regs", "smem_static", "barriers"}) input.erase(key);
+    json input = a.amd ? amd_request_to_json(*a.amd) : occupancy_request_to_json(a.input);
+    for (const char* key : {"regs", "smem_static", "barriers", "agprs", "sgprs"}) input.erase(key);
     if (!a.has_device) {
         input.erase("gpu");
         input.erase("cc");
@@ -338,7 +360,9 @@ json to_json(const PtxasAnswer& a) {
           {"skipped_lines", a.log.skipped_lines},
           {"unknown_lines", a.log.unknown_lines}}},
         {"diagnostics", a.log.diagnostics},
-        {"device", a.has_device ? json(a.input.device.name) : json(nullptr)},
+        {"device", a.amd          ? json(a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa))
+                   : a.has_device ? json(a.input.device.name)
+                                  : json(nullptr)},
         {"input", input},
         {"error", a.error.empty() ? json(nullptr) : json(a.error)},
     };

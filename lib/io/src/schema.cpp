@@ -892,8 +892,9 @@ constexpr auto kAdvise = join(kDevice, kLaunch,
 constexpr auto kWaves = join(kDevice, kLaunch, specs(id));
 constexpr auto kClusters = join(kDevice, kLaunch, specs(cluster_size_required, non_portable, gpc_sms, id));
 // Registers, static shared memory and barriers come from the log.
-constexpr auto kPtxas = join(specs(log), kDevice, specs(threads, block), launch_specs<true>(), specs(id));
-constexpr auto kKernels = join(specs(files), kDevice, specs(threads, block), launch_specs<true>(), specs(id));
+// AMD: arch instead of gpu, wave_size and cu_mode (the kernels' registers and LDS come from the artefact).
+constexpr auto kPtxas = join(specs(log), kDevice, specs(arch, threads, block), launch_specs<true>(), specs(wave_size, cu_mode, id));
+constexpr auto kKernels = join(specs(files), kDevice, specs(arch, threads, block), launch_specs<true>(), specs(wave_size, cu_mode, id));
 constexpr auto kNcu = join(specs(ncu_text), kDevice, specs(id));
 constexpr auto kMemory = join(
     kDevice, specs(access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride, mem_threads, mem_block, pitch,

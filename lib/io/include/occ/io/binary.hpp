@@ -12,6 +12,8 @@
 //     is one row of format kZstdEntryFormat with the reason);
 //   - a host ELF file (a relocatable object, an executable or a shared library) that carries fatbins
 //     in its `.nv_fatbin` or `__nv_relfatbin` sections.
+// AMD (occ/io/amd_artefacts.hpp): an AMDGPU code object (ELF for EM_AMDGPU, 224), a clang offload
+// bundle (plain or compressed), or a host file's .hip_fatbin section of them.
 // The result is the same PtxasKernel records the compiler-log reader produces, so evaluation and
 // output are shared (format "cubin", "fatbin" or "ptx"; `source_file` and `source_entry` say where).
 // A figure the binary does not hold (spill stores and loads) is empty, never 0, with a diagnostic.
@@ -42,6 +44,7 @@ struct BinaryRead {
     std::vector<PtxasKernel> kernels;      // entries (format cubin / fatbin: resources; ptx: names only)
     int cubins = 0;                        // cubins read (a fatbin entry or the file itself)
     int ptx = 0;                           // PTX entries seen
+    int code_objects = 0;                  // AMD code objects read (the file itself, or bundle entries)
     std::vector<std::string> diagnostics;  // what was skipped and why (first 50)
     std::string error;                     // "" when the file was read; else what was wrong, naming the file
 };
@@ -53,7 +56,8 @@ BinaryRead read_binary(std::string_view file, std::span<const unsigned char> byt
 // without its cubin, or one that is not Triton's, is a file with an error). In the order given.
 using NamedBytes = std::pair<std::string, std::vector<unsigned char>>;
 std::vector<BinaryRead> read_binaries(const std::vector<NamedBytes>& files);
-// Whether bytes start like something read_binary reads (an ELF file or a fatbin), as opposed to text.
+// Whether bytes start like something read_binary reads (an ELF file, a fatbin or a clang offload
+// bundle), as opposed to text.
 bool looks_binary(std::span<const unsigned char> head);
 // Decodes one LZ4 block (lz4_block.cpp) into dst, which must be its decompressed size; the bytes
 // written, or -1 when the block is malformed or does not fit. Builds without liblz4 read

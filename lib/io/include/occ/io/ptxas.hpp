@@ -26,7 +26,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "occ/amd.hpp"
 #include "occ/device.hpp"
+#include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 #include "occ/occupancy.hpp"
 #include "occ/result.hpp"
@@ -65,6 +67,25 @@ inline constexpr const char* kZstdEntryReason = "Zstandard entry: read it with t
 inline constexpr const char* kZstdEntryReason = "Zstandard entry: this build of occ was made without libzstd";
 #endif
 
+// What an AMD artefact (occ/io/amd_artefacts.hpp) reports besides the arch VGPRs (PtxasKernel::
+// registers), the LDS bytes (smem_static) and the scratch bytes per lane (stack_frame). Each figure
+// is empty when the artefact does not hold it, with the reason in `unread` (JSON: null, and the
+// reason under "unread").
+struct AmdResources {
+    std::string target;              // the target id as written: "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-" ("" when not given)
+    std::optional<int> agprs;        // accumulation VGPRs per lane
+    std::optional<int> vgprs_total;  // what occupies the VGPR file per lane (TotalNumVgprs, .vgpr_count, next_free_vgpr)
+    std::optional<int> sgprs;        // SGPRs incl. VCC, flat scratch, XNACK mask
+    std::optional<int> sgpr_spills;  // registers spilled (LLVM counts registers, not bytes)
+    std::optional<int> vgpr_spills;
+    std::optional<bool> dynamic_stack;                        // the scratch size is a lower bound (recursion, indirect calls)
+    std::optional<int> wave_size;                             // what the kernel was compiled for
+    std::optional<int> max_workgroup_size;                    // .max_flat_workgroup_size: the launch may not exceed it
+    std::optional<std::int64_t> kernarg_bytes;                // .kernarg_segment_size
+    std::optional<int> llvm_occupancy;                        // LLVM's own waves per SIMD ("; Occupancy:", the remark)
+    std::vector<std::pair<std::string, std::string>> unread;  // field -> why it is null
+};
+
 struct PtxasKernel {
     std::string name;                          // demangled (as c++filt prints it), else the name as printed
     std::string mangled;                       // as printed by the tool
@@ -89,6 +110,7 @@ struct PtxasKernel {
     int line = 0;              // 1-based line of the log where the record starts
     std::optional<ArtefactLaunch> launch;  // the launch the artefact fixes (Triton), used instead of the request's
     std::vector<std::string> diagnostics;  // what the log said about it that is not a number read here
+    std::optional<AmdResources> amd;       // an AMD kernel (arch "gfx942"): the rest of what LLVM reported
 };
 
 struct PtxasLog {
@@ -115,7 +137,9 @@ PtxasLog parse_ptxas_log(std::string_view text);
 std::string demangle(std::string_view mangled);
 
 // --- The "ptxas" request kind ---------------------------------------------------------------------
-// {"log": "...", gpu|cc|device (optional), threads, smem_dynamic, carveout, ...}. Without a device
+// {"log": "...", gpu|cc|device (optional), threads, smem_dynamic, carveout, ...}. The log may also be
+// LLVM's AMDGPU output (occ/io/amd_artefacts.hpp); its kernels are evaluated on the AMD GPU or target
+// the request names (gpu "MI300X" or arch "gfx942"), or on their own target. Without a device
 // each kernel is evaluated on its own compute capability (one SM). With one, a kernel's builds that
 // cannot run on it are skipped, and of those that can the newest architecture is used (what the
 // runtime loads); every compilation of that architecture is a row.
@@ -126,6 +150,10 @@ struct PtxasRow {
     std::optional<OccupancyRequest> request;  // what `result` was computed from (the app's "Use" makes it the scenario)
     std::string error;                        // why there is no result, or the model's own refusal
     std::vector<std::string> notes;           // what the evaluation assumed (e.g. named barriers not in the log)
+    // An AMD kernel's answer (occ/amd.hpp) and the GPU or target it was evaluated on.
+    std::optional<amd::AmdOccupancyResult> amd_result;
+    std::string amd_device;
+    bool vendor_mismatch = false;  // an AMD kernel with an NVIDIA device given, or the reverse
 };
 struct PtxasSkipped {
     std::size_t kernel = 0;  // index into PtxasAnswer::log.kernels
@@ -134,7 +162,8 @@ struct PtxasSkipped {
 struct PtxasAnswer {
     OccupancyRequest input;  // the launch; the device only when has_device
     bool has_device = false;
-    bool threads_given = false;  // the request set threads or block (a kernel's own launch still wins: noted)
+    std::optional<AmdRequest> amd;  // the request named an AMD GPU or target (gpu "MI300X", arch "gfx942"): AMD kernels run on it
+    bool threads_given = false;     // the request set threads or block (a kernel's own launch still wins: noted)
     bool smem_dynamic_given = false;
     PtxasLog log;
     std::vector<PtxasRow> rows;  // chosen compilations, in log order
