@@ -5,6 +5,7 @@
 #include <string>
 
 #include "occ/advisor.hpp"
+#include "amd_ui.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
@@ -30,6 +31,7 @@ void use_block_size(AppState& s, int threads) {
 }  // namespace
 
 void draw_hints(AppState& s) {
+    if (s.amd) return;  // the AMD result's "To fit more" line is the advice (occ::amd::amd_fix)
     const Hints& h = s.derived.hints;
     const OccupancyResult& r = s.derived.result;
     section("Hints");

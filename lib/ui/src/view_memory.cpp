@@ -13,6 +13,7 @@
 #include "occ/format.hpp"
 #include "occ/io/schema.hpp"
 #include "plot.hpp"
+#include "amd_ui.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
@@ -343,6 +344,12 @@ void memory_inputs_panel(AppState& s) {
 }  // namespace
 
 void draw_memory(AppState& s) {
+    if (s.amd) {
+        return panel("mem_amd_panel", ImVec2(0, 0), [] {
+            section("Memory");
+            draw_amd_note("The Memory tab (global-memory sectors, shared-memory banks, the tile panel)", "Pick an NVIDIA GPU to use it.");
+        });
+    }
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (avail.x < em(60)) {  // phones, tablets upright: one scrolling column
