@@ -97,7 +97,7 @@ void named_list(AppState& s) {
     item_tooltip("Which vendor's GPUs the list shows.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::InputTextWithHint("##gpu_search", "search: A100, 4090, hopper, MI300X ...", s.gpu_search, sizeof s.gpu_search);
+    ImGui::InputTextWithHint("##gpu_search", "search: A100, MI300X, 8.9 ...", s.gpu_search, sizeof s.gpu_search);
     const std::string needle = fold(s.gpu_search);
     const char* selected = s.amd ? (s.amd_req.gpu ? s.amd_req.gpu->name : "") : s.req.device.name.c_str();
     if (ImGui::BeginListBox("##gpus", ImVec2(-FLT_MIN, em(8.2f)))) {
