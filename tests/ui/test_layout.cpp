@@ -205,7 +205,8 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
              s.req.launch.smem_dynamic = 99999;
          }},
         // AMD GPUs (docs/AMD.md): a CDNA3 CU with AGPRs, SGPRs and LDS limiting; an RDNA3 WGP in wave64.
-        {"occupancy: MI300X", Tab::occupancy, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"agprs":64,"sgprs":100,"smem_static":"20K"})"); }},
+        {"occupancy: MI300X", Tab::occupancy,
+         [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"agprs":64,"sgprs":100,"smem_static":"20K"})"); }},
         {"roofline: MI300X", Tab::roofline, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128})"); }},
         {"advisor: MI300X", Tab::advisor, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
         {"memory: MI300X", Tab::memory, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},

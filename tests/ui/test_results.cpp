@@ -283,8 +283,8 @@ TEST_CASE("AMD: the result panel is io::amd_occupancy_table's rows, and the scen
     CHECK(other.state().derived.amd.result.waves_per_simd == 4);
 
     // A bad AMD field: a notice naming it, and the state stays.
-    for (const char* bad : {R"({"gpu":"MI300X","regs":999})", R"({"gpu":"MI300X","cu_mode":true})",
-                            R"({"gpu":"MI300X","carveout":50})", R"({"arch":"gfx9999"})", R"({"gpu":"MI300X","wave_size":32})"}) {
+    for (const char* bad : {R"({"gpu":"MI300X","regs":999})", R"({"gpu":"MI300X","cu_mode":true})", R"({"gpu":"MI300X","carveout":50})",
+                            R"({"arch":"gfx9999"})", R"({"gpu":"MI300X","wave_size":32})"}) {
         CAPTURE(bad);
         err.clear();
         CHECK(!other.load_scenario_json(bad, &err));

@@ -94,8 +94,8 @@ struct AmdColor {
     float r, g, b;
 };
 constexpr AmdColor kAmdColors[] = {
-    {amd::kAmdLimitWaveSlots, kLimitWarps, 0, 0, 0},     {amd::kAmdLimitVgprs, kLimitRegisters, 0, 0, 0},
-    {amd::kAmdLimitSgprs, 0, 0.85f, 0.45f, 0.70f},       {amd::kAmdLimitLds, kLimitSharedMemory, 0, 0, 0},
+    {amd::kAmdLimitWaveSlots, kLimitWarps, 0, 0, 0},   {amd::kAmdLimitVgprs, kLimitRegisters, 0, 0, 0},
+    {amd::kAmdLimitSgprs, 0, 0.85f, 0.45f, 0.70f},     {amd::kAmdLimitLds, kLimitSharedMemory, 0, 0, 0},
     {amd::kAmdLimitWorkgroups, kLimitBlocks, 0, 0, 0},
 };
 }  // namespace

@@ -10,9 +10,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "amd_ui.hpp"
 #include "app_state.hpp"
 #include "imgui_internal.h"
-#include "amd_ui.hpp"
 #include "scenario.hpp"
 #include "views.hpp"
 
@@ -300,9 +300,10 @@ void App::frame() {
             if (st.amd)
                 return panel("advisor_amd_panel", ImVec2(0, 0), [] {
                     section("Advisor");
-                    draw_amd_note("The Advisor (block-size, register and shared-memory searches, waves, clusters, compiler and "
-                                  "Nsight Compute imports)",
-                                  "For an AMD kernel the Occupancy tab's \"To fit more\" line says what fits one more workgroup.");
+                    draw_amd_note(
+                        "The Advisor (block-size, register and shared-memory searches, waves, clusters, compiler and "
+                        "Nsight Compute imports)",
+                        "For an AMD kernel the Occupancy tab's \"To fit more\" line says what fits one more workgroup.");
                 });
             ready(st, Part::advisor, /*now=*/true);
             ready(st, Part::ncu, /*now=*/true);

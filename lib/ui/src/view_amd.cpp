@@ -45,13 +45,19 @@ void draw_amd_picker_summary(AppState& s) {
     if (!r.arch) return;
     const amd::AmdArch& a = *r.arch;
     const std::string name = r.gpu ? r.gpu->name : std::string(a.isa);
-    if (r.gpu) ImGui::TextWrapped("%s: %.*s %.*s, %d CUs", name.c_str(), static_cast<int>(a.isa.size()), a.isa.data(),
-                                  static_cast<int>(a.family.size()), a.family.data(), r.gpu->sm_count);
-    else ImGui::TextWrapped("%s: %.*s, one %s", name.c_str(), static_cast<int>(a.family.size()), a.family.data(), a.has_wgp_mode ? "WGP" : "CU");
+    if (r.gpu)
+        ImGui::TextWrapped("%s: %.*s %.*s, %d CUs", name.c_str(), static_cast<int>(a.isa.size()), a.isa.data(),
+                           static_cast<int>(a.family.size()), a.family.data(), r.gpu->sm_count);
+    else
+        ImGui::TextWrapped("%s: %.*s, one %s", name.c_str(), static_cast<int>(a.family.size()), a.family.data(),
+                           a.has_wgp_mode ? "WGP" : "CU");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     // RDNA: a WGP is two CUs (docs/AMD.md, rule 7).
     ImGui::TextWrapped("%d SIMDs and %s LDS per CU%s · %d waves/SIMD · wave%s", a.simds_per_cu, format_bytes(a.lds_per_cu).c_str(),
-                       a.has_wgp_mode ? ", WGP of two CUs" : "", a.max_waves_per_simd, a.wave32 && a.wave64 ? "32/64" : a.wave32 ? "32" : "64");
+                       a.has_wgp_mode ? ", WGP of two CUs" : "", a.max_waves_per_simd,
+                       a.wave32 && a.wave64 ? "32/64"
+                       : a.wave32           ? "32"
+                                            : "64");
     ImGui::PopStyleColor();
     item_tooltip(r.gpu ? r.gpu->source : "The target's rules: docs/AMD.md");
 }
@@ -68,8 +74,9 @@ void draw_amd_result_headline(AppState& s) {
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(0);
     const std::string active = "Active per " + amd_unit(s);
-    if (r.ok()) ImGui::Text("%d of %d waves per SIMD · %s: %s", r.waves_per_simd, r.max_waves_per_simd, active.c_str(),
-                            value_of(s, active).c_str());
+    if (r.ok())
+        ImGui::Text("%d of %d waves per SIMD · %s: %s", r.waves_per_simd, r.max_waves_per_simd, active.c_str(),
+                    value_of(s, active).c_str());
     const std::string summary = value_of(s, "Summary");
     if (r.ok()) ImGui::TextDisabled("%s", summary.c_str());
     else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", summary.c_str());
@@ -89,7 +96,7 @@ void draw_amd_result(AppState& s, bool headline) {
         if (row.kind == io::RowKind::limit)
             limit_w = std::max(
                 limit_w, ImGui::GetTextLineHeight() * 0.6f + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(row.key.c_str()).x);
-    const std::string per = "Workgroups / " + amd_unit(s);
+    const std::string per = "Groups / " + amd_unit(s);
     if (ImGui::BeginTable("limits", 3, tf)) {
         ImGui::TableSetupColumn("Limit", ImGuiTableColumnFlags_WidthFixed, limit_w);
         ImGui::TableSetupColumn(per.c_str(), ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize(per.c_str()).x);

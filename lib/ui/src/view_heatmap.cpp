@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "amd_ui.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
-#include "amd_ui.hpp"
 #include "plot.hpp"
 #include "views.hpp"
 

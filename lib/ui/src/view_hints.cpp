@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <string>
 
-#include "occ/advisor.hpp"
 #include "amd_ui.hpp"
+#include "occ/advisor.hpp"
 #include "views.hpp"
 
 namespace occ::ui {

@@ -3,11 +3,11 @@
 #include <cstdio>
 #include <string>
 
+#include "amd_ui.hpp"
 #include "occ/format.hpp"
 #include "occ/io/binding.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/size.hpp"
-#include "amd_ui.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
@@ -84,10 +84,9 @@ void draw_amd_inputs(AppState& s) {
         ImGui::TableSetColumnIndex(1);
         ImGui::TextDisabled("= %d x %d x %d", r.block[0], r.block[1], r.block[2]);
     }
-    int_row("VGPRs", "Arch VGPRs per lane (the kernel's .vgpr_count, llc's NumVgprs): the regs field.", "##regs", k.vgprs, a.max_vgprs, 1, 8,
-            "/ lane");
-    if (a.agprs != amd::AgprFile::none)
-        int_row("AGPRs", io::fields::agprs.help.data(), "##agprs", k.agprs, a.max_vgprs, 1, 8, "/ lane");
+    int_row("VGPRs", "Arch VGPRs per lane (the kernel's .vgpr_count, llc's NumVgprs): the regs field.", "##regs", k.vgprs, a.max_vgprs, 1,
+            8, "/ lane");
+    if (a.agprs != amd::AgprFile::none) int_row("AGPRs", io::fields::agprs.help.data(), "##agprs", k.agprs, a.max_vgprs, 1, 8, "/ lane");
     int_row("SGPRs", io::fields::sgprs.help.data(), "##sgprs", k.sgprs, a.max_sgprs, 1, 8, "/ wave");
     input_row("LDS static", "Static LDS per workgroup (__shared__ arrays; .group_segment_fixed_size): the smem_static field.");
     changed |= bytes_input("##smem_static", k.lds_bytes, a.lds_per_workgroup);

@@ -10,10 +10,10 @@
 #include <cstdio>
 #include <string>
 
+#include "amd_ui.hpp"
 #include "occ/format.hpp"
 #include "occ/io/schema.hpp"
 #include "plot.hpp"
-#include "amd_ui.hpp"
 #include "views.hpp"
 
 namespace occ::ui {

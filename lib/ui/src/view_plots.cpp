@@ -7,9 +7,9 @@
 #include <span>
 #include <vector>
 
+#include "amd_ui.hpp"
 #include "occ/format.hpp"
 #include "plot.hpp"
-#include "amd_ui.hpp"
 #include "views.hpp"
 
 namespace occ::ui {

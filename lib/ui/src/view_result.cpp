@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "amd_ui.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
-#include "amd_ui.hpp"
 #include "views.hpp"
 
 namespace occ::ui {

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <string>
 
+#include "amd_ui.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
-#include "amd_ui.hpp"
 #include "plot.hpp"
 #include "views.hpp"
 
@@ -81,12 +81,12 @@ void draw_cu(AppState& s) {
     const bool barriers = r.limit_workgroups != amd::kAmdUnlimited;
     const int slots = barriers ? r.limit_workgroups : 0;
     const float w = std::max(avail.x, 200.0f);
-    const std::string figs[4] = {std::to_string(r.waves_per_simd) + " of " + std::to_string(r.max_waves_per_simd) + " waves per SIMD",
-                                 format_count(static_cast<std::int64_t>(r.vgprs_allocated) * r.waves_per_simd) + " of " +
-                                     format_count(r.vgpr_file) + " (" + std::to_string(r.vgprs_allocated) + " a wave)",
-                                 format_bytes(r.lds_allocated * groups) + " of " + format_bytes(r.lds_per_cu),
-                                 barriers ? std::to_string(groups) + " of " + std::to_string(slots) + " workgroups"
-                                          : "one-wave workgroups hold none"};
+    const std::string figs[4] = {
+        std::to_string(r.waves_per_simd) + " of " + std::to_string(r.max_waves_per_simd) + " waves per SIMD",
+        format_count(static_cast<std::int64_t>(r.vgprs_allocated) * r.waves_per_simd) + " of " + format_count(r.vgpr_file) + " (" +
+            std::to_string(r.vgprs_allocated) + " a wave)",
+        format_bytes(r.lds_allocated * groups) + " of " + format_bytes(r.lds_per_cu),
+        barriers ? std::to_string(groups) + " of " + std::to_string(slots) + " workgroups" : "one-wave workgroups hold none"};
     const char* names[4] = {"Wave slots (per SIMD)", "VGPR file (per SIMD, per lane)", "LDS", "Workgroup slots (barriers)"};
     const unsigned bits[4] = {amd::kAmdLimitWaveSlots, amd::kAmdLimitVgprs, amd::kAmdLimitLds, amd::kAmdLimitWorkgroups};
     int title_lines = 4;
