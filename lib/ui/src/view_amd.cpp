@@ -50,7 +50,7 @@ void draw_amd_picker_summary(AppState& s) {
                            static_cast<int>(a.family.size()), a.family.data(), r.gpu->sm_count);
     else
         ImGui::TextWrapped("%s: %.*s, one %s", name.c_str(), static_cast<int>(a.family.size()), a.family.data(),
-                           a.has_wgp_mode ? "WGP" : "CU");
+                           a.has_wgp_mode && !r.launch.cu_mode ? "WGP" : "CU");
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     // RDNA: a WGP is two CUs (docs/AMD.md, rule 7).
     ImGui::TextWrapped("%d SIMDs and %s LDS per CU%s · %d waves/SIMD · wave%s", a.simds_per_cu, format_bytes(a.lds_per_cu).c_str(),
