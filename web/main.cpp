@@ -22,6 +22,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "occ/io/amd.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/url.hpp"
 #include "occ/ui/app.hpp"
@@ -108,13 +109,26 @@ const occ::io::json* ui_memory(const occ::io::json& scenario) {
     return m == ui->end() ? nullptr : &*m;
 }
 
+// What a link patches: the default scenario, or for an AMD GPU or target (occ/io/amd.hpp) the AMD
+// request's defaults for it with the default "ui" (the NVIDIA-only fields are not an AMD request's).
+occ::io::json link_base(const occ::io::json& s) {
+    if (!occ::io::is_amd_request(s)) return g.defaults;
+    const auto arch = s.find("arch"), gpu = s.find("gpu");
+    const occ::io::json* name = arch != s.end() ? &*arch : gpu != s.end() ? &*gpu : nullptr;
+    occ::io::json base = occ::io::json::object();
+    if (name && name->is_string())
+        if (const occ::io::AmdRequest t = occ::io::amd_target(name->get<std::string>()); t.arch) base = occ::io::amd_request_to_json(t);
+    if (g.defaults.contains("ui")) base["ui"] = g.defaults["ui"];
+    return base;
+}
+
 std::string scenario_query(const std::string& scenario_text) {
     const auto scenario = occ::io::json::parse(scenario_text, nullptr, /*allow_exceptions=*/false);
     if (scenario.is_discarded() || !scenario.is_object()) return {};
     occ::io::json link = occ::io::json::object();
     for (const char* k : kAlwaysInLink)
         if (scenario.contains(k)) link[k] = scenario[k];
-    const occ::io::json patch = occ::io::merge_patch_diff(g.defaults, scenario);
+    const occ::io::json patch = occ::io::merge_patch_diff(link_base(scenario), scenario);
     for (auto it = patch.begin(); it != patch.end(); ++it)
         if (!link.contains(it.key())) link[it.key()] = *it;
     if (ui_memory(link) && ui_memory(scenario)) link["ui"]["memory"] = *ui_memory(scenario);
@@ -128,7 +142,7 @@ bool load_query(const std::string& query, std::string* error) {
         *error = decoded.error;
         return false;
     }
-    occ::io::json scenario = g.defaults;
+    occ::io::json scenario = link_base(*decoded);
     scenario.merge_patch(*decoded);
     if (const occ::io::json* m = ui_memory(*decoded); m && m->is_object()) {
         occ::io::json whole = occ::io::json::object();

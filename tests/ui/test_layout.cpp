@@ -16,6 +16,7 @@
 
 #include "headless.hpp"
 #include "occ/io/api.hpp"
+#include "scenario.hpp"
 
 // [SECTION] Layout self-check (occ::ui::check_layout, window.occ.layout() on the page)
 namespace {
@@ -59,6 +60,13 @@ occ::io::json layout_at(occ::ui::App& app, const Screen& sc, int frames = 4) {
     }
     for (int i = 0; i < frames; ++i) run_frame(app);
     return occ::io::json::parse(app.layout_json());
+}
+
+// Loads an AMD occupancy request as the scenario (the link's form; without "ui" the tab stays).
+void amd_scenario(occ::ui::AppState& s, const char* request) {
+    std::string err;
+    REQUIRE_MESSAGE(occ::ui::scenario_from_json(request, s, &err), err);
+    REQUIRE(s.amd);
 }
 
 }  // namespace
@@ -196,6 +204,16 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
              s.req.launch.grid_blocks = occ::io::fields::grid.hi;  // the largest grid a request takes (15 digits)
              s.req.launch.smem_dynamic = 99999;
          }},
+        // AMD GPUs (docs/AMD.md): a CDNA3 CU with AGPRs, SGPRs and LDS limiting; an RDNA3 WGP in wave64.
+        {"occupancy: MI300X", Tab::occupancy,
+         [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"agprs":64,"sgprs":100,"smem_static":"20K"})"); }},
+        {"roofline: MI300X", Tab::roofline, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128})"); }},
+        {"advisor: MI300X", Tab::advisor, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
+        {"memory: MI300X", Tab::memory, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
+        {"occupancy: RX-7900-XTX (gfx1100), wave64", Tab::occupancy,
+         [](AppState& s) { amd_scenario(s, R"({"gpu":"RX-7900-XTX","threads":1024,"regs":200,"smem_dynamic":"48K","wave_size":"64"})"); }},
+        {"occupancy: gfx1100 in CU mode", Tab::occupancy,
+         [](AppState& s) { amd_scenario(s, R"({"arch":"gfx1100","threads":64,"regs":40,"cu_mode":true})"); }},
         {"occupancy: a custom device, an old cc", Tab::occupancy,
          [](AppState& s) {
              s.req.device = *occ::find_gpu("GTX-1080");

@@ -219,3 +219,121 @@ TEST_CASE("dropped files: binaries and Triton's files become the binary import; 
     CHECK(so.error.find("runs on") != std::string::npos);
     run_frame(app);
 }
+
+// [SECTION] AMD GPUs (occ/io/amd.hpp; the model's rules and sources: docs/AMD.md)
+TEST_CASE("AMD: the result panel is io::amd_occupancy_table's rows, and the scenario round-trips") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    // MI300X (gfx942), 256 threads = 4 waves of 64, 128 VGPRs (granule 8 of the 512-register file:
+    // 4 waves per SIMD), 16 KiB LDS (4 workgroups of the CU's 64 KiB): 4 workgroups, 4 of 8 waves per SIMD.
+    const std::string request = R"({"gpu":"MI300X","threads":256,"regs":128,"sgprs":40,"smem_static":16384})";
+    std::string err;
+    REQUIRE_MESSAGE(app.load_scenario_json(request, &err), err);
+    CHECK(s.amd);
+    CHECK(s.device_kind == occ::ui::DeviceKind::named);
+    occ::ui::refresh(s);
+    const occ::Result<occ::io::AmdAnswer> cli = occ::io::answer_amd_occupancy(occ::io::json::parse(request));
+    REQUIRE(cli);
+    const std::vector<occ::io::TableRow> rows = occ::io::amd_occupancy_table(*cli);
+    REQUIRE(s.derived.table.size() == rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        CHECK(s.derived.table[i].key == rows[i].key);
+        CHECK(s.derived.table[i].value == rows[i].value);
+        CHECK(s.derived.table[i].note == rows[i].note);
+        CHECK(s.derived.table[i].hit == rows[i].hit);
+    }
+    CHECK(s.derived.amd.result.workgroups_per_cu == 4);
+    CHECK(s.derived.amd.result.waves_per_simd == 4);
+    const occ::io::TableRow* vgprs = row(s.derived.table, "VGPRs");
+    REQUIRE(vgprs);
+    CHECK(vgprs->hit);
+    CHECK(vgprs->value == "4");
+    // The panel draws every limit row (label, value, how) and the advice.
+    for (int f = 0; f < 3; ++f) run_frame(app);
+    const std::vector<std::string> texts = occ::ui::drawn_texts();
+    auto drawn = [&](const std::string& t) {
+        for (const std::string& d : texts)
+            if (d.find(t) != std::string::npos) return true;
+        return false;
+    };
+    for (const occ::io::TableRow& r : rows)
+        if (r.kind == occ::io::RowKind::limit) {
+            CAPTURE(r.key);
+            CHECK(drawn(r.key));
+            CHECK(drawn(r.note.substr(0, 12)));
+        }
+    CHECK(drawn("One CU, filled with resident workgroups"));
+    CHECK(drawn("50%"));
+    CHECK(app.result_table("markdown") == *occ::io::format_table(rows, "markdown"));
+
+    // The link: the AMD request as the CLI's --batch line (io::amd_request_to_json), and back.
+    const std::string saved = app.scenario_json();
+    const occ::io::json j = occ::io::json::parse(saved);
+    CHECK(j["gpu"] == "MI300X");
+    CHECK(j["regs"] == 128);
+    CHECK(j["sgprs"] == 40);
+    CHECK(j["smem_static"] == 16384);
+    CHECK(j["wave_size"] == "default");
+    occ::ui::App other;
+    REQUIRE_MESSAGE(other.load_scenario_json(saved, &err), err);
+    CHECK(other.state().amd);
+    CHECK(other.scenario_json() == saved);
+    CHECK(other.state().derived.amd.result.waves_per_simd == 4);
+
+    // A bad AMD field: a notice naming it, and the state stays.
+    for (const char* bad : {R"({"gpu":"MI300X","regs":999})", R"({"gpu":"MI300X","cu_mode":true})", R"({"gpu":"MI300X","carveout":50})",
+                            R"({"arch":"gfx9999"})", R"({"gpu":"MI300X","wave_size":32})"}) {
+        CAPTURE(bad);
+        err.clear();
+        CHECK(!other.load_scenario_json(bad, &err));
+        CHECK(!err.empty());
+        CHECK(other.scenario_json() == saved);
+    }
+    err.clear();
+    CHECK(!other.load_scenario_json(R"({"gpu":"MI300X","regs":999})", &err));
+    CHECK(err.find("999 is outside 0..256") != std::string::npos);  // gfx942: 256 arch VGPRs per lane
+
+    // An RDNA target given by arch: wave size and CU mode round-trip.
+    REQUIRE_MESSAGE(other.load_scenario_json(R"({"arch":"gfx1100","threads":128,"regs":64,"wave_size":"64","cu_mode":true})", &err), err);
+    CHECK(other.state().device_kind == occ::ui::DeviceKind::amd_target);
+    const occ::io::json rd = occ::io::json::parse(other.scenario_json());
+    CHECK(rd["arch"] == "gfx1100");
+    CHECK(rd["wave_size"] == "64");
+    CHECK(rd["cu_mode"] == true);
+    CHECK(!other.state().derived.amd.result.wgp_mode);
+    for (int f = 0; f < 3; ++f) run_frame_all_views(other);
+    // Back to NVIDIA: an NVIDIA request loads over an AMD one.
+    REQUIRE(other.load_scenario_json(R"({"gpu":"A100","threads":256})", &err));
+    CHECK(!other.state().amd);
+}
+
+TEST_CASE("AMD: the heatmap's cells are the model's occupancy over workgroup size x VGPRs") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    std::string err;
+    REQUIRE_MESSAGE(app.load_scenario_json(R"({"gpu":"MI300X","threads":256,"regs":128})", &err), err);
+    occ::ui::refresh(s);
+    const occ::ui::Derived& d = s.derived;
+    REQUIRE(d.heat_col_threads == 64);
+    REQUIRE(d.heat_cols == 16);
+    REQUIRE(d.heat_rows == s.amd_req.arch->max_vgprs + 1);
+    for (int threads : {64, 256, 1024})
+        for (int vgprs : {0, 64, 128, 200, 256}) {
+            occ::amd::AmdKernel k = s.amd_req.kernel;
+            occ::amd::AmdLaunch l = s.amd_req.launch;
+            k.vgprs = vgprs;
+            l.threads = threads;
+            const occ::amd::AmdOccupancyResult r = occ::amd::compute_amd_occupancy(*s.amd_req.arch, k, l);
+            const std::size_t cell = static_cast<std::size_t>((threads / 64 - 1) * d.heat_rows + vgprs);
+            CAPTURE(threads);
+            CAPTURE(vgprs);
+            CHECK(d.heat_occupancy[cell] == static_cast<float>(r.ok() ? 100.0 * r.occupancy : 0.0));
+            CHECK(d.heat_limiters[cell] == (r.ok() ? r.limiters : 0u));
+        }
+    // 256 threads x 128 VGPRs: 4 of 8 waves per SIMD (the result above).
+    CHECK(d.heat_occupancy[static_cast<std::size_t>(3 * d.heat_rows + 128)] == 50.0f);
+}

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "amd_ui.hpp"
 #include "app_state.hpp"
 #include "imgui_internal.h"
 #include "scenario.hpp"
@@ -221,10 +222,16 @@ void occupancy_tab(AppState& s) {
             else used += em(21) + st.ItemSpacing.y;
             panel("sm_panel", ImVec2(side ? r.x - result_w - st.ItemSpacing.x : r.x, side ? top_h : em(21)), [&] { draw_sm(s); });
         }
+        // An AMD GPU: the graphs' note, as tall as its text, and the heatmap takes the rest.
+        if (s.views.plots && s.amd) {
+            panel("plots_panel", ImVec2(r.x, 0), [&] { plots(s); });
+            used += panel_height("plots_panel") + st.ItemSpacing.y;
+        }
+        const bool graphs = s.views.plots && !s.amd;
         // What is left goes to the graphs and the heatmap, each at least tall enough to read.
         const float plots_min = em(15), heat_min = em(18), rest = r.y - used;
         float plots_h = plots_min, heat_h = heat_min;
-        if (s.views.plots && s.views.heatmap) {
+        if (graphs && s.views.heatmap) {
             if (rest >= plots_min + heat_min + st.ItemSpacing.y) {
                 plots_h = std::max(plots_min, (rest - st.ItemSpacing.y) * 0.45f);
                 heat_h = rest - plots_h - st.ItemSpacing.y;
@@ -233,7 +240,7 @@ void occupancy_tab(AppState& s) {
             plots_h = std::max(plots_min, rest);
             heat_h = std::max(heat_min, rest);
         }
-        if (s.views.plots) panel("plots_panel", ImVec2(r.x, plots_h), [&] { plots(s); });
+        if (graphs) panel("plots_panel", ImVec2(r.x, plots_h), [&] { plots(s); });
         if (s.views.heatmap) panel("heatmap_panel", ImVec2(r.x, heat_h), [&] { heatmap(s); });
     });
 }
@@ -290,6 +297,14 @@ void App::frame() {
             draw_memory(st);
         });
         tab("Advisor", Tab::advisor, [](AppState& st) {
+            if (st.amd)
+                return panel("advisor_amd_panel", ImVec2(0, 0), [] {
+                    section("Advisor");
+                    draw_amd_note(
+                        "The Advisor (block-size, register and shared-memory searches, waves, clusters, compiler and "
+                        "Nsight Compute imports)",
+                        "For an AMD kernel the Occupancy tab's \"To fit more\" line says what fits one more workgroup.");
+                });
             ready(st, Part::advisor, /*now=*/true);
             ready(st, Part::ncu, /*now=*/true);
             draw_advisor(st);

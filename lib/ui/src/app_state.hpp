@@ -15,6 +15,7 @@
 #include "occ/banks.hpp"
 #include "occ/cluster.hpp"
 #include "occ/coalescing.hpp"
+#include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/binary.hpp"
 #include "occ/io/ncu.hpp"
@@ -30,7 +31,11 @@ namespace occ::ui {
 
 // [SECTION] Inputs and flags
 
-enum class DeviceKind : int { named = 0, cc = 1, custom = 2 };
+// named: a catalogue GPU (NVIDIA, or AMD when AppState::amd); cc: a bare compute capability; custom:
+// edited limits; amd_target: a bare AMD target (gfx942), one CU or WGP.
+enum class DeviceKind : int { named = 0, cc = 1, custom = 2, amd_target = 3 };
+// The GPU list's vendor filter (picker scratch, not part of the scenario).
+enum class Vendor : int { all = 0, nvidia = 1, amd = 2 };
 enum class Tab : int { occupancy = 0, memory = 1, advisor = 2, roofline = 3 };
 
 struct ViewFlags {
@@ -241,6 +246,9 @@ struct Derived {
     std::vector<float> heat_occupancy;        // columns x rows, occupancy in %
     std::vector<std::uint8_t> heat_limiters;  // columns x rows, Limiter bits (the hover's "limited by"; Part::heatmap_limiters)
     int heat_cols = 0, heat_rows = 0;
+    int heat_col_threads = 32;  // threads per heatmap column: the warp (NVIDIA) or wave (AMD) size
+    // An AMD scenario's answer (AppState::amd): `table` then holds io::amd_occupancy_table's rows.
+    io::AmdAnswer amd;
     Hints hints;
     WaveResult waves;
     MemoryDerived memory;
@@ -255,11 +263,16 @@ struct Derived {
 struct AppState {
     // Inputs: exactly what occ::io reads and writes, so a scenario is a CLI --json request.
     io::OccupancyRequest req;
+    // An AMD GPU or target is picked: the scenario is `amd_req` (occ/io/amd.hpp), and `req` keeps the
+    // NVIDIA inputs for when an NVIDIA GPU is picked again.
+    bool amd = false;
+    io::AmdRequest amd_req;
     DeviceKind device_kind = DeviceKind::named;
     bool block_3d = false;
 
     // Picker scratch (not part of the scenario).
     char gpu_search[64] = {};
+    Vendor vendor = Vendor::all;
 
     MemoryInputs memory;
     MemoryTileInputs memory_tile;

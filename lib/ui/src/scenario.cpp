@@ -9,6 +9,10 @@
 //           "advisor": {"smem_per_thread": 0, "block_size_limit": 0, "cluster_size": 2, ...},
 //           "roofline": {"dtype": "fp16", "m": 4096, ...}}}
 //
+// With an AMD GPU or target picked the top level is the AMD occupancy request instead
+// (io::amd_request_to_json: {"gpu": "MI300X", "threads": 256, "regs": 128, "agprs": 0, "sgprs": 40, ...}),
+// read back with io's AMD reader, its errors as usual.
+//
 // Ranges and wording come from the fields' descriptions (occ/io/schema.hpp). A bad field is an
 // error value naming it ("ui.advisor.target_blocks: must be an integer 1..1024, got 0"), and the
 // state stays as it was. The ui objects are read with io's FieldReader inside io::read_with, which
@@ -374,9 +378,9 @@ Result<UiPart> read_ui(json ui, const UiPart& current) {
 }  // namespace
 
 std::string scenario_to_json(const AppState& s) {
-    json req = io::occupancy_request_to_json(s.req);
+    json req = s.amd ? io::amd_request_to_json(s.amd_req) : io::occupancy_request_to_json(s.req);
     json out = json::object();
-    if (s.device_kind == DeviceKind::custom) {
+    if (!s.amd && s.device_kind == DeviceKind::custom) {
         req.erase("gpu");
         req.erase("cc");
         out["device"] = io::device_props_json(s.req.device);
@@ -415,13 +419,24 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
         const io::FieldSpec* f = io::find_field(*kind, it.key());
         if (!f || f->key == F::sweep.key || f->key == F::id.key) return fail(it.key().substr(0, 40) + ": unknown field in scenario");
     }
-    Result<io::OccupancyRequest> req = io::read_occupancy_request(j, "scenario");
-    if (!req) return fail(req.error);
-
-    // Everything parsed: only now touch the state.
-    s.device_kind = j.contains("device") ? DeviceKind::custom : j.contains("cc") ? DeviceKind::cc : DeviceKind::named;
-    s.req = std::move(*req);
-    s.block_3d = s.req.block[1] > 1 || s.req.block[2] > 1;
+    if (io::is_amd_request(j)) {
+        // The link's codec reads wave_size=64 back as a number; the choice field takes its spelling.
+        if (const auto w = j.find(F::wave_size.key); w != j.end() && w->is_number_integer()) *w = std::to_string(w->get<std::int64_t>());
+        // The answer's reader: the fields, then the model's ranges (a launch that fails still loads).
+        Result<io::AmdAnswer> a = io::answer_amd_occupancy(j);
+        if (!a) return fail(a.error);
+        s.amd = true;
+        s.amd_req = a->input;
+        s.device_kind = j.contains(F::arch.key) ? DeviceKind::amd_target : DeviceKind::named;
+    } else {
+        Result<io::OccupancyRequest> req = io::read_occupancy_request(j, "scenario");
+        if (!req) return fail(req.error);
+        // Everything parsed: only now touch the state.
+        s.amd = false;
+        s.device_kind = j.contains("device") ? DeviceKind::custom : j.contains("cc") ? DeviceKind::cc : DeviceKind::named;
+        s.req = std::move(*req);
+        s.block_3d = s.req.block[1] > 1 || s.req.block[2] > 1;
+    }
     std::tie(s.dark, s.tab, s.views, s.memory, s.memory_tile, s.advisor, s.roofline) = std::tie(u.dark, u.tab, u.views, u.memory,
                                                                                                 u.memory_tile, u.advisor, u.roofline);
     mark_changed(s);

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "amd_ui.hpp"
 #include "app_state.hpp"
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
@@ -270,12 +271,13 @@ void refresh_roofline(AppState& s) {
     RooflineDerived& r = s.derived.roofline;
     r.follows_scenario = in.gpu.empty();
     r.note.clear();
-    std::optional<RooflineDevice> dev = find_roofline_device(r.follows_scenario ? s.req.device.name : in.gpu);
+    const std::string scenario_gpu = s.amd ? std::string(s.amd_req.gpu ? s.amd_req.gpu->name : s.amd_req.arch->isa) : s.req.device.name;
+    std::optional<RooflineDevice> dev = find_roofline_device(r.follows_scenario ? scenario_gpu : in.gpu);
     if (!dev) {
         const std::span<const RooflineDevice> all = roofline_devices();
         dev = find_roofline_device(kDefaultGpu);
         if (!dev && !all.empty()) dev = all.front();
-        r.note = (r.follows_scenario ? s.req.device.name : in.gpu) + " has no roofline figures; showing the " +
+        r.note = (r.follows_scenario ? scenario_gpu : in.gpu) + " has no roofline figures; showing the " +
                  (dev ? dev->name : std::string("?")) + " (pick a device above).";
     }
     r.device = dev.value_or(RooflineDevice{});
@@ -309,6 +311,8 @@ void reset_inputs(AppState& s) {
     s.req.block[0] = 256;
     s.req.block[1] = s.req.block[2] = 1;
     s.device_kind = DeviceKind::named;
+    s.amd = false;
+    s.amd_req = io::AmdRequest{};
     s.block_3d = false;
     s.memory = MemoryInputs{};
     s.memory_tile = MemoryTileInputs{};
@@ -423,6 +427,10 @@ std::string launch_key(const AppState& s, bool threads, bool regs, bool smem_dyn
 // What a part is computed from. Parts without a narrower key follow every input change.
 std::string part_key(const AppState& s, Part p) {
     std::string key;
+    if (s.amd && p != Part::memory_tile && p != Part::ncu) {
+        put(key, s.input_generation);
+        return key;
+    }
     switch (p) {
         case Part::sweep_threads: return launch_key(s, false, true, true);
         case Part::sweep_regs: return launch_key(s, true, false, true);
@@ -436,6 +444,7 @@ std::string part_key(const AppState& s, Part p) {
 }
 
 void compute_result(AppState& s) {
+    if (s.amd) return compute_amd_result(s);
     Derived& d = s.derived;
     d.result = compute_occupancy(s.req.device, s.req.kernel, s.req.launch);
     d.waves = compute_waves(d.result, s.req.device.sm_count, s.req.launch.grid_blocks, s.req.kernel.regs_per_thread);
@@ -456,8 +465,10 @@ void compute_part(AppState& s, Part p) {
         case Part::sweep_smem:
             d.by_smem = sweep_shared_memory(dev, k, l);
             return to_series(d.by_smem, 1.0 / 1024.0, d.smem_x, d.smem_y, d.smem_lim);  // plotted in KiB
-        case Part::heatmap: return refresh_heatmap(s, d);
-        case Part::heatmap_limiters: return refresh_heatmap_limiters(s, d);
+        case Part::heatmap: return s.amd ? refresh_amd_heatmap(s) : refresh_heatmap(s, d);
+        case Part::heatmap_limiters:
+            if (!s.amd) refresh_heatmap_limiters(s, d);  // the AMD heatmap counts its limiters with its cells
+            return;
         case Part::hints: d.hints = read_hints(s, d); return;
         case Part::memory: return refresh_memory(s);
         case Part::memory_tile: return refresh_memory_tile(s);

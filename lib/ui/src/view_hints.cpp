@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "amd_ui.hpp"
 #include "occ/advisor.hpp"
 #include "views.hpp"
 
@@ -30,6 +31,7 @@ void use_block_size(AppState& s, int threads) {
 }  // namespace
 
 void draw_hints(AppState& s) {
+    if (s.amd) return;  // the AMD result's "To fit more" line is the advice (occ::amd::amd_fix)
     const Hints& h = s.derived.hints;
     const OccupancyResult& r = s.derived.result;
     section("Hints");

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "amd_ui.hpp"
 #include "occ/format.hpp"
 #include "occ/io/binding.hpp"
 #include "occ/io/schema.hpp"
@@ -45,7 +46,70 @@ bool choice_combo(const char* id, int& index, const io::FieldSpec& spec) {
     return ImGui::Combo(id, &index, items.c_str());
 }
 
+// An AMD GPU or target: the fields io::read_amd_request takes, labelled in AMD's words, each clamped
+// to the target's limits (occ::amd::AmdArch, the ones the model's errors name).
+void draw_amd_inputs(AppState& s) {
+    section("Kernel and launch");
+    io::AmdRequest& r = s.amd_req;
+    if (!r.arch) return;
+    const amd::AmdArch& a = *r.arch;
+    amd::AmdKernel& k = r.kernel;
+    amd::AmdLaunch& l = r.launch;
+    const int wave = s.derived.amd.result.wave_size > 0 ? s.derived.amd.result.wave_size : a.default_wave_size;
+    bool changed = false;
+    if (!ImGui::BeginTable("inputs", 2, ImGuiTableFlags_SizingStretchProp)) return;
+    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, em(9.5f));
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    auto int_row = [&](const char* label, const char* tip, const char* id, int& v, int hi, int small, int big, const char* unit) {
+        input_row(label, tip);
+        ImGui::SetNextItemWidth(-em(5.5f));
+        if (ImGui::InputInt(id, &v, step(small), step(big))) {
+            v = std::clamp(v, 0, hi);
+            changed = true;
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", unit);
+    };
+    input_row("Workgroup", "Threads per workgroup (the block of hipLaunchKernelGGL); waves = ceil(threads / wave size).");
+    ImGui::SetNextItemWidth(-em(5.5f));
+    if (ImGui::InputInt("##threads", &l.threads, step(wave), step(4 * wave))) {
+        l.threads = std::clamp(l.threads, 1, a.max_threads_per_workgroup);
+        r.block = {l.threads, 1, 1};
+        changed = true;
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("threads");
+    if (r.block[1] > 1 || r.block[2] > 1) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextDisabled("= %d x %d x %d", r.block[0], r.block[1], r.block[2]);
+    }
+    int_row("VGPRs", "Arch VGPRs per lane (the kernel's .vgpr_count, llc's NumVgprs): the regs field.", "##regs", k.vgprs, a.max_vgprs, 1,
+            8, "/ lane");
+    if (a.agprs != amd::AgprFile::none) int_row("AGPRs", io::fields::agprs.help.data(), "##agprs", k.agprs, a.max_vgprs, 1, 8, "/ lane");
+    int_row("SGPRs", io::fields::sgprs.help.data(), "##sgprs", k.sgprs, a.max_sgprs, 1, 8, "/ wave");
+    input_row("LDS static", "Static LDS per workgroup (__shared__ arrays; .group_segment_fixed_size): the smem_static field.");
+    changed |= bytes_input("##smem_static", k.lds_bytes, a.lds_per_workgroup);
+    input_row("LDS dynamic", "Dynamic LDS per workgroup (hipLaunchKernelGGL's sharedMemBytes): the smem_dynamic field.");
+    changed |= bytes_input("##smem_dynamic", l.lds_dynamic, a.lds_per_workgroup);
+    if (a.wave32 && a.wave64) {
+        input_row("Wave size", io::fields::wave_size.help.data());
+        int i = l.wave_size == 32 ? 1 : l.wave_size == 64 ? 2 : 0;  // the choices' order: default, 32, 64
+        if (choice_combo("##wave", i, io::fields::wave_size)) {
+            l.wave_size = i == 1 ? 32 : i == 2 ? 64 : 0;
+            changed = true;
+        }
+    }
+    if (a.has_wgp_mode) {
+        input_row("CU mode", io::fields::cu_mode.help.data());
+        changed |= ImGui::Checkbox("-mcumode##cu", &l.cu_mode);
+    }
+    ImGui::EndTable();
+    if (changed) mark_changed(s);
+}
+
 void draw_inputs(AppState& s) {
+    if (s.amd) return draw_amd_inputs(s);
     section("Kernel and launch");
     KernelResources& k = s.req.kernel;
     LaunchConfig& l = s.req.launch;

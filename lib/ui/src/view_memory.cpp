@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <string>
 
+#include "amd_ui.hpp"
 #include "occ/format.hpp"
 #include "occ/io/schema.hpp"
 #include "plot.hpp"
@@ -343,6 +344,12 @@ void memory_inputs_panel(AppState& s) {
 }  // namespace
 
 void draw_memory(AppState& s) {
+    if (s.amd) {
+        return panel("mem_amd_panel", ImVec2(0, 0), [] {
+            section("Memory");
+            draw_amd_note("The Memory tab (global-memory sectors, shared-memory banks, the tile panel)", "Pick an NVIDIA GPU to use it.");
+        });
+    }
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     if (avail.x < em(60)) {  // phones, tablets upright: one scrolling column

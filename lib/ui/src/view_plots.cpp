@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "amd_ui.hpp"
 #include "occ/format.hpp"
 #include "plot.hpp"
 #include "views.hpp"
@@ -75,6 +76,11 @@ const SweepPoint* graph(const Series& s, float height, double current_occ, bool 
 }  // namespace
 
 void draw_plots(AppState& s) {
+    if (s.amd) {
+        section("Occupancy graphs");
+        return draw_amd_note("The graphs against block size, registers and shared memory",
+                             "The heatmap below sweeps the AMD model over workgroup size and VGPRs.");
+    }
     const Derived& d = s.derived;
     const ArchRules& a = s.req.device.arch;
     ImGui::PushTextWrapPos(0);

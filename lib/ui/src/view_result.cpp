@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "amd_ui.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "views.hpp"
@@ -25,6 +26,7 @@ void kv(const char* key, const std::string& value, const char* tip) {
 }  // namespace
 
 void draw_result_headline(AppState& s) {
+    if (s.amd) return draw_amd_result_headline(s);
     const OccupancyResult& r = s.derived.result;
     // The occupancy, large, in the limiter's colour; the counts and the limiter wrap beside it.
     ImGui::PushStyleColor(ImGuiCol_Text, r.ok() ? limiter_color(r.limiters) : error_color());
@@ -45,6 +47,7 @@ void draw_result_headline(AppState& s) {
 }
 
 void draw_result(AppState& s, bool headline) {
+    if (s.amd) return draw_amd_result(s, headline);
     const OccupancyResult& r = s.derived.result;
     section("Result");
     if (headline) draw_result_headline(s);

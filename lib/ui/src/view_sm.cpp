@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "amd_ui.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "plot.hpp"
@@ -31,14 +32,14 @@ bool title_wraps(float w, const char* name, const std::string& figure) {
 }
 
 // A section title; a coloured bar on the left when this resource limits the block count.
-void title(Ctx& c, const char* name, const std::string& figure, bool limiting, unsigned limiter) {
+void title(Ctx& c, const char* name, const std::string& figure, bool limiting, ImU32 colour) {
     const float h = ImGui::GetTextLineHeight();
-    if (limiting) plot::rect(0, c.y + 1, 4, c.y + h - 1, limiter_color(limiter));
+    if (limiting) plot::rect(0, c.y + 1, 4, c.y + h - 1, colour);
     plot::text(limiting ? 8 : 0, c.y, name, c.text);
     const std::string f = figure + (limiting ? "   limiting" : "");
     // The figure goes under the name when both do not fit on one line.
     if (title_wraps(c.w, name, f)) c.y += h + 3;
-    plot::text(c.w, c.y, f.c_str(), limiting ? limiter_color(limiter) : c.dim, ImVec2(1, 0));
+    plot::text(c.w, c.y, f.c_str(), limiting ? colour : c.dim, ImVec2(1, 0));
     c.y += h + 3;
 }
 
@@ -55,7 +56,110 @@ void cell(Ctx& c, float x0, float y0, float x1, float y1, int block) {
 
 }  // namespace
 
+// An AMD CU (a WGP of two CUs in WGP mode): the SIMDs' wave slots, their VGPR files, the LDS pool and
+// the workgroup (barrier) slots, each cell coloured by the workgroup that holds it. Waves are dealt
+// to the SIMDs in turn (wave i of the CU on SIMD i mod SIMDs), as the model spreads them.
+void draw_cu(AppState& s) {
+    const amd::AmdOccupancyResult& r = s.derived.amd.result;
+    if (!r.arch) return;
+    const std::string unit = amd_unit(s);
+    section(r.wgp_mode ? "One WGP (two CUs), filled with resident workgroups" : "One CU, filled with resident workgroups");
+    ImGui::PushTextWrapPos(0);
+    if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No workgroup fits: %s", r.error_message.c_str());
+    // The limiters the picture has no part for (SGPRs), named with their reason when they limit.
+    for (const io::TableRow& row : s.derived.table)
+        if (const amd::AmdLimiterInfo* li = amd_limiter_of(row); li && row.hit && li->bit == amd::kAmdLimitSgprs)
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(amd_limiter_color(li->bit)), "%s limiting: %s workgroups (%s)",
+                               row.key.c_str(), row.value.c_str(), row.note.c_str());
+    ImGui::PopTextWrapPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float fh = ImGui::GetTextLineHeight();
+    const int simds = std::max(1, r.simds);
+    const int groups = r.ok() ? r.workgroups_per_cu : 0;
+    const int wpw = std::max(1, r.waves_per_workgroup);
+    const int waves = groups * wpw;
+    const bool barriers = r.limit_workgroups != amd::kAmdUnlimited;
+    const int slots = barriers ? r.limit_workgroups : 0;
+    const float w = std::max(avail.x, 200.0f);
+    const std::string figs[4] = {
+        std::to_string(r.waves_per_simd) + " of " + std::to_string(r.max_waves_per_simd) + " waves per SIMD",
+        format_count(static_cast<std::int64_t>(r.vgprs_allocated) * r.waves_per_simd) + " of " + format_count(r.vgpr_file) + " (" +
+            std::to_string(r.vgprs_allocated) + " a wave)",
+        format_bytes(r.lds_allocated * groups) + " of " + format_bytes(r.lds_per_cu),
+        barriers ? std::to_string(groups) + " of " + std::to_string(slots) + " workgroups" : "one-wave workgroups hold none"};
+    const char* names[4] = {"Wave slots (per SIMD)", "VGPR file (per SIMD, per lane)", "LDS", "Workgroup slots (barriers)"};
+    const unsigned bits[4] = {amd::kAmdLimitWaveSlots, amd::kAmdLimitVgprs, amd::kAmdLimitLds, amd::kAmdLimitWorkgroups};
+    int title_lines = 4;
+    for (int i = 0; i < 4; ++i) title_lines += title_wraps(w, names[i], figs[i] + ((r.limiters & bits[i]) ? "   limiting" : "")) ? 1 : 0;
+    const float titles_h = title_lines * (fh + 3);
+    const float cell_h = std::clamp((avail.y - titles_h - 3 * em(1.2f) - em(1.4f) - em(1.6f)) / (2.0f * simds), em(0.55f), em(1.0f));
+    const float height = titles_h + simds * (cell_h + 2) * 2 + em(1.4f) + em(1.2f) + 3 * em(0.7f);
+
+    Ctx c;
+    c.w = w;
+    c.empty = ImGui::GetColorU32(ImGuiCol_FrameBg);
+    c.border = ImGui::GetColorU32(ImGuiCol_Border, 0.6f);
+    c.text = ImGui::GetColorU32(ImGuiCol_Text);
+    c.dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    plot::begin("cu", ImVec2(c.w, height), plot::Axis{0, c.w}, plot::Axis{height, 0}, plot::kNoAxes | plot::kNoBackground);
+    const float label_w = ImGui::CalcTextSize("SIMD 0 ").x, gap = 2;
+    auto simd_label = [&](int i) {
+        char lab[16];
+        std::snprintf(lab, sizeof lab, "SIMD %d", i);
+        plot::text(0, c.y + (cell_h - fh) * 0.5f, lab, c.dim);
+    };
+    title(c, names[0], figs[0], (r.limiters & bits[0]) != 0, amd_limiter_color(bits[0]));
+    const float slot_w = (c.w - label_w) / static_cast<float>(std::max(1, r.max_waves_per_simd));
+    for (int sp = 0; sp < simds; ++sp) {
+        simd_label(sp);
+        for (int i = 0; i < r.max_waves_per_simd; ++i) {
+            const int wave = i * simds + sp;
+            const float x0 = label_w + i * slot_w;
+            cell(c, x0, c.y, x0 + slot_w - gap, c.y + cell_h, wave < waves ? wave / wpw : -1);
+        }
+        c.y += cell_h + 2;
+    }
+    c.y += em(0.7f);
+    title(c, names[1], figs[1], (r.limiters & bits[1]) != 0, amd_limiter_color(bits[1]));
+    for (int sp = 0; sp < simds; ++sp) {
+        simd_label(sp);
+        plot::rect(label_w, c.y, c.w, c.y + cell_h, c.empty, c.border, 2.0f);
+        const float ww = (c.w - label_w) * static_cast<float>(r.vgprs_allocated) / static_cast<float>(std::max(1, r.vgpr_file));
+        float x = label_w;
+        for (int wave = sp; wave < waves; wave += simds) {
+            cell(c, x, c.y, std::min(c.w, x + ww) - (ww > 4 ? 1 : 0), c.y + cell_h, wave / wpw);
+            x += ww;
+        }
+        c.y += cell_h + 2;
+    }
+    c.y += em(0.7f);
+    title(c, names[2], figs[2], (r.limiters & bits[2]) != 0, amd_limiter_color(bits[2]));
+    {
+        const float bar_h = em(1.4f);
+        plot::rect(0, c.y, c.w, c.y + bar_h, c.empty, c.border, 2.0f);
+        const float bw = c.w * static_cast<float>(r.lds_allocated) / static_cast<float>(std::max<std::int64_t>(1, r.lds_per_cu));
+        for (int g = 0; g < groups && r.lds_allocated > 0; ++g) cell(c, g * bw, c.y, (g + 1) * bw - (bw > 4 ? 1 : 0), c.y + bar_h, g);
+        if (r.lds_allocated == 0) plot::text(c.w * 0.5, c.y + bar_h * 0.5, "no LDS used", c.dim, ImVec2(0.5f, 0.5f));
+        c.y += bar_h + em(0.7f);
+    }
+    title(c, names[3], figs[3], (r.limiters & bits[3]) != 0, amd_limiter_color(bits[3]));
+    if (slots > 0) {
+        const float sw = c.w / static_cast<float>(slots);
+        const float sh = std::min(em(1.2f), sw);
+        for (int i = 0; i < slots; ++i) cell(c, i * sw, c.y, (i + 1) * sw - gap, c.y + sh, i < groups ? i : -1);
+    }
+    plot::end();
+    if (c.hovered_block >= 0) {
+        ImGui::BeginTooltip();
+        ImGui::Text("Workgroup %d", c.hovered_block);
+        ImGui::TextDisabled("%d waves of %d · %d VGPRs per lane · %s LDS", r.waves_per_workgroup, r.wave_size, r.vgprs_allocated,
+                            format_bytes(r.lds_allocated).c_str());
+        ImGui::EndTooltip();
+    }
+}
+
 void draw_sm(AppState& s) {
+    if (s.amd) return draw_cu(s);
     const OccupancyResult& r = s.derived.result;
     const ArchRules& a = s.req.device.arch;
     section("One SM, filled with resident blocks");
@@ -113,7 +217,7 @@ void draw_sm(AppState& s) {
 
     // Warp slots. Warps of the SM are dealt round-robin to the sub-partitions (warp i -> scheduler
     // i mod 4), which is why the register file is checked per sub-partition.
-    title(c, names[0], figs[0], (r.limiters & kLimitWarps) != 0, kLimitWarps);
+    title(c, names[0], figs[0], (r.limiters & kLimitWarps) != 0, limiter_color(kLimitWarps));
     const float sub_label = ImGui::CalcTextSize("SMSP 0 ").x;
     const float gap = 2;
     const float slot_w = (c.w - sub_label) / slots_per_sub;
@@ -133,7 +237,7 @@ void draw_sm(AppState& s) {
 
     // Register file, one bar per sub-partition, each warp's allocation in its block's colour.
     const int regs_sub = a.regs_per_sm / subs;
-    title(c, names[1], figs[1], (r.limiters & kLimitRegisters) != 0, kLimitRegisters);
+    title(c, names[1], figs[1], (r.limiters & kLimitRegisters) != 0, limiter_color(kLimitRegisters));
     for (int sp = 0; sp < subs; ++sp) {
         char lab[16];
         std::snprintf(lab, sizeof lab, "SMSP %d", sp);
@@ -152,7 +256,7 @@ void draw_sm(AppState& s) {
 
     // Shared memory: the full unified array, the carveout the driver picked, and each block's share
     // (its reserved 1 KiB drawn darker).
-    title(c, names[2], figs[2], (r.limiters & kLimitSharedMemory) != 0, kLimitSharedMemory);
+    title(c, names[2], figs[2], (r.limiters & kLimitSharedMemory) != 0, limiter_color(kLimitSharedMemory));
     {
         const float bar_h = em(1.4f);
         const double total = static_cast<double>(std::max<std::int64_t>(1, std::max(a.smem_per_sm, r.smem_per_sm_configured)));
@@ -174,7 +278,7 @@ void draw_sm(AppState& s) {
     }
 
     // Block slots.
-    title(c, names[3], figs[3], (r.limiters & kLimitBlocks) != 0, kLimitBlocks);
+    title(c, names[3], figs[3], (r.limiters & kLimitBlocks) != 0, limiter_color(kLimitBlocks));
     {
         const float sw = c.w / static_cast<float>(std::max(1, a.max_blocks_per_sm));
         const float sh = std::min(em(1.2f), sw);
@@ -184,7 +288,7 @@ void draw_sm(AppState& s) {
     if (tmem) {
         c.y += em(0.7f);
         const bool limiting = holding < blocks;
-        title(c, tmem_name, tmem_fig, limiting, kLimitTmem);
+        title(c, tmem_name, tmem_fig, limiting, limiter_color(kLimitTmem));
         const float bar_h = em(1.4f);
         plot::rect(0, c.y, c.w, c.y + bar_h, c.empty, c.border, 2.0f);
         const float bw = c.w * static_cast<float>(s.req.kernel.tmem_columns) / static_cast<float>(a.tmem_columns_per_sm);

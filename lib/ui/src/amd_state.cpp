@@ -1,0 +1,121 @@
+// amd_state.cpp — an AMD scenario (AppState::amd): the answer and its rows (occ::io's, the same the
+// CLI prints), the heatmap over workgroup size x VGPRs, switching between vendors, and the limiter
+// colours, which follow occ::amd::amd_limiters().
+#include <algorithm>
+
+#include "amd_ui.hpp"
+#include "views.hpp"
+
+namespace occ::ui {
+
+void compute_amd_result(AppState& s) {
+    Derived& d = s.derived;
+    d.amd = io::AmdAnswer{};
+    d.amd.input = s.amd_req;
+    if (s.amd_req.arch) d.amd.result = amd::compute_amd_occupancy(*s.amd_req.arch, s.amd_req.kernel, s.amd_req.launch);
+    d.table = io::amd_occupancy_table(d.amd);
+}
+
+// Occupancy in % for workgroups of 1..(1024 / wave) waves (columns) x VGPRs 0..max_vgprs (rows),
+// with the limiters of each cell, by the same model as the result.
+void refresh_amd_heatmap(AppState& s) {
+    Derived& d = s.derived;
+    const amd::AmdArch* a = s.amd_req.arch;
+    d.heat_cols = d.heat_rows = 0;
+    d.heat_occupancy.clear();
+    d.heat_limiters.clear();
+    if (!a) return;
+    const int wave = d.amd.result.wave_size > 0 ? d.amd.result.wave_size : a->default_wave_size;
+    d.heat_col_threads = wave;
+    d.heat_cols = a->max_threads_per_workgroup / wave;
+    d.heat_rows = a->max_vgprs + 1;
+    const auto cells = static_cast<std::size_t>(d.heat_cols * d.heat_rows);
+    d.heat_occupancy.assign(cells, 0.0f);
+    d.heat_limiters.assign(cells, 0);
+    amd::AmdKernel k = s.amd_req.kernel;
+    amd::AmdLaunch l = s.amd_req.launch;
+    for (int c = 0; c < d.heat_cols; ++c) {
+        l.threads = (c + 1) * wave;
+        for (int r = 0; r < d.heat_rows; ++r) {
+            k.vgprs = r;
+            const amd::AmdOccupancyResult res = amd::compute_amd_occupancy(*a, k, l);
+            const auto cell = static_cast<std::size_t>(c * d.heat_rows + r);
+            d.heat_occupancy[cell] = res.ok() ? static_cast<float>(100.0 * res.occupancy) : 0.0f;
+            d.heat_limiters[cell] = static_cast<std::uint8_t>(res.ok() ? res.limiters : 0);
+        }
+    }
+}
+
+void use_amd_target(AppState& s, const io::AmdRequest& target, DeviceKind kind) {
+    io::AmdRequest& r = s.amd_req;
+    if (!s.amd) {
+        // From an NVIDIA scenario: the workgroup and LDS carry over; registers start from the
+        // kernel's count (a VGPR is one 32-bit register per lane, like a CUDA register per thread).
+        r = io::AmdRequest{};
+        r.launch.threads = s.req.launch.threads;
+        r.kernel.vgprs = s.req.kernel.regs_per_thread;
+        r.kernel.lds_bytes = s.req.kernel.smem_static;
+        r.launch.lds_dynamic = s.req.launch.smem_dynamic;
+    }
+    r.gpu = target.gpu;
+    r.arch = target.arch;
+    if (!r.arch) return;
+    const amd::AmdArch& a = *r.arch;
+    // What the new target does not take goes back to its default; the rest is kept within its limits.
+    if ((r.launch.wave_size == 32 && !a.wave32) || (r.launch.wave_size == 64 && !a.wave64)) r.launch.wave_size = 0;
+    if (!a.has_wgp_mode) r.launch.cu_mode = false;
+    if (a.agprs == amd::AgprFile::none) r.kernel.agprs = 0;
+    r.launch.threads = std::clamp(r.launch.threads, 1, a.max_threads_per_workgroup);
+    r.kernel.vgprs = std::clamp(r.kernel.vgprs, 0, a.max_vgprs);
+    r.kernel.agprs = std::clamp(r.kernel.agprs, 0, a.max_vgprs);
+    r.kernel.sgprs = std::clamp(r.kernel.sgprs, 0, a.max_sgprs);
+    r.kernel.lds_bytes = std::clamp<std::int64_t>(r.kernel.lds_bytes, 0, a.lds_per_workgroup);
+    r.launch.lds_dynamic = std::clamp<std::int64_t>(r.launch.lds_dynamic, 0, a.lds_per_workgroup - r.kernel.lds_bytes);
+    if (r.block[0] * r.block[1] * r.block[2] != r.launch.threads) r.block = {r.launch.threads, 1, 1};
+    s.amd = true;
+    s.device_kind = kind;
+    mark_changed(s);
+}
+
+const amd::AmdLimiterInfo* amd_limiter_of(const io::TableRow& row) {
+    if (row.kind != io::RowKind::limit) return nullptr;
+    for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
+        if (li.label == row.key) return &li;
+    return nullptr;
+}
+
+namespace {
+// Each AMD limiter's colour, keyed by its bit: the CUDA limiter it corresponds to keeps that colour
+// (wave slots as warps, VGPRs as registers, LDS as shared memory, workgroup slots as blocks), so a
+// colour means the same on both vendors' pages; SGPRs have their own.
+struct AmdColor {
+    amd::AmdLimiter bit;
+    unsigned cuda;  // the CUDA limiter whose colour it takes; 0: its own
+    float r, g, b;
+};
+constexpr AmdColor kAmdColors[] = {
+    {amd::kAmdLimitWaveSlots, kLimitWarps, 0, 0, 0},   {amd::kAmdLimitVgprs, kLimitRegisters, 0, 0, 0},
+    {amd::kAmdLimitSgprs, 0, 0.85f, 0.45f, 0.70f},     {amd::kAmdLimitLds, kLimitSharedMemory, 0, 0, 0},
+    {amd::kAmdLimitWorkgroups, kLimitBlocks, 0, 0, 0},
+};
+}  // namespace
+
+ImU32 amd_limiter_color(unsigned bits, float alpha) {
+    // The first limiter of amd_limiters() among the bits that is a resource a kernel change moves
+    // (VGPRs, LDS, SGPRs), else the first at all.
+    const amd::AmdLimiterInfo* pick = nullptr;
+    for (const unsigned prefer : {amd::kAmdLimitVgprs | amd::kAmdLimitLds | amd::kAmdLimitSgprs, ~0u})
+        for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
+            if (!pick && (bits & li.bit & prefer)) pick = &li;
+    if (pick)
+        for (const AmdColor& c : kAmdColors)
+            if (c.bit == pick->bit) {
+                if (c.cuda) return limiter_color(c.cuda, alpha);
+                return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, alpha));
+            }
+    return limiter_color(0, alpha);
+}
+
+std::string amd_unit(const AppState& s) { return s.derived.amd.result.wgp_mode ? "WGP" : "CU"; }
+
+}  // namespace occ::ui
