@@ -47,6 +47,13 @@ int clamp_int(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
+// "Wave slots" -> "wave slots" in running text; acronyms ("VGPRs", "LDS") stay.
+std::string lowercase_word(std::string_view label) {
+    std::string s(label);
+    if (s.size() > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
+    return s;
+}
+
 }  // namespace
 
 AmdRequest amd_target(std::string_view name) {
@@ -249,7 +256,7 @@ std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
         str(r.workgroups_per_cu) + " workgroups, " + str(r.waves_per_cu) + " waves over " + str(r.simds) + " SIMDs");
     std::string by;
     for (const AmdLimiterInfo& li : amd_limiters())
-        if (r.limiters & li.bit) by += (by.empty() ? "" : ", ") + std::string(li.label);
+        if (r.limiters & li.bit) by += (by.empty() ? "" : ", ") + lowercase_word(li.label);
     add(RowKind::result, "Summary", r.ok() ? "limited by " + by : "launch fails: " + r.error_message);
     if (r.ok() && r.llvm_waves_per_simd != r.waves_per_simd)
         add(RowKind::result, "LLVM's estimate", str(r.llvm_waves_per_simd) + " waves per SIMD",
@@ -259,6 +266,7 @@ std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
         const int v = amd_limit(r, li.bit);
         add(RowKind::limit, std::string(li.label), v == kAmdUnlimited ? "-" : str(v), amd_limit_note(r, li.bit),
             (r.limiters & li.bit) != 0);
+        rows.back().per = "Workgroups per " + unit;
     }
     add(RowKind::allocated, "VGPRs / lane",
         str(r.vgprs_allocated) + " of " + str(r.vgpr_file) + " per SIMD (" + str(r.waves_per_simd_vgprs) + " waves per SIMD)");

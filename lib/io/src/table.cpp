@@ -151,7 +151,7 @@ Result<std::string> format_table(const std::vector<TableRow>& rows, std::string_
         for (char c : s) o += c == '|' ? std::string("\\|") : std::string(1, c);
         return o;
     };
-    auto key_of = [](const TableRow& r) { return r.kind == RowKind::limit ? "Blocks per SM allowed by " + r.key : r.key; };
+    auto key_of = [](const TableRow& r) { return r.kind == RowKind::limit ? r.per + " allowed by " + r.key : r.key; };
     std::string out;
     if (format == "csv") {
         out = "quantity,value\n";

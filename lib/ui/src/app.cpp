@@ -99,7 +99,7 @@ void menu_bar(App& app, AppState& s) {
     if (!ImGui::BeginMenuBar()) return;
     const float w = ImGui::GetWindowWidth();
     ImGui::TextUnformatted("occ");
-    if (w >= em(80)) ImGui::TextDisabled("CUDA occupancy calculator");
+    if (w >= em(80)) ImGui::TextDisabled("GPU occupancy calculator");
     if (ImGui::BeginMenu("View")) {
         bool changed = false;
         changed |= ImGui::MenuItem("SM picture", nullptr, &s.views.sm);

@@ -20,6 +20,7 @@ struct TableRow {
     std::string note;               // limits: why this many blocks; others: the general rule (a tooltip)
     Limiter limiter = kLimitWarps;  // limits: which one
     bool hit = false;               // limits: this limiter sets the block count
+    std::string per = "Blocks per SM";  // limits: what the value counts (AMD: "Workgroups per CU")
 };
 
 // Every row of one occupancy answer; `waves` adds the wave rows when it describes a grid.
