@@ -3,7 +3,6 @@
 // answered by io::answer_ptxas as `occ occupancy --ptxas` does) and binaries dropped on the window
 // (AppState::binaries, answered by io::answer_kernels as `occ kernels` does). Both draw one table.
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <string>
 #include <vector>
@@ -20,53 +19,59 @@ namespace {
 // The rows of a ptxas or kernels answer. Binaries hold no spills but a stack frame, and say where
 // each kernel came from; "Use" loads what the row was evaluated with (io::PtxasRow::request). Every
 // column but the name's is as wide as its texts (or their widest words when that does not fit), so
-// cells wrap at blanks only; where the name would have less than its widest word, the arch, stack,
-// spills, barriers, blocks/SM and file go to the name's tooltip. A PTX-only row's reason is said
-// once, above the table.
+// cells wrap at blanks only; where the name would have less than its widest word, only the name and
+// the occupancy keep columns: the arch, registers and shared memory go on a line under the name, the
+// rest to its tooltip. A PTX-only row's reason is said once, above the table.
 void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
     enum { kName, kArch, kRegs, kSmem, kStack, kSpills, kBarriers, kBlocks, kOcc, kFrom, kCols };
     static constexpr const char* kHeads[kCols] = {"kernel",       "arch",     "regs",      "smem",      "stack",
                                                   "spills st/ld", "barriers", "blocks/SM", "occupancy", "from"};
-    struct Cell {
-        std::string text;
-        int style = 0;  // 0 text, 1 disabled, 2 error
+    // Each row's cells as text and style (0 text, 1 disabled, 2 error).
+    const std::size_t n = a.rows.size();
+    std::vector<std::string> text(n * kCols);
+    std::vector<unsigned char> style(n * kCols);
+    const auto put = [&](std::size_t i, int j, const std::string& t, unsigned char st) {
+        text[i * kCols + j] = t;
+        style[i * kCols + j] = st;
     };
-    const auto count = [](auto v) { return std::to_string(v); };
-    const auto figure = [](const auto& v, auto text) { return v ? Cell{text(*v)} : Cell{"not read", 1}; };
-    std::vector<std::array<Cell, kCols>> cells(a.rows.size());
+    const auto figure = [&](std::size_t i, int j, const std::optional<std::int64_t>& v, bool bytes) {
+        if (v) put(i, j, bytes ? format_bytes(*v) : std::to_string(*v), 0);
+        else put(i, j, "not read", 1);
+    };
     bool ptx = false;
-    for (std::size_t i = 0; i < a.rows.size(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
         const io::PtxasRow& row = a.rows[i];
         const io::PtxasKernel& k = a.log.kernels[row.kernel];
-        std::array<Cell, kCols>& c = cells[i];
-        c[kName] = k.format == io::kZstdEntryFormat ? Cell{"(compressed entry)", 1} : Cell{k.name};
-        c[kArch] = k.arch.empty() ? Cell{"not read", 1} : Cell{k.arch};
-        c[kRegs] = figure(k.registers, count);
-        c[kSmem] = figure(k.smem_static, format_bytes);
-        c[kStack] = figure(k.stack_frame, format_bytes);
-        c[kSpills] = k.spill_stores || k.spill_loads
-                         ? Cell{(k.spill_stores ? count(*k.spill_stores) : "?") + "/" + (k.spill_loads ? count(*k.spill_loads) : "?")}
-                         : Cell{"not read", 1};
-        c[kBarriers] = figure(k.barriers, count);
+        const bool zstd = k.format == io::kZstdEntryFormat;
+        put(i, kName, zstd ? "(compressed entry)" : k.name, zstd);
+        put(i, kArch, k.arch.empty() ? "not read" : k.arch, k.arch.empty());
+        figure(i, kRegs, k.registers, false);
+        figure(i, kSmem, k.smem_static, true);
+        figure(i, kStack, k.stack_frame, true);
+        figure(i, kBarriers, k.barriers, false);
+        if (k.spill_stores || k.spill_loads)
+            put(i, kSpills,
+                (k.spill_stores ? std::to_string(*k.spill_stores) : "?") + "/" + (k.spill_loads ? std::to_string(*k.spill_loads) : "?"), 0);
+        else put(i, kSpills, "not read", 1);
         if (row.result) {
-            c[kBlocks] = {count(row.result->blocks_per_sm)};
-            c[kOcc] = {format_percent(row.result->occupancy) + " (" + limiter_labels(row.result->limiters, ", ") + ")"};
+            put(i, kBlocks, std::to_string(row.result->blocks_per_sm), 0);
+            put(i, kOcc, format_percent(row.result->occupancy) + " (" + limiter_labels(row.result->limiters, ", ") + ")", 0);
         } else {
-            ptx |= k.format == "ptx";
-            c[kOcc] = k.format == "ptx" ? Cell{"PTX", 1} : Cell{row.error, 2};
+            const bool p = k.format == "ptx";
+            ptx |= p;
+            put(i, kOcc, p ? "PTX" : row.error, p ? 1 : 2);
         }
-        c[kFrom] = {k.source_file.substr(k.source_file.find_last_of("/\\") + 1), 1};
+        put(i, kFrom, k.source_file.substr(k.source_file.find_last_of("/\\") + 1), 1);
     }
     // Widths: whole texts, else widest words; the name keeps at least its widest word.
     const unsigned all = ((1u << kCols) - 1) & ~(binary ? 1u << kSpills | 1u << kBarriers : 1u << kStack | 1u << kFrom);
     const unsigned narrow = 1u << kName | 1u << kOcc;
     float whole[kCols], word[kCols];
     for (int j = 0; j < kCols; ++j) whole[j] = word[j] = ImGui::CalcTextSize(kHeads[j]).x + 2;
-    for (const auto& c : cells)
-        for (int j = 0; j < kCols; ++j) {
-            whole[j] = std::max(whole[j], ImGui::CalcTextSize(c[j].text.c_str()).x + 2);
-            word[j] = std::max(word[j], widest_word(c[j].text) + 2);
-        }
+    for (std::size_t c = 0; c < text.size(); ++c) {
+        whole[c % kCols] = std::max(whole[c % kCols], ImGui::CalcTextSize(text[c].c_str()).x + 2);
+        word[c % kCols] = std::max(word[c % kCols], widest_word(text[c]) + 2);
+    }
     const float pad = 2 * ImGui::GetStyle().CellPadding.x, use = ImGui::CalcTextSize("Use").x + 2 * ImGui::GetStyle().FramePadding.x;
     const auto room = [&](unsigned shown, const float* w) {  // what the name keeps
         float r = ImGui::GetContentRegionAvail().x - use - pad * 2;
@@ -95,14 +100,14 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
         for (int j = 0; j < kCols; ++j) {
             if (!(shown >> j & 1)) continue;
             ImGui::TableNextColumn();
-            ImGui::PushStyleColor(ImGuiCol_Text, colors[cells[i][j].style]);
+            ImGui::PushStyleColor(ImGuiCol_Text, colors[style[i * kCols + j]]);
             ImGui::BeginGroup();
-            text_wrapped(cells[i][j].text);
+            text_wrapped(text[i * kCols + j]);
             ImGui::PopStyleColor();
             if (j == kName && shown == narrow) {  // the arch and the figures read, on a line under the name
                 std::string line = k.arch;
-                if (k.registers) line += ", " + cells[i][kRegs].text + " regs";
-                if (k.smem_static) line += ", " + cells[i][kSmem].text + " smem";
+                if (k.registers) line += ", " + text[i * kCols + kRegs] + " regs";
+                if (k.smem_static) line += ", " + text[i * kCols + kSmem] + " smem";
                 ImGui::PushStyleColor(ImGuiCol_Text, colors[1]);
                 text_wrapped(line);
                 ImGui::PopStyleColor();
@@ -113,7 +118,7 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
                 tip = k.mangled;
                 if (binary) tip += (tip.empty() ? "" : "\n") + k.source_file + (k.source_entry.empty() ? "" : ", " + k.source_entry);
                 for (int h = 1; h < kCols; ++h)
-                    if ((all & ~shown) >> h & 1) tip += std::string("\n") + kHeads[h] + " " + cells[i][h].text;
+                    if ((all & ~shown) >> h & 1) tip += std::string("\n") + kHeads[h] + " " + text[i * kCols + h];
             } else if (j == kOcc) {
                 for (const std::string& n : row.notes) tip += (tip.empty() ? "" : "\n") + n;
                 if (k.format == "ptx") tip = row.error;
