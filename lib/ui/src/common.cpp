@@ -123,7 +123,10 @@ bool reveal_header(AppState& s, AppState::Reveal which, const char* label) {
     const bool reveal = s.reveal == which;
     const float y = ImGui::GetCursorPosY();  // in the tab's content, whatever its scroll
     if (reveal) ImGui::SetNextItemOpen(true);
-    const bool open = ImGui::CollapsingHeader(label);
+    // Where the label does not fit (a phone), its words before the parenthesis; the same ID.
+    const std::string_view full(label), brief = full.substr(0, full.find(" ("));
+    const bool fits = ImGui::CalcTextSize(label).x + em(2) + 2 * ImGui::GetStyle().FramePadding.x <= ImGui::GetContentRegionAvail().x;
+    const bool open = ImGui::CollapsingHeader((std::string(fits ? full : brief) + "###" + std::string(brief)).c_str());
     if (reveal) {
         ImGui::SetScrollHereY(0.0f);
         s.reveal_steady = y == s.reveal_y ? s.reveal_steady + 1 : 0;
