@@ -3,6 +3,7 @@
 //
 //   occ-gui [--scenario JSON|FILE] [--size WxH]
 //   occ-gui --screenshot FILE.png [--frames N] [--scenario JSON|FILE] [--size WxH] [--light]
+//   --drop FILE (repeatable) opens with FILE dropped on the window, as a drag and drop does.
 #include <GLFW/glfw3.h>  // includes the system GL header (glReadPixels etc. are GL 1.x, exported by libGL)
 
 #include <algorithm>
@@ -34,6 +35,7 @@ struct Args {
     std::string scenario;
     int width = 0, height = 0;
     bool light = false;
+    std::vector<const char*> drop;  // files dropped on the window at start
 };
 
 void usage(std::FILE* to) {
@@ -41,6 +43,7 @@ void usage(std::FILE* to) {
         "usage: occ-gui [--scenario JSON|FILE] [--size WxH]\n"
         "       occ-gui --screenshot FILE.png [--frames N] [--scenario JSON|FILE] [--size WxH] [--light]\n"
         "--frames N without --screenshot closes the window after N frames (for tests).\n"
+        "--drop FILE (repeatable) starts with FILE dropped on the window (a binary, report or log).\n"
         "The last scenario and the window geometry are kept in $XDG_CONFIG_HOME/occ/settings.json\n"
         "(~/.config/occ/settings.json); --screenshot neither reads nor writes them.\n",
         to);
@@ -50,7 +53,7 @@ void usage(std::FILE* to) {
 int parse_args(int argc, char** argv, Args& a) {
     for (int i = 1; i < argc; ++i) {
         const std::string k = argv[i];
-        const bool takes_value = k == "--screenshot" || k == "--scenario" || k == "--frames" || k == "--size";
+        const bool takes_value = k == "--screenshot" || k == "--scenario" || k == "--frames" || k == "--size" || k == "--drop";
         const char* v = takes_value && i + 1 < argc ? argv[++i] : "";  // "" when missing
         if (k == "-h" || k == "--help") {
             usage(stdout);
@@ -62,6 +65,9 @@ int parse_args(int argc, char** argv, Args& a) {
             if ((a.frames = std::atoi(v)) < 1 || a.frames > 100000) return 2;
         } else if (k == "--size") {
             if (std::sscanf(v, "%dx%d", &a.width, &a.height) != 2 || a.width < 320 || a.height < 240) return 2;
+        } else if (k == "--drop") {
+            if (!*v) return 2;
+            a.drop.push_back(v);
         } else if (k == "--light") {
             a.light = true;
         } else {
@@ -237,6 +243,7 @@ int main(int argc, char** argv) {
         ImGui_ImplOpenGL3_Init("#version 330 core");
         glfwSetWindowContentScaleCallback(window, on_content_scale);
         glfwSetDropCallback(window, on_drop);
+        if (!args.drop.empty()) on_drop(window, static_cast<int>(args.drop.size()), args.drop.data());
 
         int frames = 0;
         bool dirty = false;

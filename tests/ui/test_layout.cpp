@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -242,5 +243,50 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
             CHECK_MESSAGE(r["clipped"].empty(), r["clipped"].dump());
             CHECK_MESSAGE(r["overlaps"].empty(), r["overlaps"].dump());
         }
+    }
+}
+
+// Issue 24: a dropped fatbin with PTX-only rows (tests/fixtures/binaries/fatbin_none.fatbin) opens
+// its table from the top, and at every screen size every word drawn in the Advisor tab is one drawn
+// on a screen wide enough that nothing wraps (a word broken across lines, "com" + "pute_90", is not),
+// from the binaries' section down (the advisor's before/after tables still break "Registers" at 1280 px).
+TEST_CASE("layout check: a dropped fatbin's table opens at its heading and no word breaks mid-word") {
+    Headless h;
+    occ::ui::App app;
+    const std::vector<unsigned char> font = ui_font();
+    if (!font.empty()) app.set_font_ttf(font.data(), font.size());
+    Headless::upload_fonts();
+    const std::string bin = fixture("binaries/fatbin_none.fatbin");
+    app.take_dropped_files({{"fatbin_none.fatbin", std::vector<unsigned char>(bin.begin(), bin.end())}});
+    const auto words = [](const occ::io::json& r, bool below = true) {  // those drawn from the binaries' section down
+        std::set<std::string> w;
+        float top = below ? 1e9f : -1e9f;  // nothing when the section is off screen
+        for (const auto& t : r["texts"])
+            if (below && t["text"].get<std::string>().rfind("Import binaries", 0) == 0) top = t["rect"][1];
+        for (const auto& t : r["texts"]) {
+            if (t["rect"][1].get<float>() < top || (below && t["text"].get<std::string>().rfind("Import", 0) == 0))
+                continue;  // the header runs past a phone's edge
+            std::istringstream in(t["text"].get<std::string>());
+            for (std::string x; in >> x;) {
+                const auto b = x.find_first_not_of(",;:.()"), e = x.find_last_not_of(",;:.()");
+                if (b != std::string::npos) w.insert(x.substr(b, e - b + 1));
+            }
+        }
+        return w;
+    };
+    const occ::io::json phone = layout_at(app, {390, 844, 3}, 10);
+    std::set<std::string> heads;
+    for (const auto& t : phone["texts"]) heads.insert(t["text"].get<std::string>());
+    CHECK(heads.count("kernel") == 1);  // the table's heading is on screen
+    CHECK(heads.count("occupancy") == 1);
+    const std::set<std::string> whole = words(layout_at(app, {7680, 4320, 1}), false);
+    REQUIRE(whole.count("compute_90") == 1);
+    const std::set<std::string> shown = words(phone);
+    CHECK(shown.count("ns::k_overload(int*") == 1);
+    for (const std::string& w : shown) CHECK_MESSAGE(whole.count(w) == 1, w);
+    for (const Screen& sc : kScreens) {
+        CAPTURE(sc.w);
+        CAPTURE(sc.dpr);
+        for (const std::string& w : words(layout_at(app, sc))) CHECK_MESSAGE(whole.count(w) == 1, w);
     }
 }

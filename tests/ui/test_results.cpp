@@ -139,8 +139,8 @@ TEST_CASE("dropped text: a report goes to the ncu import, anything else to the c
     CHECK(!s.ncu_text.empty());
     CHECK(s.tab == occ::ui::Tab::advisor);
     CHECK(s.reveal == occ::ui::AppState::Reveal::ncu);
-    for (int f = 0; f < 3; ++f) run_frame(app);
-    CHECK(s.reveal == occ::ui::AppState::Reveal::none);  // shown once, then the user scrolls
+    for (int f = 0; f < 8; ++f) run_frame(app);
+    CHECK(s.reveal == occ::ui::AppState::Reveal::none);  // shown until its place holds, then the user scrolls
     CHECK(!s.derived.ncu.answer.kernels.empty());
     app.take_dropped_text("ptxas info    : Used 40 registers, 1024 bytes smem, 360 bytes cmem[0]\n");
     CHECK(s.ptxas_log.find("40 registers") != std::string::npos);
@@ -184,7 +184,7 @@ TEST_CASE("dropped files: binaries and Triton's files become the binary import; 
     CHECK(row.request->launch.threads == 128);
     CHECK(app.kernels_json() == occ::io::to_json(*k).dump());
     CHECK(app.scenario_json().find("add_kernel") == std::string::npos);  // the binaries stay out of the link
-    for (int f = 0; f < 3; ++f) run_frame(app);
+    for (int f = 0; f < 8; ++f) run_frame(app);
     CHECK(s.reveal == occ::ui::AppState::Reveal::none);
 
     // What "Use" does: the row's request becomes the scenario.

@@ -116,7 +116,7 @@ void evaluate(PtxasAnswer& a, PtxasRow& row) {
     Device dev = a.input.device;
     const char* artefact = from_binary(k) ? "the binary" : "the log";
     if (k.format == "ptx") {
-        row.error = "PTX only: JIT-compiled at load, occupancy unknown until compiled";
+        row.error = kPtxOnlyReason;
         return;
     }
     if (k.format == kSpillWarningFormat || k.format == kZstdEntryFormat) {

@@ -286,7 +286,11 @@ struct AppState {
     std::vector<io::BinaryRead> binaries;
     int binaries_skipped = 0;  // other files dropped with them (Triton's IR stages and group files)
     // Text or files just dropped or pasted: the Advisor tab opens that import section and scrolls to it.
+    // It stays revealed until its place in the tab holds for a few frames (the tables above it
+    // settle their widths, and so their heights, a frame or two after the tab opens).
     enum class Reveal : int { none, ptxas, ncu, binaries } reveal = Reveal::none;
+    float reveal_y = -1;    // where the revealed section's header was drawn last frame
+    int reveal_steady = 0;  // frames it has been drawn there
 
     ViewFlags views;
     Tab tab = Tab::occupancy;

@@ -74,6 +74,15 @@ void input_row(const char* label, const char* tip) {
     ImGui::SetNextItemWidth(-FLT_MIN);
 }
 
+float widest_word(std::string_view t) {
+    float w = 0;
+    for (std::size_t b = 0, e; b < t.size(); b = e + 1) {
+        e = std::min(t.find(' ', b), t.size());
+        w = std::max(w, ImGui::CalcTextSize(t.data() + b, t.data() + e).x);
+    }
+    return w;
+}
+
 void text_wrapped(std::string_view text) {
     const float width = std::max(ImGui::GetContentRegionAvail().x, em(2));
     const float blank = ImGui::CalcTextSize(" ").x;
@@ -108,6 +117,22 @@ void text_wrapped(std::string_view text) {
     }
     if (end > line || text.empty()) ImGui::TextUnformatted(text.data() + line, text.data() + end);
     ImGui::EndGroup();
+}
+
+bool reveal_header(AppState& s, AppState::Reveal which, const char* label) {
+    const bool reveal = s.reveal == which;
+    const float y = ImGui::GetCursorPosY();  // in the tab's content, whatever its scroll
+    if (reveal) ImGui::SetNextItemOpen(true);
+    // Where the label does not fit (a phone), its words before the parenthesis; the same ID.
+    const std::string_view full(label), brief = full.substr(0, full.find(" ("));
+    const bool fits = ImGui::CalcTextSize(label).x + em(2) + 2 * ImGui::GetStyle().FramePadding.x <= ImGui::GetContentRegionAvail().x;
+    const bool open = ImGui::CollapsingHeader((std::string(fits ? full : brief) + "###" + std::string(brief)).c_str());
+    if (reveal) {
+        ImGui::SetScrollHereY(0.0f);
+        s.reveal_steady = y == s.reveal_y ? s.reveal_steady + 1 : 0;
+        s.reveal_y = y;
+    }
+    return open;
 }
 
 void item_tooltip(const char* text) {

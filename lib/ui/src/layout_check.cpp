@@ -110,9 +110,16 @@ bool scrolls(const ImGuiWindow* w, int axis) {
 
 // Whether a glyph cut along `axis` is only scrolled out of view: it reaches past the visible area
 // of the nearest window (itself or one around it) that scrolls along that axis.
+// A multiline text box (ImGui's child named after the box's "##" label; the app's panels have plain
+// names) scrolls its lines sideways with the cursor, as an editor does.
+bool text_box(const ImGuiWindow* w) {
+    const char* leaf = std::strrchr(w->Name, '/');
+    return (w->Flags & ImGuiWindowFlags_ChildWindow) && leaf && std::strncmp(leaf + 1, "##", 2) == 0;
+}
+
 bool scrolled_out(const ImGuiWindow* w, const ImRect& glyph, int axis) {
     for (; w; w = w->ParentWindow)
-        if (axis == 0 ? w->ScrollbarX : w->ScrollbarY) break;
+        if (axis == 0 ? w->ScrollbarX || text_box(w) : w->ScrollbarY) break;
     if (!w) return false;
     const ImRect& v = w->InnerClipRect;
     return axis == 0 ? glyph.Min.x < v.Min.x || glyph.Max.x > v.Max.x : glyph.Min.y < v.Min.y || glyph.Max.y > v.Max.y;

@@ -42,15 +42,23 @@ void before_after(const char* id, std::initializer_list<Column> cols) {
     if (!ImGui::BeginTable(id, static_cast<int>(cols.size()) + 1,
                            ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV))
         return;
-    ImGui::TableSetupColumn("");
-    for (const Column& c : cols) ImGui::TableSetupColumn(c.title);
+    // The labels' column is as wide as their widest word, so they wrap at blanks only.
+    const char* rows[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
+    float label = 0;
+    for (const char* r : rows) label = std::max(label, widest_word(r) + 2);
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize, label);
+    // The values' columns share the rest in proportion to their widest words (the limiters' titles).
+    for (const Column& c : cols)
+        ImGui::TableSetupColumn(c.title, ImGuiTableColumnFlags_WidthStretch,
+                                std::max(ImGui::CalcTextSize(c.title).x, c.r ? widest_word(limiters_text(c.r->limiters)) : 0) + 2);
     ImGui::TableHeadersRow();
     ImGui::PushTextWrapPos(0);  // a narrow column wraps its cells instead of cutting them
-    const char* rows[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
     for (int r = 0; r < 6; ++r) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextDisabled("%s", rows[r]);
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        text_wrapped(rows[r]);
+        ImGui::PopStyleColor();
         for (const Column& c : cols) {
             ImGui::TableNextColumn();
             if (!c.r) {
@@ -64,8 +72,9 @@ void before_after(const char* id, std::initializer_list<Column> cols) {
                 case 3: ImGui::Text("%d", c.r->blocks_per_sm); break;
                 case 4: ImGui::Text("%s", format_percent(c.r->occupancy).c_str()); break;
                 default:
-                    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(c.r->limiters)), "%s",
-                                       limiters_text(c.r->limiters).c_str());
+                    ImGui::PushStyleColor(ImGuiCol_Text, limiter_color(c.r->limiters));
+                    text_wrapped(limiters_text(c.r->limiters));
+                    ImGui::PopStyleColor();
             }
         }
     }
@@ -238,7 +247,11 @@ void draw_advisor(AppState& s) {
     draw_ptxas_import(s);
     draw_binary_import(s);
     draw_ncu(s);
-    s.reveal = AppState::Reveal::none;
+    if (s.reveal_steady >= 3 || s.reveal == AppState::Reveal::none) {  // in place: the user scrolls from here
+        s.reveal = AppState::Reveal::none;
+        s.reveal_y = -1;
+        s.reveal_steady = 0;
+    }
 
     section("Thread block clusters");
     if (!a.has_clusters) {

@@ -2,7 +2,10 @@
 // scenario's device and launch and a "Use" button: compiler output pasted as text (AppState::ptxas_log,
 // answered by io::answer_ptxas as `occ occupancy --ptxas` does) and binaries dropped on the window
 // (AppState::binaries, answered by io::answer_kernels as `occ kernels` does). Both draw one table.
+#include <algorithm>
+#include <bit>
 #include <string>
+#include <vector>
 
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
@@ -13,100 +16,114 @@
 namespace occ::ui {
 namespace {
 
-// A figure as the log or binary gave it; "not read" when it did not hold it (never shown as 0).
-template <typename T, typename Text>
-void figure(const std::optional<T>& v, Text text) {
-    if (v) ImGui::TextUnformatted(text(*v).c_str());
-    else ImGui::TextDisabled("not read");
-}
-
-std::string bytes_text(std::int64_t v) { return format_bytes(v); }
-
 // The rows of a ptxas or kernels answer. Binaries hold no spills but a stack frame, and say where
-// each kernel came from; "Use" loads what the row was evaluated with (io::PtxasRow::request). On a
-// narrow screen the name, arch, registers, shared memory and occupancy stay (the rest in the name's
-// tooltip), so the names keep room.
+// each kernel came from; "Use" loads what the row was evaluated with (io::PtxasRow::request). Every
+// column but the name's is as wide as its texts (or their widest words when that does not fit), so
+// cells wrap at blanks only; where the name would have less than its widest word, only the name and
+// the occupancy keep columns: the arch, registers and shared memory go on a line under the name, the
+// rest to its tooltip. A PTX-only row's reason is said once, above the table.
 void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
-    const ImVec4 err = ImGui::ColorConvertU32ToFloat4(error_color());
-    const bool wide = ImGui::GetContentRegionAvail().x >= em(40);
-    const bool from = binary && wide, stack = binary && wide, spills = !binary && wide, barriers = !binary && wide;
-    const int columns = 6 + from + stack + spills + barriers + wide;
-    if (!ImGui::BeginTable(binary ? "binary_rows" : "ptxas_rows", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
-        return;
-    // Binaries: room for the names and a fixed column for the button.
-    const auto column = [&](const char* h, float weight) {
-        if (binary) ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch, weight);
-        else ImGui::TableSetupColumn(h);
+    enum { kName, kArch, kRegs, kSmem, kStack, kSpills, kBarriers, kBlocks, kOcc, kFrom, kCols };
+    static constexpr const char* kHeads[kCols] = {"kernel",       "arch",     "regs",      "smem",      "stack",
+                                                  "spills st/ld", "barriers", "blocks/SM", "occupancy", "from"};
+    // Each row's cells as text and style (0 text, 1 disabled, 2 error).
+    const std::size_t n = a.rows.size();
+    std::vector<std::string> text(n * kCols);
+    std::vector<unsigned char> style(n * kCols);
+    const auto put = [&](std::size_t i, int j, const std::string& t, unsigned char st) {
+        text[i * kCols + j] = t;
+        style[i * kCols + j] = st;
     };
-    column("kernel", 3.0f);
-    for (const char* h : {"arch", "regs", "smem"}) column(h, 1.0f);
-    if (stack) column("stack", 1.0f);
-    if (spills) column("spills st/ld", 1.0f);
-    if (barriers) column("barriers", 1.0f);
-    if (wide) column("blocks/SM", 1.0f);
-    column("occupancy", 2.0f);
-    if (from) column("from", 1.5f);
-    if (binary)
-        ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("Use").x + 2 * ImGui::GetStyle().FramePadding.x);
-    else ImGui::TableSetupColumn("");
-    ImGui::TableHeadersRow();
-    const auto count = [](auto v) { return std::to_string(v); };
-    int id = 0;
-    for (const io::PtxasRow& row : a.rows) {
+    const auto figure = [&](std::size_t i, int j, const std::optional<std::int64_t>& v, bool bytes) {
+        if (v) put(i, j, bytes ? format_bytes(*v) : std::to_string(*v), 0);
+        else put(i, j, "not read", 1);
+    };
+    bool ptx = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        const io::PtxasRow& row = a.rows[i];
         const io::PtxasKernel& k = a.log.kernels[row.kernel];
-        ImGui::PushID(id++);
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        if (k.format == io::kZstdEntryFormat) ImGui::TextDisabled("(compressed entry)");
-        else ImGui::TextUnformatted(k.name.c_str());
-        std::string tip = k.mangled;
-        if (binary) tip += (tip.empty() ? "" : "\n") + k.source_file + (k.source_entry.empty() ? "" : ", " + k.source_entry);
-        if (!wide && binary && k.stack_frame) tip += "\nstack frame " + bytes_text(*k.stack_frame);
-        if (!tip.empty()) item_tooltip(tip.c_str());
-        ImGui::TableNextColumn();
-        if (k.arch.empty()) ImGui::TextDisabled("not read");
-        else ImGui::TextUnformatted(k.arch.c_str());
-        ImGui::TableNextColumn();
-        figure(k.registers, count);
-        ImGui::TableNextColumn();
-        figure(k.smem_static, bytes_text);
-        if (stack) {
-            ImGui::TableNextColumn();
-            figure(k.stack_frame, bytes_text);
-        }
-        if (spills) {
-            ImGui::TableNextColumn();
-            if (k.spill_stores || k.spill_loads)
-                ImGui::Text("%s/%s", k.spill_stores ? count(*k.spill_stores).c_str() : "?",
-                            k.spill_loads ? count(*k.spill_loads).c_str() : "?");
-            else ImGui::TextDisabled("not read");
-        }
-        if (barriers) {
-            ImGui::TableNextColumn();
-            figure(k.barriers, count);
-        }
-        if (wide) {
-            ImGui::TableNextColumn();
-            if (row.result) ImGui::Text("%d", row.result->blocks_per_sm);
-        }
-        ImGui::TableNextColumn();
-        ImGui::PushTextWrapPos(0);
+        const bool zstd = k.format == io::kZstdEntryFormat;
+        put(i, kName, zstd ? "(compressed entry)" : k.name, zstd);
+        put(i, kArch, k.arch.empty() ? "not read" : k.arch, k.arch.empty());
+        figure(i, kRegs, k.registers, false);
+        figure(i, kSmem, k.smem_static, true);
+        figure(i, kStack, k.stack_frame, true);
+        figure(i, kBarriers, k.barriers, false);
+        if (k.spill_stores || k.spill_loads)
+            put(i, kSpills,
+                (k.spill_stores ? std::to_string(*k.spill_stores) : "?") + "/" + (k.spill_loads ? std::to_string(*k.spill_loads) : "?"), 0);
+        else put(i, kSpills, "not read", 1);
         if (row.result) {
-            const OccupancyResult& o = *row.result;
-            const std::string lim = limiter_labels(o.limiters, ", ");
-            ImGui::Text("%s (%s)", format_percent(o.occupancy).c_str(), lim.c_str());
-            std::string notes;
-            for (const std::string& n : row.notes) notes += (notes.empty() ? "" : "\n") + n;
-            if (!notes.empty()) item_tooltip(notes.c_str());
+            put(i, kBlocks, std::to_string(row.result->blocks_per_sm), 0);
+            put(i, kOcc, format_percent(row.result->occupancy) + " (" + limiter_labels(row.result->limiters, ", ") + ")", 0);
         } else {
-            ImGui::TextColored(err, "%s", row.error.c_str());
+            const bool p = k.format == "ptx";
+            ptx |= p;
+            put(i, kOcc, p ? "PTX" : row.error, p ? 1 : 2);
         }
-        ImGui::PopTextWrapPos();
-        if (from) {
+        put(i, kFrom, k.source_file.substr(k.source_file.find_last_of("/\\") + 1), 1);
+    }
+    // Widths: whole texts, else widest words; the name keeps at least its widest word.
+    const unsigned all = ((1u << kCols) - 1) & ~(binary ? 1u << kSpills | 1u << kBarriers : 1u << kStack | 1u << kFrom);
+    const unsigned narrow = 1u << kName | 1u << kOcc;
+    float whole[kCols], word[kCols];
+    for (int j = 0; j < kCols; ++j) whole[j] = word[j] = ImGui::CalcTextSize(kHeads[j]).x + 2;
+    for (std::size_t c = 0; c < text.size(); ++c) {
+        whole[c % kCols] = std::max(whole[c % kCols], ImGui::CalcTextSize(text[c].c_str()).x + 2);
+        word[c % kCols] = std::max(word[c % kCols], widest_word(text[c]) + 2);
+    }
+    const float pad = 2 * ImGui::GetStyle().CellPadding.x, use = ImGui::CalcTextSize("Use").x + 2 * ImGui::GetStyle().FramePadding.x;
+    const auto room = [&](unsigned shown, const float* w) {  // what the name keeps
+        float r = ImGui::GetContentRegionAvail().x - use - pad * 2;
+        for (int j = 1; j < kCols; ++j)
+            if (shown >> j & 1) r -= w[j] + pad;
+        return r;
+    };
+    const unsigned shown = room(all, word) >= word[kName] ? all : narrow;
+    const float* width = room(shown, whole) >= word[kName] ? whole : word;
+    const ImU32 colors[] = {ImGui::GetColorU32(ImGuiCol_Text), ImGui::GetColorU32(ImGuiCol_TextDisabled), error_color()};
+    ImGui::PushStyleColor(ImGuiCol_Text, colors[1]);
+    if (ptx) text_wrapped(std::string(io::kPtxOnlyReason) + " (the rows marked PTX).");
+    ImGui::PopStyleColor();
+    if (!ImGui::BeginTable(binary ? "binary_rows" : "ptxas_rows", std::popcount(shown) + 1, ImGuiTableFlags_RowBg)) return;
+    constexpr ImGuiTableColumnFlags kFixed = ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize;
+    ImGui::TableSetupColumn(kHeads[kName], ImGuiTableColumnFlags_WidthStretch);
+    for (int j = 1; j < kCols; ++j)
+        if (shown >> j & 1) ImGui::TableSetupColumn(kHeads[j], kFixed, width[j]);
+    ImGui::TableSetupColumn("", kFixed, use);
+    ImGui::TableHeadersRow();
+    for (std::size_t i = 0; i < a.rows.size(); ++i) {
+        const io::PtxasRow& row = a.rows[i];
+        const io::PtxasKernel& k = a.log.kernels[row.kernel];
+        ImGui::PushID(static_cast<int>(i));
+        ImGui::TableNextRow();
+        for (int j = 0; j < kCols; ++j) {
+            if (!(shown >> j & 1)) continue;
             ImGui::TableNextColumn();
-            ImGui::PushTextWrapPos(0);
-            ImGui::TextDisabled("%s", k.source_file.c_str());
-            ImGui::PopTextWrapPos();
+            ImGui::PushStyleColor(ImGuiCol_Text, colors[style[i * kCols + j]]);
+            ImGui::BeginGroup();
+            text_wrapped(text[i * kCols + j]);
+            ImGui::PopStyleColor();
+            if (j == kName && shown == narrow) {  // the arch and the figures read, on a line under the name
+                std::string line = k.arch;
+                if (k.registers) line += ", " + text[i * kCols + kRegs] + " regs";
+                if (k.smem_static) line += ", " + text[i * kCols + kSmem] + " smem";
+                ImGui::PushStyleColor(ImGuiCol_Text, colors[1]);
+                text_wrapped(line);
+                ImGui::PopStyleColor();
+            }
+            ImGui::EndGroup();
+            std::string tip;
+            if (j == kName) {
+                tip = k.mangled;
+                if (binary) tip += (tip.empty() ? "" : "\n") + k.source_file + (k.source_entry.empty() ? "" : ", " + k.source_entry);
+                for (int h = 1; h < kCols; ++h)
+                    if ((all & ~shown) >> h & 1) tip += std::string("\n") + kHeads[h] + " " + text[i * kCols + h];
+            } else if (j == kOcc) {
+                for (const std::string& n : row.notes) tip += (tip.empty() ? "" : "\n") + n;
+                if (k.format == "ptx") tip = row.error;
+            }
+            if (!tip.empty()) item_tooltip(tip.c_str());
         }
         ImGui::TableNextColumn();
         if (row.request && ImGui::SmallButton("Use")) {
@@ -125,10 +142,7 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
 }  // namespace
 
 void draw_ptxas_import(AppState& s) {
-    const bool reveal = s.reveal == AppState::Reveal::ptxas;
-    if (reveal) ImGui::SetNextItemOpen(true);
-    if (!ImGui::CollapsingHeader("Import compiler output (nvcc -Xptxas -v, cuobjdump --dump-resource-usage)")) return;
-    if (reveal) ImGui::SetScrollHereY(0.0f);
+    if (!reveal_header(s, AppState::Reveal::ptxas, "Import compiler output (nvcc -Xptxas -v, cuobjdump --dump-resource-usage)")) return;
     ImGui::TextDisabled(
         "Paste the log; every kernel gets its occupancy with this device and launch. \"Use\" copies a kernel's resources into the inputs.");
     if (input_text_multiline("##ptxas_log", s.ptxas_log, ImVec2(-1, em(7)))) mark_changed(s);
@@ -144,10 +158,7 @@ void draw_ptxas_import(AppState& s) {
 }
 
 void draw_binary_import(AppState& s) {
-    const bool reveal = s.reveal == AppState::Reveal::binaries;
-    if (reveal) ImGui::SetNextItemOpen(true);
-    if (!ImGui::CollapsingHeader("Import binaries (cubin, fatbin, .o, .so, executable, Triton cache)")) return;
-    if (reveal) ImGui::SetScrollHereY(0.0f);
+    if (!reveal_header(s, AppState::Reveal::binaries, "Import binaries (cubin, fatbin, .o, .so, executable, Triton cache)")) return;
     ImGui::TextDisabled(
         "Drop the files on the window (a Triton cache as a .zip, or its .cubin and .json files together): they are read here, not "
         "uploaded. Every kernel gets its occupancy with this device and launch; \"Use\" copies its resources into the inputs.");

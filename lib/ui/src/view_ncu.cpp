@@ -47,10 +47,8 @@ void kernel_table(const io::NcuKernelAnswer& k) {
 
 void draw_ncu(AppState& s) {
     // A report just dropped or pasted: open the section and scroll it to the top of the tab.
-    const bool reveal = s.reveal == AppState::Reveal::ncu;
-    if (reveal) ImGui::SetNextItemOpen(true);
-    if (!ImGui::CollapsingHeader("Import an Nsight Compute report (ncu --section LaunchStats --section Occupancy, --csv)")) return;
-    if (reveal) ImGui::SetScrollHereY(0.0f);
+    if (!reveal_header(s, AppState::Reveal::ncu, "Import an Nsight Compute report (ncu --section LaunchStats --section Occupancy, --csv)"))
+        return;
     ImGui::TextDisabled(
         "Paste the report (or drop its file on the window): each kernel's values next to occ's prediction for the same launch. "
         "\"Use\" makes a kernel's launch the scenario.");

@@ -33,11 +33,14 @@ inline float em(float n) { return n * ImGui::GetFontSize(); }
 ImU32 block_color(int block, float alpha = 1.0f);
 ImU32 limiter_color(unsigned limiter_bits, float alpha = 1.0f);
 const char* limiter_title(unsigned limiter_bit);  // "Warps", "Registers", ...
+// A collapsing header that a drop or paste (AppState::reveal == which) opens and scrolls to the top.
+bool reveal_header(AppState& s, AppState::Reveal which, const char* label);
 // A wrapped tooltip for the last item.
 void item_tooltip(const char* text);
 // Text wrapped to the space left on the line at blanks only (ImGui 1.86 also breaks after a
 // comma or a point, which splits "1,024" and "0.5"); drawn as one group.
 void text_wrapped(std::string_view text);
+float widest_word(std::string_view text);  // what text_wrapped needs to break at blanks only
 // Starts a row of a two-column input table: the label (with its tooltip) in column 0; the next
 // widget fills column 1.
 void input_row(const char* label, const char* tip);

@@ -58,6 +58,9 @@ inline constexpr const char* kSpillOnlyReason =
     "only a spill warning names this compilation: the log gives its spills, not its registers, shared memory or "
     "architecture (the output of -Xptxas -v has them)";
 
+// A kernel a binary holds as PTX only (format "ptx"): its row has no occupancy, for this reason.
+inline constexpr const char* kPtxOnlyReason = "PTX only: JIT-compiled at load, occupancy unknown until compiled";
+
 // A fatbin entry compressed with Zstandard, read by a build of occ without libzstd (the web page): one
 // row per entry (its architecture and place; its kernels' names and figures null), for this reason.
 inline constexpr const char* kZstdEntryFormat = "zstd entry";
