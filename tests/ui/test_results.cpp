@@ -275,7 +275,7 @@ TEST_CASE("AMD: the result panel is io::amd_occupancy_table's rows, and the scen
     CHECK(j["regs"] == 128);
     CHECK(j["sgprs"] == 40);
     CHECK(j["smem_static"] == 16384);
-    CHECK(j["wave_size"] == "default");
+    CHECK(j["wave_size"] == 0);
     occ::ui::App other;
     REQUIRE_MESSAGE(other.load_scenario_json(saved, &err), err);
     CHECK(other.state().amd);
@@ -293,14 +293,14 @@ TEST_CASE("AMD: the result panel is io::amd_occupancy_table's rows, and the scen
     }
     err.clear();
     CHECK(!other.load_scenario_json(R"({"gpu":"MI300X","regs":999})", &err));
-    CHECK(err.find("999 is outside 0..256") != std::string::npos);  // gfx942: 256 arch VGPRs per lane
+    CHECK(err.find("regs must be 0..256 (VGPRs per lane), got 999") != std::string::npos);  // gfx942: 256 arch VGPRs per lane
 
     // An RDNA target given by arch: wave size and CU mode round-trip.
     REQUIRE_MESSAGE(other.load_scenario_json(R"({"arch":"gfx1100","threads":128,"regs":64,"wave_size":"64","cu_mode":true})", &err), err);
     CHECK(other.state().device_kind == occ::ui::DeviceKind::amd_target);
     const occ::io::json rd = occ::io::json::parse(other.scenario_json());
     CHECK(rd["arch"] == "gfx1100");
-    CHECK(rd["wave_size"] == "64");
+    CHECK(rd["wave_size"] == 64);
     CHECK(rd["cu_mode"] == true);
     CHECK(!other.state().derived.amd.result.wgp_mode);
     for (int f = 0; f < 3; ++f) run_frame_all_views(other);

@@ -25,7 +25,7 @@ describe("AMD GPUs in the page", () => {
       assert.equal(s.regs, 128);
       assert.equal(s.sgprs, 40);
       assert.equal(s.smem_static, 16384);
-      assert.equal(s.wave_size, "default");
+      assert.equal(s.wave_size, 0);
       assert.equal(s.cu_mode, false);
       assert.equal(s.carveout, undefined, "no NVIDIA-only field");
       assert.equal(await page.evaluate(() => occ.lastNotice), "");
@@ -66,7 +66,7 @@ describe("AMD GPUs in the page", () => {
     try {
       const s = await page.evaluate(() => occ.state());
       assert.equal(s.arch, "gfx1100");
-      assert.equal(s.wave_size, "64");
+      assert.equal(s.wave_size, 64);
       assert.equal(s.cu_mode, true);
       await page.evaluate(() => { location.hash = "#gpu=MI300X&cu_mode=true"; });
       await settle(page);

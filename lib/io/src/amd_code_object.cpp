@@ -256,7 +256,8 @@ std::size_t read_bundle(std::span<const unsigned char> b, const std::string& whe
 }
 
 // A compressed bundle at b[0..]: decompresses it into `buf`; returns its length in b.
-std::size_t decompress_bundle(std::span<const unsigned char> b, const std::string& where, std::vector<unsigned char>& buf) {
+std::size_t decompress_bundle(std::span<const unsigned char> b, const std::string& where,
+                              [[maybe_unused]] std::vector<unsigned char>& buf) {
     if (b.size() < 8) fail(where + ": compressed bundle header truncated");
     const std::uint16_t version = u16(&b[4]), method = u16(&b[6]);
     std::uint64_t total = 0, full = 0;
@@ -268,10 +269,10 @@ std::size_t decompress_bundle(std::span<const unsigned char> b, const std::strin
     if (total < hdr || total > b.size()) fail(where + ": compressed bundle of " + std::to_string(total) + " bytes lies past the end");
     if (full == 0 || full > kMaxEntryBytes)
         fail(where + ": compressed bundle decompresses to " + std::to_string(full) + " bytes (at most 256 MiB read)");
-    const auto data = b.subspan(hdr, static_cast<std::size_t>(total) - hdr);
-    buf.resize(static_cast<std::size_t>(full));
+    [[maybe_unused]] const auto data = b.subspan(hdr, static_cast<std::size_t>(total) - hdr);
     if (method == 1) {
 #if OCC_HAVE_ZSTD
+        buf.resize(static_cast<std::size_t>(full));
         const std::size_t r = ZSTD_decompress(buf.data(), buf.size(), data.data(), data.size());
         if (ZSTD_isError(r) || r != buf.size()) fail(where + ": Zstandard data of the compressed bundle is corrupt");
 #else
@@ -279,6 +280,7 @@ std::size_t decompress_bundle(std::span<const unsigned char> b, const std::strin
 #endif
     } else if (method == 0) {
 #if OCC_HAVE_ZLIB
+        buf.resize(static_cast<std::size_t>(full));
         uLongf n = static_cast<uLongf>(buf.size());
         if (uncompress(buf.data(), &n, data.data(), static_cast<uLong>(data.size())) != Z_OK || n != buf.size())
             fail(where + ": zlib data of the compressed bundle is corrupt");

@@ -420,8 +420,6 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
         if (!f || f->key == F::sweep.key || f->key == F::id.key) return fail(it.key().substr(0, 40) + ": unknown field in scenario");
     }
     if (io::is_amd_request(j)) {
-        // The link's codec reads wave_size=64 back as a number; the choice field takes its spelling.
-        if (const auto w = j.find(F::wave_size.key); w != j.end() && w->is_number_integer()) *w = std::to_string(w->get<std::int64_t>());
         // The answer's reader: the fields, then the model's ranges (a launch that fails still loads).
         Result<io::AmdAnswer> a = io::answer_amd_occupancy(j);
         if (!a) return fail(a.error);

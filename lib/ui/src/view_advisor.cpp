@@ -38,7 +38,34 @@ std::string limiters_text(unsigned bits) {
     return t.empty() ? "-" : t;
 }
 
+// Where the table's columns cannot each hold their widest word (a phone, a narrow window with three
+// options), each option is a line of its own instead, wrapped at blanks: "best: 512 threads, 32 regs,
+// 0 B dynamic smem -> 4 blocks / SM, 100% (Warps)".
+bool before_after_lines(std::initializer_list<Column> cols, float label) {
+    float need = label;
+    for (const Column& c : cols)
+        need += std::max(widest_word(c.title), c.r ? widest_word(limiters_text(c.r->limiters)) : 0) + 2 * ImGui::GetStyle().CellPadding.x +
+                2;
+    if (need <= ImGui::GetContentRegionAvail().x) return false;
+    for (const Column& c : cols) {
+        std::string line = std::string(c.title) + ": ";
+        if (!c.r) line += "-";
+        else
+            line += std::to_string(c.threads) + " threads, " + std::to_string(c.regs) + " registers, " + format_bytes(c.smem) +
+                    " dynamic smem -> " + std::to_string(c.r->blocks_per_sm) + " blocks / SM, " + format_percent(c.r->occupancy) + " (" +
+                    limiters_text(c.r->limiters) + ")";
+        text_wrapped(line);
+    }
+    return true;
+}
+
 void before_after(const char* id, std::initializer_list<Column> cols) {
+    {
+        const char* words[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
+        float label = 0;
+        for (const char* w : words) label = std::max(label, widest_word(w) + 2);
+        if (before_after_lines(cols, label + 2 * ImGui::GetStyle().CellPadding.x)) return;
+    }
     if (!ImGui::BeginTable(id, static_cast<int>(cols.size()) + 1,
                            ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV))
         return;

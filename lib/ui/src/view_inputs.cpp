@@ -94,8 +94,12 @@ void draw_amd_inputs(AppState& s) {
     changed |= bytes_input("##smem_dynamic", l.lds_dynamic, a.lds_per_workgroup);
     if (a.wave32 && a.wave64) {
         input_row("Wave size", io::fields::wave_size.help.data());
-        int i = l.wave_size == 32 ? 1 : l.wave_size == 64 ? 2 : 0;  // the choices' order: default, 32, 64
-        if (choice_combo("##wave", i, io::fields::wave_size)) {
+        // The field's values: 0 (the target's own), 32, 64.
+        const std::string own = "default (" + std::to_string(a.default_wave_size) + ")";
+        const std::string items = own + '\0' + "32" + '\0' + "64" + '\0' + '\0';
+        int i = l.wave_size == 32 ? 1 : l.wave_size == 64 ? 2 : 0;
+        ImGui::SetNextItemWidth(-FLT_MIN);
+        if (ImGui::Combo("##wave", &i, items.c_str())) {
             l.wave_size = i == 1 ? 32 : i == 2 ? 64 : 0;
             changed = true;
         }

@@ -15,11 +15,11 @@ enum class RowKind : unsigned char { input, result, limit, allocated, waves, poo
 
 struct TableRow {
     RowKind kind = RowKind::result;
-    std::string key;                // "Registers / warp"
-    std::string value;              // "2,048 regs (64 x 32, rounded up to 256)"
-    std::string note;               // limits: why this many blocks; others: the general rule (a tooltip)
-    Limiter limiter = kLimitWarps;  // limits: which one
-    bool hit = false;               // limits: this limiter sets the block count
+    std::string key;                    // "Registers / warp"
+    std::string value;                  // "2,048 regs (64 x 32, rounded up to 256)"
+    std::string note;                   // limits: why this many blocks; others: the general rule (a tooltip)
+    Limiter limiter = kLimitWarps;      // limits: which one
+    bool hit = false;                   // limits: this limiter sets the block count
     std::string per = "Blocks per SM";  // limits: what the value counts (AMD: "Workgroups per CU")
 };
 
