@@ -103,7 +103,9 @@ TEST_CASE("llc-19 remarks give the numbers its assembly comments give") {
         auto asm_ks = by_name(occ::io::parse_amd_text(text_of(std::string("kernels_") + cpu + ".s")).kernels);
         auto rem = by_name(occ::io::parse_amd_text(text_of(std::string("kernels_") + cpu + ".remarks")).kernels);
         REQUIRE(rem.size() == 3);
-        for (const auto& [name, k] : rem) {
+        for (const auto& entry : rem) {
+            const auto& name = entry.first;  // not a structured binding: clang 14 cannot capture one (CAPTURE)
+            const auto& k = entry.second;
             CAPTURE(name);
             const PtxasKernel& a = asm_ks.at(name);
             CHECK(k.format == "llvm remark");
