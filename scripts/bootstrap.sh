@@ -11,7 +11,7 @@ if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
 
 # Debian packages: native build + tests (llvm-14 and llvm-19: llc-14/llc-19, the oracle of the AMD
 # differential test tests/amd; llc-19 knows gfx942 and RDNA3/RDNA4, llc-14 gfx908/gfx90a/gfx1030)
-PKGS=(cmake g++ make pkg-config nlohmann-json3-dev libcli11-dev doctest-dev libbenchmark-dev liblz4-dev libzstd-dev libtomlplusplus-dev
+PKGS=(cmake g++ make pkg-config nlohmann-json3-dev libcli11-dev doctest-dev libbenchmark-dev liblz4-dev libzstd-dev zlib1g-dev libtomlplusplus-dev
       clang libclang-rt-14-dev clang-format dpkg-dev
       llvm-14 llvm-19
       pybind11-dev python3-dev python3-numpy python3-venv python3-pip)
