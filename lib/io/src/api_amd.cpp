@@ -13,13 +13,6 @@ namespace {
 namespace F = fields;
 using namespace occ::amd;
 
-bool fold_equal(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               auto lo = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-               return lo(x) == lo(y);
-           });
-}
-
 std::string target_list() {
     std::string s;
     for (const AmdArch& a : amd_archs()) s += (s.empty() ? "" : ", ") + std::string(a.isa);
@@ -62,8 +55,7 @@ AmdRequest amd_target(std::string_view name) {
         r.gpu = g;
         r.arch = amd_arch_of(*g);
     } else {
-        for (const AmdArch& a : amd_archs())
-            if (fold_equal(a.isa, name)) r.arch = &a;
+        r.arch = find_amd_arch(name);
     }
     return r;
 }
