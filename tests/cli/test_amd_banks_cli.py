@@ -104,7 +104,7 @@ class AmdBanks(unittest.TestCase):
             (["--gpu", "MI300X", "--expr", "A[threadIdx.x]"], "not modelled for AMD"),
             (["--gpu", "MI300X", "--access-bytes", "16", "--addresses", "0,8"], "not a multiple of 16"),
             (["--gpu", "MI300X", "--access-bytes", "16", "--offset", "8"], "occ models LDS accesses as naturally aligned"),
-            (["--gpu", "MI300X", "--wave-size", "32"], "must be 0 or 64 on gfx942, got 32"),
+            (["--gpu", "MI300X", "--wave-size", "32"], "must be 0 or 64 on gfx942 (0 = the target's own, 64), got 32"),
             (["--gpu", "MI300X", "--cc", "9.0"], "NVIDIA GPUs only"),
             (["--gpu", "MI300X", "--access-bytes", "32"], "access_bytes"),
             (["--arch", "gfx9999"], "unknown AMD target"),

@@ -91,14 +91,22 @@ int amd_llvm_waves_per_simd_sgprs(const AmdArch& a, int sgprs) {
     return std::min(w, a.max_waves_per_simd);
 }
 
+int amd_wave_size(const AmdArch& a, int requested) {
+    const int w = requested == 0 ? a.default_wave_size : requested;
+    return (w == 32 && a.wave32) || (w == 64 && a.wave64) ? w : 0;
+}
+
+std::string amd_wave_size_error(const AmdArch& a, int requested) {
+    if (amd_wave_size(a, requested) != 0) return "";
+    return std::string("must be ") + (a.wave32 ? (a.wave64 ? "0, 32 or 64" : "0 or 32") : "0 or 64") + " on " + std::string(a.isa) +
+           " (0 = the target's own, " + str(a.default_wave_size) + "), got " + str(requested);
+}
+
 AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, const AmdLaunch& l) {
     AmdOccupancyResult r;
     r.arch = &a;
-    r.wave_size = l.wave_size == 0 ? a.default_wave_size : l.wave_size;
-    if (!((r.wave_size == 32 && a.wave32) || (r.wave_size == 64 && a.wave64)))
-        return fail(r, AmdError::wave_size,
-                    std::string("wave_size must be ") + (a.wave32 ? (a.wave64 ? "32 or 64" : "32") : "64") + " on " + std::string(a.isa) +
-                        ", got " + str(l.wave_size));
+    r.wave_size = amd_wave_size(a, l.wave_size);
+    if (r.wave_size == 0) return fail(r, AmdError::wave_size, "wave_size " + amd_wave_size_error(a, l.wave_size));
     if (l.threads < 1 || l.threads > a.max_threads_per_workgroup)
         return fail(r, AmdError::threads_range,
                     "threads must be 1.." + str(a.max_threads_per_workgroup) + " (threads per workgroup), got " + str(l.threads));
@@ -168,7 +176,7 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
 }
 
 int amd_llvm_occupancy(const AmdArch& a, const AmdKernel& k, const AmdLaunch& l, int llvm_major) {
-    const int wave = l.wave_size == 0 ? a.default_wave_size : l.wave_size;
+    const int wave = l.wave_size == 0 ? a.default_wave_size : l.wave_size;  // inputs are taken as valid
     const bool wgp = a.has_wgp_mode && !l.cu_mode;
     const int simds = a.simds_per_cu * (wgp ? 2 : 1);
     const int n = ceil_div(std::max(l.threads, 1), wave);

@@ -32,10 +32,6 @@ bool amd_only(std::string_view key) {
     return false;
 }
 
-std::string device_words(const AmdRequest& r) {
-    return r.gpu ? std::string(r.gpu->name) + " is an AMD GPU" : std::string(r.arch->isa) + " is an AMD target";
-}
-
 int clamp_int(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
 
 std::string str(std::int64_t v) { return std::to_string(v); }
@@ -67,7 +63,11 @@ bool is_amd_request(const json& request) {
     return it != request.end() && it->is_string() && amd_target(it->get<std::string>()).arch != nullptr;
 }
 
-AmdRequest read_amd_request(FieldReader& f) {
+std::string amd_device_words(const AmdRequest& r) {
+    return r.gpu ? std::string(r.gpu->name) + " is an AMD GPU" : std::string(r.arch->isa) + " is an AMD target";
+}
+
+AmdRequest read_amd_target(FieldReader& f) {
     AmdRequest r;
     if (f.has(F::arch)) {
         if (f.has(F::gpu)) f.fail("arch", "give gpu or arch, not both");
@@ -79,10 +79,15 @@ AmdRequest read_amd_request(FieldReader& f) {
         r = amd_target(name);
         if (!r.arch) f.fail("gpu", unknown_gpu_message(name));
     }
+    return r;
+}
+
+AmdRequest read_amd_request(FieldReader& f) {
+    AmdRequest r = read_amd_target(f);
     // The NVIDIA-only fields, by name.
     for (const FieldSpec* s : find_kind("occupancy")->fields)
         if (!shared_field(s->key) && !amd_only(s->key) && f.has(*s))
-            f.fail(s->key, "applies to NVIDIA GPUs only; " + device_words(r) +
+            f.fail(s->key, "applies to NVIDIA GPUs only; " + amd_device_words(r) +
                                " (AMD takes threads or block, regs, agprs, sgprs, "
                                "smem_static, smem_dynamic, wave_size, cu_mode)");
     const AmdArch& a = *r.arch;

@@ -14,38 +14,13 @@ namespace {
 namespace F = fields;
 using namespace occ::amd;
 
-std::string target_words(const AmdRequest& t) {
-    return t.gpu ? std::string(t.gpu->name) + " is an AMD GPU" : std::string(t.arch->isa) + " is an AMD target";
-}
-
-std::string known_targets() {
-    std::string s;
-    for (const AmdArch& a : amd_archs()) s += (s.empty() ? "" : ", ") + std::string(a.isa);
-    return s;
-}
-
-AmdRequest read_target(FieldReader& f) {
-    AmdRequest t;
-    if (f.has(F::arch)) {
-        if (f.has(F::gpu)) f.fail("arch", "give gpu or arch, not both");
-        const std::string isa = f.string(F::arch);
-        t = amd_target(isa);
-        if (!t.arch || t.gpu) f.fail("arch", "unknown AMD target \"" + isa.substr(0, 40) + "\"; known: " + known_targets());
-    } else {
-        const std::string name = f.string(F::gpu);
-        t = amd_target(name);
-        if (!t.arch) f.fail("gpu", unknown_gpu_message(name));
-    }
-    return t;
-}
-
 // The fields an AMD wave has no meaning for, refused by name.
 void refuse_nvidia_fields(FieldReader& f, const AmdRequest& t) {
     for (const char* k : {"cc", "device"})
-        if (f.has(k)) f.fail(k, "applies to NVIDIA GPUs only; " + target_words(t) + " (give gpu or arch)");
+        if (f.has(k)) f.fail(k, "applies to NVIDIA GPUs only; " + amd_device_words(t) + " (give gpu or arch)");
     for (const char* k : kTileKeys)
         if (f.has(k))
-            f.fail(k, "belongs to NVIDIA's tile model (ldmatrix, cp.async, TMA and CuTe swizzles); " + target_words(t) +
+            f.fail(k, "belongs to NVIDIA's tile model (ldmatrix, cp.async, TMA and CuTe swizzles); " + amd_device_words(t) +
                           ": describe the wave's LDS addresses with addresses, affine (stride), 2d (pitch, pad, swizzle) or gather");
     for (std::string_view k : kExprKeys)
         if (f.has(k)) f.fail(k, "pattern \"expr\" is not modelled for AMD GPUs yet; give addresses or an affine, 2d or gather pattern");
@@ -55,15 +30,14 @@ void refuse_nvidia_fields(FieldReader& f, const AmdRequest& t) {
 
 AmdBanksRequest read_amd_banks(FieldReader& f) {
     AmdBanksRequest r;
-    r.target = read_target(f);
+    r.target = read_amd_target(f);
     refuse_nvidia_fields(f, r.target);
     const AmdArch& a = *r.target.arch;
-    // 0 = the target's default (the occupancy request's field: fields::wave_size).
-    const std::int64_t wave = f.integer(F::wave_size);
-    r.wave_size = wave == 0 ? a.default_wave_size : static_cast<int>(wave);
-    if ((r.wave_size != 32 && r.wave_size != 64) || (r.wave_size == 32 && !a.wave32) || (r.wave_size == 64 && !a.wave64))
-        f.fail("wave_size", std::string("must be ") + (a.wave32 ? "0, 32 or 64" : "0 or 64") + " on " + std::string(a.isa) + ", got " +
-                                std::to_string(wave));
+    // 0 = the target's default (the occupancy request's field and rule: occ::amd::amd_wave_size).
+    // The field's spec holds it to 0, 32 or 64; the target decides which of them it runs.
+    const int asked = static_cast<int>(f.integer(F::wave_size));
+    r.wave_size = amd_wave_size(a, asked);
+    if (r.wave_size == 0) f.fail("wave_size", amd_wave_size_error(a, asked));
     const std::uint64_t wave_lanes = r.wave_size == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << r.wave_size) - 1;
     r.active_lanes = detail::read_u64(
         f, F::active_lanes.key, wave_lanes, wave_lanes,

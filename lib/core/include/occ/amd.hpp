@@ -200,6 +200,12 @@ std::string amd_limit_note(const AmdOccupancyResult& r, AmdLimiter which);
 // workgroups would help.
 std::string amd_fix(const AmdOccupancyResult& r);
 
+// The wave size a launch runs at: `requested` (0 = the target's default, 32 or 64) when the target
+// runs it, else 0; amd_wave_size_error says why ("must be 0 or 64 on gfx942 (0 = the target's own,
+// 64), got 32"; "" when it runs).
+int amd_wave_size(const AmdArch& a, int requested);
+std::string amd_wave_size_error(const AmdArch& a, int requested);
+
 // The rules the model and the oracle share, exposed for tests.
 int amd_waves_per_simd_vgprs(const AmdArch& a, int wave_size, int total_vgprs);
 int amd_waves_per_simd_sgprs(const AmdArch& a, int sgprs, bool trap_handler = true);

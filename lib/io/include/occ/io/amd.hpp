@@ -43,6 +43,11 @@ bool is_amd_request(const json& request);
 // The catalogue AMD GPU or target a name means ("MI300X", "gfx942"); arch nullptr when none.
 AmdRequest amd_target(std::string_view name);
 
+// The target of an AMD request: `arch` (a target) or `gpu` (an AMD GPU), not both; each error names
+// its field and lists what is known. Every AMD request kind reads its target here.
+AmdRequest read_amd_target(FieldReader& f);
+// "MI300X is an AMD GPU" / "gfx942 is an AMD target", for messages that refuse a field.
+std::string amd_device_words(const AmdRequest& r);
 // Reads the fields above (and refuses the kind's NVIDIA-only fields); the caller finishes.
 AmdRequest read_amd_request(FieldReader& f);
 Result<AmdRequest> read_amd_request(const json& request, std::string_view context);
