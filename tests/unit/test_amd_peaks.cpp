@@ -34,18 +34,18 @@ struct Expected {
 };
 // 0 = no figure in the source read (the roofline refuses that precision).
 constexpr Expected kExpected[] = {
-    // name          fp64  fp64mx  fp32   tf32   fp16    bf16    fp8     int8    GB/s
-    {"MI100", 11.5, 0, 23.1, 0, 184.6, 92.3, 0, 184.6, 1228},           // [ROCM100], INT8 [ANDT]
-    {"MI210", 22.6, 45.3, 22.6, 0, 181, 0, 0, 181, 1600},               // [ANDT]
-    {"MI250", 45.3, 90.5, 45.3, 0, 362.1, 362.1, 0, 362.1, 3200},       // [ROCM250]
-    {"MI250X", 47.9, 95.7, 47.9, 0, 383.0, 383.0, 0, 383.0, 3200},      // [MI250X]
-    {"MI300A", 61.3, 122.6, 122.6, 0, 980.6, 980.6, 0, 0, 5300},        // [MI300A]
+    // name, fp64, fp64 matrix, fp32, tf32, fp16, bf16, fp8, int8 (TFLOP/s, TOP/s), DRAM GB/s
+    {"MI100", 11.5, 0, 23.1, 0, 184.6, 92.3, 0, 184.6, 1228},                     // [ROCM100], INT8 [ANDT]
+    {"MI210", 22.6, 45.3, 22.6, 0, 181, 0, 0, 181, 1600},                         // [ANDT]
+    {"MI250", 45.3, 90.5, 45.3, 0, 362.1, 362.1, 0, 362.1, 3200},                 // [ROCM250]
+    {"MI250X", 47.9, 95.7, 47.9, 0, 383.0, 383.0, 0, 383.0, 3200},                // [MI250X]
+    {"MI300A", 61.3, 122.6, 122.6, 0, 980.6, 980.6, 0, 0, 5300},                  // [MI300A]
     {"MI300X", 81.7, 163.4, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 2614.9, 5300},  // [MI300X]
-    {"MI325X", 0, 0, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 0, 6000},    // [MI325X]
-    {"MI350X", 0, 0, 0, 0, 0, 0, 0, 0, 8000},                           // [MI350]
-    {"MI355X", 0, 0, 157.3, 0, 0, 0, 0, 0, 8000},                       // [MI350]
-    {"RX-7900-XTX", 0, 0, 61.4, 0, 0, 0, 0, 0, 960},                    // [R7900]
-    {"RX-9070-XT", 0, 0, 48.7, 0, 0, 0, 0, 0, 640},                     // [R9070]
+    {"MI325X", 0, 0, 163.4, 653.7, 1307.4, 1307.4, 2614.9, 0, 6000},              // [MI325X]
+    {"MI350X", 0, 0, 0, 0, 0, 0, 0, 0, 8000},                                     // [MI350]
+    {"MI355X", 0, 0, 157.3, 0, 0, 0, 0, 0, 8000},                                 // [MI350]
+    {"RX-7900-XTX", 0, 0, 61.4, 0, 0, 0, 0, 0, 960},                              // [R7900]
+    {"RX-9070-XT", 0, 0, 48.7, 0, 0, 0, 0, 0, 640},                               // [R9070]
 };
 }  // namespace
 
@@ -97,8 +97,8 @@ TEST_CASE("an AMD precision no source states is refused, not invented") {
     const occ::io::json r = occ::io::handle("roofline", occ::io::json{{"gpu", "MI350X"}, {"op", "matmul"}, {"dtype", "fp16"}});
     REQUIRE(r["error"].is_string());
     CHECK(r["error"].get<std::string>().find("MI350X has no published fp16 peak") != std::string::npos);
-    const occ::io::json u =
-        occ::io::handle("roofline", occ::io::json{{"gpu", "MI350X"}, {"op", "matmul"}, {"dtype", "fp16"}, {"peak_tflops", 2000}});
+    const occ::io::json u = occ::io::handle("roofline",
+                                            occ::io::json{{"gpu", "MI350X"}, {"op", "matmul"}, {"dtype", "fp16"}, {"peak_tflops", 2000}});
     REQUIRE(u["error"].is_null());
     CHECK(u["ridge"].get<double>() == doctest::Approx(2000e12 / 8000e9));
     // MI100 has no FP64 matrix instructions (CDNA 1), MI210 no BF16 figure in the sources read.
