@@ -175,8 +175,9 @@ constexpr std::array kArchs{
 //   [ROCM100] ROCm, "AMD Instinct MI100 microarchitecture", table "Peak-performance capabilities of MI100"
 //             (rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi100.html): vector FP64 11.5, vector FP32
 //             23.1, matrix FP16 184.6, matrix BF16 92.3 TFLOP/s; "peak memory bandwidth of the attached HBM2
-//             is 1.228 TB/sec". CDNA 1 has no FP64 matrix instructions (ROCm Compute Profiler, "CDNA
-//             performance model", data type table: FP64 GEMM unsupported on CDNA): fp64_tensor unset.
+//             is 1.228 TB/sec". CDNA 1 has no FP64 matrix instructions (ROCm Compute Profiler, "AMD CDNA
+//             architecture", data type table: FP64 GEMM unsupported on CDNA; rocm.docs.amd.com/projects/
+//             rocprofiler-compute/en/develop/conceptual/cdna/cdna-performance-model.html): fp64_tensor unset.
 //   [ROCM250] ROCm, "AMD Instinct MI250 microarchitecture", table "Peak-performance capabilities of the
 //             MI250 OAM" (rocm.docs.amd.com/en/latest/conceptual/gpu-arch/mi250.html): matrix FP64 90.5,
 //             vector FP64 45.3, vector FP32 45.3, matrix FP16 / BF16 / INT8 362.1; "3.2 TB/sec".
@@ -187,26 +188,31 @@ constexpr std::array kArchs{
 //             AMD's ROCm blog "LLM inference optimization" (rocm.blogs.amd.com; ROCm/rocm-blogs
 //             blogs/artificial-intelligence/llm-inference-optimize). MI210 BF16: not in either: unset.
 //   [MI250X]  AMD's MI200 launch table as printed in zexron.com, "AMD MI250(X) Aldebaran as MCM with up to
-//             47.9 teraflop/s and 560 watt TDP": MI250X FP64 | FP32 vector 47.9, FP64 | FP32 matrix 95.7,
+//             47.9 teraflop/s and 560 watt TDP" (zexron.com/amd-mi250-x-aldebaran-as-mcm-with-up-to-479-
+//             teraflop-s-and-560-watt-tdp): MI250X FP64 | FP32 vector 47.9, FP64 | FP32 matrix 95.7,
 //             FP16 | BF16 383.0 TFLOP/s, INT4 | INT8 383.0 TOPS, 3.2 TB/s (MI250: 45.3, 90.5, 362.1, as
-//             [ROCM250]). The 383 FP16 also from AMD's hipBLAS maintainers (ROCm/hipBLAS issue 534).
+//             [ROCM250]). The 383 FP16 also from AMD's hipBLAS maintainers (github.com/ROCm/hipBLAS/issues/534).
 //   [MI300A]  AMD Instinct MI300A specifications (amd.com/en/products/accelerators/instinct/mi300/mi300a.html)
-//             as listed in vengineer.hatenablog.com (2023-12-11): FP64 61.3, FP64 matrix 122.6, FP32 122.6,
+//             as listed in vengineer.hatenablog.com/entry/2023/12/11/080000: FP64 61.3, FP64 matrix 122.6, FP32 122.6,
 //             FP16 980.6, BF16 980.6 TFLOP/s; INT8 "1.96 POPs" (rounded: not used); TF32 and FP8 not listed
-//             there: unset. HBM3 5.3 TB/s (AMD's launch figures, e.g. estaterule.ru's report of 2023-12).
+//             there: unset. HBM3 5.3 TB/s (AMD's launch figures as reported in estaterule.ru/news/amd-vypuskaet-
+//             samyj-bolshoj-i-slozhnyj-v-mire-gpu-so-192-gb-pamjati-i-gigantskij-apu-so-128-gb-...).
 //   [MI325X]  AMD Instinct MI325X specifications as listed in awesomeagents.ai/hardware/amd-mi325x: FP32
 //             163.4, TF32 653.7, FP16 / BF16 1,307.4, FP8 2,614.9 (5,229.8 with sparsity) TFLOP/s, 6 TB/s
-//             (also docs.vultr.com ROCm cookbook "Hardware requirements", from AMD's MI325X page: 6.0 TB/s,
-//             FP16 1,307). FP64 and INT8 not listed there: unset.
-//   [MI350]   Tom's Hardware, "AMD's Instinct MI355X accelerator will reportedly consume 1,400 watts"
-//             (ISC 2025): MI350X and MI355X "288GB HBM3E memory that will offer up to 8 TB/s"; svethardware.cz,
-//             "AMD uvádí akcelerátory Instinct MI350X a MI355X" (AMD's launch figures): MI355X FP32 157.3
-//             TFLOP/s. The dense matrix figures of the CDNA 4 whitepaper / datasheets were not readable
-//             here: unset. CDNA 4 has no TF32 matrix instructions (ROCm Compute Profiler table: TF32 GEMM
-//             unsupported on CDNA4).
+//             (also docs.vultr.com/inference-cookbook/rocm/getting-started/hardware-requirements, from AMD's
+//             MI325X page: 6.0 TB/s, FP16 1,307). FP64 and INT8 not listed there: unset.
+//   [MI350]   Tom's Hardware, "AMD's Instinct MI355X accelerator will reportedly consume 1,400 watts" (ISC
+//             2025; tomshardware.com/pc-components/gpus/amds-instinct-mi355x-accelerator-will-consume-1-400-
+//             watts): MI350X and MI355X "288GB HBM3E memory that will offer up to 8 TB/s"; svethardware.cz,
+//             "AMD uvádí akcelerátory Instinct MI350X a MI355X" (AMD's launch figures; svethardware.cz/amd-
+//             uvadi-akceleratory-instinct-mi350x-a-mi355x-s-288gb-pameti-hbm3e/61870): MI355X FP32 157.3 TFLOP/s.
+//             The dense matrix figures of the CDNA 4 whitepaper / datasheets were not readable here: unset.
+//             CDNA 4 has no TF32 matrix instructions (ROCm Compute Profiler table: TF32 GEMM unsupported on
+//             CDNA4).
 //   [R7900]   Guru3D, RX 7900 XTX specifications (guru3d.com/review/powercolor-radeon-rx-7900-xtx-hellhound-
 //             spectral-white-review/page-4): "61.4 teraflops on the XTX", 960 GB/s (20 Gbps on 384 bits).
-//   [R9070]   AMD's RX 9070 XT launch specifications as reported by multiplayer.it and purepc.pl (2025-02):
+//   [R9070]   AMD's RX 9070 XT launch specifications as reported by multiplayer.it/notizie/amd-radeon-rx-9070-
+//             xt-rx-9070-specifiche.html and purepc.pl (2025-02, "AMD Radeon RX 9070 XT oraz Radeon RX 9070"):
 //             48.7 TFLOP/s FP32; 16 GB GDDR6 at 20 Gbps on a 256-bit bus, 640 GB/s. Its INT8 779 / INT4 1,557
 //             TOPS are printed without saying whether with sparsity: unset.
 constexpr GpuEntry amd_gpu(const char* name, const char* isa, int cus, Segment segment, const char* aliases, const char* source,
