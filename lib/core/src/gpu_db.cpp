@@ -433,12 +433,12 @@ constexpr GpuEntry kReferenceDevices[] = {
     {.name = "Apple-M2-Ultra",
      .vendor = "Apple",
      .aliases = "m2ultra,m2",
-     .peaks = {.fp32 = 27.2, .dram_gbps = 800, .matrix_units = false, .list_position = 22, .source = "[M2U]"}},
+     .peaks = {.fp32 = 27.2, .dram_gbps = 800, .matrix_units = false, .list_position = 32, .source = "[M2U]"}},
     {.name = "Phone-SoC-LPDDR5X",
      .vendor = "reference",
      .aliases = "phone,phonesoc,soc,mobile,snapdragon8gen3,lpddr5x",
      .peaks =
-         {.fp32 = 4.6, .dram_gbps = 76.8, .matrix_units = false, .list_position = 23, .source = "[LP5X] 76.8 GB/s; FP32 is an estimate"}},
+         {.fp32 = 4.6, .dram_gbps = 76.8, .matrix_units = false, .list_position = 33, .source = "[LP5X] 76.8 GB/s; FP32 is an estimate"}},
 };
 
 // Names a family of GPUs shares with members outside the catalogue: refused even where one entry
