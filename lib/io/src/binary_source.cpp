@@ -13,6 +13,7 @@
 
 #include "binary_read.hpp"
 #include "occ/io/amd_artefacts.hpp"
+#include "occ/io/rocprof.hpp"
 
 namespace occ::io::bin {
 
@@ -174,6 +175,25 @@ ElfFile read_elf(const ByteSource& src, std::uint64_t base, std::uint64_t limit)
     return f;
 }
 
+// A text file holding rocprof-compute's analyze output: one row per analysis (occ/io/rocprof.hpp).
+// False when the file is not that text.
+bool read_rocprof_text(const ByteSource& src, BinaryRead& out) {
+    constexpr std::uint64_t kMaxText = 64u << 20;  // analyze output is a few KiB per kernel
+    if (src.size() > kMaxText) return false;
+    std::vector<unsigned char> buf;
+    const auto bytes = src.load(0, src.size(), buf, "text");
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (!looks_like_rocprof_compute(text)) return false;
+    out.format = "rocprof-compute analysis";
+    PtxasLog log = parse_rocprof_compute(text);
+    for (PtxasKernel& k : log.kernels) {
+        k.source_file = out.file;
+        out.kernels.push_back(std::move(k));
+    }
+    if (out.kernels.empty()) fail("rocprof-compute output without a metric table (Wavefront Launch Stats, Speed-of-Light, ...)");
+    return true;
+}
+
 void read_any(const ByteSource& src, BinaryRead& out) {
     unsigned char head[64] = {};
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(src.size(), sizeof head));
@@ -194,11 +214,12 @@ void read_any(const ByteSource& src, BinaryRead& out) {
     }
     if (!is_elf(head, n)) {
         if (n == 0) fail("empty file");
+        if (read_rocprof_text(src, out)) return;
         fail("not a cubin, fatbin or ELF file (it starts with " + [&] {
             std::string s;
             for (std::size_t i = 0; i < std::min<std::size_t>(n, 4); ++i) s += (i ? " " : "") + hex(head[i]).substr(2);
             return s;
-        }() + "); give a .cubin, .fatbin, .hsaco, .o, .so or executable");
+        }() + "); give a .cubin, .fatbin, .hsaco, .o, .so or executable, or rocprof-compute analyze output");
     }
     if (n >= 20 && u16(head + 18) == kEmCuda) {
         out.format = "cubin";
