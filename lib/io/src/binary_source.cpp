@@ -298,7 +298,7 @@ BinaryRead read_binary_file(const std::string& path) {
         }
         const bin::FileSource src(fd, static_cast<std::uint64_t>(st.st_size));
         bin::read_any(src, out);
-        if (out.format == "cubin") bin::attach_sibling_triton(path, out);
+        if (out.format == "cubin" || out.format == "code object") bin::attach_sibling_triton(path, out);
     });
 }
 
