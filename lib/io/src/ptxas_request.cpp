@@ -296,8 +296,8 @@ Result<PtxasAnswer> answer_ptxas(const json& request) {
         f.finish();
         const std::string& text = log_field->get_ref<const std::string&>();
         a.log = looks_like_rocprof_compute(text) ? parse_rocprof_compute(text)
-                : looks_like_amd_text(text)         ? parse_amd_text(text)
-                                                    : parse_ptxas_log(text);
+                : looks_like_amd_text(text)      ? parse_amd_text(text)
+                                                 : parse_ptxas_log(text);
         evaluate_kernels(a);
         if (a.rows.empty()) a.error = no_rows_error(a);
         else a.error = vendor_mismatch_error(a);

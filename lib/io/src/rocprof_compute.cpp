@@ -248,7 +248,8 @@ std::optional<T> launch_figure(const Analysis& a, std::string_view title, std::i
         return std::nullopt;
     }
     if (v < 0 || v > static_cast<double>(max) || v != std::floor(v)) {
-        set_reason(unread, field, "\"" + std::string(title) + "\" is " + figure(v) + ", not a whole number from 0 to " + std::to_string(max));
+        set_reason(unread, field,
+                   "\"" + std::string(title) + "\" is " + figure(v) + ", not a whole number from 0 to " + std::to_string(max));
         return std::nullopt;
     }
     return static_cast<T>(v);
@@ -261,8 +262,7 @@ PtxasKernel kernel_of(const Analysis& a) {
         if (std::find(names.begin(), names.end(), strip_kd(n)) == names.end()) names.push_back(strip_kd(n));
     PtxasKernel k = amd_detail::make_kernel(names.size() == 1 ? names[0] : std::string(), kFormat, "");
     k.line = a.line;
-    if (names.empty())
-        k.diagnostics.push_back("the analysis has no Top Kernels or Dispatch List table: the kernel is not named");
+    if (names.empty()) k.diagnostics.push_back("the analysis has no Top Kernels or Dispatch List table: the kernel is not named");
     else if (names.size() > 1) {
         k.name = "(" + std::to_string(names.size()) + " kernels)";
         k.diagnostics.push_back("the analysis covers " + std::to_string(names.size()) + " kernels (" + utf8_prefix(names[0], 80) +
@@ -295,9 +295,10 @@ PtxasKernel kernel_of(const Analysis& a) {
         const auto v = cols ? cols->find(m.column) : Columns::const_iterator{};
         if (cols && v != cols->end()) p.measured.emplace_back(std::string(m.key), v->second);
         else
-            p.unread.emplace_back(std::string(m.key), "not in the analysis: rocprof-compute analyze -b " + std::string(m.block) +
-                                                          " prints \"" + std::string(m.title) + "\"" +
-                                                          (m.column == "Avg" ? std::string() : " (its " + std::string(m.column) + " column)"));
+            p.unread.emplace_back(std::string(m.key),
+                                  "not in the analysis: rocprof-compute analyze -b " + std::string(m.block) + " prints \"" +
+                                      std::string(m.title) + "\"" +
+                                      (m.column == "Avg" ? std::string() : " (its " + std::string(m.column) + " column)"));
     }
     return k;
 }
@@ -309,7 +310,8 @@ std::span<const RocprofMetric> rocprof_measured_metrics() { return kMeasured; }
 bool looks_like_rocprof_compute(std::string_view text) {
     const std::string_view head = text.substr(0, std::min<std::size_t>(text.size(), 1 << 20));
     if (head.find(kBar) == std::string_view::npos) return false;
-    for (std::string_view s : {"Wavefront Launch Stats", "Workgroup Manager - Resource Allocation", "Wavefront Occupancy", "Speed-of-Light"})
+    for (std::string_view s :
+         {"Wavefront Launch Stats", "Workgroup Manager - Resource Allocation", "Wavefront Occupancy", "Speed-of-Light"})
         if (head.find(s) != std::string_view::npos) return true;
     return false;
 }

@@ -96,7 +96,8 @@ void attach_triton(BinaryRead& r, const TritonMetadata& m) {
                 k.diagnostics.push_back("the metadata's target.arch is " + m.gfx + ", the code object's " + k.arch);
         }
     if (!matched)
-        bin::add_diagnostic(r, "the Triton metadata names kernel \"" + utf8_prefix(m.name, 80) + "\", which the " + binary + " does not hold");
+        bin::add_diagnostic(r,
+                            "the Triton metadata names kernel \"" + utf8_prefix(m.name, 80) + "\", which the " + binary + " does not hold");
 }
 
 namespace bin {
