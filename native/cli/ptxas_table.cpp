@@ -125,7 +125,8 @@ void print_kernel_table(const io::PtxasAnswer& a) {
             std::snprintf(v, sizeof v, "%.2f", m.second);
             line += (line.empty() ? "" : ", ") + m.first + " " + v;
         }
-        std::printf("  %s: %s\n", row_name(k, 40).c_str(), line.c_str());
+        const std::string name = k.name.empty() ? "(line " + std::to_string(k.line) + ")" : row_name(k, 40);
+        std::printf("  %s: %s\n", name.c_str(), line.c_str());
     }
     if (!a.skipped.empty()) {
         std::printf("\nskipped:\n");
