@@ -44,6 +44,19 @@ class RocprofCompute(unittest.TestCase):
         self.assertIn("arch", a["kernels"][0]["unread"])
 
 
+class PmcPerfCsv(unittest.TestCase):
+    def test_workload_folder(self):
+        # ROCm/omniperf tests/workloads/dispatch_0/MI300X_A1 (tests/fixtures/rocprof/SOURCES.md).
+        a = query("kernels", os.path.join(ROOT, "tests/fixtures/rocprof/dispatch_0_mi300x"))
+        self.assertIsNone(a["error"])
+        self.assertEqual(len(a["kernels"]), 3)
+        row = a["kernels"][0]
+        self.assertEqual(row["arch"], "gfx942")
+        self.assertEqual(row["source"]["entry"], "Dispatch_ID 0")
+        self.assertEqual(row["occupancy"]["waves_per_simd"], 8)
+        self.assertEqual(row["profile"]["measured"]["total_wavefronts"], 16384.0)
+
+
 class TritonHip(unittest.TestCase):
     def test_hip_cache(self):
         a = query("kernels", HIP)

@@ -1,7 +1,7 @@
 // fuzz_amd.cpp — the AMD readers (occ/io/amd_artefacts.hpp) fed any bytes. The first byte picks the
 // way in: 0 the MessagePack reader (code-object metadata), 1 the LLVM text reader (remarks and
 // AMDGPU assembly) and the ptxas kind on MI300X and on each kernel's own target, 3 the
-// rocprof-compute reader (occ/io/rocprof.hpp) and the ptxas kind on gfx90a, anything else
+// rocprof-compute readers (occ/io/rocprof.hpp: analyze text, pmc_perf.csv) and the ptxas kind on gfx90a, anything else
 // read_binary (AMD code objects, offload bundles plain and compressed, .hip_fatbin, rocprof-compute
 // text) and the kernels kind on gfx942. Seeds: tests/fixtures/amd (llc-19 / llc-14 output, code
 // objects, bundles), tests/fixtures/rocprof (AMD's published analyze output).
@@ -76,7 +76,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::string text(bytes.begin(), bytes.end());
         const occ::io::PtxasLog log = occ::io::parse_rocprof_compute(text);
         FUZZ_CHECK(log.recognised_lines + log.skipped_lines <= log.lines, std::to_string(log.lines));
-        for (const auto& k : log.kernels) {
+        occ::io::PtxasLog all = occ::io::parse_rocprof_csv(text, "gfx942");
+        all.kernels.insert(all.kernels.end(), log.kernels.begin(), log.kernels.end());
+        FUZZ_CHECK(occ::io::rocprof_sysinfo_arch(text).size() <= 16, "a gfx name");
+        for (const auto& k : all.kernels) {
             check_kernel(k);
             FUZZ_CHECK(k.amd->profile.has_value(), "a rocprof-compute row without its profile");
             const occ::io::AmdProfile& p = *k.amd->profile;

@@ -200,3 +200,49 @@ TEST_CASE("rocprof-compute: read by the kernels kind, and hostile text") {
         CHECK(occ::io::api_ptxas(json{{"log", bad}, {"arch", "gfx942"}}).is_object());
     }
 }
+
+TEST_CASE("rocprof-compute pmc_perf.csv: one row per dispatch, the GPU from sysinfo.csv") {
+    // ROCm/omniperf tests/workloads/dispatch_0/MI300X_A1 (columns excerpted; SOURCES.md): vcopy
+    // (`./tests/vcopy -n 1048576 -b 256 -i 3`, sysinfo.csv) on an MI300X, gpu_arch gfx942.
+    const std::string dir = kDir + "dispatch_0_mi300x";
+    const occ::io::BinaryRead r = occ::io::read_binary_file(dir);
+    REQUIRE_MESSAGE(r.error.empty(), r.error);
+    CHECK(r.format == "rocprof-compute pmc_perf.csv");
+    REQUIRE(r.kernels.size() == 3);
+    const occ::io::PtxasKernel& k = r.kernels[0];
+    CHECK(k.name == "vecCopy(double*, double*, double*, int, int)");
+    CHECK(k.arch == "gfx942");  // sysinfo.csv's gpu_arch
+    CHECK(k.source_entry == "Dispatch_ID 0");
+    CHECK(k.registers == 4);
+    CHECK(k.amd->agprs == 4);
+    CHECK(k.amd->sgprs == 16);
+    CHECK(k.amd->wave_size == 64);
+    CHECK(k.smem_static == 0);
+    CHECK(k.amd->profile->workgroup_size == 256);
+    CHECK(k.amd->profile->grid_size == 1048576);
+    // SPI_CSN_WAVE = 1048576 work-items / 64 = 16384 waves; End - Start = 16160 ns.
+    CHECK(measured(k, "total_wavefronts") == 16384.0);
+    CHECK(measured(k, "kernel_time_ns") == 16160.0);
+    CHECK(unread(k.amd->profile->unread, "wavefront_occupancy").find("SQ_ACCUM_PREV_HIRES") != std::string::npos);
+    CHECK(unread(k.amd->profile->unread, "insufficient_cu_lds_pct").find("6.2") != std::string::npos);
+    // occ: 4 waves per workgroup, 8 VGPRs and 16 SGPRs never limit: the wave slots do, 8 per SIMD.
+    std::vector<occ::io::BinaryRead> files;
+    files.push_back(r);
+    const auto a = occ::io::answer_kernels(json::object(), files);
+    REQUIRE(a);
+    REQUIRE(a->rows.rows.size() == 3);
+    REQUIRE_MESSAGE(a->rows.rows[0].amd_result, a->rows.rows[0].error);
+    CHECK(a->rows.rows[0].amd_result->waves_per_simd == 8);
+    CHECK(a->rows.rows[0].amd_result->workgroups_per_cu == 8);
+    CHECK(a->rows.rows[0].amd_result->limiters == occ::amd::kAmdLimitWaveSlots);
+    // The older MI200 workload's columns ("wave_size", "[clone .kd]"), read as text by the ptxas kind.
+    const std::string mi200 = text_of("dispatch_0_mi200/pmc_perf.csv");
+    CHECK(occ::io::looks_like_rocprof_csv(mi200));
+    CHECK(occ::io::rocprof_sysinfo_arch(text_of("dispatch_0_mi200/sysinfo.csv")) == "gfx90a");
+    const json out = occ::io::api_ptxas(json{{"log", mi200}, {"arch", "gfx90a"}});
+    REQUIRE_MESSAGE(out["error"].is_null(), out.dump());
+    CHECK(out["kernels"][0]["name"] == "vecCopy(double*, double*, double*, int, int)");
+    CHECK(out["kernels"][0]["resources"]["vgprs"] == 8);
+    CHECK(out["kernels"][0]["occupancy"]["waves_per_simd"] == 8);
+    CHECK(out["kernels"][0]["profile"]["measured"]["total_wavefronts"] == 16384.0);
+}

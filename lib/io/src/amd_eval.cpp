@@ -119,7 +119,7 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
         launch.lds_dynamic = k.launch->smem_dynamic;
     } else if (r.profile && r.profile->workgroup_size) {  // the profiled dispatch's workgroup; its LDS figure is the whole
         std::string note = "launch from the " + r.profile->from + ": workgroups of " + std::to_string(*r.profile->workgroup_size) +
-                           " work-items, and its LDS Allocation is the dispatch's whole LDS (static and dynamic)";
+                           " work-items, and its LDS figure is the dispatch's whole LDS (static and dynamic)";
         if (a.threads_given && launch.threads != *r.profile->workgroup_size)
             note += " (the request's " + std::to_string(launch.threads) + " threads are not used for it)";
         if (a.smem_dynamic_given && launch.lds_dynamic != 0)

@@ -296,6 +296,7 @@ Result<PtxasAnswer> answer_ptxas(const json& request) {
         f.finish();
         const std::string& text = log_field->get_ref<const std::string&>();
         a.log = looks_like_rocprof_compute(text) ? parse_rocprof_compute(text)
+                : looks_like_rocprof_csv(text)   ? parse_rocprof_csv(text)
                 : looks_like_amd_text(text)      ? parse_amd_text(text)
                                                  : parse_ptxas_log(text);
         evaluate_kernels(a);

@@ -14,6 +14,7 @@
 // GPU: the row has no arch, and the request gives gpu or arch.
 #pragma once
 #include <span>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -28,14 +29,24 @@ bool looks_like_rocprof_compute(std::string_view text);
 // "rocprof-compute analysis", `amd` and `amd->profile` set.
 PtxasLog parse_rocprof_compute(std::string_view text);
 
+// rocprof-compute's raw counters, workloads/<name>/<GPU>/pmc_perf.csv (also rocprof's counter CSV):
+// a header naming Kernel_Name, Arch_VGPR (or vgpr) and SGPR. One row per dispatch, format
+// "rocprof-compute pmc_perf.csv", arch `gpu_arch` (from sysinfo.csv beside it; "" when unknown).
+inline constexpr std::string_view kRocprofCsvFormat = "rocprof-compute pmc_perf.csv";
+bool looks_like_rocprof_csv(std::string_view text);
+PtxasLog parse_rocprof_csv(std::string_view text, std::string_view gpu_arch = "");
+// sysinfo.csv's gpu_arch ("gfx942"; gpu_soc in older workloads), "" when it has none.
+std::string rocprof_sysinfo_arch(std::string_view sysinfo_csv);
+
 // A measured metric occ reads: its row title in the tables, the column, the JSON key under
 // profile.measured, and the block that prints it (the reason when absent).
 struct RocprofMetric {
-    std::string_view title;   // "Insufficient CU LDS"
-    std::string_view column;  // "Avg", "Peak", "Pct of Peak"
-    std::string_view key;     // "insufficient_cu_lds_pct"
-    std::string_view block;   // "6.2"
-    std::string_view what;    // one line for docs and the table
+    std::string_view title;    // "Insufficient CU LDS"
+    std::string_view column;   // "Avg", "Peak", "Pct of Peak"
+    std::string_view key;      // "insufficient_cu_lds_pct"
+    std::string_view block;    // "6.2"
+    std::string_view counter;  // the pmc_perf.csv column that is the same figure ("SPI_CSN_WAVE"); "" when derived
+    std::string_view what;     // one line for docs and the table
 };
 std::span<const RocprofMetric> rocprof_measured_metrics();
 
