@@ -171,7 +171,10 @@ PtxasLog parse_rocprof_csv(std::string_view text, std::string_view gpu_arch) {
                 else why = "not in pmc_perf.csv (Start_Timestamp, End_Timestamp)";
             } else if (m.key == "wavefront_occupancy") {
                 if (accum && active && *active > 0) v = *accum / *active;
-                else why = "needs SQ_ACCUM_PREV_HIRES and GRBM_GUI_ACTIVE in one file (rocprof-compute collects SQ_ACCUM_PREV_HIRES apart, in SQ_LEVEL_WAVES.csv): read rocprof-compute analyze's output";
+                else
+                    why =
+                        "needs SQ_ACCUM_PREV_HIRES and GRBM_GUI_ACTIVE in one file (rocprof-compute collects SQ_ACCUM_PREV_HIRES apart, in "
+                        "SQ_LEVEL_WAVES.csv): read rocprof-compute analyze's output";
             } else if (!m.counter.empty()) {
                 v = cell(col({lower(m.counter)}));
                 if (!v) why = "not in pmc_perf.csv (no " + std::string(m.counter) + " column)";
