@@ -81,6 +81,7 @@ TEST_CASE("rocprof-compute: the tutorial's LDS-limited kernel, read and evaluate
     CHECK(row["occupancy"]["warps_per_sm"] == 4);
     CHECK(row["occupancy"]["waves_per_simd"] == 1);
     CHECK(row["occupancy"]["limiters"] == json::array({"lds"}));
+    CHECK(row["notes"][0].get<std::string>().find("does not give the workgroup size") != std::string::npos);
     // The measurement stays under "profile", labelled measured, and agrees: 4 waves x 104 CUs = 416
     // resident at most; the run averaged 415.52.
     CHECK(row["profile"]["measured"]["wavefront_occupancy"] == 415.52);
