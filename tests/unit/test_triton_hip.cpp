@@ -91,7 +91,22 @@ TEST_CASE("triton hip: one kernel's .json, its .hsaco with the metadata beside i
         REQUIRE(r.kernels[0].launch);
         CHECK(r.kernels[0].launch->threads == 256);
     }
-    // Metadata without its .hsaco, and a hip target without warp_size.
+    // The request's files (the kernels kind): <name>.json pairs with <name>.hsaco.
+    const auto bytes = [](const std::string& path) {
+        std::ifstream f(path, std::ios::binary);
+        return std::vector<unsigned char>{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+    };
+    const std::vector<occ::io::BinaryRead> given = occ::io::read_binaries(
+        {{"h/matmul_kernel.json", bytes(dir + "/matmul_kernel.json")}, {"h/matmul_kernel.hsaco", bytes(dir + "/matmul_kernel.hsaco")}});
+    REQUIRE(given.size() == 1);
+    REQUIRE(given[0].kernels.size() == 1);
+    REQUIRE(given[0].kernels[0].launch);
+    CHECK(given[0].kernels[0].launch->smem_dynamic == 32768);
+    const std::vector<occ::io::BinaryRead> lone = occ::io::read_binaries({{"h/matmul_kernel.json", bytes(dir + "/matmul_kernel.json")}});
+    REQUIRE(lone.size() == 1);
+    CHECK(lone[0].error.find("add h/matmul_kernel.hsaco") != std::string::npos);
+
+    // Metadata without its .hsaco, a CUDA one beside a .hsaco, and a hip target without warp_size.
     const fs::path tmp = fs::temp_directory_path() / ("occ_triton_hip_" + std::to_string(::getpid()));
     fs::create_directories(tmp / "H");
     std::ofstream(tmp / "H" / "k.json")
@@ -99,6 +114,14 @@ TEST_CASE("triton hip: one kernel's .json, its .hsaco with the metadata beside i
     const occ::io::BinaryRead lonely = occ::io::read_binary_file((tmp / "H" / "k.json").string());
     REQUIRE(!lonely.diagnostics.empty());
     CHECK(lonely.diagnostics[0].find("no k.hsaco beside it") != std::string::npos);
+    fs::copy_file(dir + "/matmul_kernel.hsaco", tmp / "H" / "matmul_kernel.hsaco");
+    std::ofstream(tmp / "H" / "matmul_kernel.json")
+        << R"({"name": "matmul_kernel", "num_warps": 4, "shared": 0, "target": {"backend": "cuda", "arch": 80, "warp_size": 32}})";
+    const occ::io::BinaryRead cuda_meta = occ::io::read_binary_file((tmp / "H" / "matmul_kernel.hsaco").string());
+    REQUIRE(cuda_meta.kernels.size() == 1);
+    CHECK(!cuda_meta.kernels[0].launch);
+    REQUIRE(!cuda_meta.diagnostics.empty());
+    CHECK(cuda_meta.diagnostics[0].find("for the cuda backend") != std::string::npos);
     std::ofstream(tmp / "H" / "k.json") << R"({"name": "k", "num_warps": 4, "shared": 0, "target": {"backend": "hip", "arch": "gfx942"}})";
     const occ::io::BinaryRead no_ws = occ::io::read_binary_file((tmp / "H" / "k.json").string());
     CHECK(no_ws.error.find("target.warp_size") != std::string::npos);

@@ -227,6 +227,11 @@ void attach_sibling_triton(const std::string& cubin_path, BinaryRead& out) {
     if (!text) return;
     const Result<TritonMetadata> m = parse_triton_metadata(*text, meta.string());
     if (!m) return;  // another tool's JSON: not ours to read
+    if (triton_binary_ext(*m) != fs::path(cubin_path).extension().string()) {
+        add_diagnostic(out, "the Triton metadata beside it is for the " + utf8_prefix(m->backend, 40) + " backend, whose binary is <name>" +
+                                std::string(triton_binary_ext(*m)) + ": its launch is not used");
+        return;
+    }
     attach_triton(out, *m);
 }
 
