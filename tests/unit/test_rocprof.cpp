@@ -247,3 +247,30 @@ TEST_CASE("rocprof-compute pmc_perf.csv: one row per dispatch, the GPU from sysi
     CHECK(out["kernels"][0]["occupancy"]["waves_per_simd"] == 8);
     CHECK(out["kernels"][0]["profile"]["measured"]["total_wavefronts"] == 16384.0);
 }
+
+TEST_CASE("rocprof-compute: the launch rows (MI300A), and a comparison of two workloads") {
+    // amd/HPCTrainingExamples rocprof-compute/OpenMP/Fortran/1_collapse (SOURCES.md): Grid Size 233472,
+    // Workgroup Size 256, Total Wavefronts 3648 = 233472 / 64.
+    const occ::io::PtxasLog s = occ::io::parse_rocprof_compute(text_of("openmp_collapse_solution.txt"));
+    REQUIRE(s.kernels.size() == 1);
+    const occ::io::AmdProfile& p = *s.kernels[0].amd->profile;
+    CHECK(p.workgroup_size == 256);
+    CHECK(p.grid_size == 233472);
+    CHECK(measured(s.kernels[0], "total_wavefronts") == 3648.0);
+    CHECK(measured(s.kernels[0], "wavefront_occupancy_peak") == 7296.0);  // 228 CUs x 32
+    CHECK(*p.grid_size / 64 == 3648);
+    // The row runs with the dispatch's workgroups, whatever the request says (a note says so).
+    const json out = occ::io::api_ptxas(json{{"log", text_of("openmp_collapse_solution.txt")}, {"arch", "gfx942"}, {"threads", 64}});
+    const json& row = out["kernels"][0];
+    CHECK(row["profile"]["workgroup_size"] == 256);
+    CHECK(row["error"] == "the rocprof-compute analysis gives no VGPR count for this kernel");  // 7.1.5 not asked for
+
+    // `analyze -p A -p B`: each column twice; nothing is read from the tables, and the row says why.
+    const occ::io::PtxasLog c = occ::io::parse_rocprof_compute(text_of("openmp_collapse_compare.txt"));
+    REQUIRE(c.kernels.size() == 1);
+    CHECK(c.kernels[0].name == "__omp_offloading_32_6140__QQmain_l37");
+    CHECK(!c.kernels[0].amd->profile->workgroup_size);
+    CHECK(c.kernels[0].amd->profile->measured.empty());
+    REQUIRE(!c.kernels[0].diagnostics.empty());
+    CHECK(c.kernels[0].diagnostics[0].find("comparison of two workloads") != std::string::npos);
+}

@@ -71,7 +71,8 @@ struct Analysis {
     std::map<std::string, std::string, std::less<>> tables;  // row title -> the heading of the table it came from
     std::vector<std::string> top_kernels, dispatch_kernels;
     int line = 0;
-    bool empty() const { return metrics.empty() && top_kernels.empty() && dispatch_kernels.empty(); }
+    bool comparison = false;  // `analyze -p A -p B`: each column twice (A's, then B's with its change)
+    bool empty() const { return metrics.empty() && top_kernels.empty() && dispatch_kernels.empty() && !comparison; }
 };
 
 std::optional<double> number(std::string_view s) {
@@ -125,7 +126,13 @@ struct Parser {
         const auto col = [&](std::string_view n) { return std::find(header.begin(), header.end(), n) - header.begin(); };
         const std::size_t metric = static_cast<std::size_t>(col("Metric"));
         const std::size_t kname = std::min(col("Kernel_Name"), col("KernelName"));
-        if (metric < header.size()) {
+        for (std::size_t i = 0; i < header.size(); ++i)
+            if (!header[i].empty() &&
+                std::find(header.begin() + static_cast<std::ptrdiff_t>(i) + 1, header.end(), header[i]) != header.end())
+                cur.comparison = true;
+        if (metric < header.size() && cur.comparison) {
+            kind = Kind::other;  // two workloads' figures side by side: neither is read
+        } else if (metric < header.size()) {
             kind = Kind::metrics;
             name_col = metric;
         } else if (kname < header.size()) {
@@ -264,6 +271,10 @@ PtxasKernel kernel_of(const Analysis& a) {
         if (std::find(names.begin(), names.end(), strip_kd(n)) == names.end()) names.push_back(strip_kd(n));
     PtxasKernel k = amd_detail::make_kernel(names.size() == 1 ? names[0] : std::string(), kFormat, "");
     k.line = a.line;
+    if (a.comparison)
+        k.diagnostics.push_back(
+            "a comparison of two workloads (rocprof-compute analyze -p A -p B): its figures are not read; "
+            "analyze one workload");
     if (names.empty()) k.diagnostics.push_back("the analysis has no Top Kernels or Dispatch List table: the kernel is not named");
     else if (names.size() > 1) {
         k.name = "(" + std::to_string(names.size()) + " kernels)";
@@ -336,7 +347,7 @@ PtxasLog parse_rocprof_compute(std::string_view text) {
     }
     p.finish();
     for (const Analysis& a : p.done)
-        if (!a.metrics.empty()) log.kernels.push_back(kernel_of(a));
+        if (!a.metrics.empty() || a.comparison) log.kernels.push_back(kernel_of(a));
     std::map<std::string, int> total, seen;
     for (const PtxasKernel& k : log.kernels) ++total[k.mangled];
     for (PtxasKernel& k : log.kernels) {
