@@ -49,9 +49,13 @@ Reads the device code nvcc leaves in its outputs, without running anything:
   .o / .so / a.out     the fatbins in .nv_fatbin (and -rdc objects' __nv_relfatbin)
   AMD (HIP)            code objects (.hsaco, .co), clang offload bundles (plain or compressed),
                        and the .hip_fatbin section of objects, libraries and executables
+  rocprof-compute      `rocprof-compute analyze` output saved as text (each analysis a row), or a
+                       workload's pmc_perf.csv or folder (each dispatch a row, the GPU from its
+                       sysinfo.csv): launch stats evaluated by occ, measured figures shown apart
   Triton cache         ~/.triton/cache, one of its <hash> folders, or a kernel's <name>.json:
-                       each <name>.cubin with the launch its metadata fixes (num_warps x 32
-                       threads, `shared` bytes of dynamic shared memory), whatever --threads says
+                       each <name>.cubin (HIP backend: <name>.hsaco) with the launch its metadata
+                       fixes (num_warps x warp_size threads, `shared` bytes of dynamic shared
+                       memory), whatever --threads says
 Each kernel and architecture is a row: registers, static shared memory, stack frame, barriers
 and constant bank 0 as the compiler recorded them, then the occupancy at --threads on --gpu
 (without a device, each build on its own compute capability). Spill bytes are not recorded in

@@ -111,6 +111,23 @@ void print_kernel_table(const io::PtxasAnswer& a) {
             std::printf("  %s (%s, %s): %s\n", row_name(k, 40).c_str(), arch_of(k).c_str(), origin_of(k).c_str(), d.c_str());
         }
     }
+    // What a profiler measured (rocprof-compute): shown apart from occ's theoretical figures above.
+    bool measured_header = false;
+    for (const io::PtxasRow& row : a.rows) {
+        const io::PtxasKernel& k = ks[row.kernel];
+        if (!k.amd || !k.amd->profile || k.amd->profile->measured.empty()) continue;
+        if (!measured_header)
+            std::printf("\nmeasured by %s (the table above is occ's theoretical answer):\n", k.amd->profile->from.c_str());
+        measured_header = true;
+        std::string line;
+        for (const auto& m : k.amd->profile->measured) {
+            char v[64];
+            std::snprintf(v, sizeof v, "%.2f", m.second);
+            line += (line.empty() ? "" : ", ") + m.first + " " + v;
+        }
+        const std::string name = k.name.empty() ? "(line " + std::to_string(k.line) + ")" : row_name(k, 40);
+        std::printf("  %s: %s\n", name.c_str(), line.c_str());
+    }
     if (!a.skipped.empty()) {
         std::printf("\nskipped:\n");
         for (const io::PtxasSkipped& s : a.skipped)

@@ -1,8 +1,10 @@
 // fuzz_amd.cpp — the AMD readers (occ/io/amd_artefacts.hpp) fed any bytes. The first byte picks the
 // way in: 0 the MessagePack reader (code-object metadata), 1 the LLVM text reader (remarks and
-// AMDGPU assembly) and the ptxas kind on MI300X and on each kernel's own target, anything else
-// read_binary (AMD code objects, offload bundles plain and compressed, .hip_fatbin) and the kernels
-// kind on gfx942. Seeds: tests/fixtures/amd (llc-19 / llc-14 output, code objects, bundles).
+// AMDGPU assembly) and the ptxas kind on MI300X and on each kernel's own target, 3 the
+// rocprof-compute readers (occ/io/rocprof.hpp: analyze text, pmc_perf.csv) and the ptxas kind on gfx90a, anything else
+// read_binary (AMD code objects, offload bundles plain and compressed, .hip_fatbin, rocprof-compute
+// text) and the kernels kind on gfx942. Seeds: tests/fixtures/amd (llc-19 / llc-14 output, code
+// objects, bundles), tests/fixtures/rocprof (AMD's published analyze output).
 // Properties: never crashes, hangs or allocates without bound; an error names the file; no figure
 // negative; AMD kernels have a gfx arch or none; a row has an occupancy the model accepted or a
 // reason; every answer serialises as strict JSON.
@@ -16,6 +18,7 @@
 #include "fuzz_common.hpp"
 #include "occ/io/amd_artefacts.hpp"
 #include "occ/io/binary.hpp"
+#include "occ/io/rocprof.hpp"
 
 namespace {
 
@@ -67,6 +70,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             check_rows(*a);
             occ::fuzz::dump_strict(occ::io::to_json(*a));
         }
+        return 0;
+    }
+    if (data[0] == 3) {
+        const std::string text(bytes.begin(), bytes.end());
+        const occ::io::PtxasLog log = occ::io::parse_rocprof_compute(text);
+        FUZZ_CHECK(log.recognised_lines + log.skipped_lines <= log.lines, std::to_string(log.lines));
+        occ::io::PtxasLog all = occ::io::parse_rocprof_csv(text, "gfx942");
+        all.kernels.insert(all.kernels.end(), log.kernels.begin(), log.kernels.end());
+        FUZZ_CHECK(occ::io::rocprof_sysinfo_arch(text).size() <= 16, "a gfx name");
+        for (const auto& k : all.kernels) {
+            check_kernel(k);
+            FUZZ_CHECK(k.amd->profile.has_value(), "a rocprof-compute row without its profile");
+            const occ::io::AmdProfile& p = *k.amd->profile;
+            FUZZ_CHECK(non_negative(p.workgroup_size) && non_negative(p.grid_size) && non_negative(p.dispatches), k.name);
+            FUZZ_CHECK(p.measured.size() <= occ::io::rocprof_measured_metrics().size(), k.name);
+        }
+        const auto a = occ::io::answer_ptxas(occ::fuzz::json{{"log", text}, {"arch", "gfx90a"}, {"threads", 256}});
+        FUZZ_CHECK(a.value.has_value(), "answer_ptxas refused a log: " + a.error);
+        check_rows(*a);
+        occ::fuzz::dump_strict(occ::io::to_json(*a));
         return 0;
     }
     occ::io::BinaryRead r = occ::io::read_binary("fuzz.bin", bytes);

@@ -76,6 +76,20 @@ class Kernels(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "is an NVIDIA GPU"):
             occ.kernels(os.path.join(amd, "kernels_gfx942.hsaco"), gpu="H100")
 
+    def test_amd_profiles_and_triton_hip(self):
+        # rocprof-compute: the Omniperf tutorial's ldsbound (tests/fixtures/rocprof/SOURCES.md) on
+        # gfx90a at 256 work-items: 1 wave per SIMD, LDS-limited; the run measured 415.52 waves.
+        prof = os.path.join(SRC, "tests", "fixtures", "rocprof")
+        row = occ.kernels(os.path.join(prof, "tutorial_ldsbound.txt"), arch="gfx90a", threads=256)["kernels"][0]
+        self.assertEqual(row["occupancy"]["waves_per_simd"], 1)
+        self.assertEqual(row["profile"]["measured"]["wavefront_occupancy"], 415.52)
+        # A workload folder: pmc_perf.csv with its sysinfo.csv (gfx942), one row per dispatch.
+        rows = occ.kernels(os.path.join(prof, "dispatch_0_mi300x"))["kernels"]
+        self.assertEqual([r["arch"] for r in rows], ["gfx942"] * 3)
+        # Triton's HIP backend: <name>.hsaco at num_warps x warp_size = 256 work-items, 32 KiB LDS.
+        hip = occ.kernels(os.path.join(SRC, "tests", "fixtures", "triton", "hip_cache"))["kernels"][0]
+        self.assertEqual((hip["arch"], hip["launch"]["threads"], hip["occupancy"]["waves_per_simd"]), ("gfx942", 256, 2))
+
     def test_errors(self):
         with self.assertRaisesRegex(ValueError, "no_such.cubin"):
             occ.kernels(os.path.join(BIN, "no_such.cubin"))

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "occ/io/amd.hpp"
+#include "occ/io/rocprof.hpp"
 #include "occ/io/schema.hpp"
 #include "ptxas_eval.hpp"
 
@@ -112,6 +113,25 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
     }
     kk.lds_bytes = *k.smem_static;
     amd::AmdLaunch launch = target.launch;
+    if (k.launch) {  // Triton (HIP backend): num_warps x warp_size work-items, `shared` bytes of dynamic LDS
+        row.notes.push_back(artefact_launch_note(a, *k.launch));
+        launch.threads = k.launch->threads;
+        launch.lds_dynamic = k.launch->smem_dynamic;
+    } else if (r.profile && r.profile->workgroup_size) {  // the profiled dispatch's workgroup; its LDS figure is the whole
+        std::string note = "launch from the " + r.profile->from + ": workgroups of " + std::to_string(*r.profile->workgroup_size) +
+                           " work-items, and its LDS figure is the dispatch's whole LDS (static and dynamic)";
+        if (a.threads_given && launch.threads != *r.profile->workgroup_size)
+            note += " (the request's " + std::to_string(launch.threads) + " threads are not used for it)";
+        if (a.smem_dynamic_given && launch.lds_dynamic != 0)
+            note += " (the request's smem_dynamic " + std::to_string(launch.lds_dynamic) + " B is not added)";
+        row.notes.push_back(note);
+        launch.threads = *r.profile->workgroup_size;
+        launch.lds_dynamic = 0;
+    } else if (r.profile) {
+        row.notes.push_back("the " + r.profile->from + " does not give the workgroup size (rocprof-compute analyze -b 7.1 prints it): " +
+                            std::to_string(launch.threads) + " threads" +
+                            (a.threads_given ? " as the request says" : ", the default: give threads"));
+    }
     if (r.wave_size && (*r.wave_size == 32 || *r.wave_size == 64)) {
         if (launch.wave_size != 0 && launch.wave_size != *r.wave_size)
             row.notes.push_back("compiled for wave" + std::to_string(*r.wave_size) + ": the request's wave_size " +
@@ -156,6 +176,7 @@ void amd_kernel_json(const PtxasKernel& k, json& row) {
     json unread = json::object();
     for (const auto& [field, why] : r.unread) unread[field] = why;
     row["unread"] = unread;
+    if (r.profile) row["profile"] = rocprof_profile_json(*r.profile);  // measured: never mixed with "occupancy"
     row["target"] = r.target.empty() ? json(nullptr) : json(r.target);
     row["vendor"] = "AMD";
 }

@@ -103,14 +103,15 @@ std::string_view stem_of(std::string_view name, std::string_view ext) {
 
 }  // namespace
 
-// A Triton kernel comes as two files: <name>.json (its metadata, giving the launch) and <name>.cubin
-// (same path but the extension); the metadata is attached to the cubin.
+// A Triton kernel comes as two files: <name>.json (its metadata, giving the launch) and <name>.cubin,
+// or <name>.hsaco from the HIP backend (same path but the extension); the metadata is attached to it.
 std::vector<BinaryRead> read_binaries(const std::vector<NamedBytes>& given) {
     std::vector<BinaryRead> out;
     std::map<std::string, TritonMetadata, std::less<>> triton;
-    std::map<std::string, bool, std::less<>> cubins;
+    std::map<std::string, bool, std::less<>> cubins;  // stem + extension of every binary given
     for (const auto& [name, bytes] : given)
-        if (const std::string_view stem = stem_of(name, ".cubin"); !stem.empty()) cubins[std::string(stem)] = true;
+        for (std::string_view ext : {".cubin", ".hsaco"})
+            if (const std::string_view stem = stem_of(name, ext); !stem.empty()) cubins[std::string(stem) + std::string(ext)] = true;
     for (const auto& [name, bytes] : given) {
         const std::string_view stem = stem_of(name, ".json");
         if (stem.empty()) continue;
@@ -120,16 +121,19 @@ std::vector<BinaryRead> read_binaries(const std::vector<NamedBytes>& given) {
         r.file = name;
         r.format = "Triton metadata";
         if (!m) r.error = m.error;
-        else if (!cubins.count(stem))
-            r.error = name + ": Triton metadata without its cubin: add " + std::string(stem) + ".cubin to the files";
+        else if (!cubins.count(std::string(stem) + std::string(triton_binary_ext(*m.value))))
+            r.error = name + ": Triton metadata without its binary: add " + std::string(stem) + std::string(triton_binary_ext(*m.value)) +
+                      " to the files";
         else triton.emplace(std::string(stem), std::move(*m.value));
         if (!r.error.empty()) out.push_back(std::move(r));
     }
     for (const auto& [name, bytes] : given) {
         if (!stem_of(name, ".json").empty()) continue;
         BinaryRead r = read_binary(name, bytes);
-        if (const std::string_view stem = stem_of(name, ".cubin"); !stem.empty())
-            if (const auto it = triton.find(stem); it != triton.end() && r.error.empty()) attach_triton(r, it->second);
+        for (std::string_view ext : {".cubin", ".hsaco"})
+            if (const std::string_view stem = stem_of(name, ext); !stem.empty())
+                if (const auto it = triton.find(stem); it != triton.end() && r.error.empty() && triton_binary_ext(it->second) == ext)
+                    attach_triton(r, it->second);
         out.push_back(std::move(r));
     }
     return out;

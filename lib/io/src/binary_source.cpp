@@ -13,6 +13,7 @@
 
 #include "binary_read.hpp"
 #include "occ/io/amd_artefacts.hpp"
+#include "occ/io/rocprof.hpp"
 
 namespace occ::io::bin {
 
@@ -174,6 +175,55 @@ ElfFile read_elf(const ByteSource& src, std::uint64_t base, std::uint64_t limit)
     return f;
 }
 
+// A text file holding rocprof-compute's analyze output (one row per analysis) or its pmc_perf.csv
+// (one row per dispatch): occ/io/rocprof.hpp. False when the file is neither.
+bool read_rocprof_text(const ByteSource& src, BinaryRead& out) {
+    constexpr std::uint64_t kMaxText = 256u << 20;  // pmc_perf.csv: ~30 KiB per dispatch
+    if (src.size() > kMaxText) return false;
+    std::vector<unsigned char> buf;
+    const auto bytes = src.load(0, src.size(), buf, "text");
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    PtxasLog log;
+    if (looks_like_rocprof_compute(text)) {
+        out.format = "rocprof-compute analysis";
+        log = parse_rocprof_compute(text);
+        if (log.kernels.empty()) fail("rocprof-compute output without a metric table (Wavefront Launch Stats, Speed-of-Light, ...)");
+    } else if (looks_like_rocprof_csv(text)) {
+        out.format = std::string(kRocprofCsvFormat);
+        log = parse_rocprof_csv(text);
+        if (log.kernels.empty()) fail("pmc_perf.csv without a dispatch (a header only)");
+    } else {
+        return false;
+    }
+    for (PtxasKernel& k : log.kernels) {
+        k.source_file = out.file;
+        out.kernels.push_back(std::move(k));
+    }
+    return true;
+}
+
+// pmc_perf.csv's GPU: the gpu_arch of sysinfo.csv beside it (rocprof-compute writes both into
+// workloads/<name>/<GPU>/).
+void attach_sysinfo(const std::string& csv_path, BinaryRead& out) {
+    const std::size_t slash = csv_path.find_last_of('/');
+    const std::string sysinfo = (slash == std::string::npos ? std::string() : csv_path.substr(0, slash + 1)) + "sysinfo.csv";
+    std::FILE* f = std::fopen(sysinfo.c_str(), "rb");
+    if (!f) return;
+    std::string text(1 << 16, '\0');
+    text.resize(std::fread(text.data(), 1, text.size(), f));
+    std::fclose(f);
+    const std::string arch = rocprof_sysinfo_arch(text);
+    if (arch.empty()) return;
+    for (PtxasKernel& k : out.kernels) {
+        if (!k.amd || !k.arch.empty()) continue;
+        k.arch = arch;
+        k.amd->target = arch;
+        auto& u = k.amd->unread;
+        u.erase(std::remove_if(u.begin(), u.end(), [](const auto& e) { return e.first == "arch"; }), u.end());
+        k.diagnostics.push_back("the GPU from " + sysinfo + ": " + arch);
+    }
+}
+
 void read_any(const ByteSource& src, BinaryRead& out) {
     unsigned char head[64] = {};
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(src.size(), sizeof head));
@@ -194,11 +244,12 @@ void read_any(const ByteSource& src, BinaryRead& out) {
     }
     if (!is_elf(head, n)) {
         if (n == 0) fail("empty file");
+        if (read_rocprof_text(src, out)) return;
         fail("not a cubin, fatbin or ELF file (it starts with " + [&] {
             std::string s;
             for (std::size_t i = 0; i < std::min<std::size_t>(n, 4); ++i) s += (i ? " " : "") + hex(head[i]).substr(2);
             return s;
-        }() + "); give a .cubin, .fatbin, .hsaco, .o, .so or executable");
+        }() + "); give a .cubin, .fatbin, .hsaco, .o, .so or executable, or rocprof-compute output (analyze text, pmc_perf.csv)");
     }
     if (n >= 20 && u16(head + 18) == kEmCuda) {
         out.format = "cubin";
@@ -263,6 +314,14 @@ BinaryRead read_binary_file(const std::string& path) {
         struct stat st {};
         if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
             ::close(fd);
+            // A rocprof-compute workload folder (workloads/<name>/<GPU>/): its pmc_perf.csv.
+            const std::string pmc = path + (path.empty() || path.back() == '/' ? "" : "/") + "pmc_perf.csv";
+            struct stat ps {};
+            if (::stat(pmc.c_str(), &ps) == 0 && S_ISREG(ps.st_mode)) {
+                out = read_binary_file(pmc);
+                if (!out.error.empty()) bin::fail(out.error);
+                return;
+            }
             bin::read_triton_dir(path, out);
             return;
         }
@@ -277,7 +336,8 @@ BinaryRead read_binary_file(const std::string& path) {
         }
         const bin::FileSource src(fd, static_cast<std::uint64_t>(st.st_size));
         bin::read_any(src, out);
-        if (out.format == "cubin") bin::attach_sibling_triton(path, out);
+        if (out.format == "cubin" || out.format == "code object") bin::attach_sibling_triton(path, out);
+        if (out.format == kRocprofCsvFormat) bin::attach_sysinfo(path, out);
     });
 }
 

@@ -1,6 +1,7 @@
 // ptxas_eval.hpp — the evaluation the "ptxas" and "kernels" kinds share (ptxas_request.cpp): the
 // launch fields of a request whose kernels come from an artefact, and the rows of its kernels.
 #pragma once
+#include <string>
 #include <string_view>
 
 #include "occ/io/fields.hpp"
@@ -14,6 +15,9 @@ void read_artefact_launch(FieldReader& f, PtxasAnswer& a, std::string_view artef
 // Chooses the rows of a.log.kernels (every compilation, or with a device the build it loads) and
 // evaluates each: a.rows, a.skipped, a.functions and the counts. Leaves a.error alone.
 void evaluate_kernels(PtxasAnswer& a);
+// The row note of a kernel whose artefact fixes its launch (Triton's num_warps x warp_size and
+// `shared`): what it ran with, and which of the request's launch fields are not used for it.
+std::string artefact_launch_note(const PtxasAnswer& a, const ArtefactLaunch& l);
 
 // AMD (amd_eval.cpp). Reads the AMD target and launch when the request names an AMD GPU or target
 // (false, reading nothing, otherwise); the fields the artefact supplies are refused.

@@ -11,6 +11,7 @@
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/ptxas.hpp"
+#include "occ/io/rocprof.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/utf8.hpp"
 #include "occ/occupancy.hpp"
@@ -79,6 +80,20 @@ bool from_binary(const PtxasKernel& k) { return !k.source_file.empty(); }
 
 std::string kib(std::int64_t bytes) { return bytes % 1024 == 0 ? std::to_string(bytes / 1024) + " KiB" : std::to_string(bytes) + " B"; }
 
+}  // namespace
+
+std::string artefact_launch_note(const PtxasAnswer& a, const ArtefactLaunch& l) {
+    std::string note = "launch from " + l.from + ": " + std::to_string(l.num_warps) + " warps x " + std::to_string(l.warp_size) + " = " +
+                       std::to_string(l.threads) + " threads, " + kib(l.smem_dynamic) + " dynamic shared memory";
+    if (a.threads_given && a.input.launch.threads != l.threads)
+        note += " (the request's " + std::to_string(a.input.launch.threads) + " threads are not used for it)";
+    if (a.smem_dynamic_given && a.input.launch.smem_dynamic != l.smem_dynamic)
+        note += " (the request's smem_dynamic " + std::to_string(a.input.launch.smem_dynamic) + " B is not used for it)";
+    return note;
+}
+
+namespace {
+
 // A kernel whose artefact fixes its launch (Triton) runs with that launch whatever the request says:
 // it was compiled for num_warps warps, and Triton's launcher passes `shared` bytes of dynamic shared
 // memory. Above 48 KiB that launcher also opts the kernel in to the device's largest dynamic shared
@@ -87,13 +102,7 @@ std::string kib(std::int64_t bytes) { return bytes % 1024 == 0 ? std::to_string(
 // MAX_DYNAMIC_SHARED_SIZE_BYTES = optin - static).
 void apply_artefact_launch(const PtxasAnswer& a, const ArtefactLaunch& l, KernelResources& kr, LaunchConfig& launch,
                            std::vector<std::string>& notes) {
-    std::string note = "launch from " + l.from + ": " + std::to_string(l.num_warps) + " warps x " + std::to_string(l.warp_size) + " = " +
-                       std::to_string(l.threads) + " threads, " + kib(l.smem_dynamic) + " dynamic shared memory";
-    if (a.threads_given && a.input.launch.threads != l.threads)
-        note += " (the request's " + std::to_string(a.input.launch.threads) + " threads are not used for it)";
-    if (a.smem_dynamic_given && a.input.launch.smem_dynamic != l.smem_dynamic)
-        note += " (the request's smem_dynamic " + std::to_string(a.input.launch.smem_dynamic) + " B is not used for it)";
-    notes.push_back(note);
+    notes.push_back(artefact_launch_note(a, l));
     launch.threads = l.threads;
     launch.smem_dynamic = l.smem_dynamic;
     if (l.smem_dynamic > 48 * 1024) {
@@ -286,7 +295,10 @@ Result<PtxasAnswer> answer_ptxas(const json& request) {
         read_artefact_launch(f, a, "log");
         f.finish();
         const std::string& text = log_field->get_ref<const std::string&>();
-        a.log = looks_like_amd_text(text) ? parse_amd_text(text) : parse_ptxas_log(text);
+        a.log = looks_like_rocprof_compute(text) ? parse_rocprof_compute(text)
+                : looks_like_rocprof_csv(text)   ? parse_rocprof_csv(text)
+                : looks_like_amd_text(text)      ? parse_amd_text(text)
+                                                 : parse_ptxas_log(text);
         evaluate_kernels(a);
         if (a.rows.empty()) a.error = no_rows_error(a);
         else a.error = vendor_mismatch_error(a);

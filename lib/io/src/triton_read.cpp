@@ -58,7 +58,10 @@ Result<TritonMetadata> parse_triton_metadata(std::string_view text, std::string_
     if (const auto t = j.find("target"); t != j.end() && t->is_object()) {
         if (const auto b = t->find("backend"); b != t->end() && b->is_string()) m.backend = b->get<std::string>();
         if (const auto a = t->find("arch"); a != t->end() && a->is_number_integer()) m.arch = a->get<int>();
+        else if (a != t->end() && a->is_string()) m.gfx = utf8_prefix(a->get<std::string>(), 40);
         if (const auto w = t->find("warp_size"); w != t->end() && w->is_number_integer()) l.warp_size = w->get<int>();
+        else if (m.backend == "hip")  // 64 on CDNA, 32 on RDNA: no default serves both
+            return Result<TritonMetadata>::fail(where + ": a hip kernel without \"target.warp_size\" (Triton writes 64 or 32)");
     }
     if (*warps < 1 || *warps > 64)
         return Result<TritonMetadata>::fail(where + ": \"num_warps\" " + std::to_string(*warps) + " is not 1..64");
@@ -77,8 +80,11 @@ Result<TritonMetadata> parse_triton_metadata(std::string_view text, std::string_
     return Result<TritonMetadata>::ok(std::move(m));
 }
 
+std::string_view triton_binary_ext(const TritonMetadata& m) { return m.backend == "hip" ? ".hsaco" : ".cubin"; }
+
 void attach_triton(BinaryRead& r, const TritonMetadata& m) {
     int matched = 0;
+    const char* binary = m.backend == "hip" ? "code object" : "cubin";
     for (PtxasKernel& k : r.kernels)
         if (k.mangled == m.name) {
             k.launch = m.launch;
@@ -86,9 +92,12 @@ void attach_triton(BinaryRead& r, const TritonMetadata& m) {
             // Triton compiles target.arch 90 and up as sm_90a (sm_arch_from_capability in its nvidia backend).
             if (m.arch > 0 && k.cc_major * 10 + k.cc_minor != m.arch)
                 k.diagnostics.push_back("the metadata's target.arch is " + std::to_string(m.arch) + ", the cubin's " + k.arch);
+            if (!m.gfx.empty() && k.amd && k.arch != m.gfx)
+                k.diagnostics.push_back("the metadata's target.arch is " + m.gfx + ", the code object's " + k.arch);
         }
     if (!matched)
-        bin::add_diagnostic(r, "the Triton metadata names kernel \"" + utf8_prefix(m.name, 80) + "\", which the cubin does not hold");
+        bin::add_diagnostic(r,
+                            "the Triton metadata names kernel \"" + utf8_prefix(m.name, 80) + "\", which the " + binary + " does not hold");
 }
 
 namespace bin {
@@ -137,16 +146,17 @@ bool read_kernel(const fs::path& meta_path, BinaryRead& out, bool quiet) {
         if (!quiet) fail(m.error);
         return false;
     }
-    if (!m->backend.empty() && m->backend != "cuda") {
-        add_diagnostic(out, meta_path.string() + ": a " + m->backend + " kernel (target.backend): occ models NVIDIA GPUs only");
+    if (!m->backend.empty() && m->backend != "cuda" && m->backend != "hip") {
+        add_diagnostic(out, meta_path.string() + ": a " + utf8_prefix(m->backend, 40) +
+                                " kernel (target.backend): occ reads Triton's cuda and hip backends");
         return true;
     }
     fs::path cubin = meta_path;
-    cubin.replace_extension(".cubin");
+    cubin.replace_extension(std::string(triton_binary_ext(*m)));
     std::error_code ec;
     if (!fs::is_regular_file(cubin, ec)) {
         add_diagnostic(out, meta_path.string() + ": no " + cubin.filename().string() +
-                                " beside it (Triton writes the cubin last; an interrupted compile leaves none)");
+                                " beside it (Triton writes the binary last; an interrupted compile leaves none)");
         return true;
     }
     BinaryRead one = read_binary_file(cubin.string());  // attaches the metadata beside it
@@ -200,14 +210,15 @@ void read_triton_dir(const std::string& path, BinaryRead& out) {
         if (read_kernel(m, out, true)) ++kernels;
     if (kernels == 0)
         fail(
-            "no Triton kernels in this folder: expected <name>.json metadata beside <name>.cubin, as Triton writes into "
+            "no Triton kernels in this folder: expected <name>.json metadata beside <name>.cubin (<name>.hsaco for the hip "
+            "backend), as Triton writes into "
             "~/.triton/cache/<hash>/ (give the cache folder, a <hash> folder or a kernel's .json)");
 }
 
-// A cubin given by path: Triton's metadata beside it (<stem>.json) gives its launch.
+// A cubin or code object (.hsaco) given by path: Triton's metadata beside it (<stem>.json) gives its launch.
 void attach_sibling_triton(const std::string& cubin_path, BinaryRead& out) {
     fs::path meta(cubin_path);
-    if (meta.extension() != ".cubin") return;
+    if (meta.extension() != ".cubin" && meta.extension() != ".hsaco") return;
     meta.replace_extension(".json");
     std::error_code ec;
     if (!fs::is_regular_file(meta, ec)) return;
@@ -216,6 +227,11 @@ void attach_sibling_triton(const std::string& cubin_path, BinaryRead& out) {
     if (!text) return;
     const Result<TritonMetadata> m = parse_triton_metadata(*text, meta.string());
     if (!m) return;  // another tool's JSON: not ours to read
+    if (triton_binary_ext(*m) != fs::path(cubin_path).extension().string()) {
+        add_diagnostic(out, "the Triton metadata beside it is for the " + utf8_prefix(m->backend, 40) + " backend, whose binary is <name>" +
+                                std::string(triton_binary_ext(*m)) + ": its launch is not used");
+        return;
+    }
     attach_triton(out, *m);
 }
 

@@ -74,12 +74,18 @@ BinaryRead read_binary_file(const std::string& path);
 // cache folder <cache>/<hash>/ as <name>.ttir, .ttgir, .llir, .ptx, .cubin, the metadata <name>.json
 // (hash, target {backend, arch, warp_size}, the backend options: num_warps, num_ctas, num_stages,
 // maxnreg, cluster_dims, ...; then shared, tmem_size, name) and a group file __grp__<name>.json.
+// Triton's HIP backend writes the same metadata (target {"backend": "hip", "arch": "gfx942",
+// "warp_size": 64}) beside <name>.hsaco, an AMD code object (amd_code_object.cpp).
 struct TritonMetadata {
-    std::string name;     // the kernel's symbol in the cubin
-    std::string backend;  // target.backend: "cuda" ("hip" kernels are AMD's: not modelled)
-    int arch = 0;         // target.arch: 80, 90 (Triton builds sm_90a for 90 and up)
+    std::string name;     // the kernel's symbol in the cubin or code object
+    std::string backend;  // target.backend: "cuda" or "hip"
+    int arch = 0;         // CUDA target.arch: 80, 90 (Triton builds sm_90a for 90 and up)
+    std::string gfx;      // HIP target.arch: "gfx942"
     ArtefactLaunch launch;
 };
+// The machine-code file beside a Triton kernel's metadata: ".hsaco" for the HIP backend, ".cubin"
+// otherwise (triton-lang/triton: the backends' binary_ext).
+std::string_view triton_binary_ext(const TritonMetadata& m);
 // Parses Triton's metadata JSON; `file` names it in ArtefactLaunch::from and in errors. Fails when
 // the text is not JSON or lacks what Triton writes (name, num_warps, shared), naming the key.
 Result<TritonMetadata> parse_triton_metadata(std::string_view text, std::string_view file);

@@ -70,6 +70,18 @@ inline constexpr const char* kZstdEntryReason = "Zstandard entry: read it with t
 inline constexpr const char* kZstdEntryReason = "Zstandard entry: this build of occ was made without libzstd";
 #endif
 
+// What a profiler saw when the kernel ran (rocprof-compute analyze, occ/io/rocprof.hpp): the launch of
+// the profiled dispatch(es) and the measured metrics, kept apart from occ's theoretical answer. Each
+// figure is empty when the output does not hold it, with the reason in `unread`.
+struct AmdProfile {
+    std::string from;                                         // "rocprof-compute analyze"
+    std::optional<int> workgroup_size;                        // work-items per workgroup ("Workgroup Size")
+    std::optional<std::int64_t> grid_size;                    // work-items ("Grid Size")
+    std::optional<int> dispatches;                            // rows of the "Dispatch List"
+    std::vector<std::pair<std::string, double>> measured;     // key (rocprof_measured_metrics()) -> value as printed
+    std::vector<std::pair<std::string, std::string>> unread;  // field -> why it is null
+};
+
 // What an AMD artefact (occ/io/amd_artefacts.hpp) reports besides the arch VGPRs (PtxasKernel::
 // registers), the LDS bytes (smem_static) and the scratch bytes per lane (stack_frame). Each figure
 // is empty when the artefact does not hold it, with the reason in `unread` (JSON: null, and the
@@ -86,6 +98,7 @@ struct AmdResources {
     std::optional<int> max_workgroup_size;                    // .max_flat_workgroup_size: the launch may not exceed it
     std::optional<std::int64_t> kernarg_bytes;                // .kernarg_segment_size
     std::optional<int> llvm_occupancy;                        // LLVM's own waves per SIMD ("; Occupancy:", the remark)
+    std::optional<AmdProfile> profile;                        // a profiler's run (rocprof-compute); none for compiler artefacts
     std::vector<std::pair<std::string, std::string>> unread;  // field -> why it is null
 };
 
