@@ -107,7 +107,7 @@ ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, con
     ResourceAdvice a = advisor_search::resource_advice<OccupancyResult>(Resource::registers, k.regs_per_thread,
                                                                         dev.arch.max_regs_per_thread, at, blocks_of);
     if (a.to_gain_block < 0)
-        a.note = "no register count fits more blocks: even with 0 registers the launch is limited by " + limiter_list(at(0).limiters);
+        a.note = no_cut_sentence(AdviceWords{}, Resource::registers, limiter_list(at(0).limiters));
     return a;
 }
 
@@ -140,8 +140,7 @@ ResourceAdvice advise_shared_memory(const Device& dev, const KernelResources& k,
         z.smem_dynamic = 0;
         const OccupancyResult zero = compute_occupancy(dev, k, z);
         a.note = zero.blocks_per_sm <= a.blocks_per_sm
-                     ? "no dynamic shared memory size fits more blocks: with 0 bytes the launch is limited by " +
-                           limiter_list(zero.limiters)
+                     ? no_cut_sentence(AdviceWords{}, Resource::shared_memory, limiter_list(zero.limiters))
                      : "more blocks need less static shared memory";
     }
     return a;
@@ -269,6 +268,12 @@ std::string waves_suggestion(const WaveResult& wr, const AdviceWords& w) {
     return "grid " + str(wr.grid_blocks) + " " + w.blocks + " = " + format_number(wr.waves, 2) + " waves of " + str(wr.blocks_per_wave) +
            "; last wave " + format_percent(wr.last_wave_fill) + " full: " + str(wr.suggested_grid_down) + " or " +
            str(wr.suggested_grid_up) + " " + w.blocks + " end on a whole wave";
+}
+
+std::string no_cut_sentence(const AdviceWords& w, Resource res, const std::string& limited_by) {
+    return res == Resource::registers
+               ? "no " + w.reg + " count fits more " + w.blocks + ": even with 0 " + w.regs + " the launch is limited by " + limited_by
+               : "no " + w.smem + " size fits more " + w.blocks + ": with 0 bytes the launch is limited by " + limited_by;
 }
 
 std::string waves_suggestion(const WaveResult& w) { return waves_suggestion(w, AdviceWords{}); }

@@ -140,5 +140,7 @@ std::string headroom_sentence(const AdviceWords& w, Resource res, std::int64_t n
 std::string no_headroom_sentence(const AdviceWords& w, Resource res, int blocks);
 std::string best_block_sentence(const AdviceWords& w, int threads, double occupancy);
 std::string target_sentence(const AdviceWords& w, int target, std::int64_t available, double occupancy);
+// Why no cut gains a block: even at 0 the launch is limited by `limited_by` (the limiters' words).
+std::string no_cut_sentence(const AdviceWords& w, Resource res, const std::string& limited_by);
 
 }  // namespace occ
