@@ -339,28 +339,41 @@ Result<AmdAdviseAnswer> answer_amd_advise(const json& request) {
         a.grid = f.integer(fields::grid);
         f.finish();
 
-        const amd::AmdArch& arch = *a.input.arch;
-        const amd::AmdKernel& k = a.input.kernel;
-        const amd::AmdLaunch& l = a.input.launch;
-        a.now = amd::compute_amd_occupancy(arch, k, l);
-        refuse_out_of_range(a.now);
-        auto say = [&](const std::string& s) {
-            if (!s.empty()) a.suggestions.push_back(s);
-        };
-        a.block = amd::amd_advise_block_size(arch, k, l, a.growth, a.block_size_limit, compute_units(a.input));
-        say(amd::amd_block_size_suggestion(a.block, l.threads));
-        a.vgprs = amd::amd_advise_vgprs(arch, k, l);
-        a.lds = amd::amd_advise_lds(arch, k, l);
-        for (const amd::AmdResourceAdvice* adv : {&a.vgprs, &a.lds}) {
-            say(amd::amd_cut_suggestion(*adv, l.threads));
-            say(amd::amd_headroom_suggestion(*adv));
-        }
-        a.at_target = amd::amd_available_lds(arch, k, l, has_target ? target_in : std::max(1, a.now.workgroups_per_cu));
-        if (has_target) say(amd::amd_target_suggestion(a.at_target));
-        a.waves = amd::amd_waves(a.now, compute_units(a.input), a.grid);
-        say(amd::amd_waves_suggestion(a.waves, a.now));
-        if (a.suggestions.empty()) say(no_change_suggestion(a.now.ok() ? std::string() : a.now.error_message));
+        const AmdAdviseAnswer done = amd_advise(a.input, a.growth, a.block_size_limit, has_target ? target_in : 0, a.grid);
+        refuse_out_of_range(done.now);
+        json id = std::move(a.id);
+        a = done;
+        a.id = std::move(id);
     });
+}
+
+AmdAdviseAnswer amd_advise(const AmdRequest& in, SmemGrowth growth, int block_size_limit, int target_blocks, std::int64_t grid) {
+    AmdAdviseAnswer a;
+    a.input = in;
+    a.growth = growth;
+    a.block_size_limit = block_size_limit;
+    a.grid = grid;
+    const amd::AmdArch& arch = *a.input.arch;
+    const amd::AmdKernel& k = a.input.kernel;
+    const amd::AmdLaunch& l = a.input.launch;
+    a.now = amd::compute_amd_occupancy(arch, k, l);
+    auto say = [&](const std::string& s) {
+        if (!s.empty()) a.suggestions.push_back(s);
+    };
+    a.block = amd::amd_advise_block_size(arch, k, l, a.growth, a.block_size_limit, compute_units(a.input));
+    say(amd::amd_block_size_suggestion(a.block, l.threads));
+    a.vgprs = amd::amd_advise_vgprs(arch, k, l);
+    a.lds = amd::amd_advise_lds(arch, k, l);
+    for (const amd::AmdResourceAdvice* adv : {&a.vgprs, &a.lds}) {
+        say(amd::amd_cut_suggestion(*adv, l.threads));
+        say(amd::amd_headroom_suggestion(*adv));
+    }
+    a.at_target = amd::amd_available_lds(arch, k, l, target_blocks > 0 ? target_blocks : std::max(1, a.now.workgroups_per_cu));
+    if (target_blocks > 0) say(amd::amd_target_suggestion(a.at_target));
+    a.waves = amd::amd_waves(a.now, compute_units(a.input), a.grid);
+    say(amd::amd_waves_suggestion(a.waves, a.now));
+    if (a.suggestions.empty()) say(no_change_suggestion(a.now.ok() ? std::string() : a.now.error_message));
+    return a;
 }
 
 json to_json(const AmdAdviseAnswer& a) {

@@ -84,6 +84,8 @@ struct AmdAdviseAnswer {
     std::vector<std::string> suggestions;
 };
 Result<AmdAdviseAnswer> answer_amd_advise(const json& request);
+// The same for a request already read (the app's Advisor tab); target_blocks 0 = the workgroups now.
+AmdAdviseAnswer amd_advise(const AmdRequest& in, SmemGrowth growth, int block_size_limit, int target_blocks, std::int64_t grid);
 json to_json(const AmdAdviseAnswer& a);
 // The waves kind for an AMD GPU: workgroups per wave = workgroups per CU (WGP) x CUs (WGPs).
 json api_amd_waves(const json& request);
