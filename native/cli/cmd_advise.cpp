@@ -44,6 +44,8 @@ struct Rows {
     const char* regs = "regs";
     const char* smem = "smem dynamic";
     std::string blocks = "blocks per sm";
+    const char* same = "most, same blocks";  // the resource tables' column titles
+    const char* cut = "cut to gain a block";
 };
 
 std::string cell(const Snap& s, int row) {
@@ -79,8 +81,8 @@ void advice_table(const char* title, const BasicResourceAdvice<R>& a, Make make,
     const bool gain = a.to_gain_block >= 0;
     table(title,
           {{"now", make(&a.before, a.now)},
-           {"most, same blocks", make(&a.at_headroom, a.max_same_blocks)},
-           {"cut to gain a block", make(gain ? &a.after_cut : nullptr, a.to_gain_block)}},
+           {rows.same, make(&a.at_headroom, a.max_same_blocks)},
+           {rows.cut, make(gain ? &a.after_cut : nullptr, a.to_gain_block)}},
           rows);
 }
 
@@ -181,8 +183,9 @@ void print_amd_human(const io::AmdAdviseAnswer& a) {
     const amd::AmdLaunch& l = a.input.launch;
     const AdviceWords w = amd::amd_words(a.now);
     const bool tty = stdout_is_tty();
-    std::printf("%s%s%s  %.*s %.*s", tty ? "\033[1m" : "", a.input.gpu ? a.input.gpu->name : std::string(arch.isa).c_str(), tty ? "\033[0m" : "",
-                static_cast<int>(arch.isa.size()), arch.isa.data(), static_cast<int>(arch.family.size()), arch.family.data());
+    std::printf("%s%s%s  %.*s %.*s", tty ? "\033[1m" : "", a.input.gpu ? a.input.gpu->name : std::string(arch.isa).c_str(),
+                tty ? "\033[0m" : "", static_cast<int>(arch.isa.size()), arch.isa.data(), static_cast<int>(arch.family.size()),
+                arch.family.data());
     if (a.input.gpu) std::printf(", %d CUs", a.input.gpu->sm_count);
     std::printf("\nnow: %d threads x %d VGPRs, %s dynamic LDS -> %d workgroups/%s, %d of %d waves per SIMD, %s occupancy (limited by %s)\n",
                 l.threads, k.vgprs, format_bytes(l.lds_dynamic).c_str(), a.now.workgroups_per_cu, w.per.c_str(), a.now.waves_per_simd,
@@ -190,11 +193,12 @@ void print_amd_human(const io::AmdAdviseAnswer& a) {
                 a.now.ok() ? amd::amd_limiter_list(a.now.limiters, ", ").c_str() : a.now.error_message.c_str());
     std::printf("\nSuggestions\n");
     for (const std::string& s : a.suggestions) std::printf("  * %s\n", s.c_str());
-    const Rows rows{"VGPRs", "LDS dynamic", "workgroups per " + w.per};
+    const Rows rows{"VGPRs", "LDS dynamic", "groups per " + w.per, "most, same groups", "to gain a workgroup"};
     const amd::AmdBlockSizeAdvice& b = a.block;
     if (b.ok()) {
         table("Best workgroup size (most active threads, ties -> larger workgroup)",
-              {{"now", snap(&b.before, l.threads, k.vgprs, a.growth.at(l.threads))}, {"best", snap(&b.after, b.threads, k.vgprs, b.smem_dynamic)}},
+              {{"now", snap(&b.before, l.threads, k.vgprs, a.growth.at(l.threads))},
+               {"best", snap(&b.after, b.threads, k.vgprs, b.smem_dynamic)}},
               rows);
         std::printf("  %s\n", amd::amd_best_block_sentence(b).c_str());
         if (b.min_grid_blocks > 0)
@@ -207,10 +211,13 @@ void print_amd_human(const io::AmdAdviseAnswer& a) {
         const bool regs = r->resource == Resource::registers;
         advice_table(
             regs ? "VGPRs (arch VGPRs per lane)" : "Dynamic LDS", *r,
-            [&](const amd::AmdOccupancyResult* x, std::int64_t v) { return snap(x, l.threads, regs ? v : k.vgprs, regs ? l.lds_dynamic : v); },
+            [&](const amd::AmdOccupancyResult* x, std::int64_t v) {
+                return snap(x, l.threads, regs ? v : k.vgprs, regs ? l.lds_dynamic : v);
+            },
             rows);
         if (r->ok())
-            resource_lines(amd::amd_headroom_suggestion(*r), amd::amd_no_headroom_sentence(*r), amd::amd_cut_suggestion(*r, l.threads), r->note);
+            resource_lines(amd::amd_headroom_suggestion(*r), amd::amd_no_headroom_sentence(*r), amd::amd_cut_suggestion(*r, l.threads),
+                           r->note);
     }
     const amd::AmdLdsAdvice& t = a.at_target;
     std::printf("\nDynamic LDS available per workgroup at %d workgroups/%s: ", t.target_blocks, w.per.c_str());
@@ -241,9 +248,8 @@ Examples:
         }
         // An AMD GPU or target (--gpu MI300X, --arch gfx942): occ::amd's advice, in the same shape.
         if (const Result<json> req = request_from(o->request); req && io::is_amd_request(*req)) {
-            out.code = run_answer(
-                o->request, o->as_json, io::answer_amd_advise, print_amd_human,
-                [](const io::AmdAdviseAnswer& a) { return a.now.error_message; });
+            out.code = run_answer(o->request, o->as_json, io::answer_amd_advise, print_amd_human,
+                                  [](const io::AmdAdviseAnswer& a) { return a.now.error_message; });
             return;
         }
         out.code = run_answer(o->request, o->as_json, io::answer_advise, print_human,

@@ -96,9 +96,9 @@ TEST_CASE("AMD LDS advice: gfx942, 24 KiB dynamic -> 21 KiB gains a workgroup [U
     const AmdArch& a = arch("gfx942");
     const AmdResourceAdvice r = amd_advise_lds(a, kernel(16), launch(256, 24 * 1024));
     REQUIRE(r.ok());
-    CHECK(r.blocks_per_sm == 2);             // 65536 / 24576
-    CHECK(r.max_same_blocks == 32768);       // 2 x 32768 still fit
-    CHECK(r.to_gain_block == 21 * 1024);     // 3 x 21504 = 64512; 21505 rounds to 22016 (x3 > 64 KiB)
+    CHECK(r.blocks_per_sm == 2);          // 65536 / 24576
+    CHECK(r.max_same_blocks == 32768);    // 2 x 32768 still fit
+    CHECK(r.to_gain_block == 21 * 1024);  // 3 x 21504 = 64512; 21505 rounds to 22016 (x3 > 64 KiB)
     CHECK(r.after_cut.workgroups_per_cu == 3);
     const AmdLdsAdvice t = amd_available_lds(a, kernel(16), launch(256), 4);
     REQUIRE(t.ok());

@@ -106,8 +106,7 @@ ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, con
     }
     ResourceAdvice a = advisor_search::resource_advice<OccupancyResult>(Resource::registers, k.regs_per_thread,
                                                                         dev.arch.max_regs_per_thread, at, blocks_of);
-    if (a.to_gain_block < 0)
-        a.note = no_cut_sentence(AdviceWords{}, Resource::registers, limiter_list(at(0).limiters));
+    if (a.to_gain_block < 0) a.note = no_cut_sentence(AdviceWords{}, Resource::registers, limiter_list(at(0).limiters));
     return a;
 }
 
@@ -179,8 +178,8 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 std::string per_unit(const AdviceWords& w, int n) { return str(n) + " " + w.blocks + "/" + w.per; }
 }  // namespace
 
-std::string block_size_sentence(const AdviceWords& w, int threads_now, int threads, double occ_before, double occ_after,
-                                int blocks_before, int blocks_after, std::int64_t min_grid) {
+std::string block_size_sentence(const AdviceWords& w, int threads_now, int threads, double occ_before, double occ_after, int blocks_before,
+                                int blocks_after, std::int64_t min_grid) {
     if (threads == threads_now || !(occ_after > occ_before + 1e-12)) return {};
     return w.block + " size " + str(threads_now) + " -> " + str(threads) + " threads: occupancy " + format_percent(occ_before) + " -> " +
            format_percent(occ_after) + " (" + str(blocks_before) + " -> " + per_unit(w, blocks_after) + ")" +
@@ -199,8 +198,8 @@ std::string cut_sentence(const AdviceWords& w, Resource res, std::int64_t now, s
     const std::string tail = ": " + str(blocks_before) + " -> " + per_unit(w, blocks_after) + ", occupancy " + format_percent(occ_before) +
                              " -> " + format_percent(occ_after);
     if (res == Resource::registers)
-        return w.regs + " " + str(now) + " -> " + str(to_gain) + " " + w.per_lane + " (cut " + str(now - to_gain) + ", " + w.regs_how + ")" +
-               tail;
+        return w.regs + " " + str(now) + " -> " + str(to_gain) + " " + w.per_lane + " (cut " + str(now - to_gain) + ", " + w.regs_how +
+               ")" + tail;
     return w.smem + " " + format_bytes(now) + " -> " + format_bytes(to_gain) + " per " + w.block + " (cut " + format_bytes(now - to_gain) +
            ")" + tail;
 }
@@ -227,8 +226,9 @@ std::string headroom_sentence(Resource res, std::int64_t now, std::int64_t max_s
 
 std::string no_headroom_sentence(const AdviceWords& w, Resource res, int blocks) {
     if (blocks <= 0) return {};
-    return "no " + (res == Resource::registers ? w.reg + " headroom: one more " + w.reg + " " + w.per_lane
-                                               : w.smem_short + " headroom: one more byte of " + w.smem) +
+    return "no " +
+           (res == Resource::registers ? w.reg + " headroom: one more " + w.reg + " " + w.per_lane
+                                       : w.smem_short + " headroom: one more byte of " + w.smem) +
            " costs a " + w.block + " (" + per_unit(w, blocks) + " now)";
 }
 
@@ -291,6 +291,8 @@ std::string no_change_suggestion(const std::string& error) {
     return "no change improves occupancy: " + (error.empty() ? std::string("already at the best this kernel allows") : error);
 }
 
-std::string no_change_suggestion(const OccupancyResult& now) { return no_change_suggestion(now.ok() ? std::string() : now.error_message()); }
+std::string no_change_suggestion(const OccupancyResult& now) {
+    return no_change_suggestion(now.ok() ? std::string() : now.error_message());
+}
 
 }  // namespace occ

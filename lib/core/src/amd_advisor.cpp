@@ -48,8 +48,7 @@ AmdBlockSizeAdvice amd_advise_block_size(const AmdArch& a, const AmdKernel& k, c
         b.error = "block_size_limit must be >= 0 (0 = the target's maximum), got " + str(block_size_limit);
         return b;
     }
-    const int limit =
-        block_size_limit > 0 ? std::min(block_size_limit, a.max_threads_per_workgroup) : a.max_threads_per_workgroup;
+    const int limit = block_size_limit > 0 ? std::min(block_size_limit, a.max_threads_per_workgroup) : a.max_threads_per_workgroup;
     const int wave = l.wave_size == 0 ? a.default_wave_size : l.wave_size;
     AmdBlockSizeAdvice b = advisor_search::best_block_size<AmdOccupancyResult>(
         l.threads, limit, wave, lds,
@@ -83,8 +82,7 @@ AmdResourceAdvice amd_advise_vgprs(const AmdArch& a, const AmdKernel& k, const A
 
 AmdResourceAdvice amd_advise_lds(const AmdArch& a, const AmdKernel& k, const AmdLaunch& l) {
     AmdResourceAdvice r = advisor_search::resource_advice<AmdOccupancyResult>(
-        Resource::shared_memory, l.lds_dynamic, dynamic_lds_max(a, k), [&](std::int64_t v) { return with_lds(a, k, l, v); },
-        workgroups_of);
+        Resource::shared_memory, l.lds_dynamic, dynamic_lds_max(a, k), [&](std::int64_t v) { return with_lds(a, k, l, v); }, workgroups_of);
     if (r.to_gain_block < 0) {
         const AmdOccupancyResult zero = with_lds(a, k, l, 0);
         r.note = zero.ok() && zero.workgroups_per_cu > r.blocks_per_sm
@@ -152,7 +150,8 @@ std::string amd_limiter_list(unsigned bits, const char* sep) {
         if (!(bits & li.bit)) continue;
         std::string label(li.label);
         // "Wave slots" -> "wave slots" in running text; acronyms ("VGPRs", "LDS") stay.
-        if (label.size() > 1 && label[0] >= 'A' && label[0] <= 'Z' && label[1] >= 'a' && label[1] <= 'z') label[0] = char(label[0] - 'A' + 'a');
+        if (label.size() > 1 && label[0] >= 'A' && label[0] <= 'Z' && label[1] >= 'a' && label[1] <= 'z')
+            label[0] = char(label[0] - 'A' + 'a');
         s += (s.empty() ? "" : sep) + label;
     }
     return s.empty() ? std::string("nothing") : s;

@@ -275,8 +275,8 @@ json to_json(const AdviseAnswer& a) {
         [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, static_cast<int>(v), l.smem_dynamic); });
     const json sj = advice_json(a.shared_memory, {"smem_dynamic", "max_dynamic_same_blocks", "dynamic_to_gain_block"},
                                 [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, k.regs_per_thread, v); });
-    const json dj =
-        target_json(a.at_target, [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, k.regs_per_thread, v); });
+    const json dj = target_json(a.at_target,
+                                [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, k.regs_per_thread, v); });
     json now = snap(a.now, l.threads, k.regs_per_thread, l.smem_dynamic);
     if (json e = effective_to_json(a.now, k); !e.is_null()) now["effective"] = std::move(e);
     json out{{"device", device_brief(a.input.device)},
@@ -380,17 +380,20 @@ json to_json(const AmdAdviseAnswer& a) {
     const amd::AmdKernel& k = a.input.kernel;
     const amd::AmdLaunch& l = a.input.launch;
     const std::string unit = a.now.wgp_mode ? "WGP" : "CU";
-    const json bj = block_json(a.block, a.growth, a.block_size_limit, l.threads,
-                               "largest active threads per " + unit +
-                                   " (workgroups x threads); ties go to the larger workgroup (cudaOccupancyMaxPotentialBlockSize order)",
-                               [&](const amd::AmdOccupancyResult& r, int threads, std::int64_t lds) { return amd_snap(r, threads, k.vgprs, lds); });
-    json rj = advice_json(a.vgprs, {"regs", "max_regs_same_blocks", "regs_to_gain_block"},
-                          [&](const amd::AmdOccupancyResult& r, std::int64_t v) { return amd_snap(r, l.threads, static_cast<int>(v), l.lds_dynamic); });
+    const json bj = block_json(
+        a.block, a.growth, a.block_size_limit, l.threads,
+        "largest active threads per " + unit +
+            " (workgroups x threads); ties go to the larger workgroup (cudaOccupancyMaxPotentialBlockSize order)",
+        [&](const amd::AmdOccupancyResult& r, int threads, std::int64_t lds) { return amd_snap(r, threads, k.vgprs, lds); });
+    json rj = advice_json(
+        a.vgprs, {"regs", "max_regs_same_blocks", "regs_to_gain_block"},
+        [&](const amd::AmdOccupancyResult& r, std::int64_t v) { return amd_snap(r, l.threads, static_cast<int>(v), l.lds_dynamic); });
     // How to ask LLVM for the cut: __launch_bounds__'s second argument = amdgpu-waves-per-eu (amd_advisor.cpp).
     if (a.vgprs.ok()) rj["amdgpu_waves_per_eu"] = a.vgprs.to_gain_block >= 0 ? json(a.vgprs.after_cut.waves_per_simd) : json(nullptr);
     const json sj = advice_json(a.lds, {"smem_dynamic", "max_dynamic_same_blocks", "dynamic_to_gain_block"},
                                 [&](const amd::AmdOccupancyResult& r, std::int64_t v) { return amd_snap(r, l.threads, k.vgprs, v); });
-    const json dj = target_json(a.at_target, [&](const amd::AmdOccupancyResult& r, std::int64_t v) { return amd_snap(r, l.threads, k.vgprs, v); });
+    const json dj = target_json(a.at_target,
+                                [&](const amd::AmdOccupancyResult& r, std::int64_t v) { return amd_snap(r, l.threads, k.vgprs, v); });
     json wj = waves_json(a.waves);
     wj["unit"] = unit;
     json input = amd_request_to_json(a.input);

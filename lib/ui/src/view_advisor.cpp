@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "amd_ui.hpp"
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
 #include "occ/explain.hpp"
@@ -17,7 +18,6 @@
 #include "occ/io/api.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/waves.hpp"
-#include "amd_ui.hpp"
 #include "plot.hpp"
 #include "views.hpp"
 
@@ -53,7 +53,8 @@ Column col(const char* title, const amd::AmdOccupancyResult* r, std::int64_t thr
     std::string lim;
     for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
         if (r->limiters & li.bit) lim += (lim.empty() ? "" : ", ") + std::string(li.label);
-    return Column{title, true, threads, regs, smem, r->workgroups_per_cu, r->occupancy, lim.empty() ? "-" : lim, amd_limiter_color(r->limiters)};
+    return Column{
+        title, true, threads, regs, smem, r->workgroups_per_cu, r->occupancy, lim.empty() ? "-" : lim, amd_limiter_color(r->limiters)};
 }
 
 // The rows' labels in a vendor's words.
@@ -197,9 +198,9 @@ void advisor_inputs(AppState& s, const AdviceWords& w) {
     ImGui::InputScalar(grow.c_str(), ImGuiDataType_S64, &in.smem_per_thread);
     std::string what = w.smem;
     what[0] = static_cast<char>(what[0] - 'a' + 'A');  // "Dynamic shared memory", "Dynamic LDS"
-    item_tooltip((what + " that grows with the " + w.block + " (on top of the scenario's " + w.smem + "), for the " + w.block +
-                  "-size search.")
-                     .c_str());
+    item_tooltip(
+        (what + " that grows with the " + w.block + " (on top of the scenario's " + w.smem + "), for the " + w.block + "-size search.")
+            .c_str());
     const float field = em(7) + ImGui::GetStyle().ItemInnerSpacing.x;
     same_line_if_fits(field + ImGui::CalcTextSize(limit.c_str()).x);
     ImGui::InputInt(limit.c_str(), &in.block_size_limit, 0);

@@ -105,7 +105,7 @@ std::string target_suggestion(const DynamicSmemAdvice& a);  // dynamic shared me
 struct AdviceWords;
 std::string waves_suggestion(const WaveResult& w, const AdviceWords& words);  // a grid with a partial last wave
 std::string waves_suggestion(const WaveResult& w);                            // in CUDA's words
-std::string clusters_suggestion(const ClusterResult& c);    // block slots that clusters leave idle
+std::string clusters_suggestion(const ClusterResult& c);                      // block slots that clusters leave idle
 // The same sentences over the plain numbers, for a face that keeps only those (the app's hints):
 // `before` is the launch now, `now` the resource as it uses it. Empty when there is nothing to say.
 std::string cut_sentence(Resource res, std::int64_t now, std::int64_t to_gain, int blocks_after, const OccupancyResult& before);
@@ -132,8 +132,8 @@ struct AdviceWords {
     std::string smem_short = "shared-memory";                          // "LDS"
     std::string pick = "cudaOccupancyMaxPotentialBlockSize's pick; ties go to the larger block";
 };
-std::string block_size_sentence(const AdviceWords& w, int threads_now, int threads, double occ_before, double occ_after,
-                                int blocks_before, int blocks_after, std::int64_t min_grid);  // min_grid <= 0: unknown, not said
+std::string block_size_sentence(const AdviceWords& w, int threads_now, int threads, double occ_before, double occ_after, int blocks_before,
+                                int blocks_after, std::int64_t min_grid);  // min_grid <= 0: unknown, not said
 std::string cut_sentence(const AdviceWords& w, Resource res, std::int64_t now, std::int64_t to_gain, int blocks_before, int blocks_after,
                          double occ_before, double occ_after);
 std::string headroom_sentence(const AdviceWords& w, Resource res, std::int64_t now, std::int64_t max_same, int blocks, double occupancy);
