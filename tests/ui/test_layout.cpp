@@ -210,6 +210,11 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
          [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"agprs":64,"sgprs":100,"smem_static":"20K"})"); }},
         {"roofline: MI300X", Tab::roofline, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128})"); }},
         {"advisor: MI300X", Tab::advisor, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
+        {"advisor: MI300X, VGPRs and LDS to cut", Tab::advisor,
+         [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"smem_dynamic":"24K"})"); }},
+        {"advisor: RX-7900-XTX, a WGP", Tab::advisor, [](AppState& s) { amd_scenario(s, R"({"gpu":"RX-7900-XTX","threads":256,"regs":96})"); }},
+        {"advisor: gfx942, a launch that fails", Tab::advisor,
+         [](AppState& s) { amd_scenario(s, R"({"arch":"gfx942","threads":1024,"regs":170})"); }},
         {"memory: MI300X", Tab::memory, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
         {"occupancy: RX-7900-XTX (gfx1100), wave64", Tab::occupancy,
          [](AppState& s) { amd_scenario(s, R"({"gpu":"RX-7900-XTX","threads":1024,"regs":200,"smem_dynamic":"48K","wave_size":"64"})"); }},
@@ -284,6 +289,42 @@ TEST_CASE("layout check: a dropped fatbin's table opens at its heading and no wo
     const std::set<std::string> shown = words(phone);
     CHECK(shown.count("ns::k_overload(int*") == 1);
     for (const std::string& w : shown) CHECK_MESSAGE(whole.count(w) == 1, w);
+    for (const Screen& sc : kScreens) {
+        CAPTURE(sc.w);
+        CAPTURE(sc.dpr);
+        for (const std::string& w : words(layout_at(app, sc))) CHECK_MESSAGE(whole.count(w) == 1, w);
+    }
+}
+
+// Issue 27: the Advisor tab for an AMD GPU shows occ::amd's advice (the VGPR cut with the
+// amdgpu-waves-per-eu to ask for, the waves over 304 CUs), and at every screen size every word it
+// draws is one drawn on a screen wide enough that nothing wraps.
+TEST_CASE("layout check: the AMD Advisor shows the advice, no word broken mid-word") {
+    Headless h;
+    occ::ui::App app;
+    const std::vector<unsigned char> font = ui_font();
+    if (!font.empty()) app.set_font_ttf(font.data(), font.size());
+    Headless::upload_fonts();
+    occ::ui::AppState& s = app.state();
+    amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"smem_dynamic":"24K"})");
+    occ::ui::mark_changed(s);
+    s.tab = occ::ui::Tab::advisor;
+    const auto words = [](const occ::io::json& r) {
+        std::set<std::string> w;
+        for (const auto& t : r["texts"]) {
+            std::istringstream in(t["text"].get<std::string>());
+            for (std::string x; in >> x;) {
+                const auto b = x.find_first_not_of(",;:.()"), e = x.find_last_not_of(",;:.()");
+                if (b != std::string::npos) w.insert(x.substr(b, e - b + 1));
+            }
+        }
+        return w;
+    };
+    const std::set<std::string> whole = words(layout_at(app, {7680, 4320, 1}));
+    CHECK(whole.count("amdgpu-waves-per-eu=5") == 1);  // 128 -> 96 VGPRs: 5 waves per SIMD (tests/unit/test_amd_advisor.cpp)
+    CHECK(whole.count("__launch_bounds__(256") == 1);
+    CHECK(whole.count("1216") == 0);  // 24 KiB of LDS: 2 workgroups per CU, so a wave is 608
+    CHECK(whole.count("608") == 1);
     for (const Screen& sc : kScreens) {
         CAPTURE(sc.w);
         CAPTURE(sc.dpr);
