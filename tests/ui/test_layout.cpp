@@ -212,7 +212,8 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
         {"advisor: MI300X", Tab::advisor, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
         {"advisor: MI300X, VGPRs and LDS to cut", Tab::advisor,
          [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"smem_dynamic":"24K"})"); }},
-        {"advisor: RX-7900-XTX, a WGP", Tab::advisor, [](AppState& s) { amd_scenario(s, R"({"gpu":"RX-7900-XTX","threads":256,"regs":96})"); }},
+        {"advisor: RX-7900-XTX, a WGP", Tab::advisor,
+         [](AppState& s) { amd_scenario(s, R"({"gpu":"RX-7900-XTX","threads":256,"regs":96})"); }},
         {"advisor: gfx942, a launch that fails", Tab::advisor,
          [](AppState& s) { amd_scenario(s, R"({"arch":"gfx942","threads":1024,"regs":170})"); }},
         {"memory: MI300X", Tab::memory, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
@@ -271,7 +272,7 @@ TEST_CASE("layout check: a dropped fatbin's table opens at its heading and no wo
             if (below && t["text"].get<std::string>().rfind("Import binaries", 0) == 0) top = t["rect"][1];
         for (const auto& t : r["texts"]) {
             if (t["rect"][1].get<float>() < top || (below && t["text"].get<std::string>().rfind("Import", 0) == 0))
-                continue;  // the header runs past a phone's edge
+                continue;                         // the header runs past a phone's edge
             if (t.contains("partial")) continue;  // partly scrolled out of view: a piece of a word ("U" of "Use")
             std::istringstream in(t["text"].get<std::string>());
             for (std::string x; in >> x;) {
