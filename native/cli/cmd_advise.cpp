@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
+#include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 
 namespace occ::cli {
@@ -14,11 +15,14 @@ namespace {
 
 using Options = RequestOptions;
 
-// One column of a before/after table: a launch (threads, registers, dynamic shared memory) and its
-// occupancy; without a result every row shows "-".
+// One column of a before/after table: a launch (threads, registers, dynamic shared memory or LDS) and
+// its occupancy, from either vendor's result; without a result every row shows "-".
 struct Snap {
-    const OccupancyResult* r = nullptr;
+    bool has = false;
     std::int64_t threads = 0, regs = 0, smem_dynamic = 0;
+    int blocks = 0;
+    double occupancy = 0;
+    std::string limiters;
 };
 
 std::string limiters(unsigned mask) {
@@ -26,68 +30,93 @@ std::string limiters(unsigned mask) {
     return s.empty() ? "-" : s;
 }
 
-std::string cell(const Snap& s, std::string_view row) {
-    if (!s.r) return "-";
-    if (row == "threads") return std::to_string(s.threads);
-    if (row == "regs") return std::to_string(s.regs);
-    if (row == "smem_dynamic") return format_bytes(s.smem_dynamic);
-    if (row == "blocks_per_sm") return std::to_string(s.r->blocks_per_sm);
-    if (row == "occupancy") return format_percent(s.r->occupancy);
-    return limiters(s.r->limiters);
+Snap snap(const OccupancyResult* r, std::int64_t threads, std::int64_t regs, std::int64_t smem) {
+    if (!r) return {};
+    return Snap{true, threads, regs, smem, r->blocks_per_sm, r->occupancy, limiters(r->limiters)};
+}
+Snap snap(const amd::AmdOccupancyResult* r, std::int64_t threads, std::int64_t regs, std::int64_t smem) {
+    if (!r) return {};
+    return Snap{true, threads, regs, smem, r->workgroups_per_cu, r->occupancy, r->ok() ? amd::amd_limiter_list(r->limiters, ", ") : "-"};
+}
+
+// The rows' labels in a vendor's words.
+struct Rows {
+    const char* regs = "regs";
+    const char* smem = "smem dynamic";
+    std::string blocks = "blocks per sm";
+    const char* same = "most, same blocks";  // the resource tables' column titles
+    const char* cut = "cut to gain a block";
+};
+
+std::string cell(const Snap& s, int row) {
+    if (!s.has) return "-";
+    switch (row) {
+        case 0: return std::to_string(s.threads);
+        case 1: return std::to_string(s.regs);
+        case 2: return format_bytes(s.smem_dynamic);
+        case 3: return std::to_string(s.blocks);
+        case 4: return format_percent(s.occupancy);
+        default: return s.limiters;
+    }
 }
 
 // A before/after table: one column per snapshot.
-void table(const char* title, std::initializer_list<std::pair<const char*, Snap>> cols) {
+void table(const char* title, std::initializer_list<std::pair<const char*, Snap>> cols, const Rows& rows = {}) {
     std::printf("\n%s\n  %-16s", title, "");
     for (const auto& c : cols) std::printf(" %-22s", c.first);
     std::printf("\n");
-    for (const char* row : {"threads", "regs", "smem_dynamic", "blocks_per_sm", "occupancy", "limiters"}) {
-        std::string label = row;
-        for (char& ch : label)
-            if (ch == '_') ch = ' ';
-        std::printf("  %-16s", label.c_str());
+    const std::string labels[] = {"threads", rows.regs, rows.smem, rows.blocks, "occupancy", "limiters"};
+    for (int row = 0; row < 6; ++row) {
+        std::printf("  %-16s", labels[row].c_str());
         for (const auto& c : cols) std::printf(" %-22s", cell(c.second, row).c_str());
         std::printf("\n");
     }
 }
 
-// Registers or dynamic shared memory: now, the most that keeps the blocks, the cut that gains one.
-void advice_table(const char* title, const ResourceAdvice& a, Snap now, std::int64_t Snap::*resource) {
+// Registers (VGPRs) or dynamic shared memory (LDS): now, the most that keeps the blocks, the cut that
+// gains one; make(result, value) is the column with the resource at value.
+template <typename R, typename Make>
+void advice_table(const char* title, const BasicResourceAdvice<R>& a, Make make, const Rows& rows) {
     if (!a.ok()) return;
     const bool gain = a.to_gain_block >= 0;
-    Snap most = now, cut = now;
-    now.r = &a.before;
-    most.r = &a.at_headroom;
-    most.*resource = a.max_same_blocks;
-    cut.r = gain ? &a.after_cut : nullptr;
-    cut.*resource = a.to_gain_block;
-    table(title, {{"now", now}, {"most, same blocks", most}, {"cut to gain a block", cut}});
-    // The sentences are core's (occ/advisor.hpp), the ones the app's hints show.
-    const std::string room = headroom_suggestion(a);
-    std::printf("  %s\n", (room.empty() ? no_headroom_sentence(a.resource, a.before) : room).c_str());
-    if (gain) std::printf("  %s\n", cut_suggestion(a).c_str());
-    if (!a.note.empty()) std::printf("  %s\n", a.note.c_str());
+    table(title,
+          {{"now", make(&a.before, a.now)},
+           {rows.same, make(&a.at_headroom, a.max_same_blocks)},
+           {rows.cut, make(gain ? &a.after_cut : nullptr, a.to_gain_block)}},
+          rows);
 }
 
-void print_waves(const WaveResult& w, bool grid_given) {
+void resource_lines(const std::string& room, const std::string& no_room, const std::string& cut, const std::string& note) {
+    // The sentences are core's (occ/advisor.hpp, occ/amd_advisor.hpp), the ones the app's hints show.
+    std::printf("  %s\n", (room.empty() ? no_room : room).c_str());
+    if (!cut.empty()) std::printf("  %s\n", cut.c_str());
+    if (!note.empty()) std::printf("  %s\n", note.c_str());
+}
+
+void print_waves(const WaveResult& w, bool grid_given, const AdviceWords& words = {}) {
     std::printf("\nWaves%s\n", grid_given ? "" : " (no --grid: one full wave shown)");
     if (!w.ok()) {
         std::printf("  %s\n", w.error.c_str());
         return;
     }
-    std::printf("  blocks per wave   %lld (%d blocks/SM x %d SMs)\n", static_cast<long long>(w.blocks_per_wave), w.blocks_per_sm,
-                w.sm_count);
+    if (words.block == "block")
+        std::printf("  blocks per wave   %lld (%d blocks/SM x %d SMs)\n", static_cast<long long>(w.blocks_per_wave), w.blocks_per_sm,
+                    w.sm_count);
+    else
+        std::printf("  %s per wave %lld (%d %s/%s x %d %ss)\n", words.blocks.c_str(), static_cast<long long>(w.blocks_per_wave),
+                    w.blocks_per_sm, words.blocks.c_str(), words.per.c_str(), w.sm_count, words.per.c_str());
+    const char* bs = words.blocks.c_str();
     if (!grid_given) {
-        std::printf("  suggested grid    %lld blocks (one full wave, e.g. for a grid-stride loop)\n",
-                    static_cast<long long>(w.blocks_per_wave));
+        std::printf("  suggested grid    %lld %s (one full wave, e.g. for a grid-stride loop)\n", static_cast<long long>(w.blocks_per_wave),
+                    bs);
         return;
     }
-    std::printf("  grid              %lld blocks = %s waves (Nsight Compute \"Waves Per SM\")\n", static_cast<long long>(w.grid_blocks),
-                format_number(w.waves, 2).c_str());
-    std::printf("  last wave         %lld blocks, %s full; busy block slots over the run %s\n", static_cast<long long>(w.tail_blocks),
-                format_percent(w.last_wave_fill).c_str(), format_percent(w.efficiency).c_str());
-    std::printf("  whole waves at    %lld or %lld blocks\n", static_cast<long long>(w.suggested_grid_down),
-                static_cast<long long>(w.suggested_grid_up));
+    std::printf("  grid              %lld %s = %s waves%s\n", static_cast<long long>(w.grid_blocks), bs, format_number(w.waves, 2).c_str(),
+                words.block == "block" ? " (Nsight Compute \"Waves Per SM\")" : "");
+    std::printf("  last wave         %lld %s, %s full; busy %s slots over the run %s\n", static_cast<long long>(w.tail_blocks), bs,
+                format_percent(w.last_wave_fill).c_str(), words.block.c_str(), format_percent(w.efficiency).c_str());
+    std::printf("  whole waves at    %lld or %lld %s\n", static_cast<long long>(w.suggested_grid_down),
+                static_cast<long long>(w.suggested_grid_up), bs);
 }
 
 void print_clusters(const ClusterResult& c) {
@@ -120,17 +149,24 @@ void print_human(const io::AdviseAnswer& a) {
     const BlockSizeAdvice& b = a.block;
     if (b.ok()) {
         table("Best block size (cudaOccupancyMaxPotentialBlockSize order: most active threads, ties -> larger block)",
-              {{"now", Snap{&b.before, l.threads, k.regs_per_thread, a.growth.at(l.threads)}},
-               {"best", Snap{&b.after, b.threads, k.regs_per_thread, b.smem_dynamic}}});
+              {{"now", snap(&b.before, l.threads, k.regs_per_thread, a.growth.at(l.threads))},
+               {"best", snap(&b.after, b.threads, k.regs_per_thread, b.smem_dynamic)}});
         std::printf("  %s\n", best_block_sentence(b.threads, b.after.occupancy).c_str());
         std::printf("  min grid to fill the GPU: %lld blocks (%d blocks/SM x %d SMs)\n", static_cast<long long>(b.min_grid_blocks),
                     b.blocks_per_sm, d.sm_count);
     } else {
         std::printf("\nBest block size: %s\n", b.error.c_str());
     }
-    const Snap now{nullptr, l.threads, k.regs_per_thread, l.smem_dynamic};
-    advice_table("Registers", a.registers, now, &Snap::regs);
-    advice_table("Dynamic shared memory", a.shared_memory, now, &Snap::smem_dynamic);
+    for (const ResourceAdvice* r : {&a.registers, &a.shared_memory}) {
+        const bool regs = r->resource == Resource::registers;
+        advice_table(
+            regs ? "Registers" : "Dynamic shared memory", *r,
+            [&](const OccupancyResult* x, std::int64_t v) {
+                return snap(x, l.threads, regs ? v : k.regs_per_thread, regs ? l.smem_dynamic : v);
+            },
+            Rows{});
+        if (r->ok()) resource_lines(headroom_suggestion(*r), no_headroom_sentence(r->resource, r->before), cut_suggestion(*r), r->note);
+    }
     const DynamicSmemAdvice& t = a.at_target;
     std::printf("\nDynamic shared memory available per block at %d blocks/SM (cudaOccupancyAvailableDynamicSMemPerBlock): ",
                 t.target_blocks);
@@ -138,6 +174,56 @@ void print_human(const io::AdviseAnswer& a) {
     else std::printf("none: %s\n", t.error.c_str());
     print_waves(a.waves, l.grid_blocks > 0);
     if (a.clusters) print_clusters(*a.clusters);
+}
+
+// An AMD GPU's advice: the same parts in AMD's words (occ/amd_advisor.hpp), without the NVIDIA-only ones.
+void print_amd_human(const io::AmdAdviseAnswer& a) {
+    const amd::AmdArch& arch = *a.input.arch;
+    const amd::AmdKernel& k = a.input.kernel;
+    const amd::AmdLaunch& l = a.input.launch;
+    const AdviceWords w = amd::amd_words(a.now);
+    const bool tty = stdout_is_tty();
+    std::printf("%s%s%s  %.*s %.*s", tty ? "\033[1m" : "", a.input.gpu ? a.input.gpu->name : std::string(arch.isa).c_str(),
+                tty ? "\033[0m" : "", static_cast<int>(arch.isa.size()), arch.isa.data(), static_cast<int>(arch.family.size()),
+                arch.family.data());
+    if (a.input.gpu) std::printf(", %d CUs", a.input.gpu->sm_count);
+    std::printf("\nnow: %d threads x %d VGPRs, %s dynamic LDS -> %d workgroups/%s, %d of %d waves per SIMD, %s occupancy (limited by %s)\n",
+                l.threads, k.vgprs, format_bytes(l.lds_dynamic).c_str(), a.now.workgroups_per_cu, w.per.c_str(), a.now.waves_per_simd,
+                a.now.max_waves_per_simd, format_percent(a.now.occupancy).c_str(),
+                a.now.ok() ? amd::amd_limiter_list(a.now.limiters, ", ").c_str() : a.now.error_message.c_str());
+    std::printf("\nSuggestions\n");
+    for (const std::string& s : a.suggestions) std::printf("  * %s\n", s.c_str());
+    const Rows rows{"VGPRs", "LDS dynamic", "groups per " + w.per, "most, same groups", "to gain a workgroup"};
+    const amd::AmdBlockSizeAdvice& b = a.block;
+    if (b.ok()) {
+        table("Best workgroup size (most active threads, ties -> larger workgroup)",
+              {{"now", snap(&b.before, l.threads, k.vgprs, a.growth.at(l.threads))},
+               {"best", snap(&b.after, b.threads, k.vgprs, b.smem_dynamic)}},
+              rows);
+        std::printf("  %s\n", amd::amd_best_block_sentence(b).c_str());
+        if (b.min_grid_blocks > 0)
+            std::printf("  min grid to fill the GPU: %lld workgroups (%d per %s x %d %ss)\n", static_cast<long long>(b.min_grid_blocks),
+                        b.blocks_per_sm, w.per.c_str(), amd::amd_units(b.after, a.input.gpu->sm_count), w.per.c_str());
+    } else {
+        std::printf("\nBest workgroup size: %s\n", b.error.c_str());
+    }
+    for (const amd::AmdResourceAdvice* r : {&a.vgprs, &a.lds}) {
+        const bool regs = r->resource == Resource::registers;
+        advice_table(
+            regs ? "VGPRs (arch VGPRs per lane)" : "Dynamic LDS", *r,
+            [&](const amd::AmdOccupancyResult* x, std::int64_t v) {
+                return snap(x, l.threads, regs ? v : k.vgprs, regs ? l.lds_dynamic : v);
+            },
+            rows);
+        if (r->ok())
+            resource_lines(amd::amd_headroom_suggestion(*r), amd::amd_no_headroom_sentence(*r), amd::amd_cut_suggestion(*r, l.threads),
+                           r->note);
+    }
+    const amd::AmdLdsAdvice& t = a.at_target;
+    std::printf("\nDynamic LDS available per workgroup at %d workgroups/%s: ", t.target_blocks, w.per.c_str());
+    if (t.ok()) std::printf("%s\n", format_bytes(t.available).c_str());
+    else std::printf("none: %s\n", t.error.c_str());
+    print_waves(a.waves, a.grid > 0, w);
 }
 
 }  // namespace
@@ -156,10 +242,18 @@ Examples:
   occ advise --gpu H100 --threads 1024 --regs 64 --cluster-size 16 --non-portable)help",
                                     *o);
     cmd->callback([o, &out] {
-        if (o->batch) out.code = run_batch("advise", std::cin, std::cout);
-        else
-            out.code = run_answer(o->request, o->as_json, io::answer_advise, print_human,
-                                  [](const io::AdviseAnswer& a) { return a.now.error_message(); });
+        if (o->batch) {
+            out.code = run_batch("advise", std::cin, std::cout);
+            return;
+        }
+        // An AMD GPU or target (--gpu MI300X, --arch gfx942): occ::amd's advice, in the same shape.
+        if (const Result<json> req = request_from(o->request); req && io::is_amd_request(*req)) {
+            out.code = run_answer(o->request, o->as_json, io::answer_amd_advise, print_amd_human,
+                                  [](const io::AmdAdviseAnswer& a) { return a.now.error_message; });
+            return;
+        }
+        out.code = run_answer(o->request, o->as_json, io::answer_advise, print_human,
+                              [](const io::AdviseAnswer& a) { return a.now.error_message(); });
     });
 }
 

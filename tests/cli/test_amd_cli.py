@@ -87,9 +87,9 @@ class AmdOccupancy(unittest.TestCase):
         self.assertTrue(errors[2].startswith('arch: unknown AMD target "gfx999"; known: gfx908'))
         self.assertEqual(errors[3], "regs must be 0..256 (VGPRs per lane), got 300")
         self.assertTrue(errors[4].startswith("cu_mode: applies to RDNA targets only"))
-        rc, out, err = run("advise", "--gpu", "MI300X")
+        rc, out, err = run("coalesce", "--gpu", "MI300X")
         self.assertEqual(rc, 2)
-        self.assertIn("MI300X is an AMD GPU: `occ occupancy` and `occ banks` model it", err)
+        self.assertIn("MI300X is an AMD GPU: `occ occupancy`, `occ advise` and `occ banks` model it", err)
 
     def test_gpus_lists_amd(self):
         db = query("gpus")

@@ -15,8 +15,8 @@ ROOT = os.environ.get("OCC_SOURCE_DIR") or os.path.dirname(os.path.dirname(os.pa
 OCC_BIN = os.environ.get("OCC_BIN", os.path.join(ROOT, "build", "native", "bin", "occ"))
 
 
-def cli(request):
-    p = subprocess.run([OCC_BIN, "occupancy", "--batch"], input=json.dumps(request) + "\n", capture_output=True, text=True,
+def cli(request, kind="occupancy"):
+    p = subprocess.run([OCC_BIN, kind, "--batch"], input=json.dumps(request) + "\n", capture_output=True, text=True,
                        timeout=60)
     return json.loads(p.stdout)
 
@@ -46,6 +46,22 @@ class Amd(unittest.TestCase):
         r = occ.occupancy(gpu="MI300X", threads=1024, regs=256)
         self.assertEqual(r.blocks_per_sm, 0)
         self.assertIn("needs more registers", r.error)
+
+    def test_advise_and_waves(self):
+        # occ.advise / occ.waves answer an AMD GPU as `occ advise --batch` does ([LLVM] in
+        # tests/cli/test_amd_advise_cli.py: gfx942, 128 VGPRs -> 96 gains a workgroup).
+        req = {"gpu": "MI300X", "threads": 256, "regs": 128, "grid": 5000}
+        a = occ.advise(**req)
+        self.assertEqual(a.to_dict(), cli(req, "advise"))
+        self.assertEqual(a.registers["regs_to_gain_block"], 96)
+        self.assertEqual(a.registers["amdgpu_waves_per_eu"], 5)
+        self.assertEqual(occ.occupancy(gpu="MI300X", threads=256, regs=96).blocks_per_sm, 5)
+        w = occ.waves(**req)
+        self.assertEqual((w.blocks_per_wave, w.tail_blocks, w.unit), (1216, 5000 - 4864, "CU"))
+        self.assertEqual(w.to_dict()["waves"], a.to_dict()["waves"]["waves"])
+        with self.assertRaises(ValueError) as e:
+            occ.advise(gpu="MI300X", cluster_size=2)
+        self.assertIn("cluster_size", str(e.exception))
 
 
 if __name__ == "__main__":

@@ -210,6 +210,12 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
          [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"agprs":64,"sgprs":100,"smem_static":"20K"})"); }},
         {"roofline: MI300X", Tab::roofline, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128})"); }},
         {"advisor: MI300X", Tab::advisor, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
+        {"advisor: MI300X, VGPRs and LDS to cut", Tab::advisor,
+         [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"smem_dynamic":"24K"})"); }},
+        {"advisor: RX-7900-XTX, a WGP", Tab::advisor,
+         [](AppState& s) { amd_scenario(s, R"({"gpu":"RX-7900-XTX","threads":256,"regs":96})"); }},
+        {"advisor: gfx942, a launch that fails", Tab::advisor,
+         [](AppState& s) { amd_scenario(s, R"({"arch":"gfx942","threads":1024,"regs":170})"); }},
         {"memory: MI300X", Tab::memory, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
         {"occupancy: RX-7900-XTX (gfx1100), wave64", Tab::occupancy,
          [](AppState& s) { amd_scenario(s, R"({"gpu":"RX-7900-XTX","threads":1024,"regs":200,"smem_dynamic":"48K","wave_size":"64"})"); }},
@@ -249,7 +255,8 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
 // Issue 24: a dropped fatbin with PTX-only rows (tests/fixtures/binaries/fatbin_none.fatbin) opens
 // its table from the top, and at every screen size every word drawn in the Advisor tab is one drawn
 // on a screen wide enough that nothing wraps (a word broken across lines, "com" + "pute_90", is not),
-// from the binaries' section down (the advisor's before/after tables still break "Registers" at 1280 px).
+// from the binaries' section down. A text partly scrolled out of view (a "Use" button at the bottom
+// edge, of which ImGui draws only the "U") is a piece of a word and is skipped.
 TEST_CASE("layout check: a dropped fatbin's table opens at its heading and no word breaks mid-word") {
     Headless h;
     occ::ui::App app;
@@ -265,7 +272,8 @@ TEST_CASE("layout check: a dropped fatbin's table opens at its heading and no wo
             if (below && t["text"].get<std::string>().rfind("Import binaries", 0) == 0) top = t["rect"][1];
         for (const auto& t : r["texts"]) {
             if (t["rect"][1].get<float>() < top || (below && t["text"].get<std::string>().rfind("Import", 0) == 0))
-                continue;  // the header runs past a phone's edge
+                continue;                         // the header runs past a phone's edge
+            if (t.contains("partial")) continue;  // partly scrolled out of view: a piece of a word ("U" of "Use")
             std::istringstream in(t["text"].get<std::string>());
             for (std::string x; in >> x;) {
                 const auto b = x.find_first_not_of(",;:.()"), e = x.find_last_not_of(",;:.()");
@@ -288,5 +296,51 @@ TEST_CASE("layout check: a dropped fatbin's table opens at its heading and no wo
         CAPTURE(sc.w);
         CAPTURE(sc.dpr);
         for (const std::string& w : words(layout_at(app, sc))) CHECK_MESSAGE(whole.count(w) == 1, w);
+    }
+}
+
+// Issue 27: the Advisor tab shows occ::amd's advice for an AMD GPU (the VGPR cut with the
+// amdgpu-waves-per-eu to ask for, the waves over 304 CUs), and at every screen size every word the
+// tab draws, for it and for an A100, is one drawn on a screen wide enough that nothing wraps: the
+// before/after tables turn into lines before a column would break "Registers" into "Register" + "s"
+// (a header cell does not wrap, so a column needs its whole title).
+TEST_CASE("layout check: the Advisor (AMD and NVIDIA) breaks no word mid-word; the AMD advice is shown") {
+    const auto words = [](const occ::io::json& r) {
+        std::set<std::string> w;
+        for (const auto& t : r["texts"]) {
+            if (t.contains("partial")) continue;
+            std::istringstream in(t["text"].get<std::string>());
+            for (std::string x; in >> x;) {
+                // Words only: an arrow ("->", of the before/after lines on a narrow screen) is not one.
+                const auto b = x.find_first_not_of(",;:.()->"), e = x.find_last_not_of(",;:.()->");
+                if (b != std::string::npos) w.insert(x.substr(b, e - b + 1));
+            }
+        }
+        return w;
+    };
+    for (const char* request : {R"({"gpu":"MI300X","threads":256,"regs":128,"smem_dynamic":"12K"})",
+                                R"({"gpu":"A100","threads":256,"regs":64,"smem_dynamic":16384})"}) {
+        CAPTURE(request);
+        Headless h;
+        occ::ui::App app;
+        const std::vector<unsigned char> font = ui_font();
+        if (!font.empty()) app.set_font_ttf(font.data(), font.size());
+        Headless::upload_fonts();
+        occ::ui::AppState& s = app.state();
+        std::string err;
+        REQUIRE_MESSAGE(occ::ui::scenario_from_json(request, s, &err), err);
+        occ::ui::mark_changed(s);
+        s.tab = occ::ui::Tab::advisor;
+        const std::set<std::string> whole = words(layout_at(app, {7680, 4320, 1}));
+        if (s.amd) {
+            CHECK(whole.count("amdgpu-waves-per-eu=5") == 1);  // 128 -> 96 VGPRs: 5 waves per SIMD (tests/unit/test_amd_advisor.cpp)
+            CHECK(whole.count("__launch_bounds__(256") == 1);
+            CHECK(whole.count("1216") == 1);  // a wave: 4 workgroups per CU x 304 CUs
+        }
+        for (const Screen& sc : kScreens) {
+            CAPTURE(sc.w);
+            CAPTURE(sc.dpr);
+            for (const std::string& w : words(layout_at(app, sc))) CHECK_MESSAGE(whole.count(w) == 1, w);
+        }
     }
 }

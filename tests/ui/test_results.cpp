@@ -337,3 +337,26 @@ TEST_CASE("AMD: the heatmap's cells are the model's occupancy over workgroup siz
     // 256 threads x 128 VGPRs: 4 of 8 waves per SIMD (the result above).
     CHECK(d.heat_occupancy[static_cast<std::size_t>(3 * d.heat_rows + 128)] == 50.0f);
 }
+
+TEST_CASE("AMD: the Advisor tab shows `occ advise`'s advice, the same JSON") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    // MI300X, 128 VGPRs: 4 workgroups per CU; 96 VGPRs gain one (tests/unit/test_amd_advisor.cpp).
+    const std::string request = R"({"gpu":"MI300X","threads":256,"regs":128,"smem_dynamic":12288})";
+    std::string err;
+    REQUIRE_MESSAGE(app.load_scenario_json(request, &err), err);
+    REQUIRE(s.amd);
+    s.tab = occ::ui::Tab::advisor;
+    for (int f = 0; f < 3; ++f) run_frame(app);
+    REQUIRE(occ::ui::ready(s, occ::ui::Part::advisor, true));
+    const occ::io::json ui = occ::io::to_json(s.derived.advisor.amd);
+    const occ::io::json cli = occ::io::api_advise(occ::io::json::parse(request));
+    CHECK(ui == cli);
+    CHECK(ui["registers"]["regs_to_gain_block"] == 96);
+    const std::vector<std::string> texts = occ::ui::drawn_texts();
+    bool shown = false;
+    for (const std::string& t : texts) shown |= t.find("amdgpu-waves-per-eu=5") != std::string::npos;
+    CHECK(shown);
+}

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "occ/advisor_search.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/sweep.hpp"
@@ -19,6 +20,8 @@ namespace occ {
 namespace {
 
 // [SECTION] Helpers
+
+int blocks_of(const OccupancyResult& r) { return r.blocks_per_sm; }
 
 // Names the resources in a limiter mask, for notes ("warps", "warps and blocks").
 std::string limiter_list(unsigned mask) {
@@ -61,48 +64,29 @@ ResourceAdvice advice_now(Resource r, std::int64_t now, const Device& dev, const
 
 BlockSizeAdvice advise_block_size(const Device& dev, const KernelResources& k, const LaunchConfig& l, SmemGrowth smem,
                                   int block_size_limit) {
-    BlockSizeAdvice a;
     const ArchRules& ar = dev.arch;
-    if (smem.fixed < 0 || smem.per_thread < 0) {
-        a.error = "shared memory growth must be >= 0 bytes (fixed and per thread)";
-        return a;
-    }
     if (block_size_limit < 0) {
+        BlockSizeAdvice a;
         a.error = "block_size_limit must be >= 0 (0 = the device's maximum), got " + std::to_string(block_size_limit);
         return a;
     }
-    LaunchConfig q = l;
-    q.smem_dynamic = smem.at(l.threads);
-    a.before = compute_occupancy(dev, k, q);
-
     const int limit = block_size_limit > 0 ? std::min(block_size_limit, ar.max_threads_per_block) : ar.max_threads_per_block;
-    const int ws = ar.warp_size;
-    const int aligned = (limit + ws - 1) / ws * ws;
-    int best_score = 0;
-    OccupancyResult smallest_failure;
     // cudaOccupancyMaxPotentialBlockSize behaviour (CUDA Runtime API reference): try the limit, then
     // each warp multiple below it, largest first; keep a size only on a strict improvement.
-    for (int t = aligned; t > 0; t -= ws) {
-        const int threads = std::min(t, limit);
-        q.threads = threads;
-        q.smem_dynamic = smem.at(threads);
-        const OccupancyResult r = compute_occupancy(dev, k, q);
-        ++a.candidates;
-        const int score = r.blocks_per_sm * threads;
-        if (r.blocks_per_sm == 0) smallest_failure = r;
-        if (score > best_score) {
-            best_score = score;
-            a.threads = threads;
-            a.smem_dynamic = q.smem_dynamic;
-            a.after = r;
-        }
-    }
-    if (best_score == 0) {
-        a.error = "no block size fits on an SM" + (smallest_failure.ok() ? std::string() : ": " + smallest_failure.error_message());
+    BlockSizeAdvice a = advisor_search::best_block_size<OccupancyResult>(
+        l.threads, limit, ar.warp_size, smem,
+        [&](int threads, std::int64_t bytes) {
+            LaunchConfig q = l;
+            q.threads = threads;
+            q.smem_dynamic = bytes;
+            return compute_occupancy(dev, k, q);
+        },
+        blocks_of);
+    if (!a.ok()) return a;
+    if (a.active_threads_per_sm == 0) {
+        a.error = "no block size fits on an SM" + (a.after.ok() ? std::string() : ": " + a.after.error_message());
         return a;
     }
-    a.blocks_per_sm = a.after.blocks_per_sm;
-    a.active_threads_per_sm = best_score;
     a.min_grid_blocks = static_cast<std::int64_t>(a.blocks_per_sm) * dev.sm_count;
     return a;
 }
@@ -110,43 +94,19 @@ BlockSizeAdvice advise_block_size(const Device& dev, const KernelResources& k, c
 // [SECTION] Registers
 
 ResourceAdvice advise_registers(const Device& dev, const KernelResources& k, const LaunchConfig& l) {
-    ResourceAdvice a = advice_now(Resource::registers, k.regs_per_thread, dev, k, l);
+    auto at = [&](std::int64_t regs) {
+        KernelResources q = k;
+        q.regs_per_thread = static_cast<int>(regs);
+        return compute_occupancy(dev, q, l);
+    };
     if (k.regs_per_thread < 0 || k.regs_per_thread > dev.arch.max_regs_per_thread) {
+        ResourceAdvice a = advice_now(Resource::registers, k.regs_per_thread, dev, k, l);
         a.error = a.before.error_message();
         return a;
     }
-    const std::vector<SweepPoint> pts = sweep_registers(dev, k, l);  // index = registers per thread
-    const int cur = k.regs_per_thread;
-    KernelResources q = k;
-
-    // Headroom: walk up from the current count while the block count holds.
-    int hi = cur;
-    if (a.blocks_per_sm > 0)
-        while (hi + 1 < static_cast<int>(pts.size()) && pts[static_cast<std::size_t>(hi + 1)].blocks_per_sm >= a.blocks_per_sm) ++hi;
-    a.max_same_blocks = hi;
-    a.headroom = hi - cur;
-    q.regs_per_thread = hi;
-    a.at_headroom = compute_occupancy(dev, q, l);
-
-    // Gain: the largest count below the current one that fits more blocks.
-    for (int r = cur - 1; r >= 0; --r) {
-        if (pts[static_cast<std::size_t>(r)].blocks_per_sm > a.blocks_per_sm) {
-            a.to_gain_block = r;
-            break;
-        }
-    }
-    if (a.to_gain_block >= 0) {
-        a.cut_to_gain = cur - a.to_gain_block;
-        q.regs_per_thread = static_cast<int>(a.to_gain_block);
-        a.after_cut = compute_occupancy(dev, q, l);
-    } else {
-        const OccupancyResult zero = [&] {
-            KernelResources z = k;
-            z.regs_per_thread = 0;
-            return compute_occupancy(dev, z, l);
-        }();
-        a.note = "no register count fits more blocks: even with 0 registers the launch is limited by " + limiter_list(zero.limiters);
-    }
+    ResourceAdvice a = advisor_search::resource_advice<OccupancyResult>(Resource::registers, k.regs_per_thread,
+                                                                        dev.arch.max_regs_per_thread, at, blocks_of);
+    if (a.to_gain_block < 0) a.note = no_cut_sentence(AdviceWords{}, Resource::registers, limiter_list(at(0).limiters));
     return a;
 }
 
@@ -179,8 +139,7 @@ ResourceAdvice advise_shared_memory(const Device& dev, const KernelResources& k,
         z.smem_dynamic = 0;
         const OccupancyResult zero = compute_occupancy(dev, k, z);
         a.note = zero.blocks_per_sm <= a.blocks_per_sm
-                     ? "no dynamic shared memory size fits more blocks: with 0 bytes the launch is limited by " +
-                           limiter_list(zero.limiters)
+                     ? no_cut_sentence(AdviceWords{}, Resource::shared_memory, limiter_list(zero.limiters))
                      : "more blocks need less static shared memory";
     }
     return a;
@@ -212,53 +171,69 @@ DynamicSmemAdvice available_dynamic_smem(const Device& dev, const KernelResource
 
 // [SECTION] Suggestions
 
+// Every sentence below is worded once, in a vendor's nouns (AdviceWords; CUDA's by default).
+namespace {
+std::string str(std::int64_t v) { return std::to_string(v); }
+// "4 blocks/SM", "3 workgroups/CU"
+std::string per_unit(const AdviceWords& w, int n) { return str(n) + " " + w.blocks + "/" + w.per; }
+}  // namespace
+
+std::string block_size_sentence(const AdviceWords& w, int threads_now, int threads, double occ_before, double occ_after, int blocks_before,
+                                int blocks_after, std::int64_t min_grid) {
+    if (threads == threads_now || !(occ_after > occ_before + 1e-12)) return {};
+    return w.block + " size " + str(threads_now) + " -> " + str(threads) + " threads: occupancy " + format_percent(occ_before) + " -> " +
+           format_percent(occ_after) + " (" + str(blocks_before) + " -> " + per_unit(w, blocks_after) + ")" +
+           (min_grid > 0 ? "; grid of at least " + str(min_grid) + " " + w.blocks + " fills the GPU" : std::string());
+}
+
 std::string block_size_suggestion(const BlockSizeAdvice& b, int threads_now) {
-    if (!b.ok() || b.threads == threads_now || !(b.after.occupancy > b.before.occupancy + 1e-12)) return {};
-    char buf[400];
-    std::snprintf(buf, sizeof buf,
-                  "block size %d -> %d threads: occupancy %s -> %s (%d -> %d blocks/SM); grid of at least %lld blocks fills the GPU",
-                  threads_now, b.threads, format_percent(b.before.occupancy).c_str(), format_percent(b.after.occupancy).c_str(),
-                  b.before.blocks_per_sm, b.blocks_per_sm, static_cast<long long>(b.min_grid_blocks));
-    return buf;
+    if (!b.ok()) return {};
+    return block_size_sentence(AdviceWords{}, threads_now, b.threads, b.before.occupancy, b.after.occupancy, b.before.blocks_per_sm,
+                               b.blocks_per_sm, b.min_grid_blocks);
+}
+
+std::string cut_sentence(const AdviceWords& w, Resource res, std::int64_t now, std::int64_t to_gain, int blocks_before, int blocks_after,
+                         double occ_before, double occ_after) {
+    if (to_gain < 0 || to_gain >= now) return {};
+    const std::string tail = ": " + str(blocks_before) + " -> " + per_unit(w, blocks_after) + ", occupancy " + format_percent(occ_before) +
+                             " -> " + format_percent(occ_after);
+    if (res == Resource::registers)
+        return w.regs + " " + str(now) + " -> " + str(to_gain) + " " + w.per_lane + " (cut " + str(now - to_gain) + ", " + w.regs_how +
+               ")" + tail;
+    return w.smem + " " + format_bytes(now) + " -> " + format_bytes(to_gain) + " per " + w.block + " (cut " + format_bytes(now - to_gain) +
+           ")" + tail;
 }
 
 std::string cut_sentence(Resource res, std::int64_t now, std::int64_t to_gain, int blocks_after, const OccupancyResult& before) {
-    if (to_gain < 0 || to_gain >= now) return {};
     // The threads do not change, so neither do the warps per block: the occupancy at blocks_after.
     const double after = before.max_warps_per_sm > 0 ? static_cast<double>(blocks_after * before.warps_per_block) / before.max_warps_per_sm
                                                      : 0.0;
-    char buf[400];
+    return cut_sentence(AdviceWords{}, res, now, to_gain, before.blocks_per_sm, blocks_after, before.occupancy, after);
+}
+
+std::string headroom_sentence(const AdviceWords& w, Resource res, std::int64_t now, std::int64_t max_same, int blocks, double occupancy) {
+    if (max_same <= now || blocks <= 0) return {};
     if (res == Resource::registers)
-        std::snprintf(
-            buf, sizeof buf,
-            "registers %d -> %d per thread (cut %d, e.g. __launch_bounds__ or -maxrregcount): %d -> %d blocks/SM, occupancy %s -> %s",
-            static_cast<int>(now), static_cast<int>(to_gain), static_cast<int>(now - to_gain), before.blocks_per_sm, blocks_after,
-            format_percent(before.occupancy).c_str(), format_percent(after).c_str());
-    else
-        std::snprintf(buf, sizeof buf, "dynamic shared memory %s -> %s per block (cut %s): %d -> %d blocks/SM, occupancy %s -> %s",
-                      format_bytes(now).c_str(), format_bytes(to_gain).c_str(), format_bytes(now - to_gain).c_str(), before.blocks_per_sm,
-                      blocks_after, format_percent(before.occupancy).c_str(), format_percent(after).c_str());
-    return buf;
+        return w.reg + " headroom: up to " + str(max_same) + " " + w.regs + " " + w.per_lane + " (+" + str(max_same - now) + ") keep " +
+               per_unit(w, blocks) + " (" + format_percent(occupancy) + ")";
+    return w.smem_short + " headroom: up to " + format_bytes(max_same) + " dynamic per " + w.block + " (+" + format_bytes(max_same - now) +
+           ") keeps " + per_unit(w, blocks);
 }
 
 std::string headroom_sentence(Resource res, std::int64_t now, std::int64_t max_same, const OccupancyResult& before) {
-    if (max_same <= now || before.blocks_per_sm <= 0) return {};
-    char buf[400];
-    if (res == Resource::registers)
-        std::snprintf(buf, sizeof buf, "register headroom: up to %d registers per thread (+%d) keep %d blocks/SM (%s)",
-                      static_cast<int>(max_same), static_cast<int>(max_same - now), before.blocks_per_sm,
-                      format_percent(before.occupancy).c_str());
-    else
-        std::snprintf(buf, sizeof buf, "shared-memory headroom: up to %s dynamic per block (+%s) keeps %d blocks/SM",
-                      format_bytes(max_same).c_str(), format_bytes(max_same - now).c_str(), before.blocks_per_sm);
-    return buf;
+    return headroom_sentence(AdviceWords{}, res, now, max_same, before.blocks_per_sm, before.occupancy);
+}
+
+std::string no_headroom_sentence(const AdviceWords& w, Resource res, int blocks) {
+    if (blocks <= 0) return {};
+    return "no " +
+           (res == Resource::registers ? w.reg + " headroom: one more " + w.reg + " " + w.per_lane
+                                       : w.smem_short + " headroom: one more byte of " + w.smem) +
+           " costs a " + w.block + " (" + per_unit(w, blocks) + " now)";
 }
 
 std::string no_headroom_sentence(Resource res, const OccupancyResult& before) {
-    if (before.blocks_per_sm <= 0) return {};
-    return (res == Resource::registers ? std::string("no register headroom: one more register per thread costs a block (")
-                                       : std::string("no shared-memory headroom: one more byte of dynamic shared memory costs a block (")) +
-           std::to_string(before.blocks_per_sm) + " blocks/SM now)";
+    return no_headroom_sentence(AdviceWords{}, res, before.blocks_per_sm);
 }
 
 std::string cut_suggestion(const ResourceAdvice& a) {
@@ -271,29 +246,37 @@ std::string headroom_suggestion(const ResourceAdvice& a) {
     return headroom_sentence(a.resource, a.now, a.max_same_blocks, a.before);
 }
 
-std::string best_block_sentence(int threads, double occupancy) {
+std::string best_block_sentence(const AdviceWords& w, int threads, double occupancy) {
     if (threads <= 0) return {};
-    return "best block size: " + std::to_string(threads) + " threads, " + format_percent(occupancy) +
-           " occupancy (cudaOccupancyMaxPotentialBlockSize's pick; ties go to the larger block)";
+    return "best " + w.block + " size: " + str(threads) + " threads, " + format_percent(occupancy) + " occupancy (" + w.pick + ")";
+}
+
+std::string best_block_sentence(int threads, double occupancy) { return best_block_sentence(AdviceWords{}, threads, occupancy); }
+
+std::string target_sentence(const AdviceWords& w, int target, std::int64_t available, double occupancy) {
+    return "at " + per_unit(w, target) + " each " + w.block + " may use up to " + format_bytes(available) + " of " + w.smem +
+           " (occupancy " + format_percent(occupancy) + ")";
 }
 
 std::string target_suggestion(const DynamicSmemAdvice& a) {
     if (!a.ok()) return {};
-    char buf[400];
-    std::snprintf(buf, sizeof buf, "at %d blocks/SM each block may use up to %s of dynamic shared memory (occupancy %s)", a.target_blocks,
-                  format_bytes(a.available).c_str(), format_percent(a.at_available.occupancy).c_str());
-    return buf;
+    return target_sentence(AdviceWords{}, a.target_blocks, a.available, a.at_available.occupancy);
 }
 
-std::string waves_suggestion(const WaveResult& w) {
-    if (!w.ok() || w.grid_blocks <= 0 || w.tail_blocks <= 0) return {};
-    char buf[400];
-    std::snprintf(buf, sizeof buf, "grid %lld blocks = %s waves of %lld; last wave %s full: %lld or %lld blocks end on a whole wave",
-                  static_cast<long long>(w.grid_blocks), format_number(w.waves, 2).c_str(), static_cast<long long>(w.blocks_per_wave),
-                  format_percent(w.last_wave_fill).c_str(), static_cast<long long>(w.suggested_grid_down),
-                  static_cast<long long>(w.suggested_grid_up));
-    return buf;
+std::string waves_suggestion(const WaveResult& wr, const AdviceWords& w) {
+    if (!wr.ok() || wr.grid_blocks <= 0 || wr.tail_blocks <= 0) return {};
+    return "grid " + str(wr.grid_blocks) + " " + w.blocks + " = " + format_number(wr.waves, 2) + " waves of " + str(wr.blocks_per_wave) +
+           "; last wave " + format_percent(wr.last_wave_fill) + " full: " + str(wr.suggested_grid_down) + " or " +
+           str(wr.suggested_grid_up) + " " + w.blocks + " end on a whole wave";
 }
+
+std::string no_cut_sentence(const AdviceWords& w, Resource res, const std::string& limited_by) {
+    return res == Resource::registers
+               ? "no " + w.reg + " count fits more " + w.blocks + ": even with 0 " + w.regs + " the launch is limited by " + limited_by
+               : "no " + w.smem + " size fits more " + w.blocks + ": with 0 bytes the launch is limited by " + limited_by;
+}
+
+std::string waves_suggestion(const WaveResult& w) { return waves_suggestion(w, AdviceWords{}); }
 
 std::string clusters_suggestion(const ClusterResult& c) {
     if (!c.ok() || c.idle_block_slots <= 0) return {};
@@ -304,9 +287,12 @@ std::string clusters_suggestion(const ClusterResult& c) {
     return buf;
 }
 
+std::string no_change_suggestion(const std::string& error) {
+    return "no change improves occupancy: " + (error.empty() ? std::string("already at the best this kernel allows") : error);
+}
+
 std::string no_change_suggestion(const OccupancyResult& now) {
-    return "no change improves occupancy: " +
-           std::string(now.ok() ? std::string("already at the best this kernel allows") : now.error_message());
+    return no_change_suggestion(now.ok() ? std::string() : now.error_message());
 }
 
 }  // namespace occ

@@ -10,6 +10,7 @@
 
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
+#include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
@@ -40,9 +41,9 @@ json answer_part(json head, bool refused, const std::string& error, const json& 
     return head;
 }
 
-// A ResourceAdvice in JSON; snap_at(result, value) describes the launch with the resource at value.
-template <typename SnapAt>
-json advice_json(const ResourceAdvice& a, AdviceKeys keys, SnapAt snap_at) {
+// A ResourceAdvice (either vendor's) in JSON; snap_at(result, value) describes the launch with the resource at value.
+template <typename R, typename SnapAt>
+json advice_json(const BasicResourceAdvice<R>& a, AdviceKeys keys, SnapAt snap_at) {
     if (!a.ok()) return answer_part(json{{keys.now, a.now}}, true, a.error, {});
     const bool gain = a.to_gain_block >= 0;
     return answer_part(json{{keys.now, a.now}}, false, a.error,
@@ -66,6 +67,33 @@ json snap(const OccupancyResult& r, int threads, int regs, std::int64_t smem_dyn
                 {"occupancy", r.occupancy},
                 {"limiters", limiters_json(r.limiters)},
                 {"error", r.ok() ? json(nullptr) : json(r.error_message())}};
+}
+
+// The block-size part in both vendors' answers; snap_at(result, threads, smem_dynamic).
+template <typename Advice, typename SnapAt>
+json block_json(const Advice& b, const SmemGrowth& growth, int block_size_limit, int threads_now, const std::string& rule, SnapAt snap_at) {
+    json bj{{"rule", rule}, {"smem_fixed", growth.fixed}, {"smem_per_thread", growth.per_thread}, {"block_size_limit", block_size_limit}};
+    if (!b.ok()) {
+        bj["error"] = b.error;
+        return bj;
+    }
+    bj.update(json{{"threads", b.threads}, {"smem_dynamic", b.smem_dynamic}, {"blocks_per_sm", b.blocks_per_sm}});
+    bj.update(json{{"occupancy", b.after.occupancy},
+                   {"min_grid_blocks", b.min_grid_blocks >= 0 ? json(b.min_grid_blocks) : json(nullptr)},
+                   {"candidates", b.candidates}});
+    bj["before"] = snap_at(b.before, threads_now, growth.at(threads_now));
+    bj["after"] = snap_at(b.after, b.threads, b.smem_dynamic);
+    bj["error"] = nullptr;
+    return bj;
+}
+
+// The dynamic shared memory (LDS) available per block at a target; snap_at(result, bytes).
+template <typename Advice, typename SnapAt>
+json target_json(const Advice& da, SnapAt snap_at) {
+    return json{{"target_blocks", da.target_blocks},
+                {"available", da.available >= 0 ? json(da.available) : json(nullptr)},
+                {"at_available", snap_at(da.at_available, da.available >= 0 ? da.available : 0)},
+                {"error", da.ok() ? json(nullptr) : json(da.error)}};
 }
 
 json waves_json(const WaveResult& w) {
@@ -129,6 +157,28 @@ ClusterInput read_cluster(FieldReader& f, const Device& dev, bool required) {
     return c;
 }
 
+// An AMD launch's snapshot: the CUDA keys read as AMD's words (blocks = workgroups per CU or WGP,
+// warps = waves), plus waves per SIMD; limiters are amd_limiters()' keys.
+json amd_snap(const amd::AmdOccupancyResult& r, int threads, int regs, std::int64_t lds_dynamic) {
+    json lim = json::array();
+    for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
+        if (r.limiters & li.bit) lim.push_back(li.key);
+    return json{{"threads", threads},
+                {"regs", regs},
+                {"smem_dynamic", lds_dynamic},
+                {"blocks_per_sm", r.workgroups_per_cu},
+                {"warps_per_sm", r.waves_per_cu},
+                {"waves_per_simd", r.waves_per_simd},
+                {"occupancy", r.occupancy},
+                {"limiters", lim},
+                {"error", r.ok() ? json(nullptr) : json(r.error_message)}};
+}
+
+// The fields the AMD advise and waves kinds read besides the occupancy kind's.
+constexpr const FieldSpec* kAmdAdviseFields[] = {&fields::grid, &fields::smem_per_thread, &fields::smem_fixed, &fields::block_size_limit,
+                                                 &fields::target_blocks};
+constexpr const FieldSpec* kAmdWavesFields[] = {&fields::grid};
+
 json device_brief(const Device& d) {
     return json{
         {"name", d.name}, {"cc", std::to_string(d.arch.cc_major) + "." + std::to_string(d.arch.cc_minor)}, {"sm_count", d.sm_count}};
@@ -137,9 +187,11 @@ json device_brief(const Device& d) {
 }  // namespace
 
 json api_waves(const json& request) {
+    if (is_amd_request(request)) return api_amd_waves(request);
     FieldReader f(request, "waves request");
     const json* id = f.raw("id");
     const OccupancyRequest req = read_occupancy_request(f);
+    refuse_amd_fields(f, req.device.name);
     f.finish();
     const OccupancyResult r = compute_occupancy(req.device, req.kernel, req.launch);
     json out = waves_json(compute_waves(r, req.device.sm_count, req.launch.grid_blocks, req.kernel.regs_per_thread));
@@ -179,6 +231,7 @@ Result<AdviseAnswer> answer_advise(const json& request) {
         const bool has_target = f.has("target_blocks");
         const int target_in = static_cast<int>(f.integer(fields::target_blocks));
         const ClusterInput ci = read_cluster(f, dev, /*required=*/false);
+        refuse_amd_fields(f, dev.name);
         f.finish();
 
         const KernelResources& k = req.kernel;
@@ -212,32 +265,18 @@ Result<AdviseAnswer> answer_advise(const json& request) {
 json to_json(const AdviseAnswer& a) {
     const KernelResources& k = a.input.kernel;
     const LaunchConfig& l = a.input.launch;
-    const BlockSizeAdvice& b = a.block;
-    json bj{{"rule",
-             "largest active threads per SM (blocks x threads); ties go to the larger block (cudaOccupancyMaxPotentialBlockSize order)"},
-            {"smem_fixed", a.growth.fixed},
-            {"smem_per_thread", a.growth.per_thread},
-            {"block_size_limit", a.block_size_limit}};
-    if (b.ok()) {
-        bj.update(json{{"threads", b.threads}, {"smem_dynamic", b.smem_dynamic}, {"blocks_per_sm", b.blocks_per_sm}});
-        bj.update(json{{"occupancy", b.after.occupancy}, {"min_grid_blocks", b.min_grid_blocks}, {"candidates", b.candidates}});
-        bj["before"] = snap(b.before, l.threads, k.regs_per_thread, a.growth.at(l.threads));
-        bj["after"] = snap(b.after, b.threads, k.regs_per_thread, b.smem_dynamic);
-        bj["error"] = nullptr;
-    } else {
-        bj["error"] = b.error;
-    }
+    const json bj = block_json(
+        a.block, a.growth, a.block_size_limit, l.threads,
+        "largest active threads per SM (blocks x threads); ties go to the larger block (cudaOccupancyMaxPotentialBlockSize order)",
+        [&](const OccupancyResult& r, int threads, std::int64_t smem) { return snap(r, threads, k.regs_per_thread, smem); });
     // Registers, then dynamic shared memory: one advice shape, each under its own key names.
     const json rj = advice_json(
         a.registers, {"regs", "max_regs_same_blocks", "regs_to_gain_block"},
         [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, static_cast<int>(v), l.smem_dynamic); });
     const json sj = advice_json(a.shared_memory, {"smem_dynamic", "max_dynamic_same_blocks", "dynamic_to_gain_block"},
                                 [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, k.regs_per_thread, v); });
-    const DynamicSmemAdvice& da = a.at_target;
-    json dj{{"target_blocks", da.target_blocks},
-            {"available", da.available >= 0 ? json(da.available) : json(nullptr)},
-            {"at_available", snap(da.at_available, l.threads, k.regs_per_thread, da.available >= 0 ? da.available : 0)},
-            {"error", da.ok() ? json(nullptr) : json(da.error)}};
+    const json dj = target_json(a.at_target,
+                                [&](const OccupancyResult& r, std::int64_t v) { return snap(r, l.threads, k.regs_per_thread, v); });
     json now = snap(a.now, l.threads, k.regs_per_thread, l.smem_dynamic);
     if (json e = effective_to_json(a.now, k); !e.is_null()) now["effective"] = std::move(e);
     json out{{"device", device_brief(a.input.device)},
@@ -267,6 +306,129 @@ json to_json(const AdviseAnswer& a) {
     return out;
 }
 
-json api_advise(const json& request) { return json_or_throw(answer_advise(request)); }
+json api_advise(const json& request) {
+    if (is_amd_request(request)) return json_or_throw(answer_amd_advise(request));
+    return json_or_throw(answer_advise(request));
+}
+
+// [SECTION] AMD GPUs: the same parts over occ::amd's model (occ/amd_advisor.hpp)
+
+namespace {
+// The request's GPU's CUs; 0 for a bare target.
+int compute_units(const AmdRequest& r) { return r.gpu ? r.gpu->sm_count : 0; }
+
+// Out-of-range inputs are refused as the AMD occupancy kind refuses them (a RequestError naming the
+// field); a workgroup whose registers do not fit is an answer with its error.
+void refuse_out_of_range(const amd::AmdOccupancyResult& r) {
+    if (!r.ok() && r.error != amd::AmdError::registers_too_many) throw RequestError(r.error_message);
+}
+}  // namespace
+
+Result<AmdAdviseAnswer> answer_amd_advise(const json& request) {
+    return answer_with<AmdAdviseAnswer>(request, "advise request", [](FieldReader& f, AmdAdviseAnswer& a) {
+        a.input = read_amd_request(f, "advise", kAmdAdviseFields);
+        const bool grows = f.has("smem_per_thread") || f.has("smem_fixed");
+        if (grows && f.has("smem_dynamic"))
+            f.fail("smem_dynamic", "give smem_dynamic (a constant) or smem_fixed + smem_per_thread (growing with the block), not both");
+        a.growth.per_thread = f.size(fields::smem_per_thread);
+        a.growth.fixed = f.size(fields::smem_fixed, grows ? 0 : a.input.launch.lds_dynamic);
+        a.input.launch.lds_dynamic = a.growth.at(a.input.launch.threads);
+        a.block_size_limit = static_cast<int>(f.integer(fields::block_size_limit));
+        const bool has_target = f.has("target_blocks");
+        const int target_in = static_cast<int>(f.integer(fields::target_blocks));
+        a.grid = f.integer(fields::grid);
+        f.finish();
+
+        const AmdAdviseAnswer done = amd_advise(a.input, a.growth, a.block_size_limit, has_target ? target_in : 0, a.grid);
+        refuse_out_of_range(done.now);
+        json id = std::move(a.id);
+        a = done;
+        a.id = std::move(id);
+    });
+}
+
+AmdAdviseAnswer amd_advise(const AmdRequest& in, SmemGrowth growth, int block_size_limit, int target_blocks, std::int64_t grid) {
+    AmdAdviseAnswer a;
+    a.input = in;
+    a.growth = growth;
+    a.block_size_limit = block_size_limit;
+    a.grid = grid;
+    const amd::AmdArch& arch = *a.input.arch;
+    const amd::AmdKernel& k = a.input.kernel;
+    const amd::AmdLaunch& l = a.input.launch;
+    a.now = amd::compute_amd_occupancy(arch, k, l);
+    auto say = [&](const std::string& s) {
+        if (!s.empty()) a.suggestions.push_back(s);
+    };
+    a.block = amd::amd_advise_block_size(arch, k, l, a.growth, a.block_size_limit, compute_units(a.input));
+    say(amd::amd_block_size_suggestion(a.block, l.threads));
+    a.vgprs = amd::amd_advise_vgprs(arch, k, l);
+    a.lds = amd::amd_advise_lds(arch, k, l);
+    for (const amd::AmdResourceAdvice* adv : {&a.vgprs, &a.lds}) {
+        say(amd::amd_cut_suggestion(*adv, l.threads));
+        say(amd::amd_headroom_suggestion(*adv));
+    }
+    a.at_target = amd::amd_available_lds(arch, k, l, target_blocks > 0 ? target_blocks : std::max(1, a.now.workgroups_per_cu));
+    if (target_blocks > 0) say(amd::amd_target_suggestion(a.at_target));
+    a.waves = amd::amd_waves(a.now, compute_units(a.input), a.grid);
+    say(amd::amd_waves_suggestion(a.waves, a.now));
+    if (a.suggestions.empty()) say(no_change_suggestion(a.now.ok() ? std::string() : a.now.error_message));
+    return a;
+}
+
+json to_json(const AmdAdviseAnswer& a) {
+    const amd::AmdKernel& k = a.input.kernel;
+    const amd::AmdLaunch& l = a.input.launch;
+    const std::string unit = a.now.wgp_mode ? "WGP" : "CU";
+    const json bj = block_json(
+        a.block, a.growth, a.block_size_limit, l.threads,
+        "largest active threads per " + unit +
+            " (workgroups x threads); ties go to the larger workgroup (cudaOccupancyMaxPotentialBlockSize order)",
+        [&](const amd::AmdOccupancyResult& r, int threads, std::int64_t lds) { return amd_snap(r, threads, k.vgprs, lds); });
+    json rj = advice_json(
+        a.vgprs, {"regs", "max_regs_same_blocks", "regs_to_gain_block"},
+        [&](const amd::AmdOccupancyResult& r, std::int64_t v) { return amd_snap(r, l.threads, static_cast<int>(v), l.lds_dynamic); });
+    // How to ask LLVM for the cut: __launch_bounds__'s second argument = amdgpu-waves-per-eu (amd_advisor.cpp).
+    if (a.vgprs.ok()) rj["amdgpu_waves_per_eu"] = a.vgprs.to_gain_block >= 0 ? json(a.vgprs.after_cut.waves_per_simd) : json(nullptr);
+    const json sj = advice_json(a.lds, {"smem_dynamic", "max_dynamic_same_blocks", "dynamic_to_gain_block"},
+                                [&](const amd::AmdOccupancyResult& r, std::int64_t v) { return amd_snap(r, l.threads, k.vgprs, v); });
+    const json dj = target_json(a.at_target,
+                                [&](const amd::AmdOccupancyResult& r, std::int64_t v) { return amd_snap(r, l.threads, k.vgprs, v); });
+    json wj = waves_json(a.waves);
+    wj["unit"] = unit;
+    json input = amd_request_to_json(a.input);
+    input["grid"] = a.grid;
+    json out{{"device", amd_device_to_json(a.input)},
+             {"vendor", "AMD"},
+             {"occupancy", amd_snap(a.now, l.threads, k.vgprs, l.lds_dynamic)},
+             {"block_size", bj},
+             {"registers", rj},
+             {"shared_memory", sj},
+             {"dynamic_smem_at_target", dj},
+             {"waves", wj},
+             {"suggestions", a.suggestions},
+             {"input", input},
+             {"error", a.now.ok() ? json(nullptr) : json(a.now.error_message)}};
+    if (!a.id.is_null()) out["id"] = a.id;
+    return out;
+}
+
+json api_amd_waves(const json& request) {
+    FieldReader f(request, "waves request");
+    const json* id = f.raw("id");
+    const AmdRequest req = read_amd_request(f, "waves", kAmdWavesFields);
+    const std::int64_t grid = f.integer(fields::grid);
+    f.finish();
+    const amd::AmdOccupancyResult r = amd::compute_amd_occupancy(*req.arch, req.kernel, req.launch);
+    refuse_out_of_range(r);
+    json out = waves_json(amd::amd_waves(r, compute_units(req), grid));
+    out["unit"] = r.wgp_mode ? "WGP" : "CU";
+    out["device"] = amd_device_to_json(req);
+    json input = amd_request_to_json(req);
+    input["grid"] = grid;
+    out["input"] = std::move(input);
+    if (id) out["id"] = *id;
+    return out;
+}
 
 }  // namespace occ::io

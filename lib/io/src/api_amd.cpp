@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "occ/amd_advisor.hpp"
 #include "occ/format.hpp"
 #include "occ/io/schema.hpp"
 
@@ -35,13 +36,6 @@ bool amd_only(std::string_view key) {
 int clamp_int(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
 
 std::string str(std::int64_t v) { return std::to_string(v); }
-
-// "Wave slots" -> "wave slots" in running text; acronyms ("VGPRs", "LDS") stay.
-std::string lowercase_word(std::string_view label) {
-    std::string s(label);
-    if (s.size() > 1 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'a' && s[1] <= 'z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
-    return s;
-}
 
 }  // namespace
 
@@ -82,14 +76,19 @@ AmdRequest read_amd_target(FieldReader& f) {
     return r;
 }
 
-AmdRequest read_amd_request(FieldReader& f) {
+AmdRequest read_amd_request(FieldReader& f, std::string_view kind, std::span<const FieldSpec* const> also) {
     AmdRequest r = read_amd_target(f);
-    // The NVIDIA-only fields, by name.
-    for (const FieldSpec* s : find_kind("occupancy")->fields)
-        if (!shared_field(s->key) && !amd_only(s->key) && f.has(*s))
-            f.fail(s->key, "applies to NVIDIA GPUs only; " + amd_device_words(r) +
-                               " (AMD takes threads or block, regs, agprs, sgprs, "
-                               "smem_static, smem_dynamic, wave_size, cu_mode)");
+    // The NVIDIA-only fields of the kind, by name; `also` are the kind's own fields the caller reads.
+    auto in_also = [&also](std::string_view key) {
+        for (const FieldSpec* s : also)
+            if (s->key == key) return true;
+        return false;
+    };
+    std::string takes = "threads or block, regs, agprs, sgprs, smem_static, smem_dynamic, wave_size, cu_mode";
+    for (const FieldSpec* s : also) takes += ", " + std::string(s->key);
+    for (const FieldSpec* s : find_kind(kind)->fields)
+        if (!shared_field(s->key) && !amd_only(s->key) && !in_also(s->key) && f.has(*s))
+            f.fail(s->key, "applies to NVIDIA GPUs only; " + amd_device_words(r) + " (AMD takes " + takes + ")");
     const AmdArch& a = *r.arch;
     if (f.has(F::block)) {
         if (f.has(F::threads)) f.fail("threads", "give threads or block, not both");
@@ -121,6 +120,11 @@ AmdRequest read_amd_request(FieldReader& f) {
     if (r.launch.cu_mode && !a.has_wgp_mode)
         f.fail("cu_mode", "applies to RDNA targets only (a WGP of two CUs); " + std::string(a.isa) + " runs a workgroup on one CU");
     return r;
+}
+
+void refuse_amd_fields(FieldReader& f, const std::string& device_name) {
+    for (const FieldSpec* s : amd_only_fields())
+        if (f.has(*s)) f.fail(s->key, "applies to AMD GPUs only (gpu MI300X, or arch gfx942); " + device_name + " is an NVIDIA GPU");
 }
 
 Result<AmdRequest> read_amd_request(const json& request, std::string_view context) {
@@ -251,10 +255,7 @@ std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
                : std::string("n/a"));
     add(RowKind::result, "Active per " + unit,
         str(r.workgroups_per_cu) + " workgroups, " + str(r.waves_per_cu) + " waves over " + str(r.simds) + " SIMDs");
-    std::string by;
-    for (const AmdLimiterInfo& li : amd_limiters())
-        if (r.limiters & li.bit) by += (by.empty() ? "" : ", ") + lowercase_word(li.label);
-    add(RowKind::result, "Summary", r.ok() ? "limited by " + by : "launch fails: " + r.error_message);
+    add(RowKind::result, "Summary", r.ok() ? "limited by " + amd_limiter_list(r.limiters, ", ") : "launch fails: " + r.error_message);
     if (r.ok() && r.llvm_waves_per_simd != r.waves_per_simd)
         add(RowKind::result, "LLVM's estimate", str(r.llvm_waves_per_simd) + " waves per SIMD",
             "llc's `; Occupancy:` counts LDS unrounded, registers per SIMD without whole workgroups, and SGPRs without the trap "

@@ -117,9 +117,7 @@ Result<OccupancyAnswer> answer_occupancy(const json& request) {
     return answer_with<OccupancyAnswer>(request, "occupancy request", [](FieldReader& f, OccupancyAnswer& a) {
         a.input = read_occupancy_request(f);
         // The AMD-only fields, by name (an AMD GPU's request is answered by answer_amd_occupancy).
-        for (const FieldSpec* s : amd_only_fields())
-            if (f.has(*s))
-                f.fail(s->key, "applies to AMD GPUs only (gpu MI300X, or arch gfx942); " + a.input.device.name + " is an NVIDIA GPU");
+        refuse_amd_fields(f, a.input.device.name);
         const std::string sweep = f.choice(fields::sweep);
         f.finish();
         const OccupancyRequest& r = a.input;

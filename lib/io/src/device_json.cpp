@@ -214,10 +214,10 @@ Device read_device(FieldReader& f, std::string_view fallback_gpu) {
     // spelling once (occ/gpu_cache.hpp).
     const Device* d = find_gpu_cached(name);
     if (!d) {
-        // An AMD GPU: the occupancy and banks kinds model it (they branch before reading a device).
+        // An AMD GPU: the occupancy, advise, waves and banks kinds model it (they branch before reading a device).
         if (const GpuEntry* amd = lookup_amd_gpu(name))
-            f.fail("gpu", std::string(amd->name) + " is an AMD GPU: `occ occupancy` and `occ banks` model it (--gpu " + amd->name +
-                              "); this request kind models NVIDIA GPUs only");
+            f.fail("gpu", std::string(amd->name) + " is an AMD GPU: `occ occupancy`, `occ advise` and `occ banks` model it (--gpu " +
+                              amd->name + "); this request kind models NVIDIA GPUs only");
         // A name several GPUs of different SM counts share ("Orin", "Xavier"): ask which one.
         if (std::string shared = ambiguous_gpu_message(name); !shared.empty()) f.fail("gpu", shared);
         std::string msg = unknown_gpu_message(name) + " (`occ gpus` lists them; or give cc, e.g. \"8.0\")";

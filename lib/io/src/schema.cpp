@@ -887,9 +887,10 @@ constexpr auto kLaunch = join(specs(threads, block), launch_specs<false>(), spec
 // AMD GPUs take these besides gpu, threads/block, regs and smem_* (occ/io/amd.hpp).
 constexpr auto kAmdOnly = specs(arch, agprs, sgprs, wave_size, cu_mode);
 constexpr auto kOccupancy = join(kDevice, kLaunch, specs(arch, agprs, sgprs, wave_size, cu_mode, sweep, id));
-constexpr auto kAdvise = join(kDevice, kLaunch,
+// advise and waves answer for AMD GPUs too (occ/io/amd.hpp, api_advisor.cpp).
+constexpr auto kAdvise = join(kDevice, kLaunch, kAmdOnly,
                               specs(smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms, id));
-constexpr auto kWaves = join(kDevice, kLaunch, specs(id));
+constexpr auto kWaves = join(kDevice, kLaunch, kAmdOnly, specs(id));
 constexpr auto kClusters = join(kDevice, kLaunch, specs(cluster_size_required, non_portable, gpc_sms, id));
 // Registers, static shared memory and barriers come from the log.
 // AMD: arch instead of gpu, wave_size and cu_mode (the kernels' registers and LDS come from the artefact).

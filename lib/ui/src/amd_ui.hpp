@@ -31,6 +31,7 @@ void draw_amd_result_headline(AppState& s);
 void draw_amd_result(AppState& s, bool headline);
 void draw_cu(AppState& s);           // the CU (WGP) picture: SIMDs and their wave slots
 void draw_amd_heatmap(AppState& s);  // workgroup size x VGPRs
+void draw_amd_advisor(AppState& s);  // the Advisor tab (view_advisor.cpp)
 // A view that models NVIDIA GPUs only, with an AMD GPU picked: what it would show and where to look.
 void draw_amd_note(const char* view, const char* instead);
 

@@ -297,14 +297,10 @@ void App::frame() {
             draw_memory(st);
         });
         tab("Advisor", Tab::advisor, [](AppState& st) {
-            if (st.amd)
-                return panel("advisor_amd_panel", ImVec2(0, 0), [] {
-                    section("Advisor");
-                    draw_amd_note(
-                        "The Advisor (block-size, register and shared-memory searches, waves, clusters, compiler and "
-                        "Nsight Compute imports)",
-                        "For an AMD kernel the Occupancy tab's \"To fit more\" line says what fits one more workgroup.");
-                });
+            if (st.amd) {
+                ready(st, Part::advisor, /*now=*/true);
+                return draw_amd_advisor(st);
+            }
             ready(st, Part::advisor, /*now=*/true);
             ready(st, Part::ncu, /*now=*/true);
             draw_advisor(st);

@@ -151,6 +151,7 @@ struct AdvisorDerived {
     ResourceAdvice smem;
     DynamicSmemAdvice at_target;
     WaveResult waves;
+    io::AmdAdviseAnswer amd;    // an AMD GPU picked: occ::io::amd_advise's answer (what `occ advise --gpu MI300X` shows)
     bool has_clusters = false;  // the device has thread block clusters
     ClusterResult clusters;
     // The pasted compiler log through io::answer_ptxas (what `occ occupancy --ptxas` shows), with

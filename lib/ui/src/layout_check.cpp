@@ -7,7 +7,8 @@
 // on one baseline, each where the previous one's advance left the pen, are one text. A glyph is cut
 // when ImGui clipped it on the CPU (its texture rectangle is a part of the glyph's) or when its quad
 // reaches past the clip rectangle of its draw command. Cuts in the direction a window scrolls are the
-// scrolling, not the layout, and are not reported. A text that ends in the font's ellipsis glyph was
+// scrolling, not the layout, and are not reported as cut; such a text is "partial" in the texts list
+// (ImGui drops the glyphs wholly outside, so what is left is a piece of a word). A text that ends in the font's ellipsis glyph was
 // shortened by ImGui (a tab or table header narrower than its label; the app never draws that glyph
 // itself): it is reported as cut, with the whole label when a tab or column carries it.
 #include <algorithm>
@@ -67,6 +68,7 @@ struct Run {
     float pen_y = 0, next_x = 0;
     bool cut = false;
     bool ellipsis = false;  // ends in the font's ellipsis: ImGui shortened the label
+    bool partial = false;   // partly scrolled out of view: what is drawn is a piece of it ("U" of a "Use" at the edge)
 };
 
 void append_utf8(std::string& s, unsigned c) {
@@ -98,7 +100,11 @@ io::json rect_json(const ImRect& r) {
     return io::json::array({round1(r.Min.x), round1(r.Min.y), round1(r.GetWidth()), round1(r.GetHeight())});
 }
 
-io::json run_json(const Run& r) { return {{"id", window_id(r.window)}, {"text", r.text}, {"rect", rect_json(r.box)}}; }
+io::json run_json(const Run& r) {
+    io::json j{{"id", window_id(r.window)}, {"text", r.text}, {"rect", rect_json(r.box)}};
+    if (r.partial) j["partial"] = true;
+    return j;
+}
 
 // Whether the window or one around it scrolls along `axis` (0 = x): its edge then cuts texts only
 // until the user scrolls to them.
@@ -175,8 +181,9 @@ std::vector<Run> read_texts(const ImDrawData* dd) {
                 const bool gpu_x = q.Min.x < clip.Min.x - 1.5f || q.Max.x > clip.Max.x + 1.5f;
                 const bool gpu_y = q.Min.y < clip.Min.y - 1.5f || q.Max.y > clip.Max.y + 1.5f;
                 const ImRect whole(pen_x + gl.X0, pen_y + gl.Y0, pen_x + gl.X1, pen_y + gl.Y1);
-                const bool cut = ((cut_l || cut_r || gpu_x) && !scrolled_out(win, whole, 0)) ||
-                                 ((cut_t || cut_b || gpu_y) && !scrolled_out(win, whole, 1));
+                const bool cut_x = cut_l || cut_r || gpu_x, cut_y = cut_t || cut_b || gpu_y;
+                const bool out_x = cut_x && scrolled_out(win, whole, 0), out_y = cut_y && scrolled_out(win, whole, 1);
+                const bool cut = (cut_x && !out_x) || (cut_y && !out_y);
                 q.ClipWith(clip);
                 const ImFontGlyph* sp = ref->font->FindGlyphNoFallback(' ');
                 const float space = sp ? sp->AdvanceX : ref->font->FontSize * 0.3f;
@@ -195,6 +202,7 @@ std::vector<Run> read_texts(const ImDrawData* dd) {
                 append_utf8(cur.text, gl.Codepoint);
                 cur.next_x = pen_x + gl.AdvanceX;
                 cur.cut |= cut;
+                cur.partial |= out_x || out_y;
                 cur.ellipsis |= gl.Codepoint == static_cast<unsigned>(ref->font->EllipsisChar);
             }
         }

@@ -202,6 +202,13 @@ void refresh_memory_tile(AppState& s) {
 void refresh_advisor(AppState& s) {
     const AdvisorInputs& in = s.advisor;
     AdvisorDerived& a = s.derived.advisor;
+    if (s.amd) {
+        // As for CUDA: the growth per thread is on top of the scenario's dynamic LDS; no grid (one wave).
+        if (s.amd_req.arch)
+            a.amd = io::amd_advise(s.amd_req, SmemGrowth{s.amd_req.launch.lds_dynamic, in.smem_per_thread}, in.block_size_limit,
+                                   in.target_blocks, 0);
+        return;
+    }
     const Device& dev = s.req.device;
     const KernelResources& k = s.req.kernel;
     const LaunchConfig& l = s.req.launch;

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
+#include "amd_ui.hpp"
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
 #include "occ/explain.hpp"
@@ -23,11 +25,15 @@ namespace occ::ui {
 namespace {
 
 // [SECTION] Pieces (before/after tables, waves bar, GPC picture)
+// One option of a before/after table, from either vendor's result; has = false: no such option.
 struct Column {
     const char* title;
-    const OccupancyResult* r;  // nullptr: no such option
-    int threads, regs;
-    std::int64_t smem;
+    bool has = false;
+    std::int64_t threads = 0, regs = 0, smem = 0;
+    int blocks = 0;
+    double occupancy = 0;
+    std::string limiters = "-";  // the limiters' titles ("Shared memory, Block slots")
+    ImU32 color = 0;
 };
 
 std::string limiters_text(unsigned bits) {
@@ -38,46 +44,61 @@ std::string limiters_text(unsigned bits) {
     return t.empty() ? "-" : t;
 }
 
-// Where the table's columns cannot each hold their widest word (a phone, a narrow window with three
-// options), each option is a line of its own instead, wrapped at blanks: "best: 512 threads, 32 regs,
-// 0 B dynamic smem -> 4 blocks / SM, 100% (Warps)".
-bool before_after_lines(std::initializer_list<Column> cols, float label) {
+Column col(const char* title, const OccupancyResult* r, std::int64_t threads, std::int64_t regs, std::int64_t smem) {
+    if (!r) return Column{title};
+    return Column{title, true, threads, regs, smem, r->blocks_per_sm, r->occupancy, limiters_text(r->limiters), limiter_color(r->limiters)};
+}
+Column col(const char* title, const amd::AmdOccupancyResult* r, std::int64_t threads, std::int64_t regs, std::int64_t smem) {
+    if (!r) return Column{title};
+    std::string lim;
+    for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
+        if (r->limiters & li.bit) lim += (lim.empty() ? "" : ", ") + std::string(li.label);
+    return Column{
+        title, true, threads, regs, smem, r->workgroups_per_cu, r->occupancy, lim.empty() ? "-" : lim, amd_limiter_color(r->limiters)};
+}
+
+// The rows' labels in a vendor's words.
+struct Labels {
+    const char* regs = "registers";
+    const char* smem = "dynamic smem";
+    const char* blocks = "blocks / SM";
+};
+
+// Where the table's columns cannot each hold their title on one line and their widest word (a phone,
+// a narrow window with three options), each option is a line of its own instead, wrapped at blanks:
+// "best: 512 threads, 32 registers, 0 B dynamic smem -> 4 blocks / SM, 100% (Warps)". A header cell
+// does not wrap, so a title needs its whole width ("most, same blocks").
+bool before_after_lines(const std::vector<Column>& cols, float label, const Labels& lb) {
     float need = label;
     for (const Column& c : cols)
-        need += std::max(widest_word(c.title), c.r ? widest_word(limiters_text(c.r->limiters)) : 0) + 2 * ImGui::GetStyle().CellPadding.x +
-                2;
+        need += std::max(ImGui::CalcTextSize(c.title).x, c.has ? widest_word(c.limiters) : 0) + 2 * ImGui::GetStyle().CellPadding.x + 2;
     if (need <= ImGui::GetContentRegionAvail().x) return false;
     for (const Column& c : cols) {
         std::string line = std::string(c.title) + ": ";
-        if (!c.r) line += "-";
+        if (!c.has) line += "-";
         else
-            line += std::to_string(c.threads) + " threads, " + std::to_string(c.regs) + " registers, " + format_bytes(c.smem) +
-                    " dynamic smem -> " + std::to_string(c.r->blocks_per_sm) + " blocks / SM, " + format_percent(c.r->occupancy) + " (" +
-                    limiters_text(c.r->limiters) + ")";
+            line += std::to_string(c.threads) + " threads, " + std::to_string(c.regs) + " " + lb.regs + ", " + format_bytes(c.smem) + " " +
+                    lb.smem + " -> " + std::to_string(c.blocks) + " " + lb.blocks + ", " + format_percent(c.occupancy) + " (" + c.limiters +
+                    ")";
         text_wrapped(line);
     }
     return true;
 }
 
-void before_after(const char* id, std::initializer_list<Column> cols) {
-    {
-        const char* words[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
-        float label = 0;
-        for (const char* w : words) label = std::max(label, widest_word(w) + 2);
-        if (before_after_lines(cols, label + 2 * ImGui::GetStyle().CellPadding.x)) return;
-    }
+void before_after(const char* id, const std::vector<Column>& cols, const Labels& lb = {}) {
+    const char* rows[] = {"threads", lb.regs, lb.smem, lb.blocks, "occupancy", "limited by"};
+    // The labels' column is as wide as their widest word, so they wrap at blanks only.
+    float label = 0;
+    for (const char* r : rows) label = std::max(label, widest_word(r) + 2);
+    if (before_after_lines(cols, label + 2 * ImGui::GetStyle().CellPadding.x, lb)) return;
     if (!ImGui::BeginTable(id, static_cast<int>(cols.size()) + 1,
                            ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV))
         return;
-    // The labels' column is as wide as their widest word, so they wrap at blanks only.
-    const char* rows[] = {"threads", "registers", "dynamic smem", "blocks / SM", "occupancy", "limited by"};
-    float label = 0;
-    for (const char* r : rows) label = std::max(label, widest_word(r) + 2);
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize, label);
     // The values' columns share the rest in proportion to their widest words (the limiters' titles).
     for (const Column& c : cols)
         ImGui::TableSetupColumn(c.title, ImGuiTableColumnFlags_WidthStretch,
-                                std::max(ImGui::CalcTextSize(c.title).x, c.r ? widest_word(limiters_text(c.r->limiters)) : 0) + 2);
+                                std::max(ImGui::CalcTextSize(c.title).x, c.has ? widest_word(c.limiters) : 0) + 2);
     ImGui::TableHeadersRow();
     ImGui::PushTextWrapPos(0);  // a narrow column wraps its cells instead of cutting them
     for (int r = 0; r < 6; ++r) {
@@ -88,19 +109,19 @@ void before_after(const char* id, std::initializer_list<Column> cols) {
         ImGui::PopStyleColor();
         for (const Column& c : cols) {
             ImGui::TableNextColumn();
-            if (!c.r) {
+            if (!c.has) {
                 ImGui::TextDisabled("-");
                 continue;
             }
             switch (r) {
-                case 0: ImGui::Text("%d", c.threads); break;
-                case 1: ImGui::Text("%d", c.regs); break;
+                case 0: ImGui::Text("%lld", static_cast<long long>(c.threads)); break;
+                case 1: ImGui::Text("%lld", static_cast<long long>(c.regs)); break;
                 case 2: ImGui::Text("%s", format_bytes(c.smem).c_str()); break;
-                case 3: ImGui::Text("%d", c.r->blocks_per_sm); break;
-                case 4: ImGui::Text("%s", format_percent(c.r->occupancy).c_str()); break;
+                case 3: ImGui::Text("%d", c.blocks); break;
+                case 4: ImGui::Text("%s", format_percent(c.occupancy).c_str()); break;
                 default:
-                    ImGui::PushStyleColor(ImGuiCol_Text, limiter_color(c.r->limiters));
-                    text_wrapped(limiters_text(c.r->limiters));
+                    ImGui::PushStyleColor(ImGuiCol_Text, c.color);
+                    text_wrapped(c.limiters);
                     ImGui::PopStyleColor();
             }
         }
@@ -165,6 +186,37 @@ void gpc_picture(const ClusterResult& c) {
     plot::end();
 }
 
+// The advise request's inputs (occ/io/schema.hpp ranges; target 0 = the current blocks per SM), in
+// a vendor's words.
+void advisor_inputs(AppState& s, const AdviceWords& w) {
+    namespace F = io::fields;
+    AdvisorInputs& in = s.advisor;
+    const AdvisorInputs before = in;
+    const std::string grow = (w.block == "block" ? std::string("smem") : w.smem_short) + " bytes / thread";
+    const std::string limit = w.block + " size limit", target = "target " + w.blocks + " / " + w.per;
+    ImGui::PushItemWidth(em(6));
+    ImGui::InputScalar(grow.c_str(), ImGuiDataType_S64, &in.smem_per_thread);
+    std::string what = w.smem;
+    what[0] = static_cast<char>(what[0] - 'a' + 'A');  // "Dynamic shared memory", "Dynamic LDS"
+    item_tooltip(
+        (what + " that grows with the " + w.block + " (on top of the scenario's " + w.smem + "), for the " + w.block + "-size search.")
+            .c_str());
+    const float field = em(7) + ImGui::GetStyle().ItemInnerSpacing.x;
+    same_line_if_fits(field + ImGui::CalcTextSize(limit.c_str()).x);
+    ImGui::InputInt(limit.c_str(), &in.block_size_limit, 0);
+    item_tooltip(("The largest " + w.block + " the kernel supports (0 = the device maximum).").c_str());
+    same_line_if_fits(field + ImGui::CalcTextSize(target.c_str()).x);
+    ImGui::InputInt(target.c_str(), &in.target_blocks, 0);
+    item_tooltip(("For the " + w.smem + " available per " + w.block + " (0 = the current " + w.blocks + " per " + w.per + ").").c_str());
+    ImGui::PopItemWidth();
+    in.smem_per_thread = std::clamp(in.smem_per_thread, F::smem_per_thread.lo, F::smem_per_thread.hi);
+    in.block_size_limit = static_cast<int>(std::clamp<std::int64_t>(in.block_size_limit, F::block_size_limit.lo, F::block_size_limit.hi));
+    in.target_blocks = static_cast<int>(std::clamp<std::int64_t>(in.target_blocks, 0, F::target_blocks.hi));
+    if (in.smem_per_thread != before.smem_per_thread || in.block_size_limit != before.block_size_limit ||
+        in.target_blocks != before.target_blocks)
+        mark_changed(s);
+}
+
 }  // namespace
 
 // [SECTION] View
@@ -183,38 +235,17 @@ void draw_advisor(AppState& s) {
     ImGui::TextDisabled("%s, %d threads x %d registers, %s dynamic shared memory: %d blocks/SM, %s occupancy", s.req.device.name.c_str(),
                         l.threads, k.regs_per_thread, format_bytes(l.smem_dynamic).c_str(), now.blocks_per_sm,
                         format_percent(now.occupancy).c_str());
-    // Ranges of the advise request's fields (occ/io/schema.hpp); target 0 = the current blocks per SM.
-    namespace F = io::fields;
-    const AdvisorInputs before = in;
-    ImGui::PushItemWidth(em(6));
-    ImGui::InputScalar("smem bytes / thread", ImGuiDataType_S64, &in.smem_per_thread);
-    item_tooltip(
-        "Dynamic shared memory that grows with the block (on top of the scenario's dynamic shared memory), for the block-size search.");
-    const float field = em(7) + ImGui::GetStyle().ItemInnerSpacing.x;
-    same_line_if_fits(field + ImGui::CalcTextSize("block size limit").x);
-    ImGui::InputInt("block size limit", &in.block_size_limit, 0);
-    item_tooltip("The largest block the kernel supports (0 = the device maximum).");
-    same_line_if_fits(field + ImGui::CalcTextSize("target blocks / SM").x);
-    ImGui::InputInt("target blocks / SM", &in.target_blocks, 0);
-    item_tooltip("For the dynamic shared memory available per block (0 = the current blocks per SM).");
-    ImGui::PopItemWidth();
-    in.smem_per_thread = std::clamp(in.smem_per_thread, F::smem_per_thread.lo, F::smem_per_thread.hi);
-    in.block_size_limit = static_cast<int>(std::clamp<std::int64_t>(in.block_size_limit, F::block_size_limit.lo, F::block_size_limit.hi));
-    in.target_blocks = static_cast<int>(std::clamp<std::int64_t>(in.target_blocks, 0, F::target_blocks.hi));
-    if (in.smem_per_thread != before.smem_per_thread || in.block_size_limit != before.block_size_limit ||
-        in.target_blocks != before.target_blocks)
-        mark_changed(s);
+    advisor_inputs(s, AdviceWords{});
 
-    // The three before/after tables side by side.
     // The three before/after tables side by side, or one under another on a narrow screen.
     const bool cols = ImGui::BeginTable("advisor_cols", ImGui::GetContentRegionAvail().x >= em(60) ? 3 : 1,
                                         ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_PadOuterX);
     if (cols) ImGui::TableNextColumn();
     section("Best block size");
     if (a.block.ok()) {
-        before_after("ba_block", {{"now", &a.block.before, l.threads, k.regs_per_thread,
-                                   in.smem_per_thread ? SmemGrowth{l.smem_dynamic, in.smem_per_thread}.at(l.threads) : l.smem_dynamic},
-                                  {"best", &a.block.after, a.block.threads, k.regs_per_thread, a.block.smem_dynamic}});
+        before_after("ba_block", {col("now", &a.block.before, l.threads, k.regs_per_thread,
+                                      in.smem_per_thread ? SmemGrowth{l.smem_dynamic, in.smem_per_thread}.at(l.threads) : l.smem_dynamic),
+                                  col("best", &a.block.after, a.block.threads, k.regs_per_thread, a.block.smem_dynamic)});
         ImGui::TextWrapped(
             "Most active threads per SM; ties go to the larger block (cudaOccupancyMaxPotentialBlockSize). Min grid %lld blocks.",
             static_cast<long long>(a.block.min_grid_blocks));
@@ -232,21 +263,20 @@ void draw_advisor(AppState& s) {
     if (cols) ImGui::TableNextColumn();
     section("Registers");
     if (a.regs.ok()) {
-        before_after("ba_regs",
-                     {{"now", &a.regs.before, l.threads, static_cast<int>(a.regs.now), l.smem_dynamic},
-                      {"most, same blocks", &a.regs.at_headroom, l.threads, static_cast<int>(a.regs.max_same_blocks), l.smem_dynamic},
-                      {"cut to gain a block", a.regs.to_gain_block >= 0 ? &a.regs.after_cut : nullptr, l.threads,
-                       static_cast<int>(a.regs.to_gain_block), l.smem_dynamic}});
+        before_after("ba_regs", {col("now", &a.regs.before, l.threads, a.regs.now, l.smem_dynamic),
+                                 col("most, same blocks", &a.regs.at_headroom, l.threads, a.regs.max_same_blocks, l.smem_dynamic),
+                                 col("cut to gain a block", a.regs.to_gain_block >= 0 ? &a.regs.after_cut : nullptr, l.threads,
+                                     a.regs.to_gain_block, l.smem_dynamic)});
         if (!a.regs.note.empty()) ImGui::TextWrapped("%s", a.regs.note.c_str());
     }
 
     if (cols) ImGui::TableNextColumn();
     section("Dynamic shared memory");
     if (a.smem.ok()) {
-        before_after("ba_smem", {{"now", &a.smem.before, l.threads, k.regs_per_thread, a.smem.now},
-                                 {"most, same blocks", &a.smem.at_headroom, l.threads, k.regs_per_thread, a.smem.max_same_blocks},
-                                 {"cut to gain a block", a.smem.to_gain_block >= 0 ? &a.smem.after_cut : nullptr, l.threads,
-                                  k.regs_per_thread, a.smem.to_gain_block}});
+        before_after("ba_smem", {col("now", &a.smem.before, l.threads, k.regs_per_thread, a.smem.now),
+                                 col("most, same blocks", &a.smem.at_headroom, l.threads, k.regs_per_thread, a.smem.max_same_blocks),
+                                 col("cut to gain a block", a.smem.to_gain_block >= 0 ? &a.smem.after_cut : nullptr, l.threads,
+                                     k.regs_per_thread, a.smem.to_gain_block)});
         if (!a.smem.note.empty()) ImGui::TextWrapped("%s", a.smem.note.c_str());
     }
     if (cols) ImGui::EndTable();
@@ -303,6 +333,88 @@ void draw_advisor(AppState& s) {
     else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", c.error.c_str());
     ImGui::TextDisabled("GPC layout%s: %s", c.layout.assumed ? " (assumed)" : "", c.layout.source.c_str());
     if (!c.layout.sms_per_gpc.empty()) gpc_picture(c);
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+}
+
+// An AMD GPU or target: the same parts over occ::amd (io::amd_advise, what `occ advise --gpu MI300X`
+// prints), without the NVIDIA-only ones (clusters, the compiler-log and Nsight Compute imports).
+void draw_amd_advisor(AppState& s) {
+    const io::AmdAdviseAnswer& a = s.derived.advisor.amd;
+    if (!ImGui::BeginChild("advisor_scroll", ImVec2(0, 0), false)) {
+        ImGui::EndChild();
+        return;
+    }
+    ImGui::PushTextWrapPos(0);
+    if (!a.input.arch) {
+        ImGui::PopTextWrapPos();
+        ImGui::EndChild();
+        return;
+    }
+    const AdviceWords w = amd::amd_words(a.now);
+    const amd::AmdKernel& k = a.input.kernel;
+    const amd::AmdLaunch& l = a.input.launch;
+    const std::string name = a.input.gpu ? std::string(a.input.gpu->name) : std::string(a.input.arch->isa);
+    ImGui::TextDisabled("%s, %d threads x %d VGPRs, %s dynamic LDS: %d workgroups/%s, %d of %d waves per SIMD, %s occupancy", name.c_str(),
+                        l.threads, k.vgprs, format_bytes(l.lds_dynamic).c_str(), a.now.workgroups_per_cu, w.per.c_str(),
+                        a.now.waves_per_simd, a.now.max_waves_per_simd, format_percent(a.now.occupancy).c_str());
+    advisor_inputs(s, w);
+    const Labels lb{"VGPRs", "dynamic LDS", w.per == "WGP" ? "workgroups / WGP" : "workgroups / CU"};
+
+    const bool cols = ImGui::BeginTable("advisor_cols", ImGui::GetContentRegionAvail().x >= em(60) ? 3 : 1,
+                                        ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_PadOuterX);
+    if (cols) ImGui::TableNextColumn();
+    section("Best workgroup size");
+    if (a.block.ok()) {
+        before_after("ba_block",
+                     {col("now", &a.block.before, l.threads, k.vgprs, a.growth.at(l.threads)),
+                      col("best", &a.block.after, a.block.threads, k.vgprs, a.block.smem_dynamic)},
+                     lb);
+        text_wrapped(amd::amd_best_block_sentence(a.block));
+        if (a.block.threads != l.threads && ImGui::SmallButton("Use this workgroup size")) {
+            s.amd_req.launch.threads = a.block.threads;
+            s.amd_req.block = {a.block.threads, 1, 1};
+            if (s.advisor.smem_per_thread) s.amd_req.launch.lds_dynamic = a.block.smem_dynamic;
+            mark_changed(s);
+        }
+    } else {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", a.block.error.c_str());
+    }
+    for (const amd::AmdResourceAdvice* r : {&a.vgprs, &a.lds}) {
+        const bool regs = r->resource == Resource::registers;
+        if (cols) ImGui::TableNextColumn();
+        section(regs ? "VGPRs" : "Dynamic LDS");
+        if (!r->ok()) continue;
+        auto at = [&](const amd::AmdOccupancyResult* x, const char* title, std::int64_t v) {
+            return col(title, x, l.threads, regs ? v : k.vgprs, regs ? l.lds_dynamic : v);
+        };
+        before_after(regs ? "ba_regs" : "ba_smem",
+                     {at(&r->before, "now", r->now), at(&r->at_headroom, "most, same workgroups", r->max_same_blocks),
+                      at(r->to_gain_block >= 0 ? &r->after_cut : nullptr, "cut to gain a workgroup", r->to_gain_block)},
+                     lb);
+        const std::string room = amd::amd_headroom_suggestion(*r);
+        text_wrapped(room.empty() ? amd::amd_no_headroom_sentence(*r) : room);
+        if (const std::string cut = amd::amd_cut_suggestion(*r, l.threads); !cut.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(accent_color()));
+            text_wrapped(cut);
+            ImGui::PopStyleColor();
+        }
+        if (!r->note.empty()) text_wrapped(r->note);
+    }
+    if (cols) ImGui::EndTable();
+    if (a.at_target.ok())
+        text_wrapped("At " + std::to_string(a.at_target.target_blocks) + " workgroups/" + w.per + " a workgroup may use up to " +
+                     format_bytes(a.at_target.available) + " of dynamic LDS.");
+    else ImGui::TextDisabled("%d workgroups/%s: %s", a.at_target.target_blocks, w.per.c_str(), a.at_target.error.c_str());
+
+    section("Waves");
+    if (a.waves.ok()) {
+        ImGui::Text("One wave = %lld workgroups (%d/%s x %d %ss).", static_cast<long long>(a.waves.blocks_per_wave), a.waves.blocks_per_sm,
+                    w.per.c_str(), a.waves.sm_count, w.per.c_str());
+        waves_bar(a.waves);
+    } else {
+        ImGui::TextDisabled("%s", a.waves.error.c_str());
+    }
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
 }

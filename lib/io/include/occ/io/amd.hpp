@@ -13,11 +13,13 @@
 // AMD figures (waves per SIMD, LLVM's estimate), `why` and `fix`.
 #pragma once
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "occ/amd.hpp"
+#include "occ/amd_advisor.hpp"
 #include "occ/device.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/table.hpp"
@@ -48,8 +50,11 @@ AmdRequest amd_target(std::string_view name);
 AmdRequest read_amd_target(FieldReader& f);
 // "MI300X is an AMD GPU" / "gfx942 is an AMD target", for messages that refuse a field.
 std::string amd_device_words(const AmdRequest& r);
-// Reads the fields above (and refuses the kind's NVIDIA-only fields); the caller finishes.
-AmdRequest read_amd_request(FieldReader& f);
+// Reads the fields above (and refuses the kind's NVIDIA-only fields by name, except `also`: the
+// kind's own fields the caller reads, as advise's block_size_limit); the caller finishes.
+AmdRequest read_amd_request(FieldReader& f, std::string_view kind = "occupancy", std::span<const FieldSpec* const> also = {});
+// On a request for an NVIDIA GPU: the AMD-only fields, refused by name.
+void refuse_amd_fields(FieldReader& f, const std::string& device_name);
 Result<AmdRequest> read_amd_request(const json& request, std::string_view context);
 // The request as the CLI's --batch reads it (gpu or arch, and every field).
 json amd_request_to_json(const AmdRequest& r);
@@ -64,5 +69,30 @@ json amd_device_to_json(const AmdRequest& r);
 // The answer as rows (the CLI table, the app's result panel, Markdown/CSV export): the limits
 // (kind limit, note = how), the allocated registers and LDS.
 std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a);
+
+// The advise kind for an AMD GPU or target (api_advisor.cpp): the CUDA advisor's parts in the same
+// JSON shape (block_size, registers = arch VGPRs, shared_memory = dynamic LDS, dynamic_smem_at_target,
+// waves, suggestions); the NVIDIA-only parts (clusters, the register plan) are absent, and their
+// fields are refused by name. It reads smem_per_thread/smem_fixed (LDS growing with the workgroup),
+// block_size_limit, target_blocks (workgroups per CU) and grid besides the occupancy kind's fields.
+struct AmdAdviseAnswer {
+    json id;
+    AmdRequest input;  // launch.lds_dynamic = growth at its threads
+    SmemGrowth growth;
+    int block_size_limit = 0;
+    std::int64_t grid = 0;
+    amd::AmdOccupancyResult now;
+    amd::AmdBlockSizeAdvice block;
+    amd::AmdResourceAdvice vgprs, lds;
+    amd::AmdLdsAdvice at_target;  // target_blocks given, else the workgroups the launch has now
+    WaveResult waves;
+    std::vector<std::string> suggestions;
+};
+Result<AmdAdviseAnswer> answer_amd_advise(const json& request);
+// The same for a request already read (the app's Advisor tab); target_blocks 0 = the workgroups now.
+AmdAdviseAnswer amd_advise(const AmdRequest& in, SmemGrowth growth, int block_size_limit, int target_blocks, std::int64_t grid);
+json to_json(const AmdAdviseAnswer& a);
+// The waves kind for an AMD GPU: workgroups per wave = workgroups per CU (WGP) x CUs (WGPs).
+json api_amd_waves(const json& request);
 
 }  // namespace occ::io
