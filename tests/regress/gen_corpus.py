@@ -1219,6 +1219,9 @@ def main():
         "roofline": roofline_lines(),
         "advise": advise_lines(),
     }
+    from corpus_amd import amd_lines  # the AMD lines, appended (their own random streams)
+    for kind in all_lines:
+        all_lines[kind] += amd_lines(SEED, kind)
     total = 0
     for kind, lines in all_lines.items():
         write(os.path.join(out, kind + ".jsonl"), lines)
