@@ -49,7 +49,12 @@ AmdBlockSizeAdvice amd_advise_block_size(const AmdArch& a, const AmdKernel& k, c
         return b;
     }
     const int limit = block_size_limit > 0 ? std::min(block_size_limit, a.max_threads_per_workgroup) : a.max_threads_per_workgroup;
-    const int wave = l.wave_size == 0 ? a.default_wave_size : l.wave_size;
+    const int wave = amd_wave_size(a, l.wave_size);
+    if (wave == 0) {  // a size the target does not run: the model's own message
+        AmdBlockSizeAdvice b;
+        b.error = "wave_size " + amd_wave_size_error(a, l.wave_size);
+        return b;
+    }
     AmdBlockSizeAdvice b = advisor_search::best_block_size<AmdOccupancyResult>(
         l.threads, limit, wave, lds,
         [&](int threads, std::int64_t bytes) {
@@ -140,7 +145,7 @@ AdviceWords amd_words(const AmdOccupancyResult& r) {
     w.regs_how = "ask hipcc with __launch_bounds__";
     w.smem = "dynamic LDS";
     w.smem_short = "LDS";
-    w.pick = "the most active threads per " + w.per + ", the order of cudaOccupancyMaxPotentialBlockSize; ties go to the larger workgroup";
+    w.pick = "the most active threads per " + w.per + "; ties go to the larger workgroup (CUDA's block-size search, on the AMD model)";
     return w;
 }
 

@@ -383,7 +383,7 @@ json to_json(const AmdAdviseAnswer& a) {
     const json bj = block_json(
         a.block, a.growth, a.block_size_limit, l.threads,
         "largest active threads per " + unit +
-            " (workgroups x threads); ties go to the larger workgroup (cudaOccupancyMaxPotentialBlockSize order)",
+            " (workgroups x threads); ties go to the larger workgroup (CUDA's block-size search, on the AMD model)",
         [&](const amd::AmdOccupancyResult& r, int threads, std::int64_t lds) { return amd_snap(r, threads, k.vgprs, lds); });
     json rj = advice_json(
         a.vgprs, {"regs", "max_regs_same_blocks", "regs_to_gain_block"},

@@ -6,6 +6,9 @@
 #include <array>
 #include <cctype>
 #include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace occ::io::ptxas_detail {
 namespace {
@@ -56,6 +59,16 @@ std::string_view trim(std::string_view s) {
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+std::optional<double> whole_number(std::string_view s) {
+    s = trim(s);
+    if (s.empty() || s.size() > 64) return std::nullopt;
+    const std::string copy(s);
+    char* end = nullptr;
+    const double v = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
 
 std::optional<std::int64_t> leading_number(std::string_view s, std::size_t* used, bool allow_sum) {
     std::size_t i = 0;

@@ -14,6 +14,9 @@ namespace occ::io::ptxas_detail {
 
 std::string_view trim(std::string_view s);
 bool starts_with(std::string_view s, std::string_view p);
+// All of s (blanks around it trimmed, at most 64 characters) as a finite decimal number ("12.5",
+// "-3", "1e3"), else nullopt: the cells of profiler tables and CSV files.
+std::optional<double> whole_number(std::string_view s);
 
 // A decimal number at the start of s, or "N+M" (sm_1x: declared + system bytes) as their sum when
 // `allow_sum`. Saturates instead of overflowing. `used`: characters read.

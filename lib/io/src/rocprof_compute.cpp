@@ -75,16 +75,6 @@ struct Analysis {
     bool empty() const { return metrics.empty() && top_kernels.empty() && dispatch_kernels.empty() && !comparison; }
 };
 
-std::optional<double> number(std::string_view s) {
-    s = trim(s);
-    if (s.empty() || s.size() > 64) return std::nullopt;
-    const std::string copy(s);
-    char* end = nullptr;
-    const double v = std::strtod(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
-
 // The cells of "│ a │ b │" as written (padding kept): {" a ", " b "}.
 std::vector<std::string_view> cells(std::string_view row) {
     std::vector<std::string_view> out;
@@ -152,7 +142,7 @@ struct Parser {
         cur.tables.emplace(title, heading);
         for (std::size_t i = 0; i < cs.size() && i < header.size(); ++i) {
             if (i == name_col) continue;
-            if (const auto v = number(cs[i])) cols.emplace(header[i], *v);  // the first table's value stays
+            if (const auto v = ptxas_detail::whole_number(cs[i])) cols.emplace(header[i], *v);  // the first table's value stays
         }
     }
 

@@ -52,16 +52,6 @@ std::string lower(std::string_view s) {
     return o;
 }
 
-std::optional<double> number(std::string_view s) {
-    s = ptxas_detail::trim(s);
-    if (s.empty() || s.size() > 64) return std::nullopt;
-    const std::string copy(s);
-    char* end = nullptr;
-    const double v = std::strtod(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
-
 std::vector<std::string_view> lines_of(std::string_view text) {
     std::vector<std::string_view> out;
     std::size_t pos = 0;
@@ -114,7 +104,7 @@ PtxasLog parse_rocprof_csv(std::string_view text, std::string_view gpu_arch) {
         if (ptxas_detail::trim(lines[li]).empty()) continue;
         const std::vector<std::string> f = fields_of(lines[li]);
         const auto cell = [&](std::optional<std::size_t> i) -> std::optional<double> {
-            return i && *i < f.size() ? number(f[*i]) : std::nullopt;
+            return i && *i < f.size() ? ptxas_detail::whole_number(f[*i]) : std::nullopt;
         };
         std::string name = name_col && *name_col < f.size() ? f[*name_col] : std::string();
         for (std::string_view suffix : {" [clone .kd]", " (.kd)", ".kd"})
