@@ -77,6 +77,12 @@ class AmdOccupancy(unittest.TestCase):
         a = json.loads(out)
         self.assertEqual(a["blocks_per_sm"], 0)
         self.assertIn("needs more registers", a["error"])
+        # 1024 threads = 16 waves, 4 per SIMD; 256 VGPRs allow 2: the VGPRs are what limits, named
+        # as NVIDIA names "registers" for a block its register file cannot hold.
+        self.assertEqual(a["limits"]["vgprs"], 0)
+        self.assertEqual(a["limiters"], ["vgprs"])
+        rc, [b] = batch({"arch": "gfx942", "threads": 256, "regs": 32, "sgprs": 20})
+        self.assertEqual(b["limiters"], ["wave_slots"])  # an answer keeps the limits equal to it
 
     def test_refusals_name_the_field(self):
         rc, answers = batch({"gpu": "MI300X", "carveout": 50}, {"gpu": "A100", "sgprs": 40}, {"arch": "gfx999"},

@@ -156,6 +156,9 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
     // [LLVM] getMaxWorkGroupsPerCU: single-wave workgroups do not consume barrier resources.
     r.limit_workgroups = n == 1 ? kAmdUnlimited : barriers;
 
+    // As on NVIDIA, a workgroup the register file cannot hold names its limiter (0 workgroups).
+    if (r.limit_vgprs == 0) r.limiters |= kAmdLimitVgprs;
+    if (r.limit_sgprs == 0) r.limiters |= kAmdLimitSgprs;
     if (r.limit_vgprs == 0 || r.limit_sgprs == 0)
         return fail(r, AmdError::registers_too_many,
                     "a workgroup of " + str(n) + " waves needs more registers than the " + str(r.simds) + " SIMDs hold (" +
