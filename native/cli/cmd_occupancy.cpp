@@ -113,7 +113,8 @@ void print_amd_human(const io::AmdAnswer& ans) {
                         row.note.c_str());
     std::printf("\n  allocated\n");
     for (const io::TableRow& row : rows)
-        if (row.kind == io::RowKind::allocated) std::printf("  %-19s %s\n", row.key.c_str(), row.value.c_str());
+        if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves)
+            std::printf("  %-19s %s\n", row.key.c_str(), row.value.c_str());
     if (const std::string fix = value("To fit more"); !fix.empty()) std::printf("\n  %s\n", fix.c_str());
 }
 

@@ -84,6 +84,25 @@ class AmdOccupancy(unittest.TestCase):
         rc, [b] = batch({"arch": "gfx942", "threads": 256, "regs": 32, "sgprs": 20})
         self.assertEqual(b["limiters"], ["wave_slots"])  # an answer keeps the limits equal to it
 
+    def test_grid_waves(self):
+        # MI300X: 304 CUs (the catalogue's AMD datasheet figure). 256 threads = 4 waves, one per SIMD;
+        # 64 VGPRs allow 8 waves per SIMD, so 8 workgroups per CU and 8 x 304 = 2432 per wave.
+        # 5000 = 2 x 2432 + 136: a tail of 136 workgroups (5.6 % of a wave).
+        rc, out, err = run("occupancy", "--gpu", "MI300X", "--threads", "256", "--regs", "64", "--grid", "5000")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Workgroups / wave   2,432 workgroups (8 / CU x 304 CUs)", out)
+        self.assertIn("2.06 waves: 2 full + a tail of 136 workgroups (5.6% full); grid 4864 or 7296 ends on a whole wave", out)
+        # The grid reads back from --batch's echo, and advise's waves agree with the table.
+        rc, [a] = batch({"gpu": "MI300X", "threads": 256, "regs": 64, "grid": 5000})
+        self.assertEqual(a["input"]["grid"], 5000)
+        rc, out, err = run("advise", "--gpu", "MI300X", "--threads", "256", "--regs", "64", "--grid", "5000", "--json")
+        w = json.loads(out)["waves"]
+        self.assertEqual((w["blocks_per_wave"], w["tail_blocks"], w["full_waves"]), (2432, 136, 2))
+        # A bare target has no CU count: no wave rows.
+        rc, out, err = run("occupancy", "--arch", "gfx942", "--threads", "256", "--regs", "64", "--grid", "5000")
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("Workgroups / wave", out)
+
     def test_refusals_name_the_field(self):
         rc, answers = batch({"gpu": "MI300X", "carveout": 50}, {"gpu": "A100", "sgprs": 40}, {"arch": "gfx999"},
                             {"gpu": "MI300X", "regs": 300}, {"gpu": "MI300X", "cu_mode": True})

@@ -175,9 +175,9 @@ json amd_snap(const amd::AmdOccupancyResult& r, int threads, int regs, std::int6
 }
 
 // The fields the AMD advise and waves kinds read besides the occupancy kind's.
-constexpr const FieldSpec* kAmdAdviseFields[] = {&fields::grid, &fields::smem_per_thread, &fields::smem_fixed, &fields::block_size_limit,
+// (grid is read with the occupancy fields: AmdRequest::grid.)
+constexpr const FieldSpec* kAmdAdviseFields[] = {&fields::smem_per_thread, &fields::smem_fixed, &fields::block_size_limit,
                                                  &fields::target_blocks};
-constexpr const FieldSpec* kAmdWavesFields[] = {&fields::grid};
 
 json device_brief(const Device& d) {
     return json{
@@ -336,7 +336,7 @@ Result<AmdAdviseAnswer> answer_amd_advise(const json& request) {
         a.block_size_limit = static_cast<int>(f.integer(fields::block_size_limit));
         const bool has_target = f.has("target_blocks");
         const int target_in = static_cast<int>(f.integer(fields::target_blocks));
-        a.grid = f.integer(fields::grid);
+        a.grid = a.input.grid;
         f.finish();
 
         const AmdAdviseAnswer done = amd_advise(a.input, a.growth, a.block_size_limit, has_target ? target_in : 0, a.grid);
@@ -416,8 +416,8 @@ json to_json(const AmdAdviseAnswer& a) {
 json api_amd_waves(const json& request) {
     FieldReader f(request, "waves request");
     const json* id = f.raw("id");
-    const AmdRequest req = read_amd_request(f, "waves", kAmdWavesFields);
-    const std::int64_t grid = f.integer(fields::grid);
+    const AmdRequest req = read_amd_request(f, "waves");
+    const std::int64_t grid = req.grid;
     f.finish();
     const amd::AmdOccupancyResult r = amd::compute_amd_occupancy(*req.arch, req.kernel, req.launch);
     refuse_out_of_range(r);

@@ -23,7 +23,7 @@ std::string target_list() {
 // The fields both vendors' occupancy requests take; every other field of the kind that is not
 // AMD-only is NVIDIA-only.
 bool shared_field(std::string_view key) {
-    for (const FieldSpec* s : {&F::gpu, &F::threads, &F::block, &F::regs, &F::smem_static, &F::smem_dynamic, &F::id})
+    for (const FieldSpec* s : {&F::gpu, &F::threads, &F::block, &F::regs, &F::smem_static, &F::smem_dynamic, &F::grid, &F::id})
         if (s->key == key) return true;
     return false;
 }
@@ -84,7 +84,7 @@ AmdRequest read_amd_request(FieldReader& f, std::string_view kind, std::span<con
             if (s->key == key) return true;
         return false;
     };
-    std::string takes = "threads or block, regs, agprs, sgprs, smem_static, smem_dynamic, wave_size, cu_mode";
+    std::string takes = "threads or block, regs, agprs, sgprs, smem_static, smem_dynamic, wave_size, cu_mode, grid";
     for (const FieldSpec* s : also) takes += ", " + std::string(s->key);
     for (const FieldSpec* s : find_kind(kind)->fields)
         if (!shared_field(s->key) && !amd_only(s->key) && !in_also(s->key) && f.has(*s))
@@ -117,6 +117,7 @@ AmdRequest read_amd_request(FieldReader& f, std::string_view kind, std::span<con
     r.launch.lds_dynamic = f.size(F::smem_dynamic);
     r.launch.wave_size = clamp_int(f.integer(F::wave_size));
     r.launch.cu_mode = f.boolean(F::cu_mode);
+    r.grid = f.integer(F::grid);
     if (r.launch.cu_mode && !a.has_wgp_mode)
         f.fail("cu_mode", "applies to RDNA targets only (a WGP of two CUs); " + std::string(a.isa) + " runs a workgroup on one CU");
     return r;
@@ -144,6 +145,7 @@ json amd_request_to_json(const AmdRequest& r) {
     j["smem_dynamic"] = r.launch.lds_dynamic;
     j["wave_size"] = r.launch.wave_size;
     j["cu_mode"] = r.launch.cu_mode;
+    if (r.grid > 0) j["grid"] = r.grid;
     return j;
 }
 
@@ -270,6 +272,9 @@ std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
         str(r.vgprs_allocated) + " of " + str(r.vgpr_file) + " per SIMD (" + str(r.waves_per_simd_vgprs) + " waves per SIMD)");
     add(RowKind::allocated, "LDS / workgroup", format_bytes(r.lds_allocated) + " of " + format_bytes(r.lds_per_cu) + " per " + unit);
     if (const std::string fix = amd_fix(r); !fix.empty()) add(RowKind::result, "To fit more", fix);
+    // The waves of the grid over the GPU's CUs (a bare target has no CU count).
+    if (r.ok() && a.input.gpu)
+        add_wave_rows(rows, amd_waves(r, a.input.gpu->sm_count, a.input.grid), a.input.grid, r.occupancy, amd_words(r));
     return rows;
 }
 

@@ -12,6 +12,42 @@ std::string plain(std::int64_t n) { return std::to_string(n); }
 
 }  // namespace
 
+void add_wave_rows(std::vector<TableRow>& rows, const WaveResult& w, std::int64_t grid, double theoretical, const AdviceWords& words) {
+    if (!w.ok() || w.blocks_per_wave <= 0) return;
+    auto add = [&rows](std::string key, std::string value, std::string note) {
+        TableRow row;
+        row.kind = RowKind::waves;
+        row.key = std::move(key);
+        row.value = std::move(value);
+        row.note = std::move(note);
+        rows.push_back(std::move(row));
+    };
+    std::string noun = words.blocks;
+    if (!noun.empty()) noun[0] = static_cast<char>(noun[0] - 'a' + 'A');
+    const bool cuda = words.per == "SM";
+    add(noun + " / wave",
+        format_count(w.blocks_per_wave) + " " + words.blocks + " (" + plain(w.blocks_per_sm) + " / " + words.per + " x " +
+            plain(w.sm_count) + " " + words.per + "s)",
+        "One wave = the " + words.blocks + " the whole GPU holds at once: " + words.blocks + " per " + words.per + " x " + words.per +
+            " count.");
+    if (grid <= 0) return;
+    // Grid suggestions in plain digits: ImGui's word wrap may break after a thousands comma.
+    const std::string waves_text = w.tail_blocks > 0
+                                       ? format_number(w.waves, 2) + " waves: " + plain(w.full_waves) + " full + a tail of " +
+                                             format_count(w.tail_blocks) + " " + words.blocks + " (" + format_percent(w.last_wave_fill) +
+                                             " full); grid " + plain(w.suggested_grid_down) + " or " + plain(w.suggested_grid_up) +
+                                             " ends on a whole wave"
+                                       : format_number(w.waves, 2) + " waves, no tail";
+    add("Waves", waves_text,
+        (cuda ? "Nsight Compute's \"Waves Per SM\" = grid / blocks per wave." : "grid / " + words.blocks + " per wave.") +
+            std::string(" A partial last wave (the tail) leaves ") + words.per + "s idle.");
+    if (w.achieved_occupancy >= 0)
+        add("Predicted achieved",
+            format_percent(w.achieved_occupancy) + " of the SM's warps, against " + format_percent(theoretical) + " theoretical",
+            "What Nsight Compute's \"Achieved Occupancy\" is likely to show: the waves and the tail of this grid, scaled by the "
+            "efficiency public reports reach (docs/MODEL.md, \"Achieved occupancy\": typical error about 5 points).");
+}
+
 std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const OccupancyResult& r, const WaveResult* waves) {
     const Device& d = req.device;
     const ArchRules& a = d.arch;
@@ -100,28 +136,7 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
     if (r.partitioned_gc_active)
         add(RowKind::allocated, "Partitioned caching", "active: each block gets half an SM", "Partitioned global caching (5.2, 5.3, 6.x).");
 
-    if (waves && waves->ok() && waves->blocks_per_wave > 0) {
-        const WaveResult& w = *waves;
-        add(RowKind::waves, "Blocks / wave",
-            format_count(w.blocks_per_wave) + " blocks (" + plain(w.blocks_per_sm) + " / SM x " + plain(w.sm_count) + " SMs)",
-            "One wave = the blocks the whole GPU holds at once: blocks per SM x SM count.");
-        if (l.grid_blocks > 0) {
-            // Grid suggestions in plain digits: ImGui's word wrap may break after a thousands comma.
-            const std::string waves_text = w.tail_blocks > 0
-                                               ? format_number(w.waves, 2) + " waves: " + plain(w.full_waves) + " full + a tail of " +
-                                                     format_count(w.tail_blocks) + " blocks (" + format_percent(w.last_wave_fill) +
-                                                     " full); grid " + plain(w.suggested_grid_down) + " or " + plain(w.suggested_grid_up) +
-                                                     " ends on a whole wave"
-                                               : format_number(w.waves, 2) + " waves, no tail";
-            add(RowKind::waves, "Waves", waves_text,
-                "Nsight Compute's \"Waves Per SM\" = grid / blocks per wave. A partial last wave (the tail) leaves SMs idle.");
-            if (w.achieved_occupancy >= 0)
-                add(RowKind::waves, "Predicted achieved",
-                    format_percent(w.achieved_occupancy) + " of the SM's warps, against " + format_percent(r.occupancy) + " theoretical",
-                    "What Nsight Compute's \"Achieved Occupancy\" is likely to show: the waves and the tail of this grid, scaled by the "
-                    "efficiency public reports reach (docs/MODEL.md, \"Achieved occupancy\": typical error about 5 points).");
-        }
-    }
+    if (waves) add_wave_rows(rows, *waves, l.grid_blocks, r.occupancy);
     if (!req.warpgroup_regs.empty()) {
         const RegisterPoolAnswer p = register_pool(a, k, l, req.warpgroup_regs);
         const char* rule =

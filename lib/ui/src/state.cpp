@@ -203,10 +203,10 @@ void refresh_advisor(AppState& s) {
     const AdvisorInputs& in = s.advisor;
     AdvisorDerived& a = s.derived.advisor;
     if (s.amd) {
-        // As for CUDA: the growth per thread is on top of the scenario's dynamic LDS; no grid (one wave).
+        // As for CUDA: the growth per thread is on top of the scenario's dynamic LDS; the grid is the scenario's.
         if (s.amd_req.arch)
             a.amd = io::amd_advise(s.amd_req, SmemGrowth{s.amd_req.launch.lds_dynamic, in.smem_per_thread}, in.block_size_limit,
-                                   in.target_blocks, 0);
+                                   in.target_blocks, s.amd_req.grid);
         return;
     }
     const Device& dev = s.req.device;

@@ -219,6 +219,26 @@ void advisor_inputs(AppState& s, const AdviceWords& w) {
 
 }  // namespace
 
+// The Waves section of both vendors' advice, in their nouns (blocks per SM, workgroups per CU).
+static void draw_waves(const WaveResult& w, std::int64_t grid, const AdviceWords& words) {
+    section("Waves");
+    if (!w.ok()) {
+        ImGui::TextDisabled("%s", w.error.c_str());
+        return;
+    }
+    const char* n = words.blocks.c_str();
+    const char* per = words.per.c_str();
+    if (grid > 0)
+        ImGui::Text("%lld %s = %s waves of %lld (%d/%s x %d %ss); last wave %s full; %lld or %lld %s end on whole waves.",
+                    static_cast<long long>(grid), n, format_number(w.waves, 2).c_str(), static_cast<long long>(w.blocks_per_wave),
+                    w.blocks_per_sm, per, w.sm_count, per, format_percent(w.last_wave_fill).c_str(),
+                    static_cast<long long>(w.suggested_grid_down), static_cast<long long>(w.suggested_grid_up), n);
+    else
+        ImGui::Text("One wave = %lld %s (%d/%s x %d %ss). Give a grid size in the inputs to see the tail.",
+                    static_cast<long long>(w.blocks_per_wave), n, w.blocks_per_sm, per, w.sm_count, per);
+    waves_bar(w);
+}
+
 // [SECTION] View
 void draw_advisor(AppState& s) {
     const AdvisorDerived& a = s.derived.advisor;
@@ -285,21 +305,7 @@ void draw_advisor(AppState& s) {
                     a.at_target.target_blocks, format_bytes(a.at_target.available).c_str());
     else ImGui::TextDisabled("%d blocks/SM: %s", a.at_target.target_blocks, a.at_target.error.c_str());
 
-    section("Waves");
-    if (a.waves.ok()) {
-        if (l.grid_blocks > 0)
-            ImGui::Text("%lld blocks = %s waves of %lld (%d/SM x %d SMs); last wave %s full; %lld or %lld blocks end on whole waves.",
-                        static_cast<long long>(l.grid_blocks), format_number(a.waves.waves, 2).c_str(),
-                        static_cast<long long>(a.waves.blocks_per_wave), a.waves.blocks_per_sm, a.waves.sm_count,
-                        format_percent(a.waves.last_wave_fill).c_str(), static_cast<long long>(a.waves.suggested_grid_down),
-                        static_cast<long long>(a.waves.suggested_grid_up));
-        else
-            ImGui::Text("One wave = %lld blocks (%d/SM x %d SMs). Give a grid size in the inputs to see the tail.",
-                        static_cast<long long>(a.waves.blocks_per_wave), a.waves.blocks_per_sm, a.waves.sm_count);
-        waves_bar(a.waves);
-    } else {
-        ImGui::TextDisabled("%s", a.waves.error.c_str());
-    }
+    draw_waves(a.waves, l.grid_blocks, AdviceWords{});
 
     draw_ptxas_import(s);
     draw_binary_import(s);
@@ -407,14 +413,7 @@ void draw_amd_advisor(AppState& s) {
                      format_bytes(a.at_target.available) + " of dynamic LDS.");
     else ImGui::TextDisabled("%d workgroups/%s: %s", a.at_target.target_blocks, w.per.c_str(), a.at_target.error.c_str());
 
-    section("Waves");
-    if (a.waves.ok()) {
-        ImGui::Text("One wave = %lld workgroups (%d/%s x %d %ss).", static_cast<long long>(a.waves.blocks_per_wave), a.waves.blocks_per_sm,
-                    w.per.c_str(), a.waves.sm_count, w.per.c_str());
-        waves_bar(a.waves);
-    } else {
-        ImGui::TextDisabled("%s", a.waves.error.c_str());
-    }
+    draw_waves(a.waves, a.grid, w);
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
 }

@@ -1,5 +1,6 @@
 // view_inputs.cpp — the kernel and launch inputs, one labelled row each, units on every field.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <string>
 
@@ -44,6 +45,26 @@ bool choice_combo(const char* id, int& index, const io::FieldSpec& spec) {
     for (int n = 0; !io::choice_name(spec, n).empty(); ++n) (items += io::choice_name(spec, n)) += '\0';
     ImGui::SetNextItemWidth(-FLT_MIN);
     return ImGui::Combo(id, &index, items.c_str());
+}
+
+// The grid row of both vendors' inputs: the grid field, its count in `unit` ("blocks", "workgroups").
+bool grid_row(std::int64_t& grid, const char* unit) {
+    std::string tip = std::string(unit) + " in the grid (optional, 0 = not given).";
+    tip[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(tip[0])));
+    input_row("Grid", tip.c_str());
+    bool changed = false;
+    const ImS64 one = 1, fast = 1024;
+    const bool buttons = roomy_for(std::to_string(grid));
+    // Up to 15 digits: without its buttons the field takes all the row but its unit.
+    const float unit_w = ImGui::CalcTextSize(unit).x + ImGui::GetStyle().ItemSpacing.x;
+    ImGui::SetNextItemWidth(buttons ? -std::max(em(5.5f), unit_w) : -unit_w);
+    if (ImGui::InputScalar("##grid", ImGuiDataType_S64, &grid, buttons ? &one : nullptr, buttons ? &fast : nullptr, "%lld")) {
+        grid = std::clamp<std::int64_t>(grid, 0, io::fields::grid.hi);
+        changed = true;
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", unit);
+    return changed;
 }
 
 // An AMD GPU or target: the fields io::read_amd_request takes, labelled in AMD's words, each clamped
@@ -108,6 +129,7 @@ void draw_amd_inputs(AppState& s) {
         input_row("CU mode", io::fields::cu_mode.help.data());
         changed |= ImGui::Checkbox("-mcumode##cu", &l.cu_mode);
     }
+    changed |= grid_row(r.grid, "workgroups");
     ImGui::EndTable();
     if (changed) mark_changed(s);
 }
@@ -241,19 +263,7 @@ void draw_inputs(AppState& s) {
         changed |= choice_combo("##pgc", k.partitioned_gc, io::fields::partitioned_gc);
     }
 
-    input_row("Grid", "Blocks in the grid (optional, 0 = not given).");
-    {
-        const ImS64 one = 1, fast = 1024;
-        const bool buttons = roomy_for(std::to_string(l.grid_blocks));
-        // Up to 15 digits: without its buttons the field takes all the row but its unit.
-        ImGui::SetNextItemWidth(buttons ? -em(5.5f) : -(ImGui::CalcTextSize("blocks").x + ImGui::GetStyle().ItemSpacing.x));
-        if (ImGui::InputScalar("##grid", ImGuiDataType_S64, &l.grid_blocks, buttons ? &one : nullptr, buttons ? &fast : nullptr, "%lld")) {
-            l.grid_blocks = std::clamp<std::int64_t>(l.grid_blocks, 0, io::fields::grid.hi);
-            changed = true;
-        }
-        ImGui::SameLine();
-        ImGui::TextDisabled("blocks");
-    }
+    changed |= grid_row(l.grid_blocks, "blocks");
     ImGui::EndTable();
     if (changed) mark_changed(s);
 }

@@ -32,6 +32,7 @@ struct AmdRequest {
     std::array<int, 3> block{256, 1, 1};
     amd::AmdKernel kernel;
     amd::AmdLaunch launch;
+    std::int64_t grid = 0;  // workgroups in the grid (0 = not given): the waves over the GPU's CUs
 };
 
 struct AmdAnswer {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "occ/advisor.hpp"
 #include "occ/io/api.hpp"
 #include "occ/waves.hpp"
 
@@ -25,6 +26,10 @@ struct TableRow {
 
 // Every row of one occupancy answer; `waves` adds the wave rows when it describes a grid.
 std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const OccupancyResult& r, const WaveResult* waves = nullptr);
+
+// The rows of one wave over the GPU and, for a `grid` (0: none), its waves and tail, in a vendor's
+// nouns ("Blocks / wave", "Workgroups / wave"); both vendors' tables add them through this.
+void add_wave_rows(std::vector<TableRow>& rows, const WaveResult& w, std::int64_t grid, double theoretical, const AdviceWords& words = {});
 
 // The rows as "| Quantity | Value |" Markdown or "quantity,value" CSV (format "markdown"/"md"/"csv").
 Result<std::string> format_table(const std::vector<TableRow>& rows, std::string_view format);
