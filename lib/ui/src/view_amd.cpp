@@ -128,7 +128,8 @@ void draw_amd_result(AppState& s, bool headline) {
         ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, em(8.5f));
         ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch);
         for (const io::TableRow& row : rows)
-            if (row.kind == io::RowKind::allocated || row.key == "LLVM's estimate") kv(row, row.kind != io::RowKind::allocated);
+            if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves || row.key == "LLVM's estimate")
+                kv(row, row.kind == io::RowKind::result);
         ImGui::EndTable();
     }
     if (!r.ok()) {
