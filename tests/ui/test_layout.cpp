@@ -377,20 +377,23 @@ TEST_CASE("the kernels view shows rocprof-compute's measured figures, the JSON's
     occ::ui::mark_changed(s);
     s.tab = occ::ui::Tab::advisor;
     std::set<std::string> shown;
-    for (const auto& t : layout_at(app, {3840, 2160, 1})["texts"]) shown.insert(t["text"].get<std::string>());
+    const occ::io::json r = layout_at(app, {3840, 2160, 1}, 10);
+    for (const auto& t : r["texts"]) shown.insert(t["text"].get<std::string>());
     const occ::Result<occ::io::PtxasAnswer> a = occ::io::answer_ptxas(occ::io::json{{"gpu", "MI250"}, {"log", text}});
     REQUIRE(a);
-    const occ::io::json row = occ::io::to_json(*a)["rows"][0], m = row["profile"]["measured"];
+    const occ::io::json row = occ::io::to_json(*a)["kernels"][0], m = row["profile"]["measured"];
     const auto f = [](const occ::io::json& v, const char* unit = "") {
         char b[32];
         std::snprintf(b, sizeof b, "%.2f%s", v.get<double>(), unit);
         return std::string(b);
     };
     REQUIRE(m["wavefront_occupancy"] == 415.52);
+    const std::string drawn = occ::io::json(shown).dump();
+    CAPTURE(drawn);
     CHECK(shown.count("Measured by rocprof-compute analyze (the table above is occ's theoretical answer):") == 1);
     CHECK(shown.count("Wavefront Occupancy: Avg " + f(m["wavefront_occupancy"]) + ", Peak " + f(m["wavefront_occupancy_peak"]) +
                       ", Pct of Peak " + f(m["wavefront_occupancy_pct"], "%") + "; occ's theoretical occupancy " +
-                      occ::format_percent(row["occupancy"].get<double>())) == 1);
+                      occ::format_percent(row["occupancy"]["occupancy"].get<double>())) == 1);
     std::string top;  // the largest "Insufficient ..." rate
     for (const auto& [k, v] : m.items())
         if (k.rfind("insufficient_", 0) == 0 && (top.empty() || v.get<double>() > m[top].get<double>())) top = k;

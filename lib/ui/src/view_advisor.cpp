@@ -338,7 +338,8 @@ void draw_advisor(AppState& s) {
 }
 
 // An AMD GPU or target: the same parts over occ::amd (io::amd_advise, what `occ advise --gpu MI300X`
-// prints), without the NVIDIA-only ones (clusters, the compiler-log and Nsight Compute imports).
+// prints), without the NVIDIA-only ones (clusters, the Nsight Compute import); the compiler-log
+// import only once a log (an AMD one, a rocprof-compute analysis) was dropped or pasted.
 void draw_amd_advisor(AppState& s) {
     const io::AmdAdviseAnswer& a = s.derived.advisor.amd;
     if (!ImGui::BeginChild("advisor_scroll", ImVec2(0, 0), false)) {
@@ -416,6 +417,7 @@ void draw_amd_advisor(AppState& s) {
         ImGui::TextDisabled("%s", a.waves.error.c_str());
     }
     ImGui::PopTextWrapPos();
+    if (!s.ptxas_log.empty()) draw_ptxas_import(s);  // a dropped AMD log or rocprof-compute analysis
     ImGui::EndChild();
 }
 

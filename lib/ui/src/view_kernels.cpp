@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "occ/amd.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/io/binary.hpp"
@@ -77,7 +78,7 @@ void measured_block(const io::PtxasAnswer& a) {
             return std::pair(text, tip);
         };
         auto [occ, occ_tip] = line(false, [](const io::RocprofMetric& m) { return m.title == "Wavefront Occupancy"; });
-        if (row.result) occ += "; occ's theoretical occupancy " + format_percent(row.result->occupancy);
+        if (row.amd_result) occ += "; occ's theoretical occupancy " + format_percent(row.amd_result->occupancy);
         text_wrapped(occ);
         item_tooltip(occ_tip.c_str());
         for (const auto& [text, tip] : {line(true, [](const io::RocprofMetric& m) { return m.title.starts_with("Insufficient"); }),
@@ -130,6 +131,12 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
         if (row.result) {
             put(i, kBlocks, std::to_string(row.result->blocks_per_sm), 0);
             put(i, kOcc, format_percent(row.result->occupancy) + " (" + limiter_labels(row.result->limiters, ", ") + ")", 0);
+        } else if (row.amd_result) {  // workgroups per CU (or WGP), and occ::amd's limiters
+            std::string lim;
+            for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
+                if (row.amd_result->limiters & li.bit) lim += (lim.empty() ? "" : ", ") + std::string(li.label);
+            put(i, kBlocks, std::to_string(row.amd_result->workgroups_per_cu), 0);
+            put(i, kOcc, format_percent(row.amd_result->occupancy) + (lim.empty() ? "" : " (" + lim + ")"), 0);
         } else {
             const bool p = k.format == "ptx";
             ptx |= p;
