@@ -416,8 +416,8 @@ void draw_amd_advisor(AppState& s) {
     } else {
         ImGui::TextDisabled("%s", a.waves.error.c_str());
     }
-    ImGui::PopTextWrapPos();
     if (!s.ptxas_log.empty()) draw_ptxas_import(s);  // a dropped AMD log or rocprof-compute analysis
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
 }
 
