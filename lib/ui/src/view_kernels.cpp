@@ -187,8 +187,8 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
             ImGui::PopStyleColor();
             if (j == kName && shown == narrow) {  // the arch and the figures read, on a line under the name
                 std::string line = k.arch;
-                if (k.registers) line += ", " + text[i * kCols + kRegs] + " regs";
-                if (k.smem_static) line += ", " + text[i * kCols + kSmem] + " smem";
+                if (k.registers) line += (line.empty() ? "" : ", ") + text[i * kCols + kRegs] + " regs";
+                if (k.smem_static) line += (line.empty() ? "" : ", ") + text[i * kCols + kSmem] + " smem";
                 ImGui::PushStyleColor(ImGuiCol_Text, colors[1]);
                 text_wrapped(line);
                 ImGui::PopStyleColor();
