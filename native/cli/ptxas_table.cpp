@@ -13,6 +13,7 @@
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/io/ptxas.hpp"
+#include "occ/io/rocprof.hpp"
 
 namespace occ::cli {
 namespace {
@@ -116,8 +117,7 @@ void print_kernel_table(const io::PtxasAnswer& a) {
     for (const io::PtxasRow& row : a.rows) {
         const io::PtxasKernel& k = ks[row.kernel];
         if (!k.amd || !k.amd->profile || k.amd->profile->measured.empty()) continue;
-        if (!measured_header)
-            std::printf("\nmeasured by %s (the table above is occ's theoretical answer):\n", k.amd->profile->from.c_str());
+        if (!measured_header) std::printf("\n%s:\n", io::rocprof_measured_heading(k.amd->profile->from).c_str());
         measured_header = true;
         std::string line;
         for (const auto& m : k.amd->profile->measured) {

@@ -16,7 +16,9 @@
 #include <vector>
 
 #include "headless.hpp"
+#include "occ/format.hpp"
 #include "occ/io/api.hpp"
+#include "occ/io/ptxas.hpp"
 #include "scenario.hpp"
 
 // [SECTION] Layout self-check (occ::ui::check_layout, window.occ.layout() on the page)
@@ -166,6 +168,7 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
         std::function<void(AppState&)> set;
     };
     const std::string log = fixture("ptxas/kernels_sm80.log"), report = fixture("ncu/default_two_kernels.txt");
+    const std::string rocprof = fixture("rocprof/tutorial_ldsbound.txt");
     const State states[] = {
         {"memory: Expression mode", Tab::memory,
          [](AppState& s) {
@@ -209,6 +212,11 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
         {"occupancy: MI300X", Tab::occupancy,
          [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"agprs":64,"sgprs":100,"smem_static":"20K"})"); }},
         {"roofline: MI300X", Tab::roofline, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128})"); }},
+        {"advisor: a rocprof-compute analysis on an MI250 (measured figures)", Tab::advisor,
+         [&](AppState& s) {
+             amd_scenario(s, R"({"gpu":"MI250"})");
+             occ::ui::take_dropped_text(s, rocprof);
+         }},
         {"advisor: MI300X", Tab::advisor, [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X"})"); }},
         {"advisor: MI300X, VGPRs and LDS to cut", Tab::advisor,
          [](AppState& s) { amd_scenario(s, R"({"gpu":"MI300X","threads":256,"regs":128,"smem_dynamic":"24K"})"); }},
@@ -318,8 +326,11 @@ TEST_CASE("layout check: the Advisor (AMD and NVIDIA) breaks no word mid-word; t
         }
         return w;
     };
+    // and a rocprof-compute analysis dropped on an MI250, its measured figures under the kernels table
+    // (tests/fixtures/rocprof/tutorial_ldsbound.txt).
+    const std::string rocprof = fixture("rocprof/tutorial_ldsbound.txt");
     for (const char* request : {R"({"gpu":"MI300X","threads":256,"regs":128,"smem_dynamic":"12K"})",
-                                R"({"gpu":"A100","threads":256,"regs":64,"smem_dynamic":16384})"}) {
+                                R"({"gpu":"A100","threads":256,"regs":64,"smem_dynamic":16384})", R"({"gpu":"MI250"})"}) {
         CAPTURE(request);
         Headless h;
         occ::ui::App app;
@@ -329,10 +340,13 @@ TEST_CASE("layout check: the Advisor (AMD and NVIDIA) breaks no word mid-word; t
         occ::ui::AppState& s = app.state();
         std::string err;
         REQUIRE_MESSAGE(occ::ui::scenario_from_json(request, s, &err), err);
+        const bool drop = std::string(request).find("MI250") != std::string::npos;
+        if (drop) occ::ui::take_dropped_text(s, rocprof);
         occ::ui::mark_changed(s);
         s.tab = occ::ui::Tab::advisor;
         const std::set<std::string> whole = words(layout_at(app, {7680, 4320, 1}));
-        if (s.amd) {
+        if (drop) CHECK(whole.count("rocprof-compute") == 1);
+        else if (s.amd) {
             CHECK(whole.count("amdgpu-waves-per-eu=5") == 1);  // 128 -> 96 VGPRs: 5 waves per SIMD (tests/unit/test_amd_advisor.cpp)
             CHECK(whole.count("__launch_bounds__(256") == 1);
             CHECK(whole.count("1216") == 1);  // a wave: 4 workgroups per CU x 304 CUs
@@ -343,4 +357,48 @@ TEST_CASE("layout check: the Advisor (AMD and NVIDIA) breaks no word mid-word; t
             for (const std::string& w : words(layout_at(app, sc))) CHECK_MESSAGE(whole.count(w) == 1, w);
         }
     }
+}
+
+// The kernels view shows what rocprof-compute measured (tests/fixtures/rocprof/tutorial_ldsbound.txt:
+// Wavefront Occupancy 415.52 of 3328.00, 12.49% of peak; Insufficient CU LDS 96.47%), apart from
+// occ's theoretical occupancy: each figure shown is the JSON's profile.measured as `occ kernels
+// --json` gives it for the same log and GPU, and a figure the analysis lacks (the kernel time) is
+// "not in the output", never a number.
+TEST_CASE("the kernels view shows rocprof-compute's measured figures, the JSON's profile.measured") {
+    Headless h;
+    occ::ui::App app;
+    const std::vector<unsigned char> font = ui_font();
+    if (!font.empty()) app.set_font_ttf(font.data(), font.size());
+    Headless::upload_fonts();
+    occ::ui::AppState& s = app.state();
+    const std::string text = fixture("rocprof/tutorial_ldsbound.txt");
+    amd_scenario(s, R"({"gpu":"MI250"})");
+    occ::ui::take_dropped_text(s, text);
+    occ::ui::mark_changed(s);
+    s.tab = occ::ui::Tab::advisor;
+    std::set<std::string> shown;
+    const occ::io::json r = layout_at(app, {3840, 2160, 1}, 10);
+    for (const auto& t : r["texts"]) shown.insert(t["text"].get<std::string>());
+    const occ::Result<occ::io::PtxasAnswer> a = occ::io::answer_ptxas(occ::io::json{{"gpu", "MI250"}, {"log", text}});
+    REQUIRE(a);
+    const occ::io::json row = occ::io::to_json(*a)["kernels"][0], m = row["profile"]["measured"];
+    const auto f = [](const occ::io::json& v, const char* unit = "") {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2f%s", v.get<double>(), unit);
+        return std::string(b);
+    };
+    REQUIRE(m["wavefront_occupancy"] == 415.52);
+    const std::string drawn = occ::io::json(shown).dump();
+    CAPTURE(drawn);
+    CHECK(shown.count("Measured by rocprof-compute analyze (the table above is occ's theoretical answer):") == 1);
+    CHECK(shown.count("Wavefront Occupancy: Avg " + f(m["wavefront_occupancy"]) + ", Peak " + f(m["wavefront_occupancy_peak"]) +
+                      ", Pct of Peak " + f(m["wavefront_occupancy_pct"], "%") + "; occ's theoretical occupancy " +
+                      occ::format_percent(row["occupancy"]["occupancy"].get<double>())) == 1);
+    std::string top;  // the largest "Insufficient ..." rate
+    for (const auto& [k, v] : m.items())
+        if (k.rfind("insufficient_", 0) == 0 && (top.empty() || v.get<double>() > m[top].get<double>())) top = k;
+    REQUIRE(top == "insufficient_cu_lds_pct");
+    CHECK(shown.count("Insufficient CU LDS " + f(m[top], "%") + ", the largest \"Insufficient\" rate") == 1);
+    REQUIRE(m["kernel_time_ns"].is_null());
+    CHECK(shown.count("Kernel Time (Nanosec): Avg not in the output") == 1);
 }

@@ -207,6 +207,14 @@ void refresh_advisor(AppState& s) {
         if (s.amd_req.arch)
             a.amd = io::amd_advise(s.amd_req, SmemGrowth{s.amd_req.launch.lds_dynamic, in.smem_per_thread}, in.block_size_limit,
                                    in.target_blocks, s.amd_req.grid);
+        // A pasted or dropped AMD log or rocprof-compute analysis: its kernels on this GPU and launch.
+        a.ptxas = {};
+        if (!s.ptxas_log.empty() && s.amd_req.arch) {
+            io::json req = io::amd_request_to_json(s.amd_req);
+            for (const char* key : {"regs", "agprs", "sgprs", "smem_static", "grid"}) req.erase(key);
+            req["log"] = s.ptxas_log;
+            a.ptxas = io::answer_ptxas(req);
+        }
         return;
     }
     const Device& dev = s.req.device;

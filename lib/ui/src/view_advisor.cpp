@@ -344,7 +344,8 @@ void draw_advisor(AppState& s) {
 }
 
 // An AMD GPU or target: the same parts over occ::amd (io::amd_advise, what `occ advise --gpu MI300X`
-// prints), without the NVIDIA-only ones (clusters, the compiler-log and Nsight Compute imports).
+// prints), without the NVIDIA-only ones (clusters, the Nsight Compute import); the compiler-log
+// import only once a log (an AMD one, a rocprof-compute analysis) was dropped or pasted.
 void draw_amd_advisor(AppState& s) {
     const io::AmdAdviseAnswer& a = s.derived.advisor.amd;
     if (!ImGui::BeginChild("advisor_scroll", ImVec2(0, 0), false)) {
@@ -414,6 +415,7 @@ void draw_amd_advisor(AppState& s) {
     else ImGui::TextDisabled("%d workgroups/%s: %s", a.at_target.target_blocks, w.per.c_str(), a.at_target.error.c_str());
 
     draw_waves(a.waves, a.grid, w);
+    if (!s.ptxas_log.empty()) draw_ptxas_import(s);  // a dropped AMD log or rocprof-compute analysis
     ImGui::PopTextWrapPos();
     ImGui::EndChild();
 }

@@ -7,14 +7,89 @@
 #include <string>
 #include <vector>
 
+#include "occ/amd.hpp"
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/io/binary.hpp"
+#include "occ/io/rocprof.hpp"
 #include "scenario.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
 namespace {
+
+// What a profiler measured for the rows that have a profile (rocprof-compute, AmdResources::profile),
+// under the table and apart from occ's theoretical figures in it, in io::rocprof_measured_metrics()'s
+// titles: the wavefront occupancy against occ's theoretical occupancy, the largest "Insufficient ..."
+// rate and the kernel time on lines under the kernel's name, every metric in the name's tooltip. A
+// figure the output lacks is "not in the output", its reason in the line's tooltip.
+void measured_block(const io::PtxasAnswer& a) {
+    bool header = false;
+    for (const io::PtxasRow& row : a.rows) {
+        const io::PtxasKernel& k = a.log.kernels[row.kernel];
+        if (!k.amd || !k.amd->profile) continue;
+        const io::AmdProfile& p = *k.amd->profile;
+        const auto find = [](const auto& v, std::string_view key) {
+            const auto it = std::find_if(v.begin(), v.end(), [&](const auto& kv) { return kv.first == key; });
+            return it == v.end() ? nullptr : &it->second;
+        };
+        const auto value = [&](const io::RocprofMetric& m) {  // as printed, or what stands for it
+            const double* v = find(p.measured, m.key);
+            if (!v) return std::string("not in the output");
+            char b[32];
+            std::snprintf(b, sizeof b, "%.2f%s", *v, m.key.ends_with("_pct") ? "%" : "");
+            return std::string(b);
+        };
+        const auto why = [&](const io::RocprofMetric& m) {
+            const std::string* r = find(p.unread, m.key);
+            return std::string(m.title) + " " + std::string(m.column) + ": " + (r ? *r : std::string(m.what));
+        };
+        if (!header) {
+            ImGui::Spacing();
+            std::string head = io::rocprof_measured_heading(p.from) + ":";
+            head[0] = 'M';
+            text_wrapped(head);
+        }
+        header = true;
+        std::string all;
+        for (const io::RocprofMetric& m : io::rocprof_measured_metrics())
+            all += (all.empty() ? "" : "\n") + std::string(m.title) + " " + std::string(m.column) + ": " + value(m);
+        ImGui::Bullet();
+        text_wrapped(k.name.empty() ? "(line " + std::to_string(k.line) + ")" : k.name);
+        item_tooltip(all.c_str());
+        ImGui::Indent();
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetColorU32(ImGuiCol_TextDisabled));
+        // A line of the metrics that pass `pick` (title: column value, ...), or of the largest one only.
+        const auto line = [&](bool largest, auto pick) {
+            std::string text, tip;
+            const io::RocprofMetric* top = nullptr;
+            double most = -1;
+            for (const io::RocprofMetric& m : io::rocprof_measured_metrics()) {
+                if (!pick(m)) continue;
+                const double* v = find(p.measured, m.key);
+                if (largest && v && *v > most) most = *v, top = &m;
+                if (!largest) text += (text.empty() ? std::string(m.title) + ": " : ", ") + std::string(m.column) + " " + value(m);
+                if (!largest || !v) tip += (tip.empty() ? "" : "\n") + why(m);
+            }
+            if (largest)
+                text = top ? std::string(top->title) + " " + value(*top) + ", the largest \"Insufficient\" rate"
+                           : "\"Insufficient\" rates: not in the output";
+            if (top) tip = why(*top) + (tip.empty() ? "" : "\n") + tip;
+            return std::pair(text, tip);
+        };
+        auto [occ, occ_tip] = line(false, [](const io::RocprofMetric& m) { return m.title == "Wavefront Occupancy"; });
+        if (row.amd_result) occ += "; occ's theoretical occupancy " + format_percent(row.amd_result->occupancy);
+        text_wrapped(occ);
+        item_tooltip(occ_tip.c_str());
+        for (const auto& [text, tip] : {line(true, [](const io::RocprofMetric& m) { return m.title.starts_with("Insufficient"); }),
+                                        line(false, [](const io::RocprofMetric& m) { return m.key == "kernel_time_ns"; })}) {
+            text_wrapped(text);
+            if (!tip.empty()) item_tooltip(tip.c_str());
+        }
+        ImGui::PopStyleColor();
+        ImGui::Unindent();
+    }
+}
 
 // The rows of a ptxas or kernels answer. Binaries hold no spills but a stack frame, and say where
 // each kernel came from; "Use" loads what the row was evaluated with (io::PtxasRow::request). Every
@@ -56,6 +131,12 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
         if (row.result) {
             put(i, kBlocks, std::to_string(row.result->blocks_per_sm), 0);
             put(i, kOcc, format_percent(row.result->occupancy) + " (" + limiter_labels(row.result->limiters, ", ") + ")", 0);
+        } else if (row.amd_result) {  // workgroups per CU (or WGP), and occ::amd's limiters
+            std::string lim;
+            for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
+                if (row.amd_result->limiters & li.bit) lim += (lim.empty() ? "" : ", ") + std::string(li.label);
+            put(i, kBlocks, std::to_string(row.amd_result->workgroups_per_cu), 0);
+            put(i, kOcc, format_percent(row.amd_result->occupancy) + (lim.empty() ? "" : " (" + lim + ")"), 0);
         } else {
             const bool p = k.format == "ptx";
             ptx |= p;
@@ -106,8 +187,8 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
             ImGui::PopStyleColor();
             if (j == kName && shown == narrow) {  // the arch and the figures read, on a line under the name
                 std::string line = k.arch;
-                if (k.registers) line += ", " + text[i * kCols + kRegs] + " regs";
-                if (k.smem_static) line += ", " + text[i * kCols + kSmem] + " smem";
+                if (k.registers) line += (line.empty() ? "" : ", ") + text[i * kCols + kRegs] + " regs";
+                if (k.smem_static) line += (line.empty() ? "" : ", ") + text[i * kCols + kSmem] + " smem";
                 ImGui::PushStyleColor(ImGuiCol_Text, colors[1]);
                 text_wrapped(line);
                 ImGui::PopStyleColor();
@@ -136,6 +217,7 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
         ImGui::PopID();
     }
     ImGui::EndTable();
+    measured_block(a);
     if (!a.skipped.empty()) ImGui::TextDisabled("%zu builds skipped (other architectures or older builds).", a.skipped.size());
 }
 

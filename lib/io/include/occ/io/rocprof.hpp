@@ -50,6 +50,12 @@ struct RocprofMetric {
 };
 std::span<const RocprofMetric> rocprof_measured_metrics();
 
+// The heading of what a profiler measured, shown apart from occ's theoretical figures (the CLI's
+// "measured by ..." section, the kernels view's block under its table).
+inline std::string rocprof_measured_heading(std::string_view from) {
+    return "measured by " + std::string(from) + " (the table above is occ's theoretical answer)";
+}
+
 // The row's "profile" object: from, the dispatch's launch, every measured metric (null with its
 // reason under "unread" when the output lacks it).
 nlohmann::ordered_json rocprof_profile_json(const AmdProfile& p);
