@@ -1,4 +1,4 @@
-// size.test.mjs — the page's download budget (occ.wasm + occ.js, gzip -9, at most 485,000 bytes:
+// size.test.mjs — the page's download budget (occ.wasm + occ.js, gzip -9, at most 510,000 bytes:
 // docs/PERFORMANCE.md "Download size"), and the error messages that depend on how the page is built.
 // The web build catches C++ exceptions only in the functions web/CMakeLists.txt names (that is most
 // of what keeps it under the budget); a catch site the list misses would turn a named-field message
@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 
 import { cliBatch, distDir, openPage, useBrowser } from "./harness.mjs";
 
-const BUDGET = 485000;  // 400,000 until the page read binaries, 430,000 until it took them dropped, 432,000 before issue 26, 447,000 before AMD GPUs (issue 27), 463,200 before the AMD readers and LDS model: docs/PERFORMANCE.md states the trades
+const BUDGET = 510000;  // 400,000 until the page read binaries, 430,000 until it took them dropped, 432,000 before issue 26, 447,000 before AMD GPUs (issue 27), 463,200 before the AMD readers and LDS model, 485,000 before AMD advice, rocprof-compute and Triton HIP: docs/PERFORMANCE.md states the trades
 
 describe("download size", () => {
   test(`occ.wasm + occ.js gzipped is at most ${BUDGET} bytes`, (t) => {
