@@ -128,7 +128,7 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
         launch.threads = *r.profile->workgroup_size;
         launch.lds_dynamic = 0;
     } else if (r.profile) {
-        row.notes.push_back("the " + r.profile->from + " does not give the workgroup size (rocprof-compute analyze -b 7.1 prints it): " +
+        row.notes.push_back("the " + r.profile->from + " output does not give the workgroup size (rocprof-compute analyze -b 7.1 prints it): " +
                             std::to_string(launch.threads) + " threads" +
                             (a.threads_given ? " as the request says" : ", the default: give threads"));
     }
