@@ -128,9 +128,9 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
         launch.threads = *r.profile->workgroup_size;
         launch.lds_dynamic = 0;
     } else if (r.profile) {
-        row.notes.push_back("the " + r.profile->from + " output does not give the workgroup size (rocprof-compute analyze -b 7.1 prints it): " +
-                            std::to_string(launch.threads) + " threads" +
-                            (a.threads_given ? " as the request says" : ", the default: give threads"));
+        row.notes.push_back(
+            "the " + r.profile->from + " output does not give the workgroup size (rocprof-compute analyze -b 7.1 prints it): " +
+            std::to_string(launch.threads) + " threads" + (a.threads_given ? " as the request says" : ", the default: give threads"));
     }
     if (r.wave_size && (*r.wave_size == 32 || *r.wave_size == 64)) {
         if (launch.wave_size != 0 && launch.wave_size != *r.wave_size)
