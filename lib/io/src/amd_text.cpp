@@ -323,12 +323,7 @@ PtxasLog parse_amd_text(std::string_view text) {
         amd_detail::note_unread(k, k.format == kRemarkFormat ? "the remark" : "the assembly");
     }
     // The n-th compilation of a name for a target (a log of several builds), as the ptxas reader counts.
-    std::map<std::pair<std::string, std::string>, int> total, seen;
-    for (const PtxasKernel& k : p.log.kernels) ++total[{k.mangled, k.arch}];
-    for (PtxasKernel& k : p.log.kernels) {
-        k.occurrence = ++seen[{k.mangled, k.arch}];
-        k.occurrences = total[{k.mangled, k.arch}];
-    }
+    ptxas_detail::number_occurrences(p.log.kernels);
     return p.log;
 }
 

@@ -12,6 +12,7 @@
 #include "occ/io/schema.hpp"
 #include "occ/io/utf8.hpp"
 #include "ptxas_eval.hpp"
+#include "ptxas_lines.hpp"
 
 namespace occ::io {
 namespace {
@@ -47,15 +48,7 @@ bool decode_base64(std::string_view in, std::vector<unsigned char>& out) {
     return bits < 6;
 }
 
-// The n-th compilation of a name for an architecture across all files (the table's "#n").
-void number_occurrences(std::vector<PtxasKernel>& ks) {
-    std::map<std::pair<std::string, std::string>, int> total, seen;
-    for (const PtxasKernel& k : ks) ++total[{k.mangled, k.arch}];
-    for (PtxasKernel& k : ks) {
-        k.occurrence = ++seen[{k.mangled, k.arch}];
-        k.occurrences = total[{k.mangled, k.arch}];
-    }
-}
+using ptxas_detail::number_occurrences;  // the n-th compilation of a name for an architecture across all files
 
 void gather(KernelsAnswer& a) {
     PtxasLog& log = a.rows.log;

@@ -8,7 +8,9 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <string>
+#include <utility>
 
 namespace occ::io::ptxas_detail {
 namespace {
@@ -59,6 +61,15 @@ std::string_view trim(std::string_view s) {
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+void number_occurrences(std::vector<PtxasKernel>& ks) {
+    std::map<std::pair<std::string, std::string>, int> total, seen;
+    for (const PtxasKernel& k : ks) ++total[{k.mangled, k.arch}];
+    for (PtxasKernel& k : ks) {
+        k.occurrence = ++seen[{k.mangled, k.arch}];
+        k.occurrences = total[{k.mangled, k.arch}];
+    }
+}
 
 std::optional<double> whole_number(std::string_view s) {
     s = trim(s);

@@ -17,6 +17,9 @@ bool starts_with(std::string_view s, std::string_view p);
 // All of s (blanks around it trimmed, at most 64 characters) as a finite decimal number ("12.5",
 // "-3", "1e3"), else nullopt: the cells of profiler tables and CSV files.
 std::optional<double> whole_number(std::string_view s);
+// Each kernel's n-th compilation of its name for its architecture, of all in `ks` (occurrence,
+// occurrences: the table's "#n"); every reader of AMD artefacts and binaries numbers them here.
+void number_occurrences(std::vector<PtxasKernel>& ks);
 
 // A decimal number at the start of s, or "N+M" (sm_1x: declared + system bytes) as their sum when
 // `allow_sum`. Saturates instead of overflowing. `used`: characters read.

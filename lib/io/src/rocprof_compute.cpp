@@ -338,12 +338,7 @@ PtxasLog parse_rocprof_compute(std::string_view text) {
     p.finish();
     for (const Analysis& a : p.done)
         if (!a.metrics.empty() || a.comparison) log.kernels.push_back(kernel_of(a));
-    std::map<std::string, int> total, seen;
-    for (const PtxasKernel& k : log.kernels) ++total[k.mangled];
-    for (PtxasKernel& k : log.kernels) {
-        k.occurrence = ++seen[k.mangled];
-        k.occurrences = total[k.mangled];
-    }
+    ptxas_detail::number_occurrences(log.kernels);
     return log;
 }
 

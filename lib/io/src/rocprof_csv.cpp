@@ -178,12 +178,7 @@ PtxasLog parse_rocprof_csv(std::string_view text, std::string_view gpu_arch) {
         ++log.recognised_lines;
         if (log.kernels.size() >= kMaxRows) break;
     }
-    std::map<std::string, int> total, seen;
-    for (const PtxasKernel& k : log.kernels) ++total[k.mangled];
-    for (PtxasKernel& k : log.kernels) {
-        k.occurrence = ++seen[k.mangled];
-        k.occurrences = total[k.mangled];
-    }
+    ptxas_detail::number_occurrences(log.kernels);
     return log;
 }
 
