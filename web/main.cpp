@@ -326,6 +326,17 @@ EMSCRIPTEN_KEEPALIVE void occ_web_touch_scroll(float x, float y, float dx, float
     g.app->scroll_at(x, y, dx, dy);
 }
 
+// A wheel event from index.html, in notches with the browser's sign (positive = down / right). The
+// GLFW port of Emscripten 3.1.6 hands ImGui the raw deltaY in pixels with that sign, which ImGui
+// reads as notches up (library_glfw.js, onMouseWheel): one tick ran 100 notches the wrong way.
+EMSCRIPTEN_KEEPALIVE void occ_web_wheel(float dx, float dy) {
+    if (!g.app) return;
+    g.touch = false;
+    ImGuiIO& io = ImGui::GetIO();
+    io.MouseWheel -= dy;
+    io.MouseWheelH -= dx;
+}
+
 // Text typed on the on-screen keyboard (index.html's hidden text field) for the active text box.
 EMSCRIPTEN_KEEPALIVE void occ_web_type(const char* text) {
     if (g.app && text) ImGui::GetIO().AddInputCharactersUTF8(text);

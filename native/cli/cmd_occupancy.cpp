@@ -150,22 +150,26 @@ Examples:
         const Result<json> req = request_from(o->request);
         if (req && io::is_amd_request(*req)) {
             const Result<io::AmdAnswer> a = io::answer_amd_occupancy(*req);
+            // A launch the model refuses: its JSON answer still holds every limit; the table, only the error.
+            if (a && !a->result.ok() && !o->as_json) {
+                out.code = print_error(a->result.error_message, false);
+                return;
+            }
             out.code = emit(
                 a, o->as_json, [](const io::AmdAnswer& x) { return io::to_json(x); }, print_amd_human);
-            if (a && !a->result.ok()) {
-                if (!o->as_json) std::cerr << "error: " << a->result.error_message << '\n';
-                out.code = kExitUsage;
-            }
+            if (a && !a->result.ok()) out.code = kExitUsage;
             return;
         }
         const Result<io::OccupancyAnswer> a = req ? io::answer_occupancy(*req) : Result<io::OccupancyAnswer>::fail(req.error);
+        // A launch the model refuses still has an answer (every limit, and why) in its JSON; the
+        // table of a refused launch would show zeros, so the human output is the error alone.
+        if (a && !a->result.ok() && !o->as_json) {
+            out.code = print_error(a->result.error_message(), false);
+            return;
+        }
         out.code = emit(
             a, o->as_json, [](const io::OccupancyAnswer& x) { return io::to_json(x); }, print_human);
-        // A launch the model refuses still has an answer (every limit, and why): shown, then the error.
-        if (a && !a->result.ok()) {
-            if (!o->as_json) std::cerr << "error: " << a->result.error_message() << '\n';
-            out.code = kExitUsage;
-        }
+        if (a && !a->result.ok()) out.code = kExitUsage;
     });
 }
 

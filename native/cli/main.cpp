@@ -1,7 +1,52 @@
 // main.cpp — `occ`: the command-line face of occ::core.
 #include <iostream>
+#include <string>
 
 #include "cli.hpp"
+#include "occ/names.hpp"
+
+namespace {
+
+// What a typo meant, for the parse errors CLI11 words without it: a subcommand that does not exist
+// ("A subcommand is required") or a flag the subcommand lacks ("arguments were not expected").
+std::string typo_hint(CLI::App& app, int argc, char** argv) {
+    CLI::App* sub = nullptr;
+    int i = 1;
+    for (; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.empty() || a[0] == '-') continue;
+        for (CLI::App* s : app.get_subcommands([](CLI::App*) { return true; }))
+            if (s->get_name() == a) sub = s;
+        if (sub) break;
+        occ::Closest closest(a, /*swaps=*/true, /*prefix_bonus=*/true);
+        for (CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) closest.offer(s->get_name());
+        const std::string best = closest.best();
+        return "unknown command \"" + a + "\"" + (best.empty() ? "" : "; did you mean \"occ " + best + "\"?") +
+               " (occ --help lists the commands)";
+    }
+    if (!sub) return {};
+    for (++i; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.rfind("--", 0) != 0 || a.size() < 3) continue;
+        if (const auto eq = a.find('='); eq != std::string::npos) a.resize(eq);
+        const std::string name = a.substr(2);
+        bool known = false;
+        occ::Closest closest(name, /*swaps=*/true, /*prefix_bonus=*/true);
+        for (const CLI::Option* o : sub->get_options()) {
+            for (const std::string& l : o->get_lnames()) {
+                known |= l == name;
+                closest.offer(l);
+            }
+        }
+        if (known) continue;
+        const std::string best = closest.best();
+        return "unknown flag \"" + a + "\" for occ " + sub->get_name() + (best.empty() ? "" : "; did you mean \"--" + best + "\"?") +
+               " (occ " + sub->get_name() + " --help lists its flags)";
+    }
+    return {};
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{
@@ -38,7 +83,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        app.exit(e);  // prints the message and the usage hint
+        if (const std::string hint = typo_hint(app, argc, argv); !hint.empty()) std::cerr << "error: " << hint << '\n';
+        else app.exit(e);  // prints the message and the usage hint
         return occ::cli::kExitUsage;
     }
     return outcome.code;

@@ -59,6 +59,30 @@ class Budget(unittest.TestCase):
             self.assertIn("binaries do not record spills", s["message"])
         self.assertEqual(r["summary"]["unknown"], len(spills))
 
+    def test_a_binary_and_its_log_give_one_row_per_kernel_and_check(self):
+        # docs/CHECK.md: "the log and the binary can be given together" (its CI example gives
+        # build/libkernels.so build/ptxas.log). Each kernel is checked once; the log's spills
+        # replace the binary's unknown ones; the stack failure is reported once.
+        def report(*paths):
+            rc, out, err = run("check", "--budget", budget("budget.toml"), *paths, "--json")
+            self.assertIn(rc, (0, 1), err)
+            return json.loads(out)
+
+        for binary, log in (("sm_80.cubin", "sm_80.log"), ("libkernels.so", "libkernels.log")):
+            alone, logged, both = report(b(binary)), report(b(log)), report(b(binary), b(log))
+            self.assertEqual(both["summary"]["kernels"], alone["summary"]["kernels"], binary)
+            self.assertEqual(both["summary"]["checks"], alone["summary"]["checks"], binary)
+            keys = [(x["mangled"], x["arch"], x["check"], x["budget_line"]) for x in both["results"]]
+            self.assertEqual(len(keys), len(set(keys)), binary)
+            self.assertEqual(both["summary"]["unknown"], 0, binary)
+            spills = {(x["mangled"], x["arch"]): x["value"] for x in logged["results"] if x["check"] == "max_spill_bytes"}
+            for x in results(both, check="max_spill_bytes"):
+                self.assertEqual(x["value"], spills[(x["mangled"], x["arch"])])
+                self.assertTrue(x["file"].endswith(binary))  # the row is the binary's (SARIF points there)
+        both = report(b("sm_80.cubin"), b("sm_80.log"))
+        self.assertEqual(len(results(both, "k_spill", "max_stack")), 1)
+        self.assertEqual(results(both, "k_spill", "max_spill_bytes")[0]["value"], 476 + 648)
+
     def test_pass_exits_0_and_unknown_can_fail(self):
         rc, out, err = run("check", "--budget", budget("budget_pass.toml"), b("sm_80.log"))
         self.assertEqual(rc, 0, out + err)

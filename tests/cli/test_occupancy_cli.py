@@ -63,6 +63,36 @@ class Occupancy(unittest.TestCase):
         rc, _, _ = run()
         self.assertEqual(rc, 2)
 
+    def test_an_error_prints_the_error_only(self):
+        # A refused launch used to print "256 threads (0 warps)" and "Block slots 0" before the error.
+        for args in (["--gpu", "A100", "--threads", "256", "--regs", "300"], ["--gpu", "a100", "--smem-dynamic", "64K"],
+                     ["--gpu", "MI300X", "--threads", "256", "--regs", "600"]):
+            rc, out, err = run("occupancy", *args)
+            self.assertEqual(rc, 2, args)
+            self.assertEqual(out, "", args)
+            self.assertTrue(err.startswith("error: "), args)
+        # --json still gives the whole answer: every limit and the error.
+        rc, out, _ = run("occupancy", "--gpu", "A100", "--regs", "300", "--json")
+        self.assertEqual(rc, 2)
+        self.assertEqual(json.loads(out)["error"], "regs must be 0..255 (registers per thread), got 300")
+
+    def test_typos_get_the_nearest_command_and_flag(self):
+        for args, hint in ((["ocupancy"], 'did you mean "occ occupancy"?'), (["kernel", "x.so"], 'did you mean "occ kernels"?'),
+                           (["occupancy", "--thread", "256"], 'did you mean "--threads"?'),
+                           (["occupancy", "--smem-dynamc=48K"], 'did you mean "--smem-dynamic"?'),
+                           (["coalesce", "--strid", "2"], 'did you mean "--stride"?')):
+            rc, out, err = run(*args)
+            self.assertEqual(rc, 2, args)
+            self.assertIn(hint, err, args)
+        rc, _, err = run("frobnicate")
+        self.assertIn('unknown command "frobnicate" (occ --help lists the commands)', err)
+        # --batch and JSON: the nearest field, or the one another tool's name stands for.
+        for line, hint in (('{"thread":256}', 'did you mean "threads"?'), ('{"num_warps":4}', 'did you mean "threads" (threads per block'),
+                           ('{"smem":"48K"}', 'did you mean "smem_dynamic"'), ('{"numRegs":32}', 'did you mean "regs"?')):
+            rc, out, _ = run("occupancy", "--batch", stdin=line + "\n")
+            self.assertEqual(rc, 1)
+            self.assertIn(hint, json.loads(out)["error"], line)
+
     def test_help_teaches(self):
         rc, out, _ = run("occupancy", "--help")
         self.assertEqual(rc, 0)

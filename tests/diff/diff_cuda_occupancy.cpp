@@ -14,7 +14,11 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "occ/device.hpp"
 #include "occ/occupancy.hpp"
@@ -175,8 +179,11 @@ int main(int argc, char** argv) {
     // OCC_DIFF_VARIANTS: samples per (block size, registers) point; default 2.
     int variants = 2;
     if (const char* v = std::getenv("OCC_DIFF_VARIANTS")) variants = std::max(1, std::atoi(v));
-    (void)argc;
-    (void)argv;
+    // --docs FILE...: the count these files state ("13,717,232 configurations") must be this run's,
+    // so README and docs/MODEL.md say what the test does.
+    std::vector<std::string> docs;
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) != "--docs") docs.emplace_back(argv[i]);
     const auto t0 = std::chrono::steady_clock::now();
     Counters c;
     std::mt19937_64 rng(20261130);
@@ -272,6 +279,21 @@ int main(int argc, char** argv) {
     std::printf("%lld of them also through occ::PreparedDevice (the table path)\n", c.prepared_compared);
     std::printf("%lld of them also through occ::blocks_per_sm_fast and the general path without tables\n", c.fast_compared);
     std::printf("%lld mismatches\n", c.mismatches);
-    std::printf("%d passed, %d failed\n", c.mismatches == 0 ? 1 : 0, c.mismatches == 0 ? 0 : 1);
-    return c.mismatches == 0 ? 0 : 1;
+    int stale_docs = 0;
+    if (variants == 2 && !docs.empty()) {
+        std::string count = std::to_string(c.compared);  // with thousands separators, as the docs print it
+        for (int at = static_cast<int>(count.size()) - 3; at > 0; at -= 3) count.insert(static_cast<std::size_t>(at), ",");
+        for (const std::string& path : docs) {
+            std::ifstream f(path);
+            std::stringstream ss;
+            ss << f.rdbuf();
+            if (ss.str().find(count + " configurations") == std::string::npos) {
+                std::printf("DOCS: %s does not state this run's count (\"%s configurations\")\n", path.c_str(), count.c_str());
+                ++stale_docs;
+            }
+        }
+    }
+    const bool ok = c.mismatches == 0 && stale_docs == 0;
+    std::printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
+    return ok ? 0 : 1;
 }

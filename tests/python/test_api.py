@@ -110,6 +110,13 @@ class Errors(unittest.TestCase):
             occ.occupancy(gpu="H100-SMX5")
         with self.assertRaisesRegex(ValueError, "^bogus: unknown field in occupancy request"):
             occ.occupancy(bogus=1)
+        # A keyword meant for another field, or another tool's name for one, is named.
+        with self.assertRaisesRegex(ValueError, r'^smem: unknown field in occupancy request; did you mean "smem_dynamic"'):
+            occ.occupancy(gpu="A100", smem="48K")
+        with self.assertRaisesRegex(ValueError, r'^num_warps: .*did you mean "threads" \(threads per block = num_warps x 32\)\?'):
+            occ.occupancy(gpu="A100", num_warps=4)
+        with self.assertRaisesRegex(ValueError, r'^thread: .*did you mean "threads"\?'):
+            occ.advise(gpu="A100", thread=256)
         with self.assertRaisesRegex(ValueError, "^threads"):
             occ.occupancy(threads="lots")
         with self.assertRaisesRegex(ValueError, "^stride"):

@@ -245,6 +245,7 @@ void read_any(const ByteSource& src, BinaryRead& out) {
     if (!is_elf(head, n)) {
         if (n == 0) fail("empty file");
         if (read_rocprof_text(src, out)) return;
+        out.not_binary = true;
         fail("not a cubin, fatbin or ELF file (it starts with " + [&] {
             std::string s;
             for (std::size_t i = 0; i < std::min<std::size_t>(n, 4); ++i) s += (i ? " " : "") + hex(head[i]).substr(2);

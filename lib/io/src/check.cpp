@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -112,6 +113,53 @@ void add_max(CheckReport& rep, CheckResult r, std::optional<std::int64_t> value,
     rep.results.push_back(std::move(r));
 }
 
+// A compiler log given with the binary it built (docs/CHECK.md) describes the same kernels. Each
+// log record that matches a binary's row (same mangled name, architecture and occurrence) fills in
+// what the binary does not record (spills above all) and is then dropped, so each kernel is checked
+// once; a figure both hold and that differs is said on the row (not the same build?). Log records
+// no binary holds stay rows of their own.
+void merge_logs(std::vector<CheckInput>& inputs) {
+    using Key = std::tuple<std::string, std::string, int>;
+    std::map<Key, std::vector<PtxasKernel*>> in_binaries;
+    for (CheckInput& in : inputs)
+        if (!in.log)
+            for (PtxasKernel& k : in.read.kernels) in_binaries[{k.mangled, k.arch, k.occurrence}].push_back(&k);
+    if (in_binaries.empty()) return;
+    for (CheckInput& in : inputs) {
+        if (!in.log) continue;
+        std::vector<PtxasKernel> kept;
+        for (PtxasKernel& k : in.read.kernels) {
+            const auto it = in_binaries.find({k.mangled, k.arch, k.occurrence});
+            if (it == in_binaries.end()) {
+                kept.push_back(std::move(k));
+                continue;
+            }
+            for (PtxasKernel* b : it->second) {
+                const std::string where = in.path + ":" + std::to_string(k.line);
+                const auto take = [&](auto& mine, const auto& logs, const char* what) {
+                    if (!logs) return;
+                    if (!mine) mine = logs;
+                    else if (*mine != *logs)
+                        b->diagnostics.push_back(std::string(what) + ": the binary says " + std::to_string(*mine) + ", the log (" + where +
+                                                 ") " + std::to_string(*logs) + " (not the same build?)");
+                };
+                take(b->registers, k.registers, "registers");
+                take(b->smem_static, k.smem_static, "static shared memory");
+                take(b->barriers, k.barriers, "barriers");
+                take(b->stack_frame, k.stack_frame, "stack frame");
+                take(b->spill_stores, k.spill_stores, "spill stores");
+                take(b->spill_loads, k.spill_loads, "spill loads");
+                take(b->cumulative_stack, k.cumulative_stack, "cumulative stack");
+                take(b->local, k.local, "local memory");
+                take(b->textures, k.textures, "textures");
+                if (b->cmem.empty()) b->cmem = k.cmem;
+                for (const std::string& d : k.diagnostics) b->diagnostics.push_back(d);
+            }
+        }
+        in.read.kernels = std::move(kept);
+    }
+}
+
 std::string artefact_word(const PtxasKernel& k) { return k.source_file.empty() ? "the log" : "the binary"; }
 
 }  // namespace
@@ -185,7 +233,7 @@ CheckInput read_check_input(const std::string& path) {
     CheckInput in;
     in.path = path;
     in.read = read_binary_file(path);
-    if (in.read.error.find("not a cubin, fatbin or ELF file") == std::string::npos) return in;
+    if (!in.read.not_binary) return in;
     // Not a binary: a compiler log.
     std::ifstream f(path, std::ios::binary);
     std::stringstream ss;
@@ -194,6 +242,7 @@ CheckInput read_check_input(const std::string& path) {
     BinaryRead r;
     r.file = path;
     r.format = "ptxas log";
+    in.log = true;
     if (log.kernels.empty())
         r.error = path + ": neither a binary occ kernels reads nor a compiler log (no \"Used N registers\" lines from nvcc -Xptxas -v)";
     r.kernels = std::move(log.kernels);
@@ -206,6 +255,7 @@ Result<CheckReport> check_budget(const Budget& budget, std::vector<CheckInput> i
     rep.mode = "budget";
     for (const CheckInput& in : inputs) rep.inputs.push_back(in.path);
     if (const std::string e = unreadable(inputs); !e.empty()) return Result<CheckReport>::fail(e);
+    merge_logs(inputs);
     std::map<std::pair<std::string, int>, Rows> evaluated;
     std::vector<std::string> seen_kernels;
     for (const BudgetRule& rule : budget.rules) {
@@ -294,6 +344,8 @@ Result<CheckReport> check_compare(std::vector<CheckInput> base, std::vector<Chec
     for (const CheckInput& in : head) rep.inputs.push_back("head: " + in.path);
     if (std::string e = unreadable(base); !e.empty()) return Result<CheckReport>::fail("base: " + e);
     if (std::string e = unreadable(head); !e.empty()) return Result<CheckReport>::fail("head: " + e);
+    merge_logs(base);
+    merge_logs(head);
     Result<Rows> b = evaluate(base, gpu, threads);
     if (!b) return Result<CheckReport>::fail("base: " + b.error);
     Result<Rows> h = evaluate(head, gpu, threads);

@@ -195,14 +195,60 @@ void FieldReader::finish() const {
         // null = not given (docs/INPUTS.md), also for a field this request does not read (block
         // when threads is given, a custom op's flops in a matmul).
         if (it->is_null() && kind_ && find_field(*kind_, it.key())) continue;
-        Closest closest_seen(it.key(), /*swaps=*/false);
-        for (const auto& s : seen_) closest_seen.offer(s);
-        const std::string best = closest_seen.best();
         std::string key = it.key().substr(0, 40);
         std::string msg = key + ": unknown field in " + ctx_;
-        if (!best.empty()) msg += "; did you mean \"" + best + "\"?";
+        if (const std::string hint = field_hint(it.key()); !hint.empty()) msg += "; " + hint;
         throw RequestError(msg);
     }
+}
+
+// Other tools' names for occ's fields, as users bring them: Triton's num_warps, cudaLaunchKernel's
+// sharedMemBytes and blockDim, cudaFuncAttributes' numRegs, Nsight's "Block Size".
+struct FieldAlias {
+    std::string_view word;  // folded (occ::fold_name)
+    const FieldSpec* field;
+    std::string_view note;  // how the value converts, "" when it is the same
+};
+constexpr FieldAlias kFieldAliases[] = {
+    {"numwarps", &fields::threads, "threads per block = num_warps x 32"},
+    {"warps", &fields::threads, "threads per block = warps x 32"},
+    {"blocksize", &fields::threads, ""},
+    {"blockdim", &fields::block, ""},
+    {"numthreads", &fields::threads, ""},
+    {"threadsperblock", &fields::threads, ""},
+    {"smem", &fields::smem_dynamic, "or smem_static for __shared__ arrays"},
+    {"sharedmem", &fields::smem_dynamic, "or smem_static for __shared__ arrays"},
+    {"sharedmemory", &fields::smem_dynamic, "or smem_static for __shared__ arrays"},
+    {"sharedmembytes", &fields::smem_dynamic, ""},
+    {"dynamicsmem", &fields::smem_dynamic, ""},
+    {"staticsmem", &fields::smem_static, ""},
+    {"registers", &fields::regs, ""},
+    {"numregs", &fields::regs, ""},
+    {"regsperthread", &fields::regs, ""},
+    {"registersperthread", &fields::regs, ""},
+    {"vgprs", &fields::regs, "an AMD kernel's VGPRs"},
+    {"gpuname", &fields::gpu, ""},
+    {"computecapability", &fields::cc, ""},
+};
+
+std::string FieldReader::field_hint(std::string_view word) const {
+    // A field the kind describes or the reader asked for, within a few edits.
+    Closest closest(word, /*swaps=*/false);
+    for (const auto& s : seen_) closest.offer(s);
+    // The kind's fields, unless the word is one of them that this request's shape does not take (a
+    // stride in an address list): its name is right, its place is not.
+    if (kind_ && !find_field(*kind_, word))
+        for (const FieldSpec* f : kind_->fields) closest.offer(f->key);
+    if (std::string best = closest.best(); !best.empty()) return "did you mean \"" + best + "\"?";
+    const std::string folded = fold_name(word);
+    for (const FieldAlias& a : kFieldAliases) {
+        if (folded != a.word) continue;
+        if (kind_ && !find_field(*kind_, a.field->key) && !seen_.count(a.field->key)) break;
+        std::string hint = "did you mean \"" + std::string(a.field->key) + "\"";
+        if (!a.note.empty()) hint += " (" + std::string(a.note) + ")";
+        return hint + "?";
+    }
+    return {};
 }
 
 std::string FieldReader::choice(const FieldSpec& s, std::string_view def) {
@@ -244,6 +290,11 @@ std::int64_t read_value(FieldReader& f, const FieldSpec& s) {
         case FieldType::choice: return choice_index(s, f.choice(s));
         default: f.fail(s.key, "internal: not a plain field");
     }
+}
+
+Result<std::int64_t> read_typed(const FieldSpec& s, std::string_view text) {
+    const json request{{std::string(s.key), std::string(text)}};
+    return read_with<std::int64_t>(request, "request", [&](FieldReader& f) { return read_value(f, s); });
 }
 
 namespace {

@@ -2,9 +2,12 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "imgui_internal.h"
+#include "occ/format.hpp"
+#include "occ/io/binding.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
@@ -197,6 +200,90 @@ bool input_text_multiline(const char* id, std::string& text, ImVec2 size) {
 
 bool input_text_hint(const char* id, const char* hint, std::string& text) {
     return ImGui::InputTextWithHint(id, hint, text.data(), text.capacity() + 1, ImGuiInputTextFlags_CallbackResize, resize_string, &text);
+}
+
+namespace {
+// What a typed field holds between frames: the text as typed, and the refusal it earned.
+struct Typed {
+    std::string text;
+    std::string error;
+    std::int64_t before = 0;   // the value when editing began (what a refusal keeps)
+    std::int64_t refused = 0;  // the value the field held when it refused (a change from outside clears the refusal)
+};
+std::unordered_map<ImGuiID, Typed>& typed_fields() {
+    static std::unordered_map<ImGuiID, Typed> m;
+    return m;
+}
+}  // namespace
+
+bool typed_input(const char* id, const TypedField& f, std::int64_t& v) {
+    Typed& t = typed_fields()[ImGui::GetID(id)];
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const bool size = f.spec->type == io::FieldType::size;
+    const std::string unit = size ? (v >= 1024 ? format_bytes(v) : std::string("bytes")) : std::string(f.unit ? f.unit : "");
+    if (!t.error.empty() && v != t.refused) t.error.clear();  // a new scenario, a step, an undo
+    const bool editing = ImGui::GetActiveID() == ImGui::GetID(id);
+    if (t.error.empty() && !editing) t.text = std::to_string(v);
+    const float unit_w = unit.empty() ? 0.0f : std::max(em(5.5f), ImGui::CalcTextSize(unit.c_str()).x + st.ItemSpacing.x);
+    const float buttons_w = 2 * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x);
+    const float text_w = ImGui::CalcTextSize(t.text.c_str()).x + 2 * st.FramePadding.x;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const bool buttons = f.step > 0 && avail >= em(12) && avail - unit_w - buttons_w >= text_w;
+    ImGui::SetNextItemWidth(std::max(em(2), avail - unit_w - (buttons ? buttons_w : 0.0f)));
+    bool changed = false;
+    auto accept = [&](std::int64_t x) {
+        if (x != v) changed = true;
+        v = x;
+        t.error.clear();
+    };
+    auto refuse = [&](std::string why) {
+        if (v != t.before) changed = true;
+        v = t.before;
+        t.error = std::move(why);
+        t.refused = v;
+    };
+    if (input_text_hint(id, "", t.text)) {
+        const Result<std::int64_t> r = io::read_typed(*f.spec, t.text);
+        if (!r) refuse(r.error);
+        else if (*r < f.lo || *r > f.hi) {
+            std::string why = f.refuse ? f.refuse(*r) : std::string();
+            if (why.empty())
+                why = std::string(f.spec->key) + ": must be " + std::to_string(f.lo) + ".." + std::to_string(f.hi) + ", got " +
+                      std::to_string(*r);
+            refuse(std::move(why));
+        } else accept(*r);
+    }
+    if (ImGui::IsItemActivated()) t.before = v;
+    if (ImGui::IsItemDeactivated() && t.error.empty()) t.text = std::to_string(v);
+    if (buttons) {
+        const std::int64_t by = ImGui::GetIO().KeyCtrl && f.fast > 0 ? f.fast : f.step;
+        ImGui::PushButtonRepeat(true);
+        ImGui::PushID(id);
+        ImGui::SameLine(0, st.ItemInnerSpacing.x);
+        if (ImGui::Button("-", ImVec2(ImGui::GetFrameHeight(), ImGui::GetFrameHeight()))) accept(std::max(f.lo, v - by));
+        ImGui::SameLine(0, st.ItemInnerSpacing.x);
+        if (ImGui::Button("+", ImVec2(ImGui::GetFrameHeight(), ImGui::GetFrameHeight()))) accept(std::min(f.hi, v + by));
+        ImGui::PopID();
+        ImGui::PopButtonRepeat();
+        if (changed && t.error.empty()) t.text = std::to_string(v);
+    }
+    if (!unit.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", unit.c_str());
+    }
+    if (!t.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, error_color());
+        text_wrapped(t.error);
+        ImGui::PopStyleColor();
+    }
+    return changed;
+}
+
+bool typed_input(const char* id, const TypedField& f, int& v) {
+    std::int64_t x = v;
+    const bool changed = typed_input(id, f, x);
+    v = static_cast<int>(x);
+    return changed;
 }
 
 ImU32 accent_color() { return ImGui::GetColorU32(ImGuiCol_PlotHistogram); }

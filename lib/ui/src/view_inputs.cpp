@@ -6,6 +6,8 @@
 
 #include "amd_ui.hpp"
 #include "occ/format.hpp"
+#include "occ/io/amd.hpp"
+#include "occ/io/api.hpp"
 #include "occ/io/binding.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/size.hpp"
@@ -14,28 +16,39 @@
 namespace occ::ui {
 namespace {
 
-// The - and + buttons, when the value column has room for them and a whole value (a phone's keyboard
-// edits the number directly).
-bool roomy() { return ImGui::GetContentRegionAvail().x >= em(12); }
-int step(int v) { return roomy() ? v : 0; }
-// roomy(), and the field (the column less em(5.5) for its unit) still shows all of `value` beside them.
-bool roomy_for(const std::string& value) {
-    const ImGuiStyle& st = ImGui::GetStyle();
-    const float buttons = 2 * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x);
-    const float text = ImGui::CalcTextSize(value.c_str()).x + 2 * st.FramePadding.x;
-    return roomy() && ImGui::GetContentRegionAvail().x - em(5.5f) - buttons >= text;
+// The CLI's message for the launch with `spec` set to v: the whole request answered as
+// `occ occupancy` answers it, so a number beyond the device's limit says what the CLI says.
+std::string nvidia_refusal(const AppState& s, const io::FieldSpec& spec, std::int64_t v) {
+    io::json req = io::occupancy_request_to_json(s.req);
+    if (spec.key == io::fields::threads.key) req.erase(std::string(io::fields::block.key));
+    req[std::string(spec.key)] = v;
+    const Result<io::OccupancyAnswer> a = io::answer_occupancy(req);
+    if (!a) return a.error;
+    return a->result.ok() ? std::string() : a->result.error_message();
 }
 
-bool bytes_input(const char* id, std::int64_t& v, std::int64_t hi) {
-    const ImS64 step = 1024, fast = 16 * 1024;
-    const bool buttons = roomy_for(std::to_string(v) + " B");
-    ImGui::SetNextItemWidth(-em(5.5f));
-    bool changed = ImGui::InputScalar(id, ImGuiDataType_S64, &v, buttons ? &step : nullptr, buttons ? &fast : nullptr, "%lld B");
-    if (changed) v = std::clamp<std::int64_t>(v, 0, hi);
-    ImGui::SameLine();
-    if (v >= 1024) ImGui::TextDisabled("%s", format_bytes(v).c_str());
-    else ImGui::TextDisabled("bytes");
-    return changed;
+std::string amd_refusal(const AppState& s, const io::FieldSpec& spec, std::int64_t v) {
+    io::json req = io::amd_request_to_json(s.amd_req);
+    if (spec.key == io::fields::threads.key) req.erase(std::string(io::fields::block.key));
+    req[std::string(spec.key)] = v;
+    const Result<io::AmdAnswer> a = io::answer_amd_occupancy(req);
+    if (!a) return a.error;
+    return a->result.ok() ? std::string() : a->result.error_message;
+}
+
+// A typed field of the kernel inputs: lo..hi is what the device takes; beyond it the CLI's message.
+template <typename V>
+bool launch_field(const AppState& s, bool amd, const char* id, const io::FieldSpec& spec, V& v, std::int64_t lo, std::int64_t hi,
+                  std::int64_t step, std::int64_t fast, const char* unit) {
+    TypedField f{&spec,
+                 lo,
+                 hi,
+                 step,
+                 fast,
+                 unit,
+                 [&s, &spec, amd](std::int64_t x) {
+                     return amd ? amd_refusal(s, spec, x) : nvidia_refusal(s, spec, x); }};
+    return typed_input(id, f, v);
 }
 
 }  // namespace
@@ -52,19 +65,7 @@ bool grid_row(std::int64_t& grid, const char* unit) {
     std::string tip = std::string(unit) + " in the grid (optional, 0 = not given).";
     tip[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(tip[0])));
     input_row("Grid", tip.c_str());
-    bool changed = false;
-    const ImS64 one = 1, fast = 1024;
-    const bool buttons = roomy_for(std::to_string(grid));
-    // Up to 15 digits: without its buttons the field takes all the row but its unit.
-    const float unit_w = ImGui::CalcTextSize(unit).x + ImGui::GetStyle().ItemSpacing.x;
-    ImGui::SetNextItemWidth(buttons ? -std::max(em(5.5f), unit_w) : -unit_w);
-    if (ImGui::InputScalar("##grid", ImGuiDataType_S64, &grid, buttons ? &one : nullptr, buttons ? &fast : nullptr, "%lld")) {
-        grid = std::clamp<std::int64_t>(grid, 0, io::fields::grid.hi);
-        changed = true;
-    }
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", unit);
-    return changed;
+    return typed_input("##grid", TypedField{&io::fields::grid, 0, io::fields::grid.hi, 1, 1024, unit, nullptr}, grid);
 }
 
 // An AMD GPU or target: the fields io::read_amd_request takes, labelled in AMD's words, each clamped
@@ -81,38 +82,31 @@ void draw_amd_inputs(AppState& s) {
     if (!ImGui::BeginTable("inputs", 2, ImGuiTableFlags_SizingStretchProp)) return;
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed, em(9.5f));
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-    auto int_row = [&](const char* label, const char* tip, const char* id, int& v, int hi, int small, int big, const char* unit) {
+    auto int_row = [&](const char* label, const char* tip, const char* id, const io::FieldSpec& spec, int& v, int hi, int small, int big,
+                       const char* unit) {
         input_row(label, tip);
-        ImGui::SetNextItemWidth(-em(5.5f));
-        if (ImGui::InputInt(id, &v, step(small), step(big))) {
-            v = std::clamp(v, 0, hi);
-            changed = true;
-        }
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", unit);
+        changed |= launch_field(s, true, id, spec, v, 0, hi, small, big, unit);
     };
     input_row("Workgroup", "Threads per workgroup (the block of hipLaunchKernelGGL); waves = ceil(threads / wave size).");
-    ImGui::SetNextItemWidth(-em(5.5f));
-    if (ImGui::InputInt("##threads", &l.threads, step(wave), step(4 * wave))) {
-        l.threads = std::clamp(l.threads, 1, a.max_threads_per_workgroup);
+    if (launch_field(s, true, "##threads", io::fields::threads, l.threads, 1, a.max_threads_per_workgroup, wave, 4 * wave, "threads")) {
         r.block = {l.threads, 1, 1};
         changed = true;
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("threads");
     if (r.block[1] > 1 || r.block[2] > 1) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(1);
         ImGui::TextDisabled("= %d x %d x %d", r.block[0], r.block[1], r.block[2]);
     }
-    int_row("VGPRs", "Arch VGPRs per lane (the kernel's .vgpr_count, llc's NumVgprs): the regs field.", "##regs", k.vgprs, a.max_vgprs, 1,
-            8, "/ lane");
-    if (a.agprs != amd::AgprFile::none) int_row("AGPRs", io::fields::agprs.help.data(), "##agprs", k.agprs, a.max_vgprs, 1, 8, "/ lane");
-    int_row("SGPRs", io::fields::sgprs.help.data(), "##sgprs", k.sgprs, a.max_sgprs, 1, 8, "/ wave");
+    int_row("VGPRs", "Arch VGPRs per lane (the kernel's .vgpr_count, llc's NumVgprs): the regs field.", "##regs", io::fields::regs, k.vgprs,
+            a.max_vgprs, 1, 8, "/ lane");
+    if (a.agprs != amd::AgprFile::none)
+        int_row("AGPRs", io::fields::agprs.help.data(), "##agprs", io::fields::agprs, k.agprs, a.max_vgprs, 1, 8, "/ lane");
+    int_row("SGPRs", io::fields::sgprs.help.data(), "##sgprs", io::fields::sgprs, k.sgprs, a.max_sgprs, 1, 8, "/ wave");
     input_row("LDS static", "Static LDS per workgroup (__shared__ arrays; .group_segment_fixed_size): the smem_static field.");
-    changed |= bytes_input("##smem_static", k.lds_bytes, a.lds_per_workgroup);
+    changed |= launch_field(s, true, "##smem_static", io::fields::smem_static, k.lds_bytes, 0, a.lds_per_workgroup, 1024, 16384, nullptr);
     input_row("LDS dynamic", "Dynamic LDS per workgroup (hipLaunchKernelGGL's sharedMemBytes): the smem_dynamic field.");
-    changed |= bytes_input("##smem_dynamic", l.lds_dynamic, a.lds_per_workgroup);
+    changed |= launch_field(s, true, "##smem_dynamic", io::fields::smem_dynamic, l.lds_dynamic, 0, a.lds_per_workgroup, 1024, 16384,
+                            nullptr);
     if (a.wave32 && a.wave64) {
         input_row("Wave size", io::fields::wave_size.help.data());
         // The field's values: 0 (the target's own), 32, 64.
@@ -167,14 +161,10 @@ void draw_inputs(AppState& s) {
             changed = true;
         }
     } else {
-        ImGui::SetNextItemWidth(-em(5.5f));
-        if (ImGui::InputInt("##threads", &l.threads, step(32), step(128))) {
-            l.threads = std::clamp(l.threads, 1, a.max_threads_per_block);
+        if (launch_field(s, false, "##threads", io::fields::threads, l.threads, 1, a.max_threads_per_block, 32, 128, "threads")) {
             sync_block(s);
             changed = true;
         }
-        ImGui::SameLine();
-        ImGui::TextDisabled("threads");
     }
     if (s.block_3d) {
         ImGui::TableNextRow();
@@ -183,18 +173,14 @@ void draw_inputs(AppState& s) {
     }
 
     input_row("Registers", "Registers per thread, from ptxas -v or cudaFuncGetAttributes (numRegs). Allocated per warp in units of 256.");
-    ImGui::SetNextItemWidth(-em(5.5f));
-    if (ImGui::InputInt("##regs", &k.regs_per_thread, step(1), step(8))) {
-        k.regs_per_thread = std::clamp(k.regs_per_thread, 0, a.max_regs_per_thread);
-        changed = true;
-    }
-    ImGui::SameLine();
-    ImGui::TextDisabled("/ thread");
+    changed |= launch_field(s, false, "##regs", io::fields::regs, k.regs_per_thread, 0, a.max_regs_per_thread, 1, 8, "/ thread");
 
     input_row("Static shared", "__shared__ arrays declared in the kernel (ptxas -v: smem).");
-    changed |= bytes_input("##smem_static", k.smem_static, a.smem_per_block_optin);
+    changed |= launch_field(s, false, "##smem_static", io::fields::smem_static, k.smem_static, 0, a.smem_per_block_optin, 1024, 16384,
+                            nullptr);
     input_row("Dynamic shared", "The third <<< >>> launch argument.");
-    changed |= bytes_input("##smem_dynamic", l.smem_dynamic, a.smem_per_block_optin);
+    changed |= launch_field(s, false, "##smem_dynamic", io::fields::smem_dynamic, l.smem_dynamic, 0, a.smem_per_block_optin, 1024, 16384,
+                            nullptr);
 
     input_row("Opt-in", "cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, ...): needed above 48 KiB per block (7.0+).");
     char optin_label[64];
@@ -214,13 +200,7 @@ void draw_inputs(AppState& s) {
     }
 
     input_row("Barriers", "Named barriers the kernel uses (barrier 0 is __syncthreads). Counted against the SM from 9.0 on.");
-    ImGui::SetNextItemWidth(-em(5.5f));
-    if (ImGui::InputInt("##barriers", &k.barriers, step(1), step(4))) {
-        k.barriers = std::clamp(k.barriers, 0, kMaxNamedBarriers);
-        changed = true;
-    }
-    ImGui::SameLine();
-    ImGui::TextDisabled("/ block");
+    changed |= launch_field(s, false, "##barriers", io::fields::barriers, k.barriers, 0, kMaxNamedBarriers, 1, 4, "/ block");
 
     if (a.tmem_columns_per_sm > 0 || k.tmem_columns > 0) {
         input_row("TMEM", io::fields::tmem_columns.help.data());

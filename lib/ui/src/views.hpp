@@ -1,6 +1,8 @@
 // views.hpp — every view is a free function over AppState (one .cpp each), plus the few drawing
 // conventions they share (colours per block and per limiter, tooltips, em units).
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +60,21 @@ bool choice_combo(const char* id, E& value, const io::FieldSpec& spec) {
     value = static_cast<E>(i);
     return true;
 }
+// [SECTION] Typed numbers (common.cpp)
+// A number field that reads what is typed as the CLI reads the field's flag (io::read_typed:
+// "48K", "48KiB", "49152", "0x100"), with - and + steps where they fit. A value outside lo..hi is
+// refused with refuse(value) (the CLI's own message for that value; by default "must be lo..hi").
+// A refusal shows under the field in the error colour, the text stays as typed and the value keeps
+// its last good number: never a silently different one. True when the value changed.
+struct TypedField {
+    const io::FieldSpec* spec = nullptr;
+    std::int64_t lo = 0, hi = 0;
+    std::int64_t step = 0, fast = 0;  // the - and + buttons (0: none); fast: with Ctrl held
+    const char* unit = nullptr;       // beside the field ("threads"); a size shows its value in KiB there
+    std::function<std::string(std::int64_t)> refuse;
+};
+bool typed_input(const char* id, const TypedField& f, std::int64_t& v);
+bool typed_input(const char* id, const TypedField& f, int& v);
 // [SECTION] Layout (common.cpp): every panel goes through these, so the layout check's rules hold.
 // A bordered panel ("card"). size.x == 0: the available width. size.y == 0: as tall as its content,
 // measured the frame before (it settles one frame after the content changes), never scrolling; the

@@ -47,6 +47,7 @@ struct BinaryRead {
     int code_objects = 0;                  // AMD code objects read (the file itself, or bundle entries)
     std::vector<std::string> diagnostics;  // what was skipped and why (first 50)
     std::string error;                     // "" when the file was read; else what was wrong, naming the file
+    bool not_binary = false;               // error: no binary format's magic (text such as a compiler log)
 };
 
 // A binary held in memory (a request's bytes). `file` names it in messages.

@@ -118,6 +118,10 @@ std::vector<int> read_int_list(FieldReader& f, const FieldSpec& s, std::size_t m
 std::optional<std::vector<int>> parse_int_list(std::string_view text, const FieldSpec& s, std::size_t max_items);
 // The value of a plain field in `f` (its default when absent); throws RequestError when out of range.
 std::int64_t read_value(FieldReader& f, const FieldSpec& s);
+// A plain field typed as text (the page's and the desktop's number fields), read exactly as the CLI
+// reads its flag: the same reader, so the same forms ("48K", "48KiB", "0x100") and the same message
+// ("smem_dynamic: ..."; blank text is refused as the CLI refuses --smem-dynamic "").
+Result<std::int64_t> read_typed(const FieldSpec& s, std::string_view text);
 
 template <typename Req>
 void read_bound(FieldReader& f, std::span<const FieldBinding<Req>> bindings, Req& r) {

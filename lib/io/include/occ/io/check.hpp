@@ -49,9 +49,11 @@ Result<Budget> read_budget(const std::string& path);
 struct CheckInput {
     std::string path;
     BinaryRead read;
+    bool log = false;  // read as a compiler log: its records fill in the rows of binaries given with it
 };
 // Reads a path as `occ kernels` does; a file that is no binary is read as a compiler log
-// (nvcc -Xptxas -v, cuobjdump --dump-resource-usage).
+// (nvcc -Xptxas -v, cuobjdump --dump-resource-usage). A log given with the binary it built adds what
+// the binary lacks (spills) to the binary's rows: one row per kernel.
 CheckInput read_check_input(const std::string& path);
 
 enum class Verdict { pass, fail, unknown };

@@ -71,6 +71,9 @@ public:
     [[noreturn]] void fail(std::string_view key, const std::string& why) const;
 
 private:
+    // "did you mean ..." for a key nobody read: the nearest field of the kind, or the field another
+    // tool's name stands for (num_warps, smem, sharedMemBytes); "" when none is near.
+    std::string field_hint(std::string_view word) const;
     const json& obj_;
     std::string ctx_;
     const KindSpec* kind_ = nullptr;
