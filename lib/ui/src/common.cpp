@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "imgui_internal.h"
@@ -198,8 +197,9 @@ bool input_text_multiline(const char* id, std::string& text, ImVec2 size) {
     return ImGui::InputTextMultiline(id, text.data(), text.capacity() + 1, size, ImGuiInputTextFlags_CallbackResize, resize_string, &text);
 }
 
-bool input_text_hint(const char* id, const char* hint, std::string& text) {
-    return ImGui::InputTextWithHint(id, hint, text.data(), text.capacity() + 1, ImGuiInputTextFlags_CallbackResize, resize_string, &text);
+bool input_text_hint(const char* id, const char* hint, std::string& text, int flags) {
+    return ImGui::InputTextWithHint(id, hint, text.data(), text.capacity() + 1, flags | ImGuiInputTextFlags_CallbackResize, resize_string,
+                                    &text);
 }
 
 namespace {
@@ -210,26 +210,37 @@ struct Typed {
     std::int64_t before = 0;   // the value when editing began (what a refusal keeps)
     std::int64_t refused = 0;  // the value the field held when it refused (a change from outside clears the refusal)
 };
-std::unordered_map<ImGuiID, Typed>& typed_fields() {
-    static std::unordered_map<ImGuiID, Typed> m;
-    return m;
+Typed& typed_field(ImGuiID id) {
+    static std::vector<std::pair<ImGuiID, Typed>> fields;  // a few dozen: a search is as quick as a hash
+    for (auto& [key, t] : fields)
+        if (key == id) return t;
+    return fields.emplace_back(id, Typed{}).second;
 }
 }  // namespace
 
 bool typed_input(const char* id, const TypedField& f, std::int64_t& v) {
-    Typed& t = typed_fields()[ImGui::GetID(id)];
+    Typed& t = typed_field(ImGui::GetID(id));
     const ImGuiStyle& st = ImGui::GetStyle();
     const bool size = f.spec->type == io::FieldType::size;
-    const std::string unit = size ? (v >= 1024 ? format_bytes(v) : std::string("bytes")) : std::string(f.unit ? f.unit : "");
+    const std::string unit = size && f.width <= 0 ? (v >= 1024 ? format_bytes(v) : std::string("bytes")) : std::string(f.unit ? f.unit : "");
     if (!t.error.empty() && v != t.refused) t.error.clear();  // a new scenario, a step, an undo
     const bool editing = ImGui::GetActiveID() == ImGui::GetID(id);
     if (t.error.empty() && !editing) t.text = std::to_string(v);
-    const float unit_w = unit.empty() ? 0.0f : std::max(em(5.5f), ImGui::CalcTextSize(unit.c_str()).x + st.ItemSpacing.x);
+    // The unit sits in a column of em(5.5) so the rows line up; a long value (a 15-digit grid) takes
+    // the buttons' room first, then the column's beyond the unit's own width.
+    const float unit_tight = unit.empty() ? 0.0f : ImGui::CalcTextSize(unit.c_str()).x + st.ItemSpacing.x;
+    const float unit_full = unit.empty() ? 0.0f : std::max(em(5.5f), unit_tight);
     const float buttons_w = 2 * (ImGui::GetFrameHeight() + st.ItemInnerSpacing.x);
     const float text_w = ImGui::CalcTextSize(t.text.c_str()).x + 2 * st.FramePadding.x;
     const float avail = ImGui::GetContentRegionAvail().x;
-    const bool buttons = f.step > 0 && avail >= em(12) && avail - unit_w - buttons_w >= text_w;
-    ImGui::SetNextItemWidth(std::max(em(2), avail - unit_w - (buttons ? buttons_w : 0.0f)));
+    bool buttons = f.step > 0 && avail >= em(12) && avail - unit_full - buttons_w >= text_w;
+    const float unit_w = buttons || avail - unit_full >= text_w ? unit_full : unit_tight;
+    if (f.width > 0) {
+        buttons = f.step > 0 && f.width - buttons_w >= text_w;
+        ImGui::SetNextItemWidth(std::max(em(2), f.width - (buttons ? buttons_w : 0.0f)));
+    } else {
+        ImGui::SetNextItemWidth(std::max(em(2), avail - unit_w - (buttons ? buttons_w : 0.0f)));
+    }
     bool changed = false;
     auto accept = [&](std::int64_t x) {
         if (x != v) changed = true;
@@ -242,14 +253,17 @@ bool typed_input(const char* id, const TypedField& f, std::int64_t& v) {
         t.error = std::move(why);
         t.refused = v;
     };
-    if (input_text_hint(id, "", t.text)) {
+    // Selected whole on a click or tap, as ImGui's own number fields are: what is typed replaces it.
+    if (input_text_hint(id, "", t.text, ImGuiInputTextFlags_AutoSelectAll)) {
         const Result<std::int64_t> r = io::read_typed(*f.spec, t.text);
         if (!r) refuse(r.error);
         else if (*r < f.lo || *r > f.hi) {
-            std::string why = f.refuse ? f.refuse(*r) : std::string();
+            std::string why = f.refuse ? f.refuse(f.ctx, *r) : std::string();
             if (why.empty())
                 why = std::string(f.spec->key) + ": must be " + std::to_string(f.lo) + ".." + std::to_string(f.hi) + ", got " +
                       std::to_string(*r);
+            refuse(std::move(why));
+        } else if (std::string why = f.check ? f.check(f.ctx, *r) : std::string(); !why.empty()) {
             refuse(std::move(why));
         } else accept(*r);
     }
@@ -268,8 +282,9 @@ bool typed_input(const char* id, const TypedField& f, std::int64_t& v) {
         if (changed && t.error.empty()) t.text = std::to_string(v);
     }
     if (!unit.empty()) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", unit.c_str());
+        ImGui::SameLine(0, f.width > 0 ? st.ItemInnerSpacing.x : -1.0f);
+        if (f.width > 0) ImGui::TextUnformatted(unit.c_str());  // a label, as ImGui's inputs draw theirs
+        else ImGui::TextDisabled("%s", unit.c_str());
     }
     if (!t.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, error_color());

@@ -194,8 +194,18 @@ void advisor_inputs(AppState& s, const AdviceWords& w) {
     const AdvisorInputs before = in;
     const std::string grow = (w.block == "block" ? std::string("smem") : w.smem_short) + " bytes / thread";
     const std::string limit = w.block + " size limit", target = "target " + w.blocks + " / " + w.per;
-    ImGui::PushItemWidth(em(6));
-    ImGui::InputScalar(grow.c_str(), ImGuiDataType_S64, &in.smem_per_thread);
+    auto typed = [&](const io::FieldSpec& spec, const std::string& label) {
+        TypedField f{&spec, spec.lo, spec.hi, 0, 0, label.c_str()};
+        f.width = em(6);
+        return f;
+    };
+    // The app's target 0 means the current count (the request leaves the field out).
+    static const io::FieldSpec target_or_now = [] {
+        io::FieldSpec t = F::target_blocks;
+        t.lo = 0;
+        return t;
+    }();
+    typed_input("##smem_per_thread", typed(F::smem_per_thread, grow), in.smem_per_thread);
     std::string what = w.smem;
     what[0] = static_cast<char>(what[0] - 'a' + 'A');  // "Dynamic shared memory", "Dynamic LDS"
     item_tooltip(
@@ -203,15 +213,11 @@ void advisor_inputs(AppState& s, const AdviceWords& w) {
             .c_str());
     const float field = em(7) + ImGui::GetStyle().ItemInnerSpacing.x;
     same_line_if_fits(field + ImGui::CalcTextSize(limit.c_str()).x);
-    ImGui::InputInt(limit.c_str(), &in.block_size_limit, 0);
+    typed_input("##block_size_limit", typed(F::block_size_limit, limit), in.block_size_limit);
     item_tooltip(("The largest " + w.block + " the kernel supports (0 = the device maximum).").c_str());
     same_line_if_fits(field + ImGui::CalcTextSize(target.c_str()).x);
-    ImGui::InputInt(target.c_str(), &in.target_blocks, 0);
+    typed_input("##target_blocks", typed(target_or_now, target), in.target_blocks);
     item_tooltip(("For the " + w.smem + " available per " + w.block + " (0 = the current " + w.blocks + " per " + w.per + ").").c_str());
-    ImGui::PopItemWidth();
-    in.smem_per_thread = std::clamp(in.smem_per_thread, F::smem_per_thread.lo, F::smem_per_thread.hi);
-    in.block_size_limit = static_cast<int>(std::clamp<std::int64_t>(in.block_size_limit, F::block_size_limit.lo, F::block_size_limit.hi));
-    in.target_blocks = static_cast<int>(std::clamp<std::int64_t>(in.target_blocks, 0, F::target_blocks.hi));
     if (in.smem_per_thread != before.smem_per_thread || in.block_size_limit != before.block_size_limit ||
         in.target_blocks != before.target_blocks)
         mark_changed(s);

@@ -17,38 +17,36 @@ namespace occ::ui {
 namespace {
 
 // The CLI's message for the launch with `spec` set to v: the whole request answered as
-// `occ occupancy` answers it, so a number beyond the device's limit says what the CLI says.
-std::string nvidia_refusal(const AppState& s, const io::FieldSpec& spec, std::int64_t v) {
-    io::json req = io::occupancy_request_to_json(s.req);
+// `occ occupancy --batch` answers it (either vendor), so a number beyond the device's limit says
+// what the CLI says.
+std::string refusal(const AppState& s, const io::FieldSpec& spec, std::int64_t v) {
+    io::json req = s.amd ? io::amd_request_to_json(s.amd_req) : io::occupancy_request_to_json(s.req);
     if (spec.key == io::fields::threads.key) req.erase(std::string(io::fields::block.key));
     req[std::string(spec.key)] = v;
-    const Result<io::OccupancyAnswer> a = io::answer_occupancy(req);
-    if (!a) return a.error;
-    return a->result.ok() ? std::string() : a->result.error_message();
-}
-
-std::string amd_refusal(const AppState& s, const io::FieldSpec& spec, std::int64_t v) {
-    io::json req = io::amd_request_to_json(s.amd_req);
-    if (spec.key == io::fields::threads.key) req.erase(std::string(io::fields::block.key));
-    req[std::string(spec.key)] = v;
-    const Result<io::AmdAnswer> a = io::answer_amd_occupancy(req);
-    if (!a) return a.error;
-    return a->result.ok() ? std::string() : a->result.error_message;
+    const io::json a = io::handle("occupancy", req);
+    const auto e = a.find("error");
+    return e != a.end() && e->is_string() ? e->get<std::string>() : std::string();
 }
 
 // A typed field of the kernel inputs: lo..hi is what the device takes; beyond it the CLI's message.
+struct LaunchField {
+    const AppState* s;
+    const io::FieldSpec* spec;
+};
+TypedField launch_typed(const LaunchField& ctx, std::int64_t lo, std::int64_t hi, std::int64_t step, std::int64_t fast, const char* unit) {
+    TypedField f{ctx.spec, lo, hi, step, fast, unit};
+    f.ctx = &ctx;
+    f.refuse = [](const void* c, std::int64_t x) {
+        const LaunchField& l = *static_cast<const LaunchField*>(c);
+        return refusal(*l.s, *l.spec, x);
+    };
+    return f;
+}
 template <typename V>
-bool launch_field(const AppState& s, bool amd, const char* id, const io::FieldSpec& spec, V& v, std::int64_t lo, std::int64_t hi,
+bool launch_field(const AppState& s, const char* id, const io::FieldSpec& spec, V& v, std::int64_t lo, std::int64_t hi,
                   std::int64_t step, std::int64_t fast, const char* unit) {
-    TypedField f{&spec,
-                 lo,
-                 hi,
-                 step,
-                 fast,
-                 unit,
-                 [&s, &spec, amd](std::int64_t x) {
-                     return amd ? amd_refusal(s, spec, x) : nvidia_refusal(s, spec, x); }};
-    return typed_input(id, f, v);
+    const LaunchField ctx{&s, &spec};
+    return typed_input(id, launch_typed(ctx, lo, hi, step, fast, unit), v);
 }
 
 }  // namespace
@@ -65,7 +63,7 @@ bool grid_row(std::int64_t& grid, const char* unit) {
     std::string tip = std::string(unit) + " in the grid (optional, 0 = not given).";
     tip[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(tip[0])));
     input_row("Grid", tip.c_str());
-    return typed_input("##grid", TypedField{&io::fields::grid, 0, io::fields::grid.hi, 1, 1024, unit, nullptr}, grid);
+    return typed_input("##grid", TypedField{&io::fields::grid, 0, io::fields::grid.hi, 1, 1024, unit}, grid);
 }
 
 // An AMD GPU or target: the fields io::read_amd_request takes, labelled in AMD's words, each clamped
@@ -85,10 +83,10 @@ void draw_amd_inputs(AppState& s) {
     auto int_row = [&](const char* label, const char* tip, const char* id, const io::FieldSpec& spec, int& v, int hi, int small, int big,
                        const char* unit) {
         input_row(label, tip);
-        changed |= launch_field(s, true, id, spec, v, 0, hi, small, big, unit);
+        changed |= launch_field(s, id, spec, v, 0, hi, small, big, unit);
     };
     input_row("Workgroup", "Threads per workgroup (the block of hipLaunchKernelGGL); waves = ceil(threads / wave size).");
-    if (launch_field(s, true, "##threads", io::fields::threads, l.threads, 1, a.max_threads_per_workgroup, wave, 4 * wave, "threads")) {
+    if (launch_field(s, "##threads", io::fields::threads, l.threads, 1, a.max_threads_per_workgroup, wave, 4 * wave, "threads")) {
         r.block = {l.threads, 1, 1};
         changed = true;
     }
@@ -103,9 +101,9 @@ void draw_amd_inputs(AppState& s) {
         int_row("AGPRs", io::fields::agprs.help.data(), "##agprs", io::fields::agprs, k.agprs, a.max_vgprs, 1, 8, "/ lane");
     int_row("SGPRs", io::fields::sgprs.help.data(), "##sgprs", io::fields::sgprs, k.sgprs, a.max_sgprs, 1, 8, "/ wave");
     input_row("LDS static", "Static LDS per workgroup (__shared__ arrays; .group_segment_fixed_size): the smem_static field.");
-    changed |= launch_field(s, true, "##smem_static", io::fields::smem_static, k.lds_bytes, 0, a.lds_per_workgroup, 1024, 16384, nullptr);
+    changed |= launch_field(s, "##smem_static", io::fields::smem_static, k.lds_bytes, 0, a.lds_per_workgroup, 1024, 16384, nullptr);
     input_row("LDS dynamic", "Dynamic LDS per workgroup (hipLaunchKernelGGL's sharedMemBytes): the smem_dynamic field.");
-    changed |= launch_field(s, true, "##smem_dynamic", io::fields::smem_dynamic, l.lds_dynamic, 0, a.lds_per_workgroup, 1024, 16384,
+    changed |= launch_field(s, "##smem_dynamic", io::fields::smem_dynamic, l.lds_dynamic, 0, a.lds_per_workgroup, 1024, 16384,
                             nullptr);
     if (a.wave32 && a.wave64) {
         input_row("Wave size", io::fields::wave_size.help.data());
@@ -161,7 +159,7 @@ void draw_inputs(AppState& s) {
             changed = true;
         }
     } else {
-        if (launch_field(s, false, "##threads", io::fields::threads, l.threads, 1, a.max_threads_per_block, 32, 128, "threads")) {
+        if (launch_field(s, "##threads", io::fields::threads, l.threads, 1, a.max_threads_per_block, 32, 128, "threads")) {
             sync_block(s);
             changed = true;
         }
@@ -173,13 +171,13 @@ void draw_inputs(AppState& s) {
     }
 
     input_row("Registers", "Registers per thread, from ptxas -v or cudaFuncGetAttributes (numRegs). Allocated per warp in units of 256.");
-    changed |= launch_field(s, false, "##regs", io::fields::regs, k.regs_per_thread, 0, a.max_regs_per_thread, 1, 8, "/ thread");
+    changed |= launch_field(s, "##regs", io::fields::regs, k.regs_per_thread, 0, a.max_regs_per_thread, 1, 8, "/ thread");
 
     input_row("Static shared", "__shared__ arrays declared in the kernel (ptxas -v: smem).");
-    changed |= launch_field(s, false, "##smem_static", io::fields::smem_static, k.smem_static, 0, a.smem_per_block_optin, 1024, 16384,
+    changed |= launch_field(s, "##smem_static", io::fields::smem_static, k.smem_static, 0, a.smem_per_block_optin, 1024, 16384,
                             nullptr);
     input_row("Dynamic shared", "The third <<< >>> launch argument.");
-    changed |= launch_field(s, false, "##smem_dynamic", io::fields::smem_dynamic, l.smem_dynamic, 0, a.smem_per_block_optin, 1024, 16384,
+    changed |= launch_field(s, "##smem_dynamic", io::fields::smem_dynamic, l.smem_dynamic, 0, a.smem_per_block_optin, 1024, 16384,
                             nullptr);
 
     input_row("Opt-in", "cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, ...): needed above 48 KiB per block (7.0+).");
@@ -200,7 +198,7 @@ void draw_inputs(AppState& s) {
     }
 
     input_row("Barriers", "Named barriers the kernel uses (barrier 0 is __syncthreads). Counted against the SM from 9.0 on.");
-    changed |= launch_field(s, false, "##barriers", io::fields::barriers, k.barriers, 0, kMaxNamedBarriers, 1, 4, "/ block");
+    changed |= launch_field(s, "##barriers", io::fields::barriers, k.barriers, 0, kMaxNamedBarriers, 1, 4, "/ block");
 
     if (a.tmem_columns_per_sm > 0 || k.tmem_columns > 0) {
         input_row("TMEM", io::fields::tmem_columns.help.data());

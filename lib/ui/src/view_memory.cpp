@@ -113,11 +113,7 @@ void memory_inputs(AppState& s) {
     }
     if (p.kind == PatternKind::affine) {
         input_row("Stride", "Elements between consecutive threads (1 = consecutive).");
-        int stride = static_cast<int>(p.stride);
-        if (ImGui::InputInt("##stride", &stride, 1, 8)) {
-            p.stride = std::clamp<std::int64_t>(stride, F::stride.lo, F::stride.hi);
-            changed = true;
-        }
+        changed |= typed_input("##stride", TypedField{&F::stride, F::stride.lo, F::stride.hi, 1, 8, "elements"}, p.stride);
     }
     if (p.kind == PatternKind::index_2d) {
         input_row("Order", "Row: row = threadIdx.y, col = threadIdx.x (consecutive lanes walk along a row). Column: the transpose.");
@@ -127,32 +123,28 @@ void memory_inputs(AppState& s) {
             changed = true;
         }
         input_row("Pitch", "Elements per row of the array; 0 = the block's extent.");
-        int pitch = static_cast<int>(p.pitch);
-        if (ImGui::InputInt("##pitch", &pitch, 1, 32)) {
-            p.pitch = std::clamp<std::int64_t>(pitch, F::pitch.lo, F::pitch.hi);
-            changed = true;
-        }
+        changed |= typed_input("##pitch", TypedField{&F::pitch, F::pitch.lo, F::pitch.hi, 1, 32, "elements"}, p.pitch);
     }
     if (p.kind == PatternKind::gather) {
         input_row("Range", "Random elements in [0, range); 0 = a permutation of the block's threads.");
-        const std::int64_t range_step = 32, range_fast = 1024;
-        if (ImGui::InputScalar("##range", ImGuiDataType_S64, &p.range, &range_step, &range_fast)) {
-            p.range = std::clamp(p.range, F::range.lo, F::range.hi);
-            changed = true;
-        }
+        changed |= typed_input("##range", TypedField{&F::range, F::range.lo, F::range.hi, 32, 1024, "elements"}, p.range);
         input_row("Seed", "Random seed (splitmix64).");
         const std::uint64_t seed_step = 1;
         if (ImGui::InputScalar("##seed", ImGuiDataType_U64, &p.seed, &seed_step)) changed = true;
     }
     input_row("Offset", "Bytes added to every address (whole elements; shifts the access off a 32-byte boundary).");
     {
-        const std::int64_t step = p.access_bytes, fast = 32;
-        std::int64_t off = p.offset;
-        if (ImGui::InputScalar("##offset", ImGuiDataType_S64, &off, &step, &fast)) {
-            off = std::clamp(off, F::offset.lo, F::offset.hi);
-            p.offset = off - off % p.access_bytes;
-            changed = true;
-        }
+        const int width = p.access_bytes;
+        TypedField f{&F::offset, F::offset.lo, F::offset.hi, width, 32 / width * width, "bytes"};
+        // The request refuses a misaligned lane (the coalesce answer's message says the same).
+        f.ctx = &width;
+        f.check = [](const void* c, std::int64_t off) {
+            const int w = *static_cast<const int*>(c);
+            return off % w == 0 ? std::string()
+                                : "offset: " + std::to_string(off) + " is not a multiple of access_bytes (" + std::to_string(w) +
+                                      "); CUDA requires naturally aligned accesses (shift by whole elements to model misalignment)";
+        };
+        changed |= typed_input("##offset", f, p.offset);
     }
     input_row("Warp", "Which warp of the block the pictures show (totals cover every warp).");
     {

@@ -104,11 +104,9 @@ void memory_tile_panel(AppState& s) {
     changed |= ImGui::Checkbox("column##tile", &in.column);
     ImGui::SetNextItemWidth(em(9));
     if (in.cp_async) {
-        ImGui::SetNextItemWidth(em(9));
-        if (ImGui::InputScalar("cp.async source address##tile", ImGuiDataType_S64, &in.global_base)) {
-            in.global_base = std::clamp<std::int64_t>(in.global_base, 0, std::int64_t{1} << 48);
-            changed = true;
-        }
+        TypedField f{&io::fields::global_base, 0, io::fields::global_base.hi, 0, 0, "cp.async source address"};
+        f.width = em(9);
+        changed |= typed_input("##tile_global_base", f, in.global_base);
         item_tooltip(
             "Byte address of the global matrix the cp.async reads (global_base): off a 32-byte boundary its sectors cost "
             "extra shared wavefronts, one per 4 sectors.");
@@ -116,11 +114,9 @@ void memory_tile_panel(AppState& s) {
     ImGui::SetNextItemWidth(em(9));
     changed |= ImGui::Combo("layout##tile", &in.layout, "row-major\0padded\0CuTe Swizzle\0TMA swizzle\0col ^ row\0rotation\0");
     if (in.layout == 1) {
-        ImGui::SetNextItemWidth(em(8));  // room for 1024 beside the - and + buttons
-        if (ImGui::InputInt("pad (elements)##tile", &in.pad)) {
-            in.pad = std::clamp(in.pad, 1, kMaxTilePad);
-            changed = true;
-        }
+        TypedField f{&io::fields::pad, 1, kMaxTilePad, 1, 8, "pad (elements)"};
+        f.width = em(8);  // room for 1024 beside the - and + buttons
+        changed |= typed_input("##tile_pad", f, in.pad);
     }
     if (in.layout == 2) {
         ImGui::SetNextItemWidth(em(9));
@@ -147,11 +143,9 @@ void memory_tile_panel(AppState& s) {
             "swaps the 8-byte halves of each 16 bytes on odd rows.");
     }
     if (in.layout == 5) {
-        ImGui::SetNextItemWidth(em(8));
-        if (ImGui::InputInt("chunk (elements)##tile_rot", &in.rotate)) {
-            in.rotate = std::clamp(in.rotate, 1, kMaxTileDim);
-            changed = true;
-        }
+        TypedField f{&io::fields::rotate, 1, kMaxTileDim, 1, 8, "chunk (elements)"};
+        f.width = em(8);
+        changed |= typed_input("##tile_rot", f, in.rotate);
         item_tooltip("Rotation swizzle: chunk c of row r moves to (c + r) mod (columns / chunk).");
     }
     if (changed) mark_changed(s);

@@ -90,11 +90,9 @@ void roofline_inputs(AppState& s) {
         ImGui::EndCombo();
     }
     auto size = [&](const char* label, const io::FieldSpec& f, std::int64_t* v, float width) {
-        ImGui::SetNextItemWidth(em(width));
-        if (ImGui::InputScalar(label, ImGuiDataType_S64, v)) {
-            *v = std::clamp(*v, f.lo, f.hi);
-            changed = true;
-        }
+        TypedField t{&f, f.lo, f.hi, 0, 0, label};
+        t.width = em(width);
+        changed |= typed_input((std::string("##") + label).c_str(), t, *v);
     };
     size("M", F::m, &in.m, 5);
     next("N", 5);

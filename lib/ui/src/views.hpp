@@ -2,7 +2,6 @@
 // conventions they share (colours per block and per limiter, tooltips, em units).
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,7 +48,7 @@ void input_row(const char* label, const char* tip);
 // A multiline text box over a std::string that grows as the user types or pastes.
 bool input_text_multiline(const char* id, std::string& text, ImVec2 size);
 // A one-line text box over a std::string that grows with what is typed, with a grey hint when empty.
-bool input_text_hint(const char* id, const char* hint, std::string& text);
+bool input_text_hint(const char* id, const char* hint, std::string& text, int flags = 0);
 // A full-width combo over an enum whose values are in the order of a choice field's spellings
 // (occ/io/binding.hpp): the app offers the words the CLI and JSON take. True when changed.
 bool choice_combo(const char* id, int& index, const io::FieldSpec& spec);
@@ -71,7 +70,15 @@ struct TypedField {
     std::int64_t lo = 0, hi = 0;
     std::int64_t step = 0, fast = 0;  // the - and + buttons (0: none); fast: with Ctrl held
     const char* unit = nullptr;       // beside the field ("threads"); a size shows its value in KiB there
-    std::function<std::string(std::int64_t)> refuse;
+    // Messages, each given `ctx`: refuse for a value outside lo..hi (nullptr: "must be lo..hi"); check
+    // for a rule inside it (an offset in whole elements), "" when the value is good. Plain function
+    // pointers: the page's download budget (docs/PERFORMANCE.md) has no room for std::function.
+    std::string (*refuse)(const void* ctx, std::int64_t v) = nullptr;
+    std::string (*check)(const void* ctx, std::int64_t v) = nullptr;
+    const void* ctx = nullptr;
+    // > 0: the field (with its buttons) is this wide and `unit` is its label after it, as ImGui's
+    // own inputs are laid out in a row of fields; 0: it fills the column, the unit in em(5.5).
+    float width = 0;
 };
 bool typed_input(const char* id, const TypedField& f, std::int64_t& v);
 bool typed_input(const char* id, const TypedField& f, int& v);
