@@ -701,3 +701,35 @@ TEST_CASE("frame time with every view open") {
     MESSAGE("frame ms at rest " << rest << ", while dragging " << dragging << "; all views " << all_rest << " / " << all_dragging);
     CHECK(rest < 50.0);  // generous: CI machines are shared; the target (4 ms) is tracked in docs/PERFORMANCE.md
 }
+
+// The desktop's wheel: GLFW's scroll callback gives -1 a notch down (GLFW input guide, "Scroll
+// input"), and imgui_impl_glfw passes it to io.MouseWheel as is. A notch down moves the column up
+// by a notch (not to its end), a notch up brings it back. (The page hands its notches the same way:
+// web/index.html, tests/web/typing.test.mjs.)
+TEST_CASE("the wheel: a notch down scrolls the inputs column down by a notch") {
+    Headless h;
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1366, 768);
+    occ::ui::App app;
+    Headless::upload_fonts();
+    io.MousePos = ImVec2(120, 500);  // over the left column (GPU picker and kernel inputs)
+    for (int i = 0; i < 6; ++i) run_frame(app);
+    auto y_of = [](const char* text) {
+        const occ::io::json layout = occ::ui::check_layout();
+        for (const auto& t : layout["texts"])
+            if (t["text"] == text) return t["rect"][1].get<float>();
+        return -1.0f;
+    };
+    const float y0 = y_of("Hints");
+    REQUIRE(y0 > 0);
+    io.MouseWheel = -1.0f;
+    run_frame(app);
+    run_frame(app);
+    const float y1 = y_of("Hints");
+    CHECK(y1 < y0);
+    CHECK(y0 - y1 <= 200);
+    io.MouseWheel = 1.0f;
+    run_frame(app);
+    run_frame(app);
+    CHECK(y_of("Hints") == doctest::Approx(y0).epsilon(0.001));
+}
