@@ -272,8 +272,8 @@ py::dict grid(const py::dict& request) {
 }
 
 // Blocks per SM for n configurations: four int64 columns (threads, regs, smem_static,
-// smem_dynamic) over one device and one set of options. Tables (PreparedDevice) when the kernel
-// leaves max_dynamic_smem to the opt-in; the full rules per query otherwise. An input outside the
+// smem_dynamic) over one device and one set of options. Tables (PreparedDevice) when the request
+// gives no field they do not take (io::prepared_takes); the full rules per query otherwise. An input outside the
 // model's ranges raises the model's own message for the first such configuration.
 py::bytearray blocks_per_sm_many(const py::dict& options, const py::buffer& threads, const py::buffer& regs, const py::buffer& smem_static,
                                  const py::buffer& smem_dynamic) {
@@ -291,7 +291,7 @@ py::bytearray blocks_per_sm_many(const py::dict& options, const py::buffer& thre
     std::size_t bad = n;
     {
         py::gil_scoped_release release;
-        const bool tables = r.kernel.max_dynamic_smem < 0;
+        const bool tables = occ::io::prepared_takes(r);
         const occ::PreparedDevice prepared(r.device.arch, r.launch.carveout, r.launch.cache_config, r.kernel.partitioned_gc);
         occ::KernelResources k = r.kernel;
         occ::LaunchConfig l = r.launch;
@@ -307,6 +307,9 @@ py::bytearray blocks_per_sm_many(const py::dict& options, const py::buffer& thre
                 k.smem_static = ss[i];
                 l.smem_dynamic = sd[i];
                 b = occ::blocks_per_sm_fast(r.device.arch, k, l);
+                // The bare count keeps cuda_occupancy.h's number where the full answer refuses the
+                // launch (a max_dynamic_smem beyond the opt-in maximum); a launch that cannot run counts 0.
+                if (b > 0 && !occ::compute_occupancy(r.device, k, l).ok()) b = 0;
             }
             out[i] = b;
             if (b < 0 && bad == n) bad = i;

@@ -840,19 +840,19 @@ using R = OccupancyRequest;
 using K = KernelResources;
 using L = LaunchConfig;
 constexpr FieldBinding<R> kLaunchBindings[] = {
-    bind<&R::kernel, &K::regs_per_thread>(regs, Echo::always, From::artefact),
-    bind<&R::kernel, &K::smem_static>(smem_static, Echo::always, From::artefact),
-    bind<&R::launch, &L::smem_dynamic>(smem_dynamic),
-    bind<&R::launch, &L::carveout>(carveout),
-    bind<&R::launch, &L::cache_config>(cache_config),
-    bind<&R::kernel, &K::optin>(optin),
-    bind<&R::kernel, &K::max_dynamic_smem>(max_dynamic_smem, Echo::unless_default),
-    bind<&R::kernel, &K::barriers>(barriers, Echo::always, From::artefact),
-    bind<&R::kernel, &K::partitioned_gc>(partitioned_gc),
-    bind<&R::launch, &L::grid_blocks>(grid, Echo::unless_default),
-    bind<&R::kernel, &K::virtual_resources>(virtual_resources, Echo::unless_default),
-    bind<&R::kernel, &K::max_threads>(max_threads, Echo::unless_default),
-    bind<&R::kernel, &K::tmem_columns>(tmem_columns, Echo::unless_default),
+    bind<&R::kernel, &K::regs_per_thread>(regs, Fast::query, Echo::always, From::artefact),
+    bind<&R::kernel, &K::smem_static>(smem_static, Fast::query, Echo::always, From::artefact),
+    bind<&R::launch, &L::smem_dynamic>(smem_dynamic, Fast::query),
+    bind<&R::launch, &L::carveout>(carveout, Fast::device),
+    bind<&R::launch, &L::cache_config>(cache_config, Fast::device),
+    bind<&R::kernel, &K::optin>(optin, Fast::query),
+    bind<&R::kernel, &K::max_dynamic_smem>(max_dynamic_smem, Fast::general, Echo::unless_default),
+    bind<&R::kernel, &K::barriers>(barriers, Fast::query, Echo::always, From::artefact),
+    bind<&R::kernel, &K::partitioned_gc>(partitioned_gc, Fast::device),
+    bind<&R::launch, &L::grid_blocks>(grid, Fast::no_count, Echo::unless_default),
+    bind<&R::kernel, &K::virtual_resources>(virtual_resources, Fast::query, Echo::unless_default),
+    bind<&R::kernel, &K::max_threads>(max_threads, Fast::general, Echo::unless_default),
+    bind<&R::kernel, &K::tmem_columns>(tmem_columns, Fast::no_count, Echo::unless_default),
 };
 
 // [SECTION] Kinds
@@ -925,6 +925,12 @@ const KindSpec kKinds[] = {
 }  // namespace
 
 std::span<const FieldBinding<OccupancyRequest>> launch_bindings() { return kLaunchBindings; }
+
+bool prepared_takes(const OccupancyRequest& r) {
+    for (const FieldBinding<OccupancyRequest>& b : kLaunchBindings)
+        if (b.fast == Fast::general && b.get(r) != b.def) return false;
+    return true;
+}
 std::span<const FieldSpec* const> amd_only_fields() { return kAmdOnly; }
 
 std::span<const KindSpec> request_kinds() { return kKinds; }

@@ -70,6 +70,9 @@ struct OccupancyRequest {
 // The launch's plain fields bound to the members they fill (schema.cpp; occ/io/binding.hpp):
 // the reader, the echo, the --batch fast path and the kinds' field lists iterate them.
 std::span<const FieldBinding<OccupancyRequest>> launch_bindings();
+// Whether occ::PreparedDevice answers the request's block count: every bound field the prepared
+// path does not take (FieldBinding::fast) is at its default.
+bool prepared_takes(const OccupancyRequest& r);
 // Reads the device and launch fields from `request` (other keys are left for the caller: no
 // unknown-field check). `context` names the object in messages.
 Result<OccupancyRequest> read_occupancy_request(const json& request, std::string_view context = "occupancy request");

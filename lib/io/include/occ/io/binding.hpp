@@ -6,7 +6,7 @@
 // --batch fast reader (batch.cpp), the kinds' field lists and so the CLI flags, Python keywords,
 // the page's requests and the docs check. A plain field is one line of that table:
 //
-//     bind<&OccupancyRequest::kernel, &KernelResources::barriers>(fields::barriers),
+//     bind<&OccupancyRequest::kernel, &KernelResources::barriers>(fields::barriers, Fast::query),
 //
 // Plain values (integers, sizes, booleans, choices) travel as an int64: a boolean as 0/1, a
 // choice as its index in FieldSpec::choices, so an enum whose values are in that order (CacheConfig
@@ -30,6 +30,13 @@ enum class Echo : std::uint8_t { always, unless_default };
 // Who supplies the value: the request, or the compiled kernel where one is read (a compiler log
 // or a binary gives registers, static shared memory and barriers; the request may not).
 enum class From : std::uint8_t { request, artefact };
+// Which fast path takes the field (occ/prepared.hpp): the prepared device's tables are built for it
+// (carveout, cache config, partitioned caching), a prepared query takes it as an argument (registers,
+// shared memory, opt-in, barriers, virtual resources), it never changes the block count (grid,
+// Tensor Memory columns: effective limits only), or only the full rules take it (max_threads,
+// max_dynamic_smem): a request that gives such a field leaves the prepared path
+// (prepared_takes, api.hpp). Every binding says which, so a new field cannot be forgotten there.
+enum class Fast : std::uint8_t { general, device, query, no_count };
 
 template <typename Req>
 struct FieldBinding {
@@ -38,6 +45,7 @@ struct FieldBinding {
     void (*set)(Req&, std::int64_t);
     Echo echo = Echo::always;
     From from = From::request;
+    Fast fast = Fast::general;
     std::int64_t def = 0;  // default_value(*spec), worked out when the table is built
 };
 
@@ -99,7 +107,7 @@ constexpr std::int64_t default_value(const FieldSpec& s) {
 // The binding of `spec` to the member at the end of a chain of member pointers
 // (&OccupancyRequest::kernel, &KernelResources::regs_per_thread).
 template <auto First, auto... Rest>
-constexpr auto bind(const FieldSpec& spec, Echo echo = Echo::always, From from = From::request) {
+constexpr auto bind(const FieldSpec& spec, Fast fast, Echo echo = Echo::always, From from = From::request) {
     using Owner = typename detail::owner_of<decltype(First)>::type;
     using V = detail::member_t<Owner, First, Rest...>;
     return FieldBinding<Owner>{&spec,
@@ -107,6 +115,7 @@ constexpr auto bind(const FieldSpec& spec, Echo echo = Echo::always, From from =
                                [](Owner& r, std::int64_t v) { detail::member<First, Rest...>(r) = detail::from_value<V>(v); },
                                echo,
                                from,
+                               fast,
                                default_value(spec)};
 }
 
