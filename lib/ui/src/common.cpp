@@ -222,7 +222,8 @@ bool typed_input(const char* id, const TypedField& f, std::int64_t& v) {
     Typed& t = typed_field(ImGui::GetID(id));
     const ImGuiStyle& st = ImGui::GetStyle();
     const bool size = f.spec->type == io::FieldType::size;
-    const std::string unit = size && f.width <= 0 ? (v >= 1024 ? format_bytes(v) : std::string("bytes")) : std::string(f.unit ? f.unit : "");
+    const std::string unit = size && f.width <= 0 ? (v >= 1024 ? format_bytes(v) : std::string("bytes"))
+                                                  : std::string(f.unit ? f.unit : "");
     if (!t.error.empty() && v != t.refused) t.error.clear();  // a new scenario, a step, an undo
     const bool editing = ImGui::GetActiveID() == ImGui::GetID(id);
     if (t.error.empty() && !editing) t.text = std::to_string(v);

@@ -43,8 +43,8 @@ TypedField launch_typed(const LaunchField& ctx, std::int64_t lo, std::int64_t hi
     return f;
 }
 template <typename V>
-bool launch_field(const AppState& s, const char* id, const io::FieldSpec& spec, V& v, std::int64_t lo, std::int64_t hi,
-                  std::int64_t step, std::int64_t fast, const char* unit) {
+bool launch_field(const AppState& s, const char* id, const io::FieldSpec& spec, V& v, std::int64_t lo, std::int64_t hi, std::int64_t step,
+                  std::int64_t fast, const char* unit) {
     const LaunchField ctx{&s, &spec};
     return typed_input(id, launch_typed(ctx, lo, hi, step, fast, unit), v);
 }
@@ -103,8 +103,7 @@ void draw_amd_inputs(AppState& s) {
     input_row("LDS static", "Static LDS per workgroup (__shared__ arrays; .group_segment_fixed_size): the smem_static field.");
     changed |= launch_field(s, "##smem_static", io::fields::smem_static, k.lds_bytes, 0, a.lds_per_workgroup, 1024, 16384, nullptr);
     input_row("LDS dynamic", "Dynamic LDS per workgroup (hipLaunchKernelGGL's sharedMemBytes): the smem_dynamic field.");
-    changed |= launch_field(s, "##smem_dynamic", io::fields::smem_dynamic, l.lds_dynamic, 0, a.lds_per_workgroup, 1024, 16384,
-                            nullptr);
+    changed |= launch_field(s, "##smem_dynamic", io::fields::smem_dynamic, l.lds_dynamic, 0, a.lds_per_workgroup, 1024, 16384, nullptr);
     if (a.wave32 && a.wave64) {
         input_row("Wave size", io::fields::wave_size.help.data());
         // The field's values: 0 (the target's own), 32, 64.
@@ -174,11 +173,9 @@ void draw_inputs(AppState& s) {
     changed |= launch_field(s, "##regs", io::fields::regs, k.regs_per_thread, 0, a.max_regs_per_thread, 1, 8, "/ thread");
 
     input_row("Static shared", "__shared__ arrays declared in the kernel (ptxas -v: smem).");
-    changed |= launch_field(s, "##smem_static", io::fields::smem_static, k.smem_static, 0, a.smem_per_block_optin, 1024, 16384,
-                            nullptr);
+    changed |= launch_field(s, "##smem_static", io::fields::smem_static, k.smem_static, 0, a.smem_per_block_optin, 1024, 16384, nullptr);
     input_row("Dynamic shared", "The third <<< >>> launch argument.");
-    changed |= launch_field(s, "##smem_dynamic", io::fields::smem_dynamic, l.smem_dynamic, 0, a.smem_per_block_optin, 1024, 16384,
-                            nullptr);
+    changed |= launch_field(s, "##smem_dynamic", io::fields::smem_dynamic, l.smem_dynamic, 0, a.smem_per_block_optin, 1024, 16384, nullptr);
 
     input_row("Opt-in", "cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, ...): needed above 48 KiB per block (7.0+).");
     char optin_label[64];
