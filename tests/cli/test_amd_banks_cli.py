@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of `occ banks` for AMD GPUs (issue 27 item 4): LDS bank conflicts of a wave on
+"""End-to-end tests of `occ banks` for AMD GPUs: LDS bank conflicts of a wave on
 MI300X / gfx942, MI355X / gfx950 and RDNA, --batch equal to --json, and the refusals.
 
 Known answers (docs/AMD.md "LDS bank conflicts" lists the sources):

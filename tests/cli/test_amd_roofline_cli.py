@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`occ roofline` on AMD GPUs (issue 27): the ridge point computed from the catalogue's datasheet
+"""`occ roofline` on AMD GPUs: the ridge point computed from the catalogue's datasheet
 peaks, the device list, and a precision no source states refused (exit 2). Known answers:
   [MI250X]  AMD's MI200 launch table (lib/core/src/amd_arch.cpp cites the copy read): MI250X FP16
             matrix 383.0 TFLOP/s, FP64 vector 47.9 TFLOP/s, HBM2e 3.2 TB/s.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""--batch never loses a line (issue 7): whatever arrives on stdin, output line i answers input line i,
+"""--batch never loses a line: whatever arrives on stdin, output line i answers input line i,
 bad lines get {"error": ...} and the run goes on; exit status 1 when any line failed, else 0."""
 import json
 import os

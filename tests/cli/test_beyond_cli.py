@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""occ roofline, occ advise and occ occupancy --ptxas end to end (issue 6): human tables, --json,
+"""occ roofline, occ advise and occ occupancy --ptxas end to end: human tables, --json,
 --batch, exit codes (0 ok, 1 a batch line failed, 2 bad input)."""
 import json
 import os

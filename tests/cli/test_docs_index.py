@@ -38,5 +38,29 @@ class DocsIndex(unittest.TestCase):
             self.assertIn(words, first)
 
 
+class SourceComments(unittest.TestCase):
+    """Code cites the public source of a fact, never this project's own issue numbers (history lives
+    in git; the number says nothing to a reader). Another project's numbered issue, named with the
+    project on the same line, stays."""
+
+    OTHER = re.compile(r"(CUTLASS|llvm-project|rocm-libraries|GCC|LLVM|GitHub|triton)\s+issue", re.I)
+
+    def test_no_issue_numbers_in_code(self):
+        found = []
+        for top in ("lib", "native", "python", "web", "tests", "bench", "cuda_validation", "scripts"):
+            for root, dirs, files in os.walk(os.path.join(SRC, top)):
+                dirs[:] = [d for d in dirs if d not in ("fixtures", "node_modules", "regress")]
+                for name in files:
+                    if not name.endswith((".cpp", ".hpp", ".h", ".cu", ".py", ".mjs", ".js", ".sh", ".html", ".txt")):
+                        continue
+                    path = os.path.join(root, name)
+                    with open(path, encoding="utf8", errors="replace") as f:
+                        for n, line in enumerate(f, 1):
+                            for m in re.finditer(r"\b[Ii]ssues? #?\d+", line):
+                                if not self.OTHER.search(line[: m.end()]):
+                                    found.append(f"{os.path.relpath(path, SRC)}:{n}: {line.strip()[:100]}")
+        self.assertEqual(found, [])
+
+
 if __name__ == "__main__":
     unittest.main()

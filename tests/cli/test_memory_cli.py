@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of `occ coalesce` and `occ banks`: every case of issue 4, the 80-column pictures,
+"""End-to-end tests of `occ coalesce` and `occ banks`: every documented case, the 80-column pictures,
 --batch answers equal to single --json answers, and exit codes."""
 import json
 import unittest
@@ -8,7 +8,7 @@ from occ_cli import query, run
 
 
 # (flags, expected fields) — CUDA Best Practices Guide "Coalesced Access to Global Memory" and the
-# vector / broadcast / inactive-lane cases of issue 4.
+# vector / broadcast / inactive-lane cases.
 COALESCE_CASES = [
     ([], {"requests": 1, "sectors": 4, "lines": 1, "bytes_requested": 128, "bytes_transferred": 128,
           "efficiency": 1.0, "ideal_sectors": 4, "excess_sectors": 0}),
@@ -50,7 +50,7 @@ BANK_CASES = [
     (["--block", "32,32", "--order", "column", "--swizzle"], {"max_way": 1, "conflicts": 0}),
     (["--addresses", "0,128,256,-"], {"wavefronts": 3, "max_way": 3}),
     (["--cc", "5.0"], {"conflicts": 0}),
-    # Paired loads (NVIDIA forum 77228, "requests/instruction should reduce from 4 to 2"; issue 26's
+    # Paired loads (NVIDIA forum 77228, "requests/instruction should reduce from 4 to 2"; reported counter
     # measurements): one address for every lane halves 8- and 16-byte loads, never stores; Maxwell keeps 4.
     (["--access-bytes", "16", "--stride", "0"], {"wavefronts": 2, "ideal_wavefronts": 2, "conflicts": 0}),
     (["--access-bytes", "8", "--stride", "0"], {"wavefronts": 1, "conflicts": 0}),

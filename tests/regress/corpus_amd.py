@@ -1,4 +1,4 @@
-"""The AMD lines of the --batch regression corpus (issue 27), appended to the occupancy, banks and
+"""The AMD lines of the --batch regression corpus, appended to the occupancy, banks and
 advise files by gen_corpus.py.
 
 Each kind draws from its own random.Random seeded with SEED, "amd" and the kind's name, so the

@@ -260,7 +260,7 @@ TEST_CASE("layout check: states that show more than the defaults, at every scree
     }
 }
 
-// Issue 24: a dropped fatbin with PTX-only rows (tests/fixtures/binaries/fatbin_none.fatbin) opens
+// A dropped fatbin with PTX-only rows (tests/fixtures/binaries/fatbin_none.fatbin) opens
 // its table from the top, and at every screen size every word drawn in the Advisor tab is one drawn
 // on a screen wide enough that nothing wraps (a word broken across lines, "com" + "pute_90", is not),
 // from the binaries' section down. A text partly scrolled out of view (a "Use" button at the bottom
@@ -307,7 +307,7 @@ TEST_CASE("layout check: a dropped fatbin's table opens at its heading and no wo
     }
 }
 
-// Issue 27: the Advisor tab shows occ::amd's advice for an AMD GPU (the VGPR cut with the
+// The Advisor tab shows occ::amd's advice for an AMD GPU (the VGPR cut with the
 // amdgpu-waves-per-eu to ask for, the waves over 304 CUs), and at every screen size every word the
 // tab draws, for it and for an A100, is one drawn on a screen wide enough that nothing wraps: the
 // before/after tables turn into lines before a column would break "Registers" into "Register" + "s"

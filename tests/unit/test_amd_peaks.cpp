@@ -1,4 +1,4 @@
-// AMD roofline peaks (issue 27): every AMD entry of the catalogue carries the dense figures its source
+// AMD roofline peaks: every AMD entry of the catalogue carries the dense figures its source
 // states, and nothing else (a precision no source read states stays 0: "not published"). The
 // sources, with their tags, are cited in lib/core/src/amd_arch.cpp; the figures below are copied
 // from those documents, not from the code:

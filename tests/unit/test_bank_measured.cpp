@@ -68,7 +68,7 @@ TEST_CASE("paired loads: the forum's LDS.128 numbers, 4 requests unpaired and 2 
     CHECK(analyze_banks(warp_at(16, [](int t) { return t / 2 * 16; })).wavefronts == 4);
 }
 
-// Issue 26's measurements: every lane on one address, lane pairs t and t^1, and the four lanes of a
+// Reported counter measurements: every lane on one address, lane pairs t and t^1, and the four lanes of a
 // quad took half the wavefronts of the 2- and 4-phase minimum, for 8- and 16-byte loads; stores
 // never merged. Half, not a quarter, for the quad: the forum's "2x" packing is the most there is.
 TEST_CASE("paired loads: same address, pairs and quads halve 8- and 16-byte loads; stores and 4-byte loads stay") {
@@ -147,7 +147,7 @@ TEST_CASE("LDS.128 counters: 4 wavefronts an instruction, conflicts beyond that"
     CHECK(bad.conflicts * instructions == 247'645'440);
 }
 
-// Issue 26's cp.async measurements: a global source off a 32-byte boundary cost one more shared
+// Reported cp.async counter measurements: a global source off a 32-byte boundary cost one more shared
 // wavefront; a strided source inflated the shared counters; copies to one destination did not merge.
 TEST_CASE("cp.async: the global source's sectors bound the shared wavefronts") {
     CHECK(cp_async_source_wavefronts(16) == 4);

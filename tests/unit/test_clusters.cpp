@@ -98,7 +98,7 @@ TEST_CASE("clusters request, with a GPC layout override") {
 }
 
 // Public cudaOccupancyMaxActiveClusters results at one block per SM (sources in gpu_db.cpp).
-TEST_CASE("measured cluster counts: B200 and B300 ([BWCL]), RTX 5090 (issue 11)") {
+TEST_CASE("measured cluster counts: B200 and B300 ([BWCL]), RTX 5090 (reported)") {
     const std::pair<int, int> bw[] = {{2, 74}, {3, 45}, {4, 33},  {5, 26}, {6, 22}, {7, 15},
                                       {8, 15}, {9, 15}, {10, 11}, {12, 7}, {14, 7}, {16, 7}};
     for (const char* name : {"B200", "B300"}) {

@@ -216,7 +216,7 @@ TEST_CASE("every GPU name and alias finds its own entry, or is an ambiguous spel
     }
 }
 
-TEST_CASE("database corrections (issue 11 item 7): GB200/GB300, H20, H800, A800") {
+TEST_CASE("database corrections: GB200/GB300, H20, H800, A800") {
     // GB200 and GB300: their own 152-SM entries, not aliases of B200 / B300 (148).
     CHECK(find_gpu("GB200")->sm_count == 152);
     CHECK(find_gpu("NVIDIA GB200")->arch.cc_major == 10);

@@ -133,7 +133,7 @@ TEST_CASE("device table: sources, dense figures, lookups") {
     CHECK(dev("H100").at(Precision::fp16).tflops == doctest::Approx(989.4));  // dense, not the 1,979 sparse figure
     CHECK(dev("H100").at(Precision::fp8).tflops == doctest::Approx(1978.9));
     CHECK(dev("H200").dram_gbps == 4800);
-    // Issue 11 item 7: B200 FP32 75 TFLOP/s and 7.7 TB/s (NVIDIA's per-GPU Blackwell table), L40S dense FP16/BF16.
+    // B200 FP32 75 TFLOP/s and 7.7 TB/s (NVIDIA's per-GPU Blackwell table), L40S dense FP16/BF16.
     CHECK(dev("B200").at(Precision::fp32).tflops == doctest::Approx(75));
     CHECK_FALSE(dev("B200").at(Precision::fp32).tensor);
     CHECK(dev("B200").dram_gbps == 7700);

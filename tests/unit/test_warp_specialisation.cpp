@@ -1,4 +1,4 @@
-// test_warp_specialisation.cpp — Hopper/Blackwell resources (issue 25): setmaxnreg register plans,
+// test_warp_specialisation.cpp — Hopper/Blackwell resources: setmaxnreg register plans,
 // Tensor Memory as an effective limit, architecture-specific builds. Each known answer cites its source.
 #include <doctest/doctest.h>
 

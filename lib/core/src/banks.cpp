@@ -212,7 +212,7 @@ int shared_load_pairs(const WarpAccess& w) {
     // "with uniform addresses" return 128 bytes = 1 register per cycle, packed two lanes at a time when
     // "Thread pairs (Tn and Tn^1) have the same addresses for all active threads", or Tn and Tn^2 ("these
     // encompass the case where all active threads have the same address"): LDS.128 then takes 2 requests
-    // instead of 4. The same packing halves LDS.64 (2 -> 1); stores are never packed (measured, issue 26).
+    // instead of 4. The same packing halves LDS.64 (2 -> 1); stores are never packed (reported counter measurements).
     if (w.op != AccessOp::load || (w.access_bytes != 8 && w.access_bytes != 16) || w.active == 0) return 0;
     // A pair with an inactive lane neither breaks the rule nor makes it: at least one pair must have both
     // lanes active (one lane alone, or every other lane active with distinct addresses, is no pairing).

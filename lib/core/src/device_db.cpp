@@ -73,7 +73,7 @@ constexpr ArchRules same_as(ArchRules r, int cc_minor, const char* source) {
 //                   and Tn^2, share addresses; the Ampere SGEMM of Yinghan-Li/YHs_Sample
 //                   (cuda/gemm/ampere_sgemm.cu, "z thread map to avoid LDS.128 shared memory broadcast
 //                   limitation") lays its cc 8.0 fragments out for it; measured halving on 8- and
-//                   16-byte loads, never on stores (issue 26). 5.x-6.x: no public evidence, off.
+//                   16-byte loads, never on stores (reported counter measurements). 5.x-6.x: no public evidence, off.
 constexpr ArchRules kVolta70{.cc_major = 7,
                              .cc_minor = 0,
                              .family = "Volta",

@@ -35,7 +35,7 @@
 //   [BWCL]    Public cuOccupancyMaxActiveClusters results at one block per SM, identical on B200 and B300
 //             (cluster size: clusters) 2: 74, 3: 45, 4: 33, 5: 26, 6: 22, 7: 15, 8: 15, 9: 15, 10: 11, 12: 7,
 //             14: 7, 16: 7 (a decode-kernel planner's DECODE_MAX_ACTIVE_CLUSTERS table, "measured on B200 /
-//             B300"; issue 11 quotes 74 and 33 for B300).
+//             B300"; a second report quotes 74 and 33 for B300).
 //             Under occ's cluster model (a GPC of S SMs holds floor(S / size) clusters) exactly one split of
 //             148 SMs into whole TPCs gives all twelve: 20, 20, 20, 18, 18, 18, 18, 10, 2, 2, 2 (found by
 //             exhaustive search). The 8-GPC die of [BUBLOG] fits only if the 16 enabled SMs of one GPC
@@ -374,13 +374,13 @@ constexpr GpuEntry kGpus[] = {
         "Blackwell Ultra B300: 148 of the 160 SMs of [BUBLOG] enabled (public B300 cluster counts [BWCL] use all 148)", {},
         kBlackwellDcGpc),
     // GB300's per-GPC split is not measured publicly as far as occ's sources go: an even split is assumed (and says so);
-    // one public measurement of 14 active clusters of 8 is reported against it (issue 25) but could not be traced to its source.
+    // one public measurement of 14 active clusters of 8 is reported against it but could not be traced to its source.
     gpu("GB300", 10, 3, 152, Segment::datacenter, "gb300,gb300nvl72", "", "[GBSM] Grace Blackwell Ultra GB300: each GPU reports 152 SMs"),
     gpu("Jetson-AGX-Thor", 11, 0, 20, Segment::embedded, "agxthor,jetsonagxthor,thor,jetsonthor", "NVIDIA Thor",
         "Jetson AGX Thor: 2560 cores = 20 SMs", {},
         GpcSplit{.gpcs = 3,
                  .max_sms_per_gpc = 8,
-                 .source = "Jetson Thor: GPCs of at most 8 SMs (NVIDIA's Jetson Thor documentation, as issue 25 reports it); "
+                 .source = "Jetson Thor: GPCs of at most 8 SMs (NVIDIA's Jetson Thor documentation, as reported to occ; not read here); "
                            "20 SMs in 3 GPCs, split assumed even (8, 6, 6)"}),
     gpu("RTX-5090", 12, 0, 170, Segment::consumer, "5090,rtx5090,rtx5090d", "NVIDIA GeForce RTX 5090|NVIDIA GeForce RTX 5090 D",
         "RTX Blackwell whitepaper: RTX 5090 170 SMs",

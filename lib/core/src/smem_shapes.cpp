@@ -432,7 +432,7 @@ WarpAccess tile_global_access(const TileLayout& t, const TileAccess& a, int warp
 // [SECTION] Analysis
 
 int cp_async_source_wavefronts(int sectors) {
-    // A model of three measured effects (issue 26): a cp.async whose global source is not 32-byte aligned
+    // A model of three effects in reported counter measurements: a cp.async whose global source is not 32-byte aligned
     // cost one more shared wavefront, a strided source inflated the shared counters, and copies to one
     // destination did not merge. The shared writes are made as the global sectors arrive, 128 bytes (4
     // sectors) per wavefront at most, so a warp's copy needs at least ceil(sectors / 4) of them; the

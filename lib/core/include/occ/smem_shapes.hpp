@@ -14,7 +14,7 @@
 //     Swizzle<2,5,2> and the 8-byte halves of each 16 bytes swapped on odd 128-byte rows (cuda.h
 //     CUtensorMapSwizzle; CUTLASS get_tma_swizzle_base, mma_sm100_desc.hpp)
 //   rotation: chunk c of row r moves to (c + r) mod (columns / chunk)
-//   cp.async's shared side: at least one wavefront per 4 global sectors it reads (issue 26's measurements)
+//   cp.async's shared side: at least one wavefront per 4 global sectors it reads (reported counter measurements; cuda_validation's "cp.async source" cases)
 //   ldmatrix/stmatrix .xN: lanes 8k..8k+7 give the 16-byte row addresses of matrix k (PTX ISA, ldmatrix);
 //     a 16-byte access runs as 4 phases of 8 lanes, so each matrix is one phase (one wavefront ideal)
 //   cp.async: 4, 8 or 16 bytes per lane (PTX ISA cp-size); the global side is sectors, the shared side
