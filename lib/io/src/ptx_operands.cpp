@@ -168,12 +168,15 @@ std::string parse_operand(std::string_view s, const PtxLimits& lim, int nesting,
         if (s.back() != ']') return "unterminated '['";
         return parse_address(s.substr(1, s.size() - 2), lim, op);
     }
-    if (s.front() == '{') {
-        if (s.back() != '}') return "unterminated '{'";
-        if (nesting > 0) return "nested '{'";
+    if (s.front() == '{' || s.front() == '(') {
+        // {a, b} is a vector; (a, b) is call's return or argument list, kept the same way.
+        const char close = s.front() == '{' ? '}' : ')';
+        if (s.back() != close) return std::string("unterminated '") + s.front() + "'";
+        if (nesting > 0) return "nested brackets in a vector";
         op.kind = ptx::OperandKind::vector;
         std::vector<std::string_view> parts;
         if (!split_commas(s.substr(1, s.size() - 2), parts)) return "unbalanced brackets in a vector";
+        if (parts.size() == 1 && parts[0].empty()) return {};  // "()" or "{}"
         if (parts.size() > lim.max_vector) return "vector of more than " + std::to_string(lim.max_vector) + " elements";
         for (auto p : parts) {
             ptx::Operand e;
