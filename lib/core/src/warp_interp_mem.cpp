@@ -259,7 +259,17 @@ void exec_memory(Machine& m, int index, std::uint32_t lanes, std::uint32_t unkno
             }
         }
         if (unknown_guard) dst[0] = addr[0];
-        record(m, site, addr, lanes, unknown_guard, bytes, SiteModel::global);
+        // The optional src-size (Triton's mask): a lane with src-size 0 reads nothing from global
+        // memory and zero-fills its shared bytes (PTX ISA "cp.async").
+        std::uint32_t reading = lanes;
+        if (o.size() >= 4 && (o[3].kind == ptx::OperandKind::reg || o[3].kind == ptx::OperandKind::imm))
+            for (int lane = 0; lane < kWarpLanes; ++lane) {
+                if (!((lanes >> lane) & 1u)) continue;
+                const Val n = m.read(o[3], lane, 32);
+                if (n.known && n.v == 0) reading &= ~(1u << lane);
+                else if (!n.known) addr[static_cast<std::size_t>(lane)] = n;  // the read is unknown too
+            }
+        record(m, site, addr, reading, unknown_guard, bytes, SiteModel::global);
         record(m, site + 1, dst, lanes, unknown_guard, bytes, SiteModel::shared);
         return;
     }
