@@ -169,7 +169,9 @@ TEST_CASE("ptx: asynchronous and descriptor instructions are recognised by name"
         {"tcgen05.ld.sync.aligned.32x32b.x2.b32", InstrClass::mma},
         {"shfl.sync.idx.b32", InstrClass::other},
     };
-    for (const auto& [op, cls] : expect) {
+    for (const auto& row : expect) {
+        const char* op = row.first;  // (not a structured binding: clang 14 cannot capture one)
+        const InstrClass cls = row.second;
         const auto* in = find_op(e, op);
         REQUIRE_MESSAGE(in, op);
         CHECK_MESSAGE(occ::ptx::classify(*in) == cls, op);
