@@ -313,3 +313,22 @@ TEST_CASE("interp: refused options") {
     o.warps = {{{1, 0, 0}, 0}};
     CHECK(occ::interpret_warps(*r, *e, o, sm80()).error.find("outside the grid") != std::string::npos);
 }
+
+TEST_CASE("interp: every fixture entry runs without crashing, with or without parameters") {
+    for (const char* f : {"kernels_sm80.ptx", "kernels_sm90.ptx", "triton_add_sm90a.ptx", "triton_async_sm100a.ptx"}) {
+        auto r = occ::io::read_ptx(ptx_fixture(f));
+        REQUIRE(r);
+        for (const auto& e : r->entries) {
+            for (auto policy : {occ::UnknownBranch::stop, occ::UnknownBranch::not_taken, occ::UnknownBranch::taken}) {
+                occ::InterpOptions o;
+                o.block[0] = 64;
+                o.warps = {{{0, 0, 0}, 0}, {{0, 0, 0}, 1}};
+                o.unknown_branch = policy;
+                const auto rep = occ::interpret_warps(*r, e, o, sm80());
+                REQUIRE(rep.ok());
+                CHECK(rep.warps.size() == 2);
+                for (const auto& s : rep.sites) CHECK(s.costed + s.unknown <= s.executions);
+            }
+        }
+    }
+}
