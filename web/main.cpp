@@ -112,12 +112,8 @@ const occ::io::json* ui_memory(const occ::io::json& scenario) {
 // What a link patches: the default scenario, or for an AMD GPU or target (occ/io/amd.hpp) the AMD
 // request's defaults for it with the default "ui" (the NVIDIA-only fields are not an AMD request's).
 occ::io::json link_base(const occ::io::json& s) {
-    if (!occ::io::is_amd_request(s)) return g.defaults;
-    const auto arch = s.find("arch"), gpu = s.find("gpu");
-    const occ::io::json* name = arch != s.end() ? &*arch : gpu != s.end() ? &*gpu : nullptr;
-    occ::io::json base = occ::io::json::object();
-    if (name && name->is_string())
-        if (const occ::io::AmdRequest t = occ::io::amd_target(name->get<std::string>()); t.arch) base = occ::io::amd_request_to_json(t);
+    occ::io::json base = occ::io::target_defaults(s);
+    if (base.is_null()) return g.defaults;
     if (g.defaults.contains("ui")) base["ui"] = g.defaults["ui"];
     return base;
 }

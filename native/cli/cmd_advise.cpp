@@ -9,6 +9,7 @@
 #include "occ/format.hpp"
 #include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
+#include "occ/text.hpp"
 
 namespace occ::cli {
 namespace {
@@ -122,7 +123,7 @@ void print_waves(const WaveResult& w, bool grid_given, const AdviceWords& words 
 void print_clusters(const ClusterResult& c) {
     std::printf("\nClusters of %d%s\n", c.cluster_size, c.non_portable ? " (non-portable)" : "");
     std::string gpcs;
-    for (int x : c.layout.sms_per_gpc) gpcs += (gpcs.empty() ? "" : ",") + std::to_string(x);
+    for (int x : c.layout.sms_per_gpc) join_into(gpcs, ",", std::to_string(x));
     std::printf("  GPC layout        %d GPCs: %s SMs%s\n                    %s\n", c.layout.gpc_count(), gpcs.c_str(),
                 c.layout.assumed ? " (assumed)" : "", c.layout.source.c_str());
     if (c.ok())
@@ -247,7 +248,7 @@ Examples:
             return;
         }
         // An AMD GPU or target (--gpu MI300X, --arch gfx942): occ::amd's advice, in the same shape.
-        if (const Result<json> req = request_from(o->request); req && io::is_amd_request(*req)) {
+        if (const Result<json> req = request_from(o->request); req && io::request_vendor(*req) == io::Vendor::amd) {
             out.code = run_answer(o->request, o->as_json, io::answer_amd_advise, print_amd_human,
                                   [](const io::AmdAdviseAnswer& a) { return a.now.error_message; });
             return;

@@ -180,7 +180,7 @@ and docs/MEMORY.md).)help",
     cmd->callback([o, &out] {
         // An AMD GPU or target (--gpu MI300X, --arch gfx942): the LDS model (--batch lines branch in api_banks).
         if (!o->batch)
-            if (Result<json> req = request_from(o->request); req && io::is_amd_request(*req)) {
+            if (Result<json> req = request_from(o->request); req && io::request_vendor(*req) == io::Vendor::amd) {
                 out.code = run_amd_banks(*o, *req);
                 return;
             }

@@ -14,6 +14,7 @@
 #include "cli.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
+#include "occ/text.hpp"
 
 namespace occ::cli {
 
@@ -64,7 +65,7 @@ void print_wrapped(const char* label, const std::string& text) {
     };
     while (words >> word) {
         if (!line.empty() && line.size() + 1 + word.size() > width) flush();
-        line += (line.empty() ? "" : " ") + word;
+        join_into(line, " ", word);
     }
     if (!line.empty() || first) flush();
 }

@@ -5,6 +5,7 @@
 #include "cli.hpp"
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
+#include "occ/text.hpp"
 
 namespace occ::cli {
 
@@ -24,7 +25,7 @@ void add_gpus(CLI::App& app, Outcome& out) {
                             "smem/SM", "optin/blk", "reserve", "carveouts");
                 for (const auto& a : j["archs"]) {
                     std::string carve;
-                    for (const auto& c : a["carveouts"]) carve += (carve.empty() ? "" : ",") + std::to_string(c.get<long long>() / 1024);
+                    for (const auto& c : a["carveouts"]) join_into(carve, ",", std::to_string(c.get<long long>() / 1024));
                     std::printf("%2d.%-2d %-9s %7d %6d %7s %8s %9s %9s %8s %s\n", a["cc_major"].get<int>(), a["cc_minor"].get<int>(),
                                 a["family"].get<std::string>().c_str(), a["max_threads_per_sm"].get<int>(),
                                 a["max_blocks_per_sm"].get<int>(), format_count(a["regs_per_sm"].get<int>()).c_str(),
@@ -55,7 +56,7 @@ void add_gpus(CLI::App& app, Outcome& out) {
             std::printf("%-24s %-5s %-10s %4s  %-11s %s\n", "name", "cc", "family", "SMs", "segment", "aliases");
             for (const auto& g : j["gpus"]) {
                 std::string aliases;
-                for (const auto& a : g["aliases"]) aliases += (aliases.empty() ? "" : ", ") + a.get<std::string>();
+                for (const auto& a : g["aliases"]) join_into(aliases, ", ", a.get<std::string>());
                 std::printf("%-24s %-5s %-10s %4d  %-11s %s\n", g["name"].get<std::string>().c_str(), g["cc"].get<std::string>().c_str(),
                             g["family"].get<std::string>().c_str(), g["sm_count"].get<int>(), g["segment"].get<std::string>().c_str(),
                             aliases.c_str());
@@ -63,7 +64,7 @@ void add_gpus(CLI::App& app, Outcome& out) {
             std::printf("\n%-24s %-8s %-10s %4s  %-11s %s\n", "AMD", "target", "family", "CUs", "segment", "aliases");
             for (const auto& g : j["amd_gpus"]) {
                 std::string aliases;
-                for (const auto& a : g["aliases"]) aliases += (aliases.empty() ? "" : ", ") + a.get<std::string>();
+                for (const auto& a : g["aliases"]) join_into(aliases, ", ", a.get<std::string>());
                 std::printf("%-24s %-8s %-10s %4d  %-11s %s\n", g["name"].get<std::string>().c_str(), g["isa"].get<std::string>().c_str(),
                             g["family"].get<std::string>().c_str(), g["compute_units"].get<int>(), g["segment"].get<std::string>().c_str(),
                             aliases.c_str());

@@ -14,6 +14,7 @@
 #include "occ/format.hpp"
 #include "occ/io/ptxas.hpp"
 #include "occ/io/rocprof.hpp"
+#include "occ/text.hpp"
 
 namespace occ::cli {
 namespace {
@@ -85,8 +86,7 @@ void print_kernel_table(const io::PtxasAnswer& a) {
             const amd::AmdOccupancyResult& r = *row.amd_result;
             blocks = std::to_string(r.workgroups_per_cu);
             occ = format_percent(r.occupancy);
-            for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
-                if (r.limiters & li.bit) lim += (lim.empty() ? "" : ", ") + std::string(li.label);
+            lim = amd::amd_limiter_labels(r.limiters, ", ");
             lim += " (" + std::to_string(r.waves_per_simd) + "/" + std::to_string(r.max_waves_per_simd) + " waves per SIMD, " +
                    row.amd_device + ")";
         } else if (row.result) {
@@ -123,7 +123,7 @@ void print_kernel_table(const io::PtxasAnswer& a) {
         for (const auto& m : k.amd->profile->measured) {
             char v[64];
             std::snprintf(v, sizeof v, "%.2f", m.second);
-            line += (line.empty() ? "" : ", ") + m.first + " " + v;
+            join_into(line, ", ", m.first + " " + v);
         }
         const std::string name = k.name.empty() ? "(line " + std::to_string(k.line) + ")" : row_name(k, 40);
         std::printf("  %s: %s\n", name.c_str(), line.c_str());

@@ -6,7 +6,7 @@ request gives a field the tables do not take: io::prepared_takes) and `occ occup
 fast line reader (batch.cpp). The full answer: occ.occupancy() and `--batch` with a line the fast
 reader passes on (an "id" that is an object).
 
-The random sweep sets every bound launch field (schema.cpp, kLaunchBindings) on its own and
+The random sweep sets every bound launch field (kinds.cpp, kLaunchBindings) on its own and
 together, at values inside the model's ranges: a fast path that drops a field, or a binding whose
 `Fast` tag says the tables take a field they ignore, gives a different block count here. Seeded:
 a failure names the request. The list of fields swept is checked against occ.fields("occupancy"),

@@ -352,7 +352,7 @@ TEST_CASE("AMD: the Advisor tab shows `occ advise`'s advice, the same JSON") {
     for (int f = 0; f < 3; ++f) run_frame(app);
     REQUIRE(occ::ui::ready(s, occ::ui::Part::advisor, true));
     const occ::io::json ui = occ::io::to_json(s.derived.advisor.amd);
-    const occ::io::json cli = occ::io::api_advise(occ::io::json::parse(request));
+    const occ::io::json cli = occ::io::handle("advise", occ::io::json::parse(request));
     CHECK(ui == cli);
     CHECK(ui["registers"]["regs_to_gain_block"] == 96);
     const std::vector<std::string> texts = occ::ui::drawn_texts();

@@ -125,7 +125,7 @@ TEST_CASE("kinds: one table answers every kind; window.occ, Python and the CLI l
     CHECK(io::handle("nope", json::object())["error"].get<std::string>().find("known: occupancy, advise") != std::string::npos);
 }
 
-// max_threads: the field added through the binding table alone (schema.cpp) plus its rule in the
+// max_threads: the field added through the binding table alone (kinds.cpp) plus its rule in the
 // model. cudaFuncAttributes::maxThreadsPerBlock is "the maximum number of threads per block, beyond
 // which a launch of the function would fail" (CUDA Runtime API, cudaFuncAttributes).
 TEST_CASE("max_threads: a block above the kernel's maximum is refused; at or below it the answer is unchanged") {

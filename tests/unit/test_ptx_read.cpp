@@ -237,7 +237,7 @@ $L__end :
     CHECK(in[4].operands[1].value == 0xFFFFFFFFll);
     CHECK(in[5].operands[1].float_imm);
     CHECK(in[5].operands[1].value == 0x3F800000);
-    CHECK(in[6].operands[1].value == 8);  // octal 010
+    CHECK(in[6].operands[1].value == 8);   // octal 010
     CHECK(in[7].opcode == "setp.ne.b32");  // inside the nested scope
     CHECK(in[8].operands.size() == 3);     // call (ret), helper, (args)
     CHECK(in[9].operands[0].name == "tile");

@@ -223,7 +223,8 @@ TEST_CASE("interp: loop bound cut-off is reported") {
 TEST_CASE("interp: integer semantics seen through shared-memory banks") {
     const std::string decls = ".shared .align 4 .b8 pad[4];\n.shared .align 16 .b8 buf[4096];\n";
     auto wavefronts = [&](const std::string& body, int expect_lanes = 32) {
-        const auto r = run(kernel("mov.u32 %r20, buf;\n" + body + "add.s32 %r21, %r20, %r9;\nst.shared.u32 [%r21], %r1;\n", decls), "k", {});
+        const auto r = run(kernel("mov.u32 %r20, buf;\n" + body + "add.s32 %r21, %r20, %r9;\nst.shared.u32 [%r21], %r1;\n", decls), "k",
+                           {});
         const auto& s = site(r.rep, "st.shared.u32");
         REQUIRE_MESSAGE(s.costed == 1, s.unknown_reason);
         CHECK(s.active_lanes.max == expect_lanes);
@@ -245,10 +246,12 @@ TEST_CASE("interp: integer semantics seen through shared-memory banks") {
     // Signed compare: t - 16 >= 0 only for lanes 16..31, which jump past the first store: it has
     // lanes 0..15 on 16 consecutive words = 1 wavefront (an unsigned compare would send all 32).
     CHECK(wavefronts("sub.s32 %r5, %r1, 16;\nsetp.ge.s32 %p2, %r5, 0;\n@%p2 bra $S;\nshl.b32 %r9, %r1, 2;\n"
-                     "add.s32 %r21, %r20, %r9;\nst.shared.u32 [%r21], %r1;\n$S:\nshl.b32 %r9, %r1, 2;\n", 16) == 1);
+                     "add.s32 %r21, %r20, %r9;\nst.shared.u32 [%r21], %r1;\n$S:\nshl.b32 %r9, %r1, 2;\n",
+                     16) == 1);
     // buf sits after pad at its .align 16 (offset 16), so 16-byte lanes are aligned: 4 wavefronts.
     const auto v = run(kernel("mov.u32 %r20, buf;\nshl.b32 %r9, %r1, 4;\nadd.s32 %r21, %r20, %r9;\n"
-                              "st.shared.v4.u32 [%r21], {%r1, %r1, %r1, %r1};\n", decls),
+                              "st.shared.v4.u32 [%r21], {%r1, %r1, %r1, %r1};\n",
+                              decls),
                        "k", {});
     CHECK(site(v.rep, "st.shared.v4.u32").costed == 1);
     CHECK(site(v.rep, "st.shared.v4.u32").wavefronts.max == 4);

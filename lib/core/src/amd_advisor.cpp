@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "occ/advisor_search.hpp"
+#include "occ/text.hpp"
 
 namespace occ::amd {
 namespace {
@@ -149,6 +150,13 @@ AdviceWords amd_words(const AmdOccupancyResult& r) {
     return w;
 }
 
+std::string amd_limiter_labels(unsigned bits, const char* sep) {
+    std::string s;
+    for (const AmdLimiterInfo& li : amd_limiters())
+        if (bits & li.bit) join_into(s, sep, li.label);
+    return s;
+}
+
 std::string amd_limiter_list(unsigned bits, const char* sep) {
     std::string s;
     for (const AmdLimiterInfo& li : amd_limiters()) {
@@ -157,7 +165,7 @@ std::string amd_limiter_list(unsigned bits, const char* sep) {
         // "Wave slots" -> "wave slots" in running text; acronyms ("VGPRs", "LDS") stay.
         if (label.size() > 1 && label[0] >= 'A' && label[0] <= 'Z' && label[1] >= 'a' && label[1] <= 'z')
             label[0] = char(label[0] - 'A' + 'a');
-        s += (s.empty() ? "" : sep) + label;
+        join_into(s, sep, label);
     }
     return s.empty() ? std::string("nothing") : s;
 }

@@ -12,7 +12,9 @@
 #include <cstdio>
 
 #include "occ/amd.hpp"
+#include "occ/amd_advisor.hpp"
 #include "occ/format.hpp"
+#include "occ/text.hpp"
 
 namespace occ::amd {
 namespace {
@@ -244,9 +246,7 @@ std::string amd_explain(const AmdOccupancyResult& r) {
         s += std::string(li.label) + ": " + amd_limit_note(r, li.bit) + " (" +
              (v == kAmdUnlimited ? std::string("no limit") : str(v) + " workgroups") + ").\n";
     }
-    std::string by;
-    for (const auto& li : kLimiters)
-        if (r.limiters & li.bit) by += (by.empty() ? "" : ", ") + std::string(li.label);
+    const std::string by = amd_limiter_labels(r.limiters, ", ");
     s += str(r.workgroups_per_cu) + " workgroups per " + unit + " (limited by " + by + ") = " + str(r.waves_per_cu) +
          " waves = " + str(r.waves_per_simd) + " of " + str(a.max_waves_per_simd) + " waves per SIMD.";
     if (r.llvm_waves_per_simd != r.waves_per_simd)

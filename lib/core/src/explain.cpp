@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "occ/format.hpp"
+#include "occ/text.hpp"
 
 namespace occ {
 
@@ -89,7 +90,7 @@ std::string explain_limit(Limiter which, const Device& dev, const KernelResource
 std::string limiter_labels(unsigned mask, const char* separator) {
     std::string s;
     for (const LimiterInfo& e : kLimiters)
-        if (mask & e.bit) s += (s.empty() ? "" : separator) + std::string(e.label);
+        if (mask & e.bit) join_into(s, separator, e.label);
     return s;
 }
 

@@ -11,6 +11,7 @@
 
 #include "expr_detail.hpp"
 #include "occ/names.hpp"
+#include "occ/text.hpp"
 
 namespace occ {
 
@@ -424,14 +425,14 @@ IndexExpr IndexExpr::parse(std::string_view expr, std::string_view array, std::s
         for (pa.next(); pa.tk == ExprParser::ident || pa.is("*"); pa.next()) {
             if (pa.is("*")) {
                 if (pointer || last.empty()) return pa.fail("expected a type before '*'"), e;
-                words += (words.empty() ? "" : " ") + last;
+                join_into(words, " ", last);
                 last.clear();
                 pointer = true;
                 continue;
             }
             if (std::find(std::begin(kQualifiers), std::end(kQualifiers), pa.text) != std::end(kQualifiers)) continue;
             if (!last.empty() && pointer) return pa.fail("unexpected " + pa.shown() + " after the name " + last), e;
-            if (!last.empty()) words += (words.empty() ? "" : " ") + last;
+            if (!last.empty()) join_into(words, " ", last);
             last = std::string(pa.text);
             last_col = pa.col();
         }

@@ -9,9 +9,7 @@
 namespace occ::ptx {
 
 // [SECTION] Lookups on the program
-bool Instruction::has_mod(std::string_view m) const {
-    return std::find(mods.begin(), mods.end(), m) != mods.end();
-}
+bool Instruction::has_mod(std::string_view m) const { return std::find(mods.begin(), mods.end(), m) != mods.end(); }
 
 int Entry::label_target(std::string_view label) const {
     for (const auto& [name, index] : labels)
@@ -46,12 +44,10 @@ int type_bytes(std::string_view t) {
         int bytes;
     };
     static constexpr std::array<Row, 31> kTypes{{
-        {"s8", 1},    {"s16", 2},    {"s32", 4},     {"s64", 8},   {"u8", 1},      {"u16", 2},
-        {"u32", 4},   {"u64", 8},    {"b8", 1},      {"b16", 2},   {"b32", 4},     {"b64", 8},
-        {"b128", 16}, {"f16", 2},    {"f16x2", 4},   {"bf16", 2},  {"bf16x2", 4},  {"tf32", 4},
-        {"f32", 4},   {"f64", 8},    {"e4m3", 1},    {"e5m2", 1},  {"e4m3x2", 2},  {"e5m2x2", 2},
-        {"e2m3", 1},  {"e3m2", 1},   {"e2m1x2", 1},  {"ue8m0", 1}, {"f32x2", 8},   {"s16x2", 4},
-        {"u16x2", 4},
+        {"s8", 1},     {"s16", 2},  {"s32", 4},    {"s64", 8},   {"u8", 1},    {"u16", 2},   {"u32", 4},    {"u64", 8},
+        {"b8", 1},     {"b16", 2},  {"b32", 4},    {"b64", 8},   {"b128", 16}, {"f16", 2},   {"f16x2", 4},  {"bf16", 2},
+        {"bf16x2", 4}, {"tf32", 4}, {"f32", 4},    {"f64", 8},   {"e4m3", 1},  {"e5m2", 1},  {"e4m3x2", 2}, {"e5m2x2", 2},
+        {"e2m3", 1},   {"e3m2", 1}, {"e2m1x2", 1}, {"ue8m0", 1}, {"f32x2", 8}, {"s16x2", 4}, {"u16x2", 4},
     }};
     for (const auto& r : kTypes)
         if (r.name == t) return r.bytes;
@@ -140,28 +136,49 @@ InstrClass classify(const Instruction& in) {
     }
     if (b == "ldmatrix" || b == "stmatrix") return InstrClass::matrix;
     if (b == "mma" || b == "wgmma" || b == "tcgen05" || b == "wmma") return InstrClass::mma;
-    if (b == "bar" || b == "barrier" || b == "mbarrier" || b == "fence" || b == "membar" || b == "griddepcontrol" ||
-        b == "elect")
+    if (b == "bar" || b == "barrier" || b == "mbarrier" || b == "fence" || b == "membar" || b == "griddepcontrol" || b == "elect")
         return InstrClass::barrier;
     if (b == "bra" || b == "ret" || b == "exit" || b == "call" || b == "brx" || b == "trap") return InstrClass::control;
-    static constexpr std::array<std::string_view, 40> kAlu{
-        "mov",  "add",  "sub",  "mul",  "mad",  "div",   "rem",  "shl",  "shr",  "and",
-        "or",   "xor",  "not",  "min",  "max",  "selp",  "setp", "cvt",  "cvta", "bfe",
-        "bfi",  "prmt", "neg",  "abs",  "fma",  "rcp",   "sqrt", "rsqrt", "ex2", "lg2",
-        "sin",  "cos",  "popc", "clz",  "brev", "mul24", "mad24", "set", "slct", "cnot"};
+    static constexpr std::array<std::string_view, 40> kAlu{"mov", "add",  "sub",  "mul", "mad",  "div",   "rem",   "shl",   "shr",  "and",
+                                                           "or",  "xor",  "not",  "min", "max",  "selp",  "setp",  "cvt",   "cvta", "bfe",
+                                                           "bfi", "prmt", "neg",  "abs", "fma",  "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",
+                                                           "sin", "cos",  "popc", "clz", "brev", "mul24", "mad24", "set",   "slct", "cnot"};
     if (std::find(kAlu.begin(), kAlu.end(), b) != kAlu.end()) return InstrClass::alu;
     return InstrClass::other;
 }
 
 // PTX ISA, "Special Registers".
 bool is_special_register(std::string_view n) {
-    static constexpr std::array<std::string_view, 30> kNames{
-        "%tid",          "%ntid",         "%ctaid",       "%nctaid",        "%laneid",     "%warpid",
-        "%nwarpid",      "%smid",         "%nsmid",       "%gridid",        "%clock",      "%clock64",
-        "%globaltimer",  "%lanemask_eq",  "%lanemask_le", "%lanemask_lt",   "%lanemask_ge", "%lanemask_gt",
-        "%clusterid",    "%nclusterid",   "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank",
-        "%cluster_nctarank", "%is_explicit_cluster", "%dynamic_smem_size", "%total_smem_size",
-        "%aggr_smem_size", "%globaltimer_lo", "%globaltimer_hi"};
+    static constexpr std::array<std::string_view, 30> kNames{"%tid",
+                                                             "%ntid",
+                                                             "%ctaid",
+                                                             "%nctaid",
+                                                             "%laneid",
+                                                             "%warpid",
+                                                             "%nwarpid",
+                                                             "%smid",
+                                                             "%nsmid",
+                                                             "%gridid",
+                                                             "%clock",
+                                                             "%clock64",
+                                                             "%globaltimer",
+                                                             "%lanemask_eq",
+                                                             "%lanemask_le",
+                                                             "%lanemask_lt",
+                                                             "%lanemask_ge",
+                                                             "%lanemask_gt",
+                                                             "%clusterid",
+                                                             "%nclusterid",
+                                                             "%cluster_ctaid",
+                                                             "%cluster_nctaid",
+                                                             "%cluster_ctarank",
+                                                             "%cluster_nctarank",
+                                                             "%is_explicit_cluster",
+                                                             "%dynamic_smem_size",
+                                                             "%total_smem_size",
+                                                             "%aggr_smem_size",
+                                                             "%globaltimer_lo",
+                                                             "%globaltimer_hi"};
     const std::string_view head = n.substr(0, n.find('.'));
     if (std::find(kNames.begin(), kNames.end(), head) != kNames.end()) return true;
     return n.rfind("%envreg", 0) == 0 || n.rfind("%pm", 0) == 0 || n.rfind("%reserved_smem", 0) == 0;

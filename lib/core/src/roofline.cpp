@@ -12,6 +12,7 @@
 #include "occ/device.hpp"
 #include "occ/format.hpp"
 #include "occ/names.hpp"
+#include "occ/text.hpp"
 
 namespace occ {
 namespace {
@@ -27,12 +28,6 @@ bool in_list(std::string_view list, std::string_view key, Fold fold) {
         list.remove_prefix(c + 1);
     }
     return false;
-}
-
-std::string lower(std::string_view s) {
-    std::string o(s);
-    for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return o;
 }
 
 // The entry of `table` (in enum order) whose name or alias `s` is, in any case.
@@ -160,8 +155,8 @@ std::string roofline_refusal(std::string_view name) {
     if (!shared.empty()) {
         std::string all, with_figures;
         for (const GpuEntry* g : shared) {
-            all += (all.empty() ? "" : ", ") + std::string(g->name);
-            if (g->peaks.source) with_figures += (with_figures.empty() ? "" : ", ") + std::string(g->name);
+            join_into(all, ", ", g->name);
+            if (g->peaks.source) join_into(with_figures, ", ", g->name);
         }
         if (const std::string outside = gpu_family_outside(name); !outside.empty()) all += "; also " + outside;
         return "\"" + std::string(name.substr(0, 200)) + "\" is the device name of several GPUs (" + all + "), of which " +

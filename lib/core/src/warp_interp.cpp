@@ -94,7 +94,8 @@ Val Machine::read(const ptx::Operand& op, int lane, int bits) {
         case ptx::OperandKind::symbol: {
             const std::int64_t off = shared_symbol(op.name);
             if (off >= 0) return Val{mask_bits(static_cast<std::uint64_t>(off + op.value), bits), true, 0, Tag::shared};
-            return Val{0, false, add_reason(Why::other, "the value of '" + op.name + "' (not a .shared variable) is not modelled"), Tag::none};
+            return Val{0, false, add_reason(Why::other, "the value of '" + op.name + "' (not a .shared variable) is not modelled"),
+                       Tag::none};
         }
         default: break;
     }
@@ -148,7 +149,8 @@ std::string check_options(const ptx::Entry& e, const InterpOptions& o) {
     if (o.warps.size() > 4096) return "warps: at most 4096 warps per run";
     const int warps = static_cast<int>((threads + kWarpLanes - 1) / kWarpLanes);
     for (const auto& w : o.warps) {
-        if (w.warp < 0 || w.warp >= warps) return "warps: warp " + std::to_string(w.warp) + " is not in a block of " + std::to_string(warps) + " warps";
+        if (w.warp < 0 || w.warp >= warps)
+            return "warps: warp " + std::to_string(w.warp) + " is not in a block of " + std::to_string(warps) + " warps";
         for (int d = 0; d < 3; ++d)
             if (w.block[d] < 0 || w.block[d] >= o.grid[d]) return "warps: block index outside the grid";
     }
@@ -288,7 +290,8 @@ WarpRun run_warp(Machine& m) {
                     const bool taken = m.opt.unknown_branch == UnknownBranch::taken;
                     const std::string note = std::string("assumed the branch") + where + (taken ? " is taken" : " is not taken") +
                                              " where its predicate is unknown (" + why + ")";
-                    if (std::find(m.report.notes.begin(), m.report.notes.end(), note) == m.report.notes.end() && m.report.notes.size() < 100)
+                    if (std::find(m.report.notes.begin(), m.report.notes.end(), note) == m.report.notes.end() &&
+                        m.report.notes.size() < 100)
                         m.report.notes.push_back(note);
                     if (taken) exec |= unknown_guard;
                 }
@@ -307,7 +310,8 @@ WarpRun run_warp(Machine& m) {
             }
             if (in.base == "call") {
                 m.note_unmodelled(in, "the callee is not followed; what it returns is unknown");
-                m.clobber_dest(in, exec | unknown_guard, m.add_reason(Why::unmodelled, "returned by " + in.opcode + where + " (not followed)"));
+                m.clobber_dest(in, exec | unknown_guard,
+                               m.add_reason(Why::unmodelled, "returned by " + in.opcode + where + " (not followed)"));
                 next(group);
                 continue;
             }
@@ -360,17 +364,15 @@ void line_totals(const ptx::Program& p, InterpReport& r) {
         l.ideal_wavefronts += s.ideal_wavefronts.sum;
         l.conflicts += s.conflicts.sum;
     }
-    std::sort(r.lines.begin(), r.lines.end(), [](const LineCost& a, const LineCost& b) {
-        return std::tie(a.loc.file, a.loc.line) < std::tie(b.loc.file, b.loc.line);
-    });
+    std::sort(r.lines.begin(), r.lines.end(),
+              [](const LineCost& a, const LineCost& b) { return std::tie(a.loc.file, a.loc.line) < std::tie(b.loc.file, b.loc.line); });
 }
 
 }  // namespace
 }  // namespace interp_detail
 
 // [SECTION] Entry point
-InterpReport interpret_warps(const ptx::Program& program, const ptx::Entry& entry, const InterpOptions& options,
-                             const ArchRules& arch) {
+InterpReport interpret_warps(const ptx::Program& program, const ptx::Entry& entry, const InterpOptions& options, const ArchRules& arch) {
     using namespace interp_detail;
     InterpReport report;
     if (auto err = check_options(entry, options); !err.empty()) {

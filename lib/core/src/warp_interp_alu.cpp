@@ -72,8 +72,11 @@ Val special_value(const Machine& m, const std::string& name, int lane) {
                name == "%lanemask_gt") {
         const std::uint64_t bit = std::uint64_t{1} << lane;
         const std::uint64_t lt = bit - 1;
-        v.v = name == "%lanemask_lt" ? lt : name == "%lanemask_le" ? (lt | bit) : name == "%lanemask_eq" ? bit
-            : name == "%lanemask_ge" ? (~lt & 0xffffffffu) : (~(lt | bit) & 0xffffffffu);
+        v.v = name == "%lanemask_lt"   ? lt
+              : name == "%lanemask_le" ? (lt | bit)
+              : name == "%lanemask_eq" ? bit
+              : name == "%lanemask_ge" ? (~lt & 0xffffffffu)
+                                       : (~(lt | bit) & 0xffffffffu);
     } else {
         v.known = false;
     }
@@ -177,8 +180,7 @@ bool exec_alu(Machine& m, const ptx::Instruction& in, std::uint32_t lanes) {
     const Ty src_t = cvt ? type_of(nth_type(in, 1)) : t;
     if (cvt && (src_t.bits == 0 || src_t.flt || t.flt)) return false;
     for (const auto& mod : in.mods)
-        if (cvt && (mod.rfind("rn", 0) == 0 || mod.rfind("rz", 0) == 0 || mod.rfind("rm", 0) == 0 || mod.rfind("rp", 0) == 0))
-            return false;
+        if (cvt && (mod.rfind("rn", 0) == 0 || mod.rfind("rz", 0) == 0 || mod.rfind("rm", 0) == 0 || mod.rfind("rp", 0) == 0)) return false;
 
     for (int lane = 0; lane < kWarpLanes; ++lane) {
         if (!((lanes >> lane) & 1u)) continue;

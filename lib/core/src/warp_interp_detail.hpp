@@ -80,9 +80,7 @@ void exec_memory(Machine& m, int index, std::uint32_t lanes, std::uint32_t unkno
 // warp_interp_mem.cpp: the sites of an entry (one per memory instruction; two for cp.async).
 void build_sites(const ptx::Entry& entry, InterpReport& report, std::vector<int>& first_site);
 
-inline std::uint64_t mask_bits(std::uint64_t v, int bits) {
-    return bits >= 64 ? v : (v & ((std::uint64_t{1} << bits) - 1));
-}
+inline std::uint64_t mask_bits(std::uint64_t v, int bits) { return bits >= 64 ? v : (v & ((std::uint64_t{1} << bits) - 1)); }
 inline std::int64_t sign_extend(std::uint64_t v, int bits) {
     if (bits >= 64) return static_cast<std::int64_t>(v);
     const std::uint64_t m = std::uint64_t{1} << (bits - 1);

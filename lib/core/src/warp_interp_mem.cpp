@@ -21,8 +21,7 @@ void add_note(std::vector<std::string>& notes, const std::string& n) {
 std::string listed_reason(const ptx::Instruction& in, ptx::InstrClass c) {
     // PTX ISA, "Data Movement": the tensor copies take their addresses from a tensor map (a
     // CUtensorMap in memory), the bulk copies move a byte count issued by one thread.
-    if (c == ptx::InstrClass::tensor_copy)
-        return "TMA tensor copy: the tensor-map descriptor decides the addresses; not costed";
+    if (c == ptx::InstrClass::tensor_copy) return "TMA tensor copy: the tensor-map descriptor decides the addresses; not costed";
     if (c == ptx::InstrClass::bulk_copy) return "bulk copy: one thread moves a byte count, not a per-lane access; not costed";
     if (in.base == "wgmma") return "wgmma: shared-memory operands are given by matrix descriptors; not costed";
     if (in.base == "tcgen05") return "tcgen05: tensor memory and matrix descriptors; not costed";
@@ -120,8 +119,8 @@ Val address_of(Machine& m, const ptx::Operand& a, int lane) {
 }
 
 // [SECTION] Costing one execution
-void record(Machine& m, int site_index, const std::array<Val, kWarpLanes>& addr, std::uint32_t lanes,
-            std::uint32_t unknown_guard, int bytes, SiteModel model) {
+void record(Machine& m, int site_index, const std::array<Val, kWarpLanes>& addr, std::uint32_t lanes, std::uint32_t unknown_guard,
+            int bytes, SiteModel model) {
     if ((lanes | unknown_guard) == 0) return;  // no lane on it: not a request
     AccessSite& s = m.report.sites[static_cast<std::size_t>(site_index)];
     s.executions++;
@@ -141,8 +140,7 @@ void record(Machine& m, int site_index, const std::array<Val, kWarpLanes>& addr,
         const Val& v = addr[static_cast<std::size_t>(lane)];
         if (!v.known) {
             const Reason& r = m.reasons[static_cast<std::size_t>(v.reason)];
-            unknown(r.why == Why::loaded ? "data-dependent (gather): the address depends on " + r.text
-                                         : "address unknown: " + r.text);
+            unknown(r.why == Why::loaded ? "data-dependent (gather): the address depends on " + r.text : "address unknown: " + r.text);
             return;
         }
         symbolic = symbolic || v.tag == Tag::global_symbolic;
@@ -152,7 +150,8 @@ void record(Machine& m, int site_index, const std::array<Val, kWarpLanes>& addr,
     w.access_bytes = bytes;
     w.op = s.op;
     if (model == SiteModel::global) {
-        if (!valid_global_access_bytes(bytes)) return unknown("access of " + std::to_string(bytes) + " bytes per lane is not one global request");
+        if (!valid_global_access_bytes(bytes))
+            return unknown("access of " + std::to_string(bytes) + " bytes per lane is not one global request");
         if (auto why = global_access_unsupported(bytes, m.arch); !why.empty()) return unknown(why);
         // Rebase on a 4 KiB boundary: sectors and lines depend on the address modulo 128 only.
         std::uint64_t lo = ~std::uint64_t{0};
@@ -173,8 +172,7 @@ void record(Machine& m, int site_index, const std::array<Val, kWarpLanes>& addr,
         const GlobalAccessResult g = analyze_global(w);
         s.sectors.add(g.sectors);
         s.ideal_sectors.add(g.ideal_sectors);
-        if (symbolic)
-            add_note(s.notes, "pointer parameter not given: assumed a 256-byte-aligned buffer at a symbolic base");
+        if (symbolic) add_note(s.notes, "pointer parameter not given: assumed a 256-byte-aligned buffer at a symbolic base");
     } else {
         const BankResult b = analyze_banks(w, m.arch);
         s.wavefronts.add(b.wavefronts);
@@ -212,8 +210,9 @@ void exec_memory(Machine& m, int index, std::uint32_t lanes, std::uint32_t unkno
     const auto& o = in.operands;
     const int loaded = m.add_reason(Why::loaded, loaded_text(in));
     std::array<Val, kWarpLanes> addr{};
-    if (unknown_guard) addr[0] = m.read(ptx::Operand{ptx::OperandKind::reg, in.guard, 0, false, false, false, false, {}},
-                                        std::countr_zero(unknown_guard), 1);
+    if (unknown_guard)
+        addr[0] = m.read(ptx::Operand{ptx::OperandKind::reg, in.guard, 0, false, false, false, false, {}}, std::countr_zero(unknown_guard),
+                         1);
 
     if (site >= 0 && m.report.sites[static_cast<std::size_t>(site)].model == SiteModel::listed) {
         if (lanes | unknown_guard) m.report.sites[static_cast<std::size_t>(site)].executions++;
@@ -224,7 +223,8 @@ void exec_memory(Machine& m, int index, std::uint32_t lanes, std::uint32_t unkno
         const ptx::Space sp = ptx::space_of(in);
         const bool reads = in.base == "ld" || in.base == "ldu" || in.base == "atom";
         if (site < 0) {  // .local / .const: not costed, and what they load is unknown
-            if (reads) m.clobber_dest(in, lanes | unknown_guard, m.add_reason(Why::loaded, loaded_text(in) + " (." + ptx::space_name(sp) + ")"));
+            if (reads)
+                m.clobber_dest(in, lanes | unknown_guard, m.add_reason(Why::loaded, loaded_text(in) + " (." + ptx::space_name(sp) + ")"));
             return;
         }
         const std::size_t ai = reads ? 1 : 0;
@@ -237,8 +237,8 @@ void exec_memory(Machine& m, int index, std::uint32_t lanes, std::uint32_t unkno
             for (int lane = 0; lane < kWarpLanes; ++lane)
                 if ((lanes >> lane) & 1u && addr[static_cast<std::size_t>(lane)].known) {
                     addr[static_cast<std::size_t>(lane)].known = false;
-                    addr[static_cast<std::size_t>(lane)].reason =
-                        m.add_reason(Why::other, "a generic address whose state space (global or shared) was not followed");
+                    addr[static_cast<std::size_t>(lane)].reason = m.add_reason(
+                        Why::other, "a generic address whose state space (global or shared) was not followed");
                 }
         }
         record(m, site, addr, lanes, unknown_guard, m.report.sites[static_cast<std::size_t>(site)].access_bytes, model);
@@ -297,7 +297,8 @@ void exec_memory(Machine& m, int index, std::uint32_t lanes, std::uint32_t unkno
         if (load) m.clobber_dest(in, lanes | unknown_guard, loaded);
         return;
     }
-    m.clobber_dest(in, lanes | unknown_guard, m.add_reason(Why::unmodelled, in.opcode + " at PTX line " + std::to_string(in.ptx_line) + " is not modelled"));
+    m.clobber_dest(in, lanes | unknown_guard,
+                   m.add_reason(Why::unmodelled, in.opcode + " at PTX line " + std::to_string(in.ptx_line) + " is not modelled"));
 }
 
 }  // namespace occ::interp_detail

@@ -7,6 +7,7 @@
 #include "occ/io/amd.hpp"
 #include "occ/io/rocprof.hpp"
 #include "occ/io/schema.hpp"
+#include "occ/text.hpp"
 #include "ptxas_eval.hpp"
 
 namespace occ::io {
@@ -16,7 +17,7 @@ namespace F = fields;
 
 std::string target_list() {
     std::string s;
-    for (const amd::AmdArch& a : amd::amd_archs()) s += (s.empty() ? "" : ", ") + std::string(a.isa);
+    for (const amd::AmdArch& a : amd::amd_archs()) join_into(s, ", ", a.isa);
     return s;
 }
 

@@ -4,6 +4,7 @@
 #include "occ/io/fields.hpp"
 #include "occ/io/ncu.hpp"
 #include "occ/io/utf8.hpp"
+#include "occ/text.hpp"
 
 namespace occ::io {
 
@@ -17,7 +18,7 @@ json api_gpus(const json& request) {
 
 std::string known_kinds() {
     std::string s;
-    for (const KindSpec& k : request_kinds()) s += (s.empty() ? "" : ", ") + std::string(k.name);
+    for (const KindSpec& k : request_kinds()) join_into(s, ", ", k.name);
     return s;
 }
 
@@ -25,7 +26,8 @@ json handle(std::string_view kind, const json& request) {
     if (const KindSpec* k = find_kind(kind)) {
         json answer;
         std::string what;
-        switch (catching(&what, true, [&] { answer = k->answer(request); })) {
+        const auto fn = k->answer_amd && request_vendor(request) == Vendor::amd ? k->answer_amd : k->answer;
+        switch (catching(&what, true, [&] { answer = fn(request); })) {
             case Caught::nothing: return answer;
             case Caught::request_error: return json{{"error", make_valid_utf8(what)}};
             case Caught::exception: break;

@@ -187,7 +187,6 @@ json device_brief(const Device& d) {
 }  // namespace
 
 json api_waves(const json& request) {
-    if (is_amd_request(request)) return api_amd_waves(request);
     FieldReader f(request, "waves request");
     const json* id = f.raw("id");
     const OccupancyRequest req = read_occupancy_request(f);
@@ -306,10 +305,8 @@ json to_json(const AdviseAnswer& a) {
     return out;
 }
 
-json api_advise(const json& request) {
-    if (is_amd_request(request)) return json_or_throw(answer_amd_advise(request));
-    return json_or_throw(answer_advise(request));
-}
+json api_advise(const json& request) { return json_or_throw(answer_advise(request)); }
+json api_amd_advise(const json& request) { return json_or_throw(answer_amd_advise(request)); }
 
 // [SECTION] AMD GPUs: the same parts over occ::amd's model (occ/amd_advisor.hpp)
 

@@ -7,6 +7,7 @@
 #include "occ/amd_advisor.hpp"
 #include "occ/format.hpp"
 #include "occ/io/schema.hpp"
+#include "occ/text.hpp"
 
 namespace occ::io {
 namespace {
@@ -16,7 +17,7 @@ using namespace occ::amd;
 
 std::string target_list() {
     std::string s;
-    for (const AmdArch& a : amd_archs()) s += (s.empty() ? "" : ", ") + std::string(a.isa);
+    for (const AmdArch& a : amd_archs()) join_into(s, ", ", a.isa);
     return s;
 }
 
@@ -50,11 +51,21 @@ AmdRequest amd_target(std::string_view name) {
     return r;
 }
 
-bool is_amd_request(const json& request) {
-    if (!request.is_object()) return false;
-    if (auto it = request.find("arch"); it != request.end() && !it->is_null()) return true;
+Vendor request_vendor(const json& request) {
+    if (!request.is_object()) return Vendor::nvidia;
+    if (auto it = request.find("arch"); it != request.end() && !it->is_null()) return Vendor::amd;
     auto it = request.find("gpu");
-    return it != request.end() && it->is_string() && amd_target(it->get<std::string>()).arch != nullptr;
+    const bool amd = it != request.end() && it->is_string() && amd_target(it->get<std::string>()).arch != nullptr;
+    return amd ? Vendor::amd : Vendor::nvidia;
+}
+
+json target_defaults(const json& request) {
+    if (request_vendor(request) != Vendor::amd) return nullptr;
+    const auto arch = request.find("arch"), gpu = request.find("gpu");
+    const json* name = arch != request.end() ? &*arch : gpu != request.end() ? &*gpu : nullptr;
+    if (!name || !name->is_string()) return json::object();
+    const AmdRequest t = amd_target(name->get<std::string>());
+    return t.arch ? amd_request_to_json(t) : json::object();
 }
 
 std::string amd_device_words(const AmdRequest& r) {
@@ -235,43 +246,39 @@ std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
     const AmdOccupancyResult& r = a.result;
     const std::string unit = r.wgp_mode ? "WGP" : "CU";
     std::vector<TableRow> rows;
-    auto add = [&rows](RowKind kind, std::string key, std::string value, std::string note = {}, bool hit = false) {
-        TableRow row;
-        row.kind = kind;
-        row.key = std::move(key);
-        row.value = std::move(value);
-        row.note = std::move(note);
-        row.hit = hit;
-        rows.push_back(std::move(row));
-    };
-    add(RowKind::input, "Workgroup",
-        format_count(a.input.launch.threads) + " threads (" + str(r.waves_per_workgroup) + " wave" +
-            (r.waves_per_workgroup == 1 ? "" : "s") + " of " + str(r.wave_size) + ")");
-    add(RowKind::input, "Registers",
-        str(a.input.kernel.vgprs) + " VGPRs" + (a.input.kernel.agprs ? " + " + str(a.input.kernel.agprs) + " AGPRs" : std::string()) +
-            " per lane, " + str(a.input.kernel.sgprs) + " SGPRs");
-    add(RowKind::input, "LDS per workgroup",
-        format_bytes(a.input.kernel.lds_bytes) + " static + " + format_bytes(a.input.launch.lds_dynamic) + " dynamic");
-    add(RowKind::result, "Occupancy",
-        r.ok() ? str(r.waves_per_simd) + " of " + str(r.max_waves_per_simd) + " waves per SIMD (" + format_percent(r.occupancy) + ")"
-               : std::string("n/a"));
-    add(RowKind::result, "Active per " + unit,
-        str(r.workgroups_per_cu) + " workgroups, " + str(r.waves_per_cu) + " waves over " + str(r.simds) + " SIMDs");
-    add(RowKind::result, "Summary", r.ok() ? "limited by " + amd_limiter_list(r.limiters, ", ") : "launch fails: " + r.error_message);
+    add_row(rows, RowKind::input, RowId::block, "Workgroup",
+            format_count(a.input.launch.threads) + " threads (" + str(r.waves_per_workgroup) + " wave" +
+                (r.waves_per_workgroup == 1 ? "" : "s") + " of " + str(r.wave_size) + ")");
+    add_row(rows, RowKind::input, RowId::registers, "Registers",
+            str(a.input.kernel.vgprs) + " VGPRs" + (a.input.kernel.agprs ? " + " + str(a.input.kernel.agprs) + " AGPRs" : std::string()) +
+                " per lane, " + str(a.input.kernel.sgprs) + " SGPRs");
+    add_row(rows, RowKind::input, RowId::shared_memory, "LDS per workgroup",
+            format_bytes(a.input.kernel.lds_bytes) + " static + " + format_bytes(a.input.launch.lds_dynamic) + " dynamic");
+    add_row(rows, RowKind::result, RowId::occupancy, "Occupancy",
+            r.ok() ? str(r.waves_per_simd) + " of " + str(r.max_waves_per_simd) + " waves per SIMD (" + format_percent(r.occupancy) + ")"
+                   : std::string("n/a"));
+    add_row(rows, RowKind::result, RowId::active, "Active per " + unit,
+            str(r.workgroups_per_cu) + " workgroups, " + str(r.waves_per_cu) + " waves over " + str(r.simds) + " SIMDs");
+    add_row(rows, RowKind::result, RowId::summary, "Summary",
+            r.ok() ? "limited by " + amd_limiter_list(r.limiters, ", ") : "launch fails: " + r.error_message);
     if (r.ok() && r.llvm_waves_per_simd != r.waves_per_simd)
-        add(RowKind::result, "LLVM's estimate", str(r.llvm_waves_per_simd) + " waves per SIMD",
-            "llc's `; Occupancy:` counts LDS unrounded, registers per SIMD without whole workgroups, and SGPRs without the trap "
-            "handler's (docs/AMD.md)");
+        add_row(rows, RowKind::result, RowId::estimate, "LLVM's estimate", str(r.llvm_waves_per_simd) + " waves per SIMD",
+                "llc's `; Occupancy:` counts LDS unrounded, registers per SIMD without whole workgroups, and SGPRs without the trap "
+                "handler's (docs/AMD.md)");
     for (const AmdLimiterInfo& li : amd_limiters()) {
         const int v = amd_limit(r, li.bit);
-        add(RowKind::limit, std::string(li.label), v == kAmdUnlimited ? "-" : str(v), amd_limit_note(r, li.bit),
-            (r.limiters & li.bit) != 0);
-        rows.back().per = "Workgroups per " + unit;
+        TableRow& row = add_row(rows, RowKind::limit, RowId::other, std::string(li.label), v == kAmdUnlimited ? "-" : str(v),
+                                amd_limit_note(r, li.bit));
+        row.limiter = li.bit;
+        row.hit = (r.limiters & li.bit) != 0;
+        row.count = row.value;
+        row.per = "Workgroups per " + unit;
     }
-    add(RowKind::allocated, "VGPRs / lane",
-        str(r.vgprs_allocated) + " of " + str(r.vgpr_file) + " per SIMD (" + str(r.waves_per_simd_vgprs) + " waves per SIMD)");
-    add(RowKind::allocated, "LDS / workgroup", format_bytes(r.lds_allocated) + " of " + format_bytes(r.lds_per_cu) + " per " + unit);
-    if (const std::string fix = amd_fix(r); !fix.empty()) add(RowKind::result, "To fit more", fix);
+    add_row(rows, RowKind::allocated, RowId::other, "VGPRs / lane",
+            str(r.vgprs_allocated) + " of " + str(r.vgpr_file) + " per SIMD (" + str(r.waves_per_simd_vgprs) + " waves per SIMD)");
+    add_row(rows, RowKind::allocated, RowId::other, "LDS / workgroup",
+            format_bytes(r.lds_allocated) + " of " + format_bytes(r.lds_per_cu) + " per " + unit);
+    if (const std::string fix = amd_fix(r); !fix.empty()) add_row(rows, RowKind::result, RowId::fix, "To fit more", fix);
     // The waves of the grid over the GPU's CUs (a bare target has no CU count).
     if (r.ok() && a.input.gpu)
         add_wave_rows(rows, amd_waves(r, a.input.gpu->sm_count, a.input.grid), a.input.grid, r.occupancy, amd_words(r));

@@ -386,10 +386,7 @@ json to_json(const BanksAnswer& a) {
 }
 
 json api_coalesce(const json& request) { return json_or_throw(answer_coalesce(request)); }
-json api_banks(const json& request) {
-    // An AMD GPU or target (occ/io/amd_banks.hpp) before read_device, which knows NVIDIA GPUs only.
-    if (is_amd_request(request)) return json_or_throw(answer_amd_banks(request));
-    return json_or_throw(answer_banks(request));
-}
+json api_banks(const json& request) { return json_or_throw(answer_banks(request)); }
+json api_amd_banks(const json& request) { return json_or_throw(answer_amd_banks(request)); }
 
 }  // namespace occ::io

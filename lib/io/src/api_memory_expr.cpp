@@ -7,6 +7,7 @@
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/size.hpp"
+#include "occ/text.hpp"
 
 namespace occ::io {
 namespace {
@@ -52,7 +53,7 @@ void read_expr_request(FieldReader& f, MemoryRequest& r) {
         for (const auto& [k, v] : c->items()) {
             if (!v.is_number_integer() && !v.is_string())
                 f.fail(F::consts.key, "each value must be an integer or an expression, got " + shown(v));
-            x.consts += (x.consts.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+            join_into(x.consts, ", ", k + "=" + (v.is_string() ? v.get<std::string>() : v.dump()));
         }
     } else {
         x.consts = f.string(F::consts.key, "");

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "occ/io/schema.hpp"
+#include "occ/text.hpp"
 
 namespace occ::io {
 
@@ -181,7 +182,7 @@ BankBlockResult analyze_tile_banks(const MemoryRequest& r, TileAnswer& ta) {
                           tile_access_name(a).c_str(), s.max_way, static_cast<long long>(s.wavefronts),
                           static_cast<long long>(s.ideal_wavefronts), count_text(s.warps, "instruction", "instructions").c_str(), unit,
                           static_cast<long long>(s.conflicts));
-        reason += (reason.empty() ? "" : "; ") + std::string(buf);
+        join_into(reason, "; ", buf);
         if (s.source_extra > 0) {
             std::snprintf(buf, sizeof buf, " (%lld of them from the global source: its sectors need %lld wavefronts, one per 4 sectors)",
                           static_cast<long long>(s.source_extra), static_cast<long long>(s.source_wavefronts));
@@ -303,7 +304,7 @@ GlobalBlockResult analyze_tile_global(const MemoryRequest& r, TileAnswer& ta) {
         std::snprintf(buf, sizeof buf, "%s: %s move %lld bytes in %lld sectors (ideal %lld)", tile_access_name(c.access).c_str(),
                       count_text(c.instructions, "instruction", "instructions").c_str(), static_cast<long long>(c.bytes_requested),
                       static_cast<long long>(c.sectors), static_cast<long long>(c.ideal_sectors));
-        reason += (reason.empty() ? "" : "; ") + std::string(buf);
+        join_into(reason, "; ", buf);
     }
     g.reason = reason;
     if (g.excess_sectors > 0)

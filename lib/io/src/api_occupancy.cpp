@@ -133,9 +133,7 @@ json to_json(const OccupancyAnswer& a) {
     return tree([&](TreeWriter& w) { emit_occupancy_answer(w, a); });
 }
 
-json api_occupancy(const json& request) {
-    if (is_amd_request(request)) return json_or_throw(answer_amd_occupancy(request));
-    return json_or_throw(answer_occupancy(request));
-}
+json api_occupancy(const json& request) { return json_or_throw(answer_occupancy(request)); }
+json api_amd_occupancy(const json& request) { return json_or_throw(answer_amd_occupancy(request)); }
 
 }  // namespace occ::io

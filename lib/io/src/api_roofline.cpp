@@ -22,6 +22,7 @@
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/roofline.hpp"
+#include "occ/text.hpp"
 
 namespace occ::io {
 namespace {
@@ -157,7 +158,7 @@ RooflineDevice read_roofline_device(FieldReader& f) {
     if (!d) {
         if (!(custom_peak && custom_bw)) {
             std::string names;
-            for (const RooflineDevice& r : roofline_devices()) names += (names.empty() ? "" : ", ") + r.name;
+            for (const RooflineDevice& r : roofline_devices()) join_into(names, ", ", r.name);
             if (const std::string why = roofline_refusal(name); !why.empty())
                 f.fail("gpu", why + "; name a roofline device (" + names + ") or give peak_tflops and bandwidth_gbps for a custom device");
             f.fail("gpu", "unknown device \"" + name.substr(0, 200) + "\" (known: " + names +

@@ -192,7 +192,7 @@ namespace occ::io {
 namespace {
 
 // The keys the small reader takes: the device's name, threads, the launch's bound fields
-// (launch_bindings(), schema.cpp), sweep and an id that is an integer or a plain string. Any other
+// (launch_bindings(), kinds.cpp), sweep and an id that is an integer or a plain string. Any other
 // key (cc, device, block, ...) sends the line to the full reader.
 enum Key : unsigned { kGpu, kThreads, kSweep, kId, kFirstBound };
 constexpr unsigned kMaxKeys = 32;  // FlatObject::present is a bit per key

@@ -13,17 +13,10 @@
 #include "occ/io/size.hpp"
 #include "occ/io/utf8.hpp"
 #include "occ/names.hpp"
+#include "occ/text.hpp"
 
 namespace occ::io {
-namespace {
-
-std::string lower(std::string_view s) {
-    std::string o(s);
-    for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return o;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::string shown(const json& v) {
     const std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
@@ -181,7 +174,7 @@ std::string FieldReader::choice(std::string_view key, std::initializer_list<std:
     const json* v = raw(key);
     if (!v) return std::string(def);
     std::string all;
-    for (auto c : choices) all += (all.empty() ? "" : ", ") + std::string(c);
+    for (auto c : choices) join_into(all, ", ", c);
     if (!v->is_string()) fail(key, "must be one of " + all + ", got " + shown(*v));
     const std::string s = lower(v->get<std::string>());
     for (auto c : choices)
@@ -258,7 +251,7 @@ std::string FieldReader::choice(const FieldSpec& s, std::string_view def) {
     for (std::size_t b = 0; b <= s.choices.size();) {
         std::size_t e = s.choices.find(',', b);
         if (e == std::string_view::npos) e = s.choices.size();
-        all += (all.empty() ? "" : ", ") + std::string(s.choices.substr(b, e - b));
+        join_into(all, ", ", std::string(s.choices.substr(b, e - b)));
         b = e + 1;
     }
     if (v->is_string()) {

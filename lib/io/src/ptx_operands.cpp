@@ -17,9 +17,7 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-bool ident_start(char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' || c == '.';
-}
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' || c == '.'; }
 bool ident_char(char c) { return ident_start(c) || std::isdigit(static_cast<unsigned char>(c)); }
 
 namespace {
@@ -251,8 +249,7 @@ std::string parse_instruction(std::string_view text, const PtxLimits& limits, pt
     while (e < s.size() && (ident_char(s[e]) || s[e] == ':')) ++e;
     if (e == 0) return "expected an instruction, got '" + std::string(s.substr(0, 40)) + "'";
     out.opcode = std::string(s.substr(0, e));
-    if (!std::isalpha(static_cast<unsigned char>(out.opcode[0])))
-        return "expected an instruction, got '" + out.opcode.substr(0, 40) + "'";
+    if (!std::isalpha(static_cast<unsigned char>(out.opcode[0]))) return "expected an instruction, got '" + out.opcode.substr(0, 40) + "'";
     // Split at the dots; "::" belongs to its modifier (shared::cta, mbarrier::complete_tx::bytes).
     std::string_view op = out.opcode;
     std::size_t start = 0;

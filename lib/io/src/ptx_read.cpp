@@ -98,16 +98,16 @@ struct Reader {
     std::string read_loc(std::string_view body, int line) {
         const auto w = words(body);
         std::int64_t f = 0, l = 0, c = 0;
-        if (w.size() < 3 || !to_int(w[0], f) || !to_int(w[1], l) || !to_int(w[2], c) || f < 0 || l < 0 || c < 0 ||
-            f > 1'000'000 || l > 100'000'000 || c > 100'000)
+        if (w.size() < 3 || !to_int(w[0], f) || !to_int(w[1], l) || !to_int(w[2], c) || f < 0 || l < 0 || c < 0 || f > 1'000'000 ||
+            l > 100'000'000 || c > 100'000)
             return at_line(line, ".loc needs three small non-negative integers: file line column");
         const ptx::SourceLoc here{static_cast<int>(f), static_cast<int>(l), static_cast<int>(c)};
         ptx::SourceLoc out = here;
         for (std::size_t i = 3; i < w.size(); ++i) {
             if (w[i] != "inlined_at") continue;
             std::int64_t f2 = 0, l2 = 0, c2 = 0;
-            if (i + 3 >= w.size() || !to_int(w[i + 1], f2) || !to_int(w[i + 2], l2) || !to_int(w[i + 3], c2) ||
-                f2 < 0 || l2 < 0 || c2 < 0 || f2 > 1'000'000 || l2 > 100'000'000 || c2 > 100'000)
+            if (i + 3 >= w.size() || !to_int(w[i + 1], f2) || !to_int(w[i + 2], l2) || !to_int(w[i + 3], c2) || f2 < 0 || l2 < 0 ||
+                c2 < 0 || f2 > 1'000'000 || l2 > 100'000'000 || c2 > 100'000)
                 return at_line(line, ".loc inlined_at needs file line column");
             const ptx::SourceLoc caller{static_cast<int>(f2), static_cast<int>(l2), static_cast<int>(c2)};
             out = caller;
@@ -307,7 +307,7 @@ Result<ptx::Program> read_ptx(std::string_view text, const PtxLimits& lim) {
     // [SECTION] The statement loop
     std::size_t i = 0;
     int line = 1;
-    int depth = 0;        // 0 = module scope; 1 = a body; more = nested scopes
+    int depth = 0;  // 0 = module scope; 1 = a body; more = nested scopes
     bool in_entry = false;
     ptx::Entry cur;
     auto advance = [&](std::size_t to) {
@@ -342,8 +342,7 @@ Result<ptx::Program> read_ptx(std::string_view text, const PtxLimits& lim) {
         if (eol == std::string_view::npos) eol = rest.size();
         bool handled = false;
         for (std::string_view d : {".version", ".target", ".address_size", ".loc", ".file"}) {
-            if (!starts_with(rest, d) || rest.size() == d.size() || !std::isspace(static_cast<unsigned char>(rest[d.size()])))
-                continue;
+            if (!starts_with(rest, d) || rest.size() == d.size() || !std::isspace(static_cast<unsigned char>(rest[d.size()]))) continue;
             std::string_view body = rest.substr(d.size(), eol - d.size());
             if (const auto semi = body.find(';'); semi != std::string_view::npos) body = body.substr(0, semi);
             std::string err;
@@ -406,7 +405,8 @@ Result<ptx::Program> read_ptx(std::string_view text, const PtxLimits& lim) {
             } else if (x == ';' && br == 0) {
                 break;
             }
-            if (j > lim.max_statement) return R::fail(at_line(start_line, "statement longer than " + std::to_string(lim.max_statement) + " bytes"));
+            if (j > lim.max_statement)
+                return R::fail(at_line(start_line, "statement longer than " + std::to_string(lim.max_statement) + " bytes"));
         }
         if (j >= rest.size() || br < 0) return R::fail(at_line(start_line, "statement not ended by ';' (truncated text?)"));
         const std::string_view stmt = trim(rest.substr(0, j));
@@ -466,7 +466,8 @@ Result<ptx::Program> read_ptx(std::string_view text, const PtxLimits& lim) {
             cur.instructions.push_back(std::move(in));
         }
     }
-    if (depth != 0) return R::fail(at_line(line, "the text ends inside " + (cur.name.empty() ? std::string("a body") : cur.name) + " (truncated?)"));
+    if (depth != 0)
+        return R::fail(at_line(line, "the text ends inside " + (cur.name.empty() ? std::string("a body") : cur.name) + " (truncated?)"));
     return R::ok(std::move(rd.prog));
 }
 

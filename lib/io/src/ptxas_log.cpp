@@ -12,6 +12,7 @@
 #include "occ/device.hpp"
 #include "occ/io/ptxas.hpp"
 #include "occ/io/utf8.hpp"
+#include "occ/text.hpp"
 #include "ptxas_lines.hpp"
 
 namespace occ::io {
@@ -227,7 +228,7 @@ struct Parser {
     void merge_link(PtxasKernel& k, const Resources& r) {
         std::string was;
         auto differs = [&](const auto& before, const auto& after, const char* what) {
-            if (before && after && *before != *after) was += (was.empty() ? "" : ", ") + std::to_string(*before) + " " + what;
+            if (before && after && *before != *after) join_into(was, ", ", std::to_string(*before) + " " + what);
         };
         differs(k.registers, r.registers, "registers");
         differs(k.stack_frame, r.stack, "bytes stack");

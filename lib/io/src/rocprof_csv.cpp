@@ -21,6 +21,7 @@
 #include "amd_read.hpp"
 #include "occ/io/rocprof.hpp"
 #include "occ/io/utf8.hpp"
+#include "occ/text.hpp"
 #include "ptxas_lines.hpp"
 
 namespace occ::io {
@@ -44,12 +45,6 @@ std::vector<std::string> fields_of(std::string_view line) {
         else out.back() += c;
     }
     return out;
-}
-
-std::string lower(std::string_view s) {
-    std::string o(s);
-    for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return o;
 }
 
 std::vector<std::string_view> lines_of(std::string_view text) {

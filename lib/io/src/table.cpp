@@ -4,6 +4,7 @@
 #include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "occ/register_pool.hpp"
+#include "occ/text.hpp"
 
 namespace occ::io {
 namespace {
@@ -12,15 +13,31 @@ std::string plain(std::int64_t n) { return std::to_string(n); }
 
 }  // namespace
 
+TableRow& add_row(std::vector<TableRow>& rows, RowKind kind, RowId id, std::string key, std::string value, std::string note) {
+    TableRow& row = rows.emplace_back();
+    row.kind = kind;
+    row.id = id;
+    row.key = std::move(key);
+    row.value = std::move(value);
+    row.note = std::move(note);
+    return row;
+}
+
+const TableRow* find_row(const std::vector<TableRow>& rows, RowId id) {
+    for (const TableRow& row : rows)
+        if (row.id == id) return &row;
+    return nullptr;
+}
+
+std::string row_value(const std::vector<TableRow>& rows, RowId id) {
+    const TableRow* row = find_row(rows, id);
+    return row ? row->value : std::string();
+}
+
 void add_wave_rows(std::vector<TableRow>& rows, const WaveResult& w, std::int64_t grid, double theoretical, const AdviceWords& words) {
     if (!w.ok() || w.blocks_per_wave <= 0) return;
     auto add = [&rows](std::string key, std::string value, std::string note) {
-        TableRow row;
-        row.kind = RowKind::waves;
-        row.key = std::move(key);
-        row.value = std::move(value);
-        row.note = std::move(note);
-        rows.push_back(std::move(row));
+        add_row(rows, RowKind::waves, RowId::other, std::move(key), std::move(value), std::move(note));
     };
     std::string noun = words.blocks;
     if (!noun.empty()) noun[0] = static_cast<char>(noun[0] - 'a' + 'A');
@@ -54,39 +71,32 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
     const KernelResources& k = req.kernel;
     const LaunchConfig& l = req.launch;
     std::vector<TableRow> rows;
-    auto add = [&](RowKind kind, std::string key, std::string value, std::string note = {}) {
-        TableRow row;
-        row.kind = kind;
-        row.key = std::move(key);
-        row.value = std::move(value);
-        row.note = std::move(note);
-        rows.push_back(std::move(row));
-    };
 
-    add(RowKind::input, "GPU",
-        d.name + " (cc " + plain(a.cc_major) + "." + plain(a.cc_minor) + " " + a.family + ", " + plain(d.sm_count) + " SMs)");
+    add_row(rows, RowKind::input, RowId::gpu, "GPU",
+            d.name + " (cc " + plain(a.cc_major) + "." + plain(a.cc_minor) + " " + a.family + ", " + plain(d.sm_count) + " SMs)");
     const bool three_d = req.block[1] > 1 || req.block[2] > 1;
-    add(RowKind::input, "Block",
-        (three_d ? plain(req.block[0]) + " × " + plain(req.block[1]) + " × " + plain(req.block[2]) + " = " : std::string()) +
-            format_count(l.threads) + " threads (" + plain(r.warps_per_block) + " warps)");
-    add(RowKind::input, "Registers per thread", plain(k.regs_per_thread));
-    add(RowKind::input, "Shared memory per block",
-        format_bytes(k.smem_static) + " static + " + format_bytes(l.smem_dynamic) + " dynamic" + (k.optin ? " (opt-in)" : ""));
-    add(RowKind::input, "Carveout", l.carveout < 0 ? "default" : plain(l.carveout) + "%");
+    add_row(rows, RowKind::input, RowId::block, "Block",
+            (three_d ? plain(req.block[0]) + " × " + plain(req.block[1]) + " × " + plain(req.block[2]) + " = " : std::string()) +
+                format_count(l.threads) + " threads (" + plain(r.warps_per_block) + " warps)");
+    add_row(rows, RowKind::input, RowId::registers, "Registers per thread", plain(k.regs_per_thread));
+    add_row(rows, RowKind::input, RowId::shared_memory, "Shared memory per block",
+            format_bytes(k.smem_static) + " static + " + format_bytes(l.smem_dynamic) + " dynamic" + (k.optin ? " (opt-in)" : ""));
+    add_row(rows, RowKind::input, RowId::carveout, "Carveout", l.carveout < 0 ? "default" : plain(l.carveout) + "%");
 
-    add(RowKind::result, "Occupancy",
+    add_row(
+        rows, RowKind::result, RowId::occupancy, "Occupancy",
         r.ok() ? format_percent(r.occupancy) + " (" + plain(r.warps_per_sm) + " of " + plain(r.max_warps_per_sm) + " warps per SM)" : "n/a",
         "Theoretical occupancy = resident warps per SM / maximum warps per SM.");
-    add(RowKind::result, "Active per SM",
-        plain(r.blocks_per_sm) + " blocks, " + plain(r.warps_per_sm) + " warps, " + format_count(r.threads_per_sm) + " threads");
+    add_row(rows, RowKind::result, RowId::active, "Active per SM",
+            plain(r.blocks_per_sm) + " blocks, " + plain(r.warps_per_sm) + " warps, " + format_count(r.threads_per_sm) + " threads");
     const int eb = effective_blocks_per_sm(r);
     if (r.ok() && eb < r.blocks_per_sm)
-        add(RowKind::result, "Effective",
-            format_percent(effective_occupancy(r)) + " (" + plain(eb) + " of " + plain(r.blocks_per_sm) +
-                " resident blocks work at once: " + limiter_labels(effective_limiters(r) & ~r.limiters, " and ") + ")",
-            "Effective occupancy: the resident blocks less those waiting for Tensor Memory (tcgen05.alloc blocks until columns "
-            "are free).");
-    add(RowKind::result, "Summary", summarize(r));
+        add_row(rows, RowKind::result, RowId::effective, "Effective",
+                format_percent(effective_occupancy(r)) + " (" + plain(eb) + " of " + plain(r.blocks_per_sm) +
+                    " resident blocks work at once: " + limiter_labels(effective_limiters(r) & ~r.limiters, " and ") + ")",
+                "Effective occupancy: the resident blocks less those waiting for Tensor Memory (tcgen05.alloc blocks until columns "
+                "are free).");
+    add_row(rows, RowKind::result, RowId::summary, "Summary", summarize(r));
 
     // One row per limiter the kernel has (virtual resources only where it declares a count, as in JSON "limits").
     for (const LimiterInfo& e : kLimiters) {
@@ -96,23 +106,26 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
         row.kind = RowKind::limit;
         row.key = e.title;
         row.value = v == kUnlimited ? "no limit" : plain(v) + (v == 1 ? " block" : " blocks");
+        row.count = v == kUnlimited ? "-" : plain(v);
         row.note = e.explain(d, k, l, r);
         row.limiter = e.bit;
         row.hit = (r.limiters & e.bit) != 0 || (e.effective && eb < r.blocks_per_sm && (effective_limiters(r) & e.bit) != 0);
         rows.push_back(std::move(row));
     }
 
-    add(RowKind::allocated, "Registers / warp",
-        format_count(r.regs_per_warp_allocated) + " regs (" + plain(k.regs_per_thread) + " x 32, rounded up to " + plain(a.reg_alloc_unit) +
-            ")",
-        limit_rule(kLimitRegisters));
-    add(RowKind::allocated, "Registers / block",
-        format_count(r.regs_per_block_allocated) + " regs (limit " + format_count(a.regs_per_block) + ")", limit_rule(kLimitRegisters));
-    add(RowKind::allocated, "Shared mem / block",
-        format_bytes(r.smem_per_block_allocated) + " (incl. " + format_bytes(a.smem_reserved_per_block) + " reserved, " +
-            plain(a.smem_alloc_unit) + " B unit; limit " + format_bytes(r.smem_per_block_limit) + ")",
-        limit_rule(kLimitSharedMemory));
-    add(RowKind::allocated, "Shared mem / SM", format_bytes(r.smem_per_sm_configured) + " carveout of " + format_bytes(a.smem_per_sm),
+    add_row(rows, RowKind::allocated, RowId::other, "Registers / warp",
+            format_count(r.regs_per_warp_allocated) + " regs (" + plain(k.regs_per_thread) + " x 32, rounded up to " +
+                plain(a.reg_alloc_unit) + ")",
+            limit_rule(kLimitRegisters));
+    add_row(rows, RowKind::allocated, RowId::other, "Registers / block",
+            format_count(r.regs_per_block_allocated) + " regs (limit " + format_count(a.regs_per_block) + ")", limit_rule(kLimitRegisters));
+    add_row(rows, RowKind::allocated, RowId::other, "Shared mem / block",
+            format_bytes(r.smem_per_block_allocated) + " (incl. " + format_bytes(a.smem_reserved_per_block) + " reserved, " +
+                plain(a.smem_alloc_unit) + " B unit; limit " + format_bytes(r.smem_per_block_limit) + ")",
+            limit_rule(kLimitSharedMemory));
+    add_row(
+        rows, RowKind::allocated, RowId::other, "Shared mem / SM",
+        format_bytes(r.smem_per_sm_configured) + " carveout of " + format_bytes(a.smem_per_sm),
         "The carveout the driver configures: the preference rounded up to a supported size, or the smallest size that holds one block.");
     if (const DriverSmemConfig dc = driver_smem_config(a, k, r); dc.bytes >= 0 && a.smem_config == SmemConfig::carveout) {
         // One size where the public reports decide; else every size they allow ("32 or 64 KiB"), occ's pick first.
@@ -121,20 +134,23 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
             std::string others, other_limits;
             for (std::size_t i = 0; i < dc.candidates.size(); ++i) {
                 if (dc.candidates[i] == dc.bytes) continue;
-                others += (others.empty() ? "" : ", ") + format_bytes(dc.candidates[i]);
-                other_limits += (other_limits.empty() ? "" : ", ") + plain(dc.candidate_block_limits[i]);
+                join_into(others, ", ", format_bytes(dc.candidates[i]));
+                join_into(other_limits, ", ", plain(dc.candidate_block_limits[i]));
             }
             sizes += " (or " + others + ": the public reports cannot tell)";
             limits += " (or " + other_limits + ")";
         }
-        add(RowKind::allocated, "Driver's config", sizes + ", " + limits + " blocks against it (Nsight Compute shows these)",
+        add_row(
+            rows, RowKind::allocated, RowId::other, "Driver's config",
+            sizes + ", " + limits + " blocks against it (Nsight Compute shows these)",
             "The driver itself configures only what the launch needs (Nsight Compute's \"Shared Memory Configuration Size\" and \"Block "
             "Limit Shared Mem\"); the block count is the same as with the largest carveout, which occupancy uses like cuda_occupancy.h. "
             "Rule: " +
                 dc.rule + ".");
     }
     if (r.partitioned_gc_active)
-        add(RowKind::allocated, "Partitioned caching", "active: each block gets half an SM", "Partitioned global caching (5.2, 5.3, 6.x).");
+        add_row(rows, RowKind::allocated, RowId::other, "Partitioned caching", "active: each block gets half an SM",
+                "Partitioned global caching (5.2, 5.3, 6.x).");
 
     if (waves) add_wave_rows(rows, *waves, l.grid_blocks, r.occupancy);
     if (!req.warpgroup_regs.empty()) {
@@ -143,12 +159,12 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
             "setmaxnreg (PTX ISA): each warpgroup sets its per-thread register count (24..256, steps of 8); .dec returns registers "
             "to the block's pool, .inc waits until the pool has them. The pool is what the block was launched with.";
         if (!p.error.empty()) {
-            add(RowKind::pool, "Register plan", p.error, rule);
+            add_row(rows, RowKind::pool, RowId::other, "Register plan", p.error, rule);
         } else {
             std::string plan;
-            for (const WarpgroupPlan& g : p.plan) plan += (plan.empty() ? "" : ", ") + plain(g.regs) + " (" + g.action + ")";
-            add(RowKind::pool, "Register plan", plan + " per warpgroup, launched at " + plain(p.launch_regs), rule);
-            add(RowKind::pool, "Register pool", p.summary, rule);
+            for (const WarpgroupPlan& g : p.plan) join_into(plan, ", ", plain(g.regs) + " (" + g.action + ")");
+            add_row(rows, RowKind::pool, RowId::other, "Register plan", plan + " per warpgroup, launched at " + plain(p.launch_regs), rule);
+            add_row(rows, RowKind::pool, RowId::other, "Register pool", p.summary, rule);
         }
     }
     return rows;

@@ -80,7 +80,7 @@ void use_amd_target(AppState& s, const io::AmdRequest& target, DeviceKind kind) 
 const amd::AmdLimiterInfo* amd_limiter_of(const io::TableRow& row) {
     if (row.kind != io::RowKind::limit) return nullptr;
     for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
-        if (li.label == row.key) return &li;
+        if (li.bit == row.limiter) return &li;
     return nullptr;
 }
 

@@ -17,7 +17,7 @@ void refresh_amd_heatmap(AppState& s);
 // Makes `target` (a catalogue AMD GPU or a bare target, as io::amd_target gives it) the scenario's
 // device; from an NVIDIA scenario the block, registers and shared memory carry over.
 void use_amd_target(AppState& s, const io::AmdRequest& target, DeviceKind kind);
-// The limiter a limit row of io::amd_occupancy_table is (matched by amd_limiters()' label).
+// The limiter a limit row of io::amd_occupancy_table is (matched by its bit, TableRow::limiter).
 const amd::AmdLimiterInfo* amd_limiter_of(const io::TableRow& row);
 // The colour of a mask of AmdLimiter bits (as limiter_color for CUDA's).
 ImU32 amd_limiter_color(unsigned amd_bits, float alpha = 1.0f);

@@ -28,6 +28,7 @@
 #include "occ/io/binding.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
+#include "occ/text.hpp"
 
 namespace occ::ui {
 namespace {
@@ -296,7 +297,7 @@ std::string roofline_device(io::FieldReader& f, std::string_view key, const json
     if (v.is_string())
         if (const auto d = find_roofline_device(v.get<std::string>())) return d->name;
     std::string names;
-    for (const RooflineDevice& d : roofline_devices()) names += (names.empty() ? "" : ", ") + d.name;
+    for (const RooflineDevice& d : roofline_devices()) join_into(names, ", ", d.name);
     f.fail(key, "must be a device with roofline figures (" + names + "), got " + shown(v));
 }
 
@@ -419,7 +420,7 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
         const io::FieldSpec* f = io::find_field(*kind, it.key());
         if (!f || f->key == F::sweep.key || f->key == F::id.key) return fail(it.key().substr(0, 40) + ": unknown field in scenario");
     }
-    if (io::is_amd_request(j)) {
+    if (io::request_vendor(j) == io::Vendor::amd) {
         // The answer's reader: the fields, then the model's ranges (a launch that fails still loads).
         Result<io::AmdAnswer> a = io::answer_amd_occupancy(j);
         if (!a) return fail(a.error);

@@ -17,6 +17,7 @@
 #include "occ/format.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/schema.hpp"
+#include "occ/text.hpp"
 #include "occ/waves.hpp"
 #include "plot.hpp"
 #include "views.hpp"
@@ -40,7 +41,7 @@ std::string limiters_text(unsigned bits) {
     // The limiters' titles ("Shared memory, Block slots"), as the result's table heads its rows.
     std::string t;
     for (const LimiterInfo& e : kLimiters)
-        if (bits & e.bit) t += (t.empty() ? "" : ", ") + std::string(e.title);
+        if (bits & e.bit) join_into(t, ", ", e.title);
     return t.empty() ? "-" : t;
 }
 
@@ -50,9 +51,7 @@ Column col(const char* title, const OccupancyResult* r, std::int64_t threads, st
 }
 Column col(const char* title, const amd::AmdOccupancyResult* r, std::int64_t threads, std::int64_t regs, std::int64_t smem) {
     if (!r) return Column{title};
-    std::string lim;
-    for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
-        if (r->limiters & li.bit) lim += (lim.empty() ? "" : ", ") + std::string(li.label);
+    const std::string lim = amd::amd_limiter_labels(r->limiters, ", ");
     return Column{
         title, true, threads, regs, smem, r->workgroups_per_cu, r->occupancy, lim.empty() ? "-" : lim, amd_limiter_color(r->limiters)};
 }

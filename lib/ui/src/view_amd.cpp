@@ -12,17 +12,6 @@
 namespace occ::ui {
 namespace {
 
-const io::TableRow* find_row(const AppState& s, std::string_view key) {
-    for (const io::TableRow& r : s.derived.table)
-        if (r.key == key) return &r;
-    return nullptr;
-}
-
-std::string value_of(const AppState& s, std::string_view key) {
-    const io::TableRow* r = find_row(s, key);
-    return r ? r->value : std::string();
-}
-
 void kv(const io::TableRow& row, bool note_shown) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
@@ -76,8 +65,8 @@ void draw_amd_result_headline(AppState& s) {
     const std::string active = "Active per " + amd_unit(s);
     if (r.ok())
         ImGui::Text("%d of %d waves per SIMD · %s: %s", r.waves_per_simd, r.max_waves_per_simd, active.c_str(),
-                    value_of(s, active).c_str());
-    const std::string summary = value_of(s, "Summary");
+                    io::row_value(s.derived.table, io::RowId::active).c_str());
+    const std::string summary = io::row_value(s.derived.table, io::RowId::summary);
     if (r.ok()) ImGui::TextDisabled("%s", summary.c_str());
     else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", summary.c_str());
     ImGui::PopTextWrapPos();
@@ -128,7 +117,7 @@ void draw_amd_result(AppState& s, bool headline) {
         ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, em(8.5f));
         ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch);
         for (const io::TableRow& row : rows)
-            if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves || row.key == "LLVM's estimate")
+            if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves || row.id == io::RowId::estimate)
                 kv(row, row.kind == io::RowKind::result);
         ImGui::EndTable();
     }
@@ -137,7 +126,7 @@ void draw_amd_result(AppState& s, bool headline) {
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r.error_message.c_str());
         ImGui::PopTextWrapPos();
     }
-    if (const io::TableRow* fix = find_row(s, "To fit more")) {
+    if (const io::TableRow* fix = io::find_row(s.derived.table, io::RowId::fix)) {
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(accent_color()));
         text_wrapped(fix->value);

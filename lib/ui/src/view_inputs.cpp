@@ -11,6 +11,7 @@
 #include "occ/io/binding.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/size.hpp"
+#include "occ/text.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
@@ -221,7 +222,7 @@ void draw_inputs(AppState& s) {
         static bool editing = false;
         if (!editing) {
             text.clear();
-            for (const int v : s.req.warpgroup_regs) text += (text.empty() ? "" : ",") + std::to_string(v);
+            for (const int v : s.req.warpgroup_regs) join_into(text, ",", std::to_string(v));
         }
         ImGui::SetNextItemWidth(-FLT_MIN);
         if (input_text_hint("##wgregs", "setmaxnreg per warpgroup, e.g. 24,240,240", text)) {

@@ -12,6 +12,7 @@
 #include "occ/format.hpp"
 #include "occ/io/binary.hpp"
 #include "occ/io/rocprof.hpp"
+#include "occ/text.hpp"
 #include "scenario.hpp"
 #include "views.hpp"
 
@@ -53,7 +54,7 @@ void measured_block(const io::PtxasAnswer& a) {
         header = true;
         std::string all;
         for (const io::RocprofMetric& m : io::rocprof_measured_metrics())
-            all += (all.empty() ? "" : "\n") + std::string(m.title) + " " + std::string(m.column) + ": " + value(m);
+            join_into(all, "\n", std::string(m.title) + " " + std::string(m.column) + ": " + value(m));
         ImGui::Bullet();
         text_wrapped(k.name.empty() ? "(line " + std::to_string(k.line) + ")" : k.name);
         item_tooltip(all.c_str());
@@ -69,7 +70,7 @@ void measured_block(const io::PtxasAnswer& a) {
                 const double* v = find(p.measured, m.key);
                 if (largest && v && *v > most) most = *v, top = &m;
                 if (!largest) text += (text.empty() ? std::string(m.title) + ": " : ", ") + std::string(m.column) + " " + value(m);
-                if (!largest || !v) tip += (tip.empty() ? "" : "\n") + why(m);
+                if (!largest || !v) join_into(tip, "\n", why(m));
             }
             if (largest)
                 text = top ? std::string(top->title) + " " + value(*top) + ", the largest \"Insufficient\" rate"
@@ -132,9 +133,7 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
             put(i, kBlocks, std::to_string(row.result->blocks_per_sm), 0);
             put(i, kOcc, format_percent(row.result->occupancy) + " (" + limiter_labels(row.result->limiters, ", ") + ")", 0);
         } else if (row.amd_result) {  // workgroups per CU (or WGP), and occ::amd's limiters
-            std::string lim;
-            for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
-                if (row.amd_result->limiters & li.bit) lim += (lim.empty() ? "" : ", ") + std::string(li.label);
+            const std::string lim = amd::amd_limiter_labels(row.amd_result->limiters, ", ");
             put(i, kBlocks, std::to_string(row.amd_result->workgroups_per_cu), 0);
             put(i, kOcc, format_percent(row.amd_result->occupancy) + (lim.empty() ? "" : " (" + lim + ")"), 0);
         } else {
@@ -187,8 +186,8 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
             ImGui::PopStyleColor();
             if (j == kName && shown == narrow) {  // the arch and the figures read, on a line under the name
                 std::string line = k.arch;
-                if (k.registers) line += (line.empty() ? "" : ", ") + text[i * kCols + kRegs] + " regs";
-                if (k.smem_static) line += (line.empty() ? "" : ", ") + text[i * kCols + kSmem] + " smem";
+                if (k.registers) join_into(line, ", ", text[i * kCols + kRegs] + " regs");
+                if (k.smem_static) join_into(line, ", ", text[i * kCols + kSmem] + " smem");
                 ImGui::PushStyleColor(ImGuiCol_Text, colors[1]);
                 text_wrapped(line);
                 ImGui::PopStyleColor();
@@ -197,11 +196,11 @@ void kernel_table(AppState& s, const io::PtxasAnswer& a, bool binary) {
             std::string tip;
             if (j == kName) {
                 tip = k.mangled;
-                if (binary) tip += (tip.empty() ? "" : "\n") + k.source_file + (k.source_entry.empty() ? "" : ", " + k.source_entry);
+                if (binary) join_into(tip, "\n", k.source_file + (k.source_entry.empty() ? "" : ", " + k.source_entry));
                 for (int h = 1; h < kCols; ++h)
                     if ((all & ~shown) >> h & 1) tip += std::string("\n") + kHeads[h] + " " + text[i * kCols + h];
             } else if (j == kOcc) {
-                for (const std::string& n : row.notes) tip += (tip.empty() ? "" : "\n") + n;
+                for (const std::string& n : row.notes) join_into(tip, "\n", n);
                 if (k.format == "ptx") tip = row.error;
             }
             if (!tip.empty()) item_tooltip(tip.c_str());

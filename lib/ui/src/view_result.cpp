@@ -76,7 +76,7 @@ void draw_result(AppState& s, bool headline) {
         for (const io::TableRow& row : rows) {
             if (row.kind != io::RowKind::limit) continue;
             // The Why column is the row's note; the tooltips give the general rule.
-            const char* rule = limit_rule(row.limiter);
+            const char* rule = limit_rule(static_cast<Limiter>(row.limiter));
             ImGui::TableNextRow();
             if (row.hit) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, limiter_color(row.limiter, 0.30f));
             ImGui::TableSetColumnIndex(0);
@@ -89,7 +89,7 @@ void draw_result(AppState& s, bool headline) {
             ImGui::TextUnformatted(row.key.c_str());
             item_tooltip(rule);
             ImGui::TableSetColumnIndex(1);
-            if (limit_of(r, row.limiter) == kUnlimited) ImGui::TextDisabled("%s", row.value.c_str());
+            if (limit_of(r, static_cast<Limiter>(row.limiter)) == kUnlimited) ImGui::TextDisabled("%s", row.value.c_str());
             else ImGui::TextUnformatted(row.value.c_str());
             item_tooltip(rule);
             ImGui::TableSetColumnIndex(2);

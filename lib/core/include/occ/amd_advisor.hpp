@@ -41,6 +41,8 @@ WaveResult amd_waves(const AmdOccupancyResult& r, int compute_units, std::int64_
 AdviceWords amd_words(const AmdOccupancyResult& r);
 // The limiters' labels in running text ("VGPRs and LDS"), as amd_limiters() names them.
 std::string amd_limiter_list(unsigned bits, const char* sep);
+// The limiters' labels as the tables show them ("Wave slots, VGPRs"), AMD's limiter_labels.
+std::string amd_limiter_labels(unsigned bits, const char* sep);
 // Each empty when there is nothing to suggest.
 std::string amd_block_size_suggestion(const AmdBlockSizeAdvice& b, int threads_now);
 std::string amd_best_block_sentence(const AmdBlockSizeAdvice& b);

@@ -29,13 +29,13 @@ enum class OperandKind : std::uint8_t {
 
 struct Operand {
     OperandKind kind = OperandKind::reg;
-    std::string name;           // reg / special / symbol; address: its base ("" when absolute)
-    std::int64_t value = 0;     // imm: its bits; address: the byte offset
-    bool negated = false;       // !%p
-    bool base_is_reg = false;   // address: the base is a register (else a symbol or none)
-    bool has_tensor = false;    // address with coordinates: [tensorMap, {c0, c1}] (TMA)
-    bool float_imm = false;     // imm written as 0f/0d bits or a decimal with a point
-    std::vector<Operand> elems; // vector elements (regs, imms or "_" as a symbol)
+    std::string name;            // reg / special / symbol; address: its base ("" when absolute)
+    std::int64_t value = 0;      // imm: its bits; address: the byte offset
+    bool negated = false;        // !%p
+    bool base_is_reg = false;    // address: the base is a register (else a symbol or none)
+    bool has_tensor = false;     // address with coordinates: [tensorMap, {c0, c1}] (TMA)
+    bool float_imm = false;      // imm written as 0f/0d bits or a decimal with a point
+    std::vector<Operand> elems;  // vector elements (regs, imms or "_" as a symbol)
 };
 
 // [SECTION] Instructions
@@ -47,15 +47,15 @@ struct SourceLoc {
 };
 
 struct Instruction {
-    std::string opcode;              // as written: "ld.global.nc.v4.f32"
-    std::string base;                // "ld"
-    std::vector<std::string> mods;   // {"global", "nc", "v4", "f32"} (":" kept: "shared::cta")
+    std::string opcode;             // as written: "ld.global.nc.v4.f32"
+    std::string base;               // "ld"
+    std::vector<std::string> mods;  // {"global", "nc", "v4", "f32"} (":" kept: "shared::cta")
     std::vector<Operand> operands;
-    std::string guard;               // "%p1" for "@%p1", "" when unguarded
-    bool guard_negated = false;      // "@!%p1"
-    int ptx_line = 0;                // 1-based line in the PTX text
-    SourceLoc loc;                   // the last .loc before it (the innermost, inlined, position)
-    SourceLoc outer;                 // the outermost caller when .loc had inlined_at; else == loc
+    std::string guard;           // "%p1" for "@%p1", "" when unguarded
+    bool guard_negated = false;  // "@!%p1"
+    int ptx_line = 0;            // 1-based line in the PTX text
+    SourceLoc loc;               // the last .loc before it (the innermost, inlined, position)
+    SourceLoc outer;             // the outermost caller when .loc had inlined_at; else == loc
 
     bool has_mod(std::string_view m) const;
 };
@@ -63,9 +63,9 @@ struct Instruction {
 // [SECTION] Declarations
 struct Param {
     std::string name;
-    std::string type;  // "u64", "b32", "b8" (for an array: the element)
-    int size = 0;      // bytes (element size x array count)
-    int align = 0;     // .align, 0 = natural
+    std::string type;      // "u64", "b32", "b8" (for an array: the element)
+    int size = 0;          // bytes (element size x array count)
+    int align = 0;         // .align, 0 = natural
     bool pointer = false;  // Triton's ".ptr" attribute
 };
 
@@ -77,10 +77,10 @@ struct RegDecl {
 
 struct SharedVar {
     std::string name;
-    std::string type;          // element type: "b8", "f32"
-    int align = 0;             // .align, 0 = the element size
-    std::int64_t bytes = 0;    // element size x every dimension; 0 for an unsized extern array
-    bool is_extern = false;    // .extern .shared ... name[] : dynamic shared memory
+    std::string type;        // element type: "b8", "f32"
+    int align = 0;           // .align, 0 = the element size
+    std::int64_t bytes = 0;  // element size x every dimension; 0 for an unsized extern array
+    bool is_extern = false;  // .extern .shared ... name[] : dynamic shared memory
 };
 
 struct Entry {
@@ -92,7 +92,7 @@ struct Entry {
     std::vector<SharedVar> shared;  // declared inside the body
     std::vector<Instruction> instructions;
     std::vector<std::pair<std::string, int>> labels;  // name -> index of the next instruction
-    int maxntid[3] = {0, 0, 0};  // .maxntid / .reqntid when present
+    int maxntid[3] = {0, 0, 0};                       // .maxntid / .reqntid when present
     int decl_line = 0;
 
     // Index of the instruction a label names, or -1.

@@ -80,30 +80,30 @@ const char* site_model_name(SiteModel m);
 
 // One memory instruction (one side of it for cp.async), over every warp and iteration run.
 struct AccessSite {
-    int instruction = 0;      // index into Entry::instructions
-    std::string opcode;       // "ld.global.nc.f32"
-    std::string side;         // "" or, for cp.async, "global side" / "shared side"
+    int instruction = 0;  // index into Entry::instructions
+    std::string opcode;   // "ld.global.nc.f32"
+    std::string side;     // "" or, for cp.async, "global side" / "shared side"
     int ptx_line = 0;
-    ptx::SourceLoc loc;       // innermost .loc
-    ptx::SourceLoc outer;     // the caller it was inlined into (== loc when not inlined)
+    ptx::SourceLoc loc;    // innermost .loc
+    ptx::SourceLoc outer;  // the caller it was inlined into (== loc when not inlined)
     SiteModel model = SiteModel::global;
     AccessOp op = AccessOp::load;
-    int access_bytes = 0;     // bytes per lane (vector count x element size); 0 when not known
+    int access_bytes = 0;         // bytes per lane (vector count x element size); 0 when not known
     std::int64_t executions = 0;  // warp-level executions with at least one lane on it
     std::int64_t costed = 0;      // executions whose every active address was known
     std::int64_t unknown = 0;     // executions that could not be costed
     std::string unknown_reason;   // why (the first such execution); "" when all were costed
     std::string listed_reason;    // SiteModel::listed: what the instruction is and why it is not costed
     CostStat active_lanes;
-    CostStat sectors, ideal_sectors;               // global, per request
+    CostStat sectors, ideal_sectors;                   // global, per request
     CostStat wavefronts, ideal_wavefronts, conflicts;  // shared, per request
-    std::vector<std::string> notes;                // assumptions behind the numbers
+    std::vector<std::string> notes;                    // assumptions behind the numbers
 };
 
 // Totals of the sites of one source line (innermost .loc).
 struct LineCost {
     ptx::SourceLoc loc;
-    std::string file;  // path from .file, "" when not declared
+    std::string file;        // path from .file, "" when not declared
     std::vector<int> sites;  // indices into InterpReport::sites
     std::int64_t executions = 0;
     std::int64_t unknown = 0;
@@ -113,9 +113,9 @@ struct LineCost {
 
 struct WarpRun {
     WarpSelect warp;
-    std::int64_t steps = 0;   // warp-level instructions executed
-    bool finished = false;    // every lane reached ret/exit
-    std::string stopped;      // why it stopped early ("" when finished)
+    std::int64_t steps = 0;  // warp-level instructions executed
+    bool finished = false;   // every lane reached ret/exit
+    std::string stopped;     // why it stopped early ("" when finished)
 };
 
 struct InterpReport {
@@ -132,7 +132,6 @@ struct InterpReport {
 // [SECTION] interpret_warps
 // Runs options.warps of `entry` (of `program`, for module-scope .shared variables) and costs their
 // accesses with `arch`'s rules. Never throws on the program's content; refused options give error.
-InterpReport interpret_warps(const ptx::Program& program, const ptx::Entry& entry, const InterpOptions& options,
-                             const ArchRules& arch);
+InterpReport interpret_warps(const ptx::Program& program, const ptx::Entry& entry, const InterpOptions& options, const ArchRules& arch);
 
 }  // namespace occ

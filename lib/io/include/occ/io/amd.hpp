@@ -41,8 +41,6 @@ struct AmdAnswer {
     amd::AmdOccupancyResult result;
 };
 
-// Whether the request names an AMD GPU or target (then answer_amd_occupancy answers it).
-bool is_amd_request(const json& request);
 // The catalogue AMD GPU or target a name means ("MI300X", "gfx942"); arch nullptr when none.
 AmdRequest amd_target(std::string_view name);
 
@@ -61,6 +59,7 @@ Result<AmdRequest> read_amd_request(const json& request, std::string_view contex
 json amd_request_to_json(const AmdRequest& r);
 
 Result<AmdAnswer> answer_amd_occupancy(const json& request);
+json api_amd_occupancy(const json& request);  // the occupancy kind's AMD answer (KindSpec::answer_amd)
 json to_json(const AmdAnswer& a);
 // The answer's numbers (the `occupancy` object of a kernel row): limits, limiters, waves, why.
 json amd_result_to_json(const amd::AmdOccupancyResult& r);
@@ -95,5 +94,6 @@ AmdAdviseAnswer amd_advise(const AmdRequest& in, SmemGrowth growth, int block_si
 json to_json(const AmdAdviseAnswer& a);
 // The waves kind for an AMD GPU: workgroups per wave = workgroups per CU (WGP) x CUs (WGPs).
 json api_amd_waves(const json& request);
+json api_amd_advise(const json& request);
 
 }  // namespace occ::io

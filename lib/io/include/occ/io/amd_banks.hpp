@@ -1,7 +1,7 @@
 // occ/io/amd_banks.hpp — the banks request and answer for AMD GPUs (occ/amd_lds.hpp's model).
 //
 // A banks request is for an AMD GPU when it names one (`gpu` "MI300X") or a target (`arch` "gfx942"):
-// io::is_amd_request. It takes the banks kind's pattern fields (access_bytes, elem_bytes, op, and
+// io::request_vendor. It takes the banks kind's pattern fields (access_bytes, elem_bytes, op, and
 // addresses or affine / 2d / gather), plus wave_size; a wave is 64 lanes on CDNA (32 on RDNA unless
 // wave_size 64), so `addresses` takes up to 64 entries and `active_lanes` a 64-bit mask; the pattern
 // kinds give each wave the addresses of threads wave x size .. +size-1. NVIDIA-only fields (cc,
@@ -43,6 +43,7 @@ struct AmdBanksAnswer {
 // The waves of a request (one for pattern "addresses").
 std::vector<amd::LdsWave> amd_banks_waves(const AmdBanksRequest& r);
 Result<AmdBanksAnswer> answer_amd_banks(const json& request);
+json api_amd_banks(const json& request);  // the banks kind's AMD answer (KindSpec::answer_amd)
 json to_json(const AmdBanksAnswer& a);
 json amd_banks_request_to_json(const AmdBanksRequest& r);
 

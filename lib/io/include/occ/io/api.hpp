@@ -8,6 +8,7 @@
 //   handle(kind, request)                           both, for the JSON faces
 // Fields, ranges and defaults come from occ/io/schema.hpp.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,16 @@
 namespace occ::io {
 
 using json = nlohmann::ordered_json;
+
+// Whose rules answer a request. Resolved in one place (request_vendor) by handle() and by the
+// typed entry points that serve both vendors (occupancy_view); the kind's registry row then names
+// the vendor's answer (KindSpec::answer, KindSpec::answer_amd).
+enum class Vendor : std::uint8_t { nvidia, amd };
+// AMD when the request gives `arch` (an LLVM target) or its `gpu` names an AMD GPU of the catalogue.
+Vendor request_vendor(const json& request);
+// An AMD request's target with every other field at its default, as the echo writes it (the page's
+// base for a link to an AMD GPU); null for an NVIDIA device, whose defaults are the scenario's.
+json target_defaults(const json& request);
 
 // Dispatch by kind ("occupancy", "gpus", ...). Unknown kinds give an error object.
 json handle(std::string_view kind, const json& request);
@@ -67,7 +78,7 @@ struct OccupancyRequest {
     // occ::register_pool (occ/register_pool.hpp). Never changes the occupancy.
     std::vector<int> warpgroup_regs;
 };
-// The launch's plain fields bound to the members they fill (schema.cpp; occ/io/binding.hpp):
+// The launch's plain fields bound to the members they fill (kinds.cpp; occ/io/binding.hpp):
 // the reader, the echo, the --batch fast path and the kinds' field lists iterate them.
 std::span<const FieldBinding<OccupancyRequest>> launch_bindings();
 // Whether occ::PreparedDevice answers the request's block count: every bound field the prepared

@@ -23,8 +23,8 @@ struct PtxLimits {
     std::size_t max_statement = 1 << 16;            // bytes of one statement
     std::size_t max_instructions = 2'000'000;       // over all entries
     std::size_t max_entries = 100'000;
-    std::size_t max_operands = 64;                  // operands of one instruction (a {..} list is one)
-    std::size_t max_vector = 256;                   // tcgen05.ld.32x32b.x128 has 128 registers
+    std::size_t max_operands = 64;  // operands of one instruction (a {..} list is one)
+    std::size_t max_vector = 256;   // tcgen05.ld.32x32b.x128 has 128 registers
     int max_scope_depth = 256;
     std::size_t max_diagnostics = 100;
 };

@@ -12,7 +12,10 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
+
+#include <climits>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -63,34 +66,12 @@ struct FieldSpec {
 // The CLI flag of a field: "--" + key with '_' turned into '-'.
 std::string flag_name(std::string_view key);
 
-// [SECTION] The fields, grouped as the kinds share them
-namespace fields {
-// Device: gpu | cc | device (every kind with a device, roofline excepted).
-extern const FieldSpec gpu, cc, device;
-// An AMD target instead of a GPU (occupancy).
-extern const FieldSpec arch;
-// Launch and kernel resources (occupancy, advise, waves, clusters, ptxas).
-extern const FieldSpec threads, block, warpgroup_regs, tmem_columns, regs, smem_static, smem_dynamic, carveout, cache_config, optin,
-    max_dynamic_smem, barriers, partitioned_gc, grid, virtual_resources;
-extern const FieldSpec sweep;  // occupancy only
-// AMD GPUs only (occupancy; occ/io/amd.hpp).
-extern const FieldSpec agprs, sgprs, wave_size, cu_mode;
-// Advisor and clusters.
-extern const FieldSpec smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, cluster_size_required, non_portable,
-    gpc_sms;
-// Compiler logs and binaries.
-extern const FieldSpec log, files;
-// Nsight Compute reports.
-extern const FieldSpec ncu_text;
-// Memory access (coalesce and banks).
-extern const FieldSpec access_bytes, elem_bytes, mem_op, pattern, active_lanes, addresses, base, offset, stride, mem_threads, mem_block,
-    pitch, pad, swizzle, order, seed, range, tile, tile_access, ldmatrix, cute_swizzle, tma_swizzle, rotate, global_pitch, global_base,
-    expr, array, consts, block_idx, grid_dim, warp;
-// Roofline.
-extern const FieldSpec roof_gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, flops_per_element, rows, cols,
-    flops, bytes, precision, memory, measured_ms, peak_tflops, bandwidth_gbps, compare, ops;
-extern const FieldSpec id;
-}  // namespace fields
+namespace fields::detail {
+inline constexpr std::int64_t kI = INT_MAX;  // the model checks the real range and names the device's limit
+inline constexpr std::int64_t kTiB = std::int64_t{1} << 40;
+inline constexpr std::int64_t kBig = std::int64_t{1} << 50;
+inline constexpr std::string_view kSizeExpect = "a size in bytes >= 0 (e.g. 49152 or \"48K\")";
+}  // namespace fields::detail
 
 // [SECTION] Kinds
 // The one table of request kinds: the --batch and handle() dispatch (api.cpp), the CLI's request
@@ -102,8 +83,11 @@ struct KindSpec {
     // docs/INPUTS.md documents the fields this kind shares with these kinds in their sections
     // (comma-separated kind names), and the rest in its own section.
     std::string_view docs_shared_with;
-    // The JSON answer to a request (throws RequestError for a bad one; handle() catches).
+    // The JSON answer to a request (throws RequestError for a bad one; handle() catches): by
+    // NVIDIA's rules, and by AMD's for a request that names an AMD GPU or target (request_vendor);
+    // nullptr: `answer` takes both (its artefacts say the vendor, or the kind has no AMD model).
     nlohmann::ordered_json (*answer)(const nlohmann::ordered_json& request) = nullptr;
+    nlohmann::ordered_json (*answer_amd)(const nlohmann::ordered_json& request) = nullptr;
 };
 std::span<const KindSpec> request_kinds();
 // The fields only an AMD occupancy request takes (arch, agprs, sgprs, wave_size, cu_mode).
@@ -113,3 +97,7 @@ const KindSpec* find_kind(std::string_view name);
 const FieldSpec* find_field(const KindSpec& kind, std::string_view key);
 
 }  // namespace occ::io
+
+// The fields themselves, described once, grouped as the kinds share them (fields::gpu, ...).
+#include "occ/io/schema_launch.hpp"
+#include "occ/io/schema_memory.hpp"
