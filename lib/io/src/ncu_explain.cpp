@@ -233,7 +233,8 @@ NcuDifference explain_line(const Ctx& c, const std::string& key, double mv, doub
 // its invocations, not a measurement). "" when the line is one value.
 std::string summary_reason(const NcuKernelAnswer& a, const std::string& key, const NcuValue& m) {
     if (!m.summary) return {};
-    const std::string over = a.measured.invocations > 0 ? "its " + std::to_string(a.measured.invocations) + " invocations" : "the invocations";
+    const std::string over = a.measured.invocations > 0 ? "its " + std::to_string(a.measured.invocations) + " invocations"
+                                                        : "the invocations";
     const std::string unit = m.unit.empty() ? "" : " " + m.unit;
     if (key.rfind("achieved_", 0) == 0) {
         const bool pct = key == "achieved_occupancy";
@@ -257,8 +258,7 @@ void note_not_compared(NcuKernelAnswer& a) {
         if (d.rfind("no prediction: ", 0) == 0 && no_prediction.empty()) no_prediction = d.substr(15);
     for (const char* key : kNcuKeys) {
         const NcuValue* m = a.measured.get(key);
-        if (!m || std::any_of(a.differences.begin(), a.differences.end(), [&](const NcuDifference& d) { return d.field == key; }))
-            continue;
+        if (!m || std::any_of(a.differences.begin(), a.differences.end(), [&](const NcuDifference& d) { return d.field == key; })) continue;
         const auto p = std::find_if(a.predicted.begin(), a.predicted.end(), [&](const auto& kv) { return kv.first == key; });
         const bool predicts = p != a.predicted.end() && p->second.has_value();
         std::string why = summary_reason(a, key, *m);
@@ -266,7 +266,8 @@ void note_not_compared(NcuKernelAnswer& a) {
             const std::string k = key;
             if (!no_prediction.empty()) why = "occ made no prediction: " + no_prediction;
             else if ((k == "waves_per_sm" || k == "sms") && !a.sm_count_known) why = "the SM count is unknown: " + a.sm_count_unknown;
-            else if (k.rfind("block_limit_", 0) == 0) why = "occ's rules have no such limit for " + (a.device ? a.device->name : std::string("this device"));
+            else if (k.rfind("block_limit_", 0) == 0)
+                why = "occ's rules have no such limit for " + (a.device ? a.device->name : std::string("this device"));
             else why = "occ has no value for this line";
         }
         if (!why.empty()) a.not_compared.push_back(NcuNotCompared{key, std::move(why)});

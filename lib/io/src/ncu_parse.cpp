@@ -484,7 +484,7 @@ void parse_csv(const std::vector<std::string>& lines, std::size_t first, NcuRepo
                 continue;
             }
             auto at = [&](int c) { return c >= 0 ? cells[static_cast<std::size_t>(c)] : std::string(); };
-            const std::string key = id >= 0 ? cells[static_cast<std::size_t>(id)]
+            const std::string key = id >= 0   ? cells[static_cast<std::size_t>(id)]
                                     : summary ? at(column(header, "Process ID")) + "\n" + at(column(header, "Kernel Name")) + "\n" +
                                                     at(column(header, "Block Size")) + "\n" + at(column(header, "Grid Size")) + "\n" +
                                                     at(column(header, "Device"))
@@ -493,7 +493,8 @@ void parse_csv(const std::vector<std::string>& lines, std::size_t first, NcuRepo
             if (it == by_id.end()) {
                 NcuKernel k;
                 launch_columns(k, header, cells);
-                if (summary) k.invocations = static_cast<int>(std::clamp(std::atol(at(column(header, "Invocations")).c_str()), 0L, 1L << 30));
+                if (summary)
+                    k.invocations = static_cast<int>(std::clamp(std::atol(at(column(header, "Invocations")).c_str()), 0L, 1L << 30));
                 k.line = static_cast<int>(i + 1);
                 rep.kernels.push_back(std::move(k));
                 it = by_id.emplace(key, rep.kernels.size() - 1).first;

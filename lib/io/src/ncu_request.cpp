@@ -278,8 +278,8 @@ NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Devic
     if (!out.sm_count_known) out.sm_count_unknown = sm_counts_from_waves(k, id.device->arch.cc_major, id.device->arch.cc_minor);
     // A summary whose launch inputs varied over the invocations describes no one launch to predict.
     std::string varied;
-    for (const char* key : {"block_size", "grid_size", "registers_per_thread", "static_shared_memory_per_block",
-                            "dynamic_shared_memory_per_block"})
+    for (const char* key :
+         {"block_size", "grid_size", "registers_per_thread", "static_shared_memory_per_block", "dynamic_shared_memory_per_block"})
         if (const NcuValue* v = k.get(key); v && v->varies())
             varied += (varied.empty() ? "" : ", ") + std::string(key) + " " + v->printed_min + " to " + v->printed_max;
     if (!varied.empty()) {

@@ -30,7 +30,8 @@ struct NcuValue {
     bool summary = false;
     std::string printed_min, printed_max;  // as printed ("16.38"); empty outside a summary
     double min = 0, max = 0;               // best readings, base unit
-    bool varies() const { return summary && printed_min != printed_max; }  // not one value over the invocations
+    // Not one value over the invocations (minimum and maximum printed differently).
+    bool varies() const { return summary && printed_min != printed_max; }
 };
 
 // The report keys (also the keys of the JSON "measured" and "predicted" objects).
@@ -134,9 +135,9 @@ struct NcuKernelAnswer {
     DriverSmem driver;
     AchievedBound achieved;
     std::vector<std::pair<std::string, std::optional<double>>> predicted;  // kNcuKeys order, ncu's units
-    std::vector<NcuDifference> differences;  // every line where ncu and occ differ, each with its status and why
+    std::vector<NcuDifference> differences;    // every line where ncu and occ differ, each with its status and why
     std::vector<NcuNotCompared> not_compared;  // printed lines occ does not compare, each with the reason (ncu_explain.cpp)
-    std::vector<std::string> ncu_behaviour;  // the ncu version behaviours the report shows (ncu_explain.cpp)
+    std::vector<std::string> ncu_behaviour;    // the ncu version behaviours the report shows (ncu_explain.cpp)
     std::vector<std::string> diagnostics;
 };
 // `ncu_version`: the report's version line ("" when none), named in the explanations.
@@ -160,14 +161,14 @@ std::optional<NcuValue> ncu_value(std::string_view printed, std::string_view uni
 
 // One line of a kernel's comparison, worded as every face shows it (occ ncu, the app's table).
 struct NcuRow {
-    std::string key;                            // a kNcuKeys name
-    std::string printed;                        // what ncu printed, with its unit; "-" when it printed nothing
-    std::string predicted;                      // occ's value in the key's unit ("4 KiB", "50 %"), "<= x" for an achieved
-                                                // bound; "-" when occ has none
-    bool measured = false;                      // ncu printed the key
-    bool predicts = false;                      // occ has a value for it
-    bool bound = false;                         // an achieved_* key: occ gives the most it can be, not a value
-    const NcuDifference* difference = nullptr;  // why they differ (into the answer), when they do
+    std::string key;                               // a kNcuKeys name
+    std::string printed;                           // what ncu printed, with its unit; "-" when it printed nothing
+    std::string predicted;                         // occ's value in the key's unit ("4 KiB", "50 %"), "<= x" for an achieved
+                                                   // bound; "-" when occ has none
+    bool measured = false;                         // ncu printed the key
+    bool predicts = false;                         // occ has a value for it
+    bool bound = false;                            // an achieved_* key: occ gives the most it can be, not a value
+    const NcuDifference* difference = nullptr;     // why they differ (into the answer), when they do
     const NcuNotCompared* not_compared = nullptr;  // why occ does not compare the line, when it does not
     // "=" when both are known and agree (a bound: "ok"); where they differ "~" explained, "<" a
     // mismatch, "!" the report contradicts the device or itself; "n/c" a printed line occ does not
