@@ -34,6 +34,7 @@ void print_human(const io::NcuAnswer& a) {
         for (const std::string& b : k.ncu_behaviour) std::printf("  ncu: %s\n", b.c_str());
         for (const io::NcuRow& r : io::ncu_rows(k))
             if (r.difference) std::printf("  %s %s: %s\n", r.mark(), r.key.c_str(), r.difference->why.c_str());
+            else if (r.not_compared) std::printf("  %s %s: not compared: %s\n", r.mark(), r.key.c_str(), r.not_compared->why.c_str());
         for (const std::string& d : k.diagnostics) std::printf("  note: %s\n", d.c_str());
         std::printf("\n");
     }
@@ -48,7 +49,9 @@ Reads ncu's text output (Launch Statistics and Occupancy sections), ncu --csv --
 and --page raw, also pasted into Markdown. The device comes from the report (CC and # SMs);
 --gpu / --cc override it. Each line: what ncu printed, what occ predicts, '=' when they agree,
 '~' where they differ for a known reason of ncu or the driver (said below the table), '<' where
-no known reason explains it, '!' where the report's own lines contradict the device. See docs/NCU.md.
+no known reason explains it, '!' where the report's own lines contradict the device, 'n/c' where
+occ does not compare the line (the reason below: no SM count, a value that varied over a
+--print-summary's invocations). See docs/NCU.md.
 
 Examples:
   ncu --section LaunchStats --section Occupancy ./app > report.txt; occ ncu report.txt

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "occ/device.hpp"
 #include "occ/names.hpp"
@@ -269,4 +270,38 @@ TEST_CASE("Orin and Xavier name several modules: refused with the choices") {
     CHECK(find_gpu("Jetson Orin Nano 4GB")->sm_count == 4);
     CHECK(find_gpu("agx xavier")->sm_count == 8);
     CHECK(find_gpu("Xavier NX")->sm_count == 6);
+}
+
+TEST_CASE("laptop GPUs are their own entries with the laptop SM count (CUDA cores / 128, Turing / 64)") {
+    // NVIDIA's laptop specifications (lib/core/src/gpu_laptops.inc): the laptop part of a number has
+    // fewer SMs than the desktop card from Ampere on; Turing's laptop parts match the desktop counts.
+    const struct {
+        const char* printed;
+        int cc_major, cc_minor, sms, desktop_sms;
+    } cases[] = {
+        {"NVIDIA GeForce RTX 3080 Laptop GPU", 8, 6, 48, 68},   // 6,144 cores; desktop RTX 3080 8,704
+        {"NVIDIA GeForce RTX 4090 Laptop GPU", 8, 9, 76, 128},  // 9,728 cores; desktop RTX 4090 16,384
+        {"NVIDIA GeForce RTX 4080 Laptop GPU", 8, 9, 58, 76},   // 7,424 cores; desktop RTX 4080 9,728
+        {"NVIDIA GeForce RTX 5090 Laptop GPU", 12, 0, 82, 170},
+        {"NVIDIA GeForce RTX 2080 with Max-Q Design", 7, 5, 46, 46},  // 2,944 cores / 64
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.printed);
+        const auto d = find_gpu(c.printed);
+        REQUIRE(d.has_value());
+        CHECK(d->arch.cc_major == c.cc_major);
+        CHECK(d->arch.cc_minor == c.cc_minor);
+        CHECK(d->sm_count == c.sms);
+        CHECK(d->segment == Segment::consumer);
+        CHECK(c.sms <= c.desktop_sms);
+    }
+    CHECK(find_gpu("NVIDIA GeForce RTX 4060 Laptop GPU")->sm_count == 24);
+    CHECK(find_gpu("4070laptop")->sm_count == 36);
+    // One name, two parts: refused with both choices.
+    CHECK_FALSE(find_gpu("NVIDIA GeForce RTX 3050 Laptop GPU").has_value());
+    CHECK(ambiguous_gpu_message("NVIDIA GeForce RTX 3050 Laptop GPU").find("RTX-3050-Laptop-2048 (16 SMs), RTX-3050-Laptop-2560 (20 SMs)") !=
+          std::string::npos);
+    std::size_t laptops = 0;
+    for (const GpuEntry& g : all_gpus()) laptops += std::string_view(g.driver_names).find("Laptop GPU") != std::string_view::npos;
+    CHECK(laptops == 19);  // RTX 30 (8 entries), 40 (5) and 50 (6) series names with "Laptop GPU"
 }

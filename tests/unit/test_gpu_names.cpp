@@ -80,6 +80,14 @@ TEST_CASE("names as nvidia-smi, torch and deviceQuery print them") {
         {"NVIDIA GeForce RTX 4070 Ti SUPER", "RTX-4070-Ti-SUPER", 66},
         {"NVIDIA GeForce RTX 5070 Ti", "RTX-5070-Ti", 70},
         {"NVIDIA GeForce RTX 5070 Ti Laptop GPU", "RTX-5070-Ti-Laptop", 46},
+        // Laptop parts: their own SM counts, not the desktop card's (gpu_laptops.inc).
+        {"NVIDIA GeForce RTX 4060 Laptop GPU", "RTX-4060-Laptop", 24},
+        {"NVIDIA GeForce RTX 3080 Laptop GPU", "RTX-3080-Laptop", 48},
+        {"NVIDIA GeForce RTX 3060 Laptop GPU", "RTX-3060-Laptop", 30},
+        {"NVIDIA GeForce RTX 4090 Laptop GPU", "RTX-4090-Laptop", 76},
+        {"NVIDIA GeForce RTX 2070 with Max-Q Design", "RTX-2070-Max-Q", 36},
+        {"GeForce RTX 2060 with Max-Q Design", "RTX-2060-Max-Q", 30},
+        {"NVIDIA GeForce RTX 2050", "RTX-2050", 16},
         {"NVIDIA GeForce RTX 5090 D", "RTX-5090", 170},
         {"NVIDIA RTX PRO 4000 Blackwell", "RTX-PRO-4000-Blackwell", 70},
         {"NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada", 142},
@@ -97,8 +105,8 @@ TEST_CASE("names as nvidia-smi, torch and deviceQuery print them") {
 
 TEST_CASE("exact after normalisation: a longer or different name is never mapped to a GPU it merely contains") {
     // Each of these contains a known name but is another GPU (different SM count) or none at all.
-    for (const char* other : {"NVIDIA GeForce RTX 4080 SUPER", "NVIDIA GeForce RTX 3060 Laptop GPU", "NVIDIA GeForce RTX 4090 D",
-                              "NVIDIA A100X", "NVIDIA H100 80GB HBM3 MIG 1g.10gb", "NVIDIA GeForce RTX 4060 Laptop GPU",
+    for (const char* other : {"NVIDIA GeForce RTX 4080 SUPER", "NVIDIA GeForce RTX 3050 A Laptop GPU", "NVIDIA GeForce RTX 4090 D",
+                              "NVIDIA A100X", "NVIDIA H100 80GB HBM3 MIG 1g.10gb", "NVIDIA GeForce RTX 4060 Ti Laptop GPU",
                               "NVIDIA RTX PRO 6000D Blackwell Workstation Edition", "NVIDIA L40G"}) {
         CAPTURE(other);
         CHECK_FALSE(find_gpu(other).has_value());
@@ -119,6 +127,8 @@ TEST_CASE("ambiguous spellings list the choices instead of picking one") {
         {"thor", {"Jetson-AGX-Thor"}},
         {"NVIDIA Thor", {"Jetson-AGX-Thor"}},
         {"m2", {"Apple-M2-Ultra"}},
+        // One driver name for 2,048- and 2,560-core parts (16 and 20 SMs).
+        {"NVIDIA GeForce RTX 3050 Laptop GPU", {"RTX-3050-Laptop-2048", "RTX-3050-Laptop-2560"}},
     };
     for (const auto& c : cases) {
         CAPTURE(c.name);
@@ -143,6 +153,9 @@ TEST_CASE("ambiguous spellings list the choices instead of picking one") {
     CHECK(find_gpu("Jetson TX1")->sm_count == 2);
     CHECK(find_gpu("Jetson AGX Thor")->sm_count == 20);
     CHECK(find_gpu("Orin Nano")->sm_count == 8);
+    // A laptop part is never read as the desktop card of the same number (RTX 3080: 68 SMs).
+    CHECK(find_gpu("NVIDIA GeForce RTX 3080")->sm_count == 68);
+    CHECK(find_gpu("NVIDIA GeForce RTX 3080 Laptop GPU")->sm_count == 48);
 }
 
 TEST_CASE("no two catalogue entries answer to the same name unless that name is meant to be ambiguous") {

@@ -76,9 +76,6 @@
 //   [R50]     NVIDIA GeForce RTX 50 series specifications (desktop): 5070 Ti 8,960, 5070 6,144, 5060 Ti 4,608,
 //             5060 3,840, 5050 2,560 CUDA cores, 128 per SM (press tables: "SMs 48 | 36 | 30 | 20" for 5070,
 //             5060 Ti, 5060, 5050, Tom's Hardware, "Nvidia RTX 5060 Ti final specs").
-//   [R50L]    NVIDIA GeForce RTX 50 series laptop GPU specifications: 5090 10,496, 5080 7,680, 5070 Ti 5,888,
-//             5070 4,608, 5060 3,328, 5050 2,560 CUDA cores (128 per SM). torch prints e.g. "NVIDIA GeForce RTX
-//             5070 Ti Laptop GPU" (Akegarasu/ChatGLM-webui #81), "NVIDIA GeForce RTX 5090 Laptop GPU" (magicyuan876/mineru-tianshu #62).
 //   [RPRO]    NVIDIA RTX PRO Blackwell desktop cards: PRO 5000 14,080 (GB202), PRO 4500 10,496 and PRO 4000
 //             8,960 (GB203) CUDA cores, 128 per SM; PRO 6000 24,064 (cudnn-frontend PR #1164 quotes the RTX
 //             Blackwell whitepaper's table: RTX PRO 6000 Blackwell 94 TPCs, 188 SMs).
@@ -403,18 +400,6 @@ constexpr GpuEntry kGpus[] = {
         "[R50] RTX 5060 Ti (8 GB and 16 GB): 4608 CUDA cores = 36 SMs"),
     gpu("RTX-5060", 12, 0, 30, Segment::consumer, "5060,rtx5060", "NVIDIA GeForce RTX 5060", "[R50] RTX 5060: 3840 CUDA cores = 30 SMs"),
     gpu("RTX-5050", 12, 0, 20, Segment::consumer, "5050,rtx5050", "NVIDIA GeForce RTX 5050", "[R50] RTX 5050: 2560 CUDA cores = 20 SMs"),
-    gpu("RTX-5090-Laptop", 12, 0, 82, Segment::consumer, "5090laptop,rtx5090laptop", "NVIDIA GeForce RTX 5090 Laptop GPU",
-        "[R50L] RTX 5090 Laptop GPU: 10496 CUDA cores = 82 SMs"),
-    gpu("RTX-5080-Laptop", 12, 0, 60, Segment::consumer, "5080laptop,rtx5080laptop", "NVIDIA GeForce RTX 5080 Laptop GPU",
-        "[R50L] RTX 5080 Laptop GPU: 7680 CUDA cores = 60 SMs"),
-    gpu("RTX-5070-Ti-Laptop", 12, 0, 46, Segment::consumer, "5070tilaptop,rtx5070tilaptop", "NVIDIA GeForce RTX 5070 Ti Laptop GPU",
-        "[R50L] RTX 5070 Ti Laptop GPU: 5888 CUDA cores = 46 SMs"),
-    gpu("RTX-5070-Laptop", 12, 0, 36, Segment::consumer, "5070laptop,rtx5070laptop", "NVIDIA GeForce RTX 5070 Laptop GPU",
-        "[R50L] RTX 5070 Laptop GPU: 4608 CUDA cores = 36 SMs"),
-    gpu("RTX-5060-Laptop", 12, 0, 26, Segment::consumer, "5060laptop,rtx5060laptop", "NVIDIA GeForce RTX 5060 Laptop GPU",
-        "[R50L] RTX 5060 Laptop GPU: 3328 CUDA cores = 26 SMs"),
-    gpu("RTX-5050-Laptop", 12, 0, 20, Segment::consumer, "5050laptop,rtx5050laptop", "NVIDIA GeForce RTX 5050 Laptop GPU",
-        "[R50L] RTX 5050 Laptop GPU: 2560 CUDA cores = 20 SMs"),
     gpu("RTX-PRO-6000-Blackwell", 12, 0, 188, Segment::workstation, "rtxpro6000,pro6000,rtx6000",
         "NVIDIA RTX PRO 6000 Blackwell Workstation Edition|NVIDIA RTX PRO 6000 Blackwell Server Edition|NVIDIA RTX PRO 6000 Blackwell "
         "Max-Q Workstation Edition",
@@ -427,6 +412,8 @@ constexpr GpuEntry kGpus[] = {
     gpu("RTX-PRO-4000-Blackwell", 12, 0, 70, Segment::workstation, "rtxpro4000,pro4000,rtxpro4000blackwell",
         "NVIDIA RTX PRO 4000 Blackwell", "[RPRO] RTX PRO 4000 Blackwell: GB203 with 8,960 CUDA cores = 70 SMs"),
     gpu("DGX-Spark-GB10", 12, 1, 48, Segment::workstation, "gb10,dgxspark,spark", "NVIDIA GB10", "DGX Spark GB10: 6144 cores = 48 SMs"),
+// Laptop GPUs: their own SM counts and driver names, with their sources.
+#include "gpu_laptops.inc"
 };
 
 constexpr GpuEntry kReferenceDevices[] = {

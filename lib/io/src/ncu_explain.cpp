@@ -226,13 +226,64 @@ NcuDifference explain_line(const Ctx& c, const std::string& key, double mv, doub
                 "occ took this value from the report itself, yet reads another: the kernel header's launch and this line disagree");
 }
 
+// [SECTION] Lines not compared
+
+// A summary's line (ncu --print-summary) that stands for no one launch: the value varied over the
+// invocations, or an achieved figure above what any launch can reach (the summary's arithmetic over
+// its invocations, not a measurement). "" when the line is one value.
+std::string summary_reason(const NcuKernelAnswer& a, const std::string& key, const NcuValue& m) {
+    if (!m.summary) return {};
+    const std::string over = a.measured.invocations > 0 ? "its " + std::to_string(a.measured.invocations) + " invocations"
+                                                        : "the invocations";
+    const std::string unit = m.unit.empty() ? "" : " " + m.unit;
+    if (key.rfind("achieved_", 0) == 0) {
+        const bool pct = key == "achieved_occupancy";
+        const double top = pct ? 100.0 : a.result.ok() ? static_cast<double>(a.result.max_warps_per_sm) : -1;
+        if (top > 0 && std::max(m.max, m.value) > top + 1e-9)
+            return "the summary's figure (minimum " + m.printed_min + ", maximum " + m.printed_max + ", average " + m.printed + unit +
+                   ") goes above " + (pct ? std::string("100 %") : format_number(top, 0) + " warps, the SM's maximum") +
+                   ", which no launch can reach: it is ncu's arithmetic over " + over +
+                   ", not one launch's measurement, so it is not held against occ's bound";
+    }
+    if (!m.varies()) return {};
+    return "it varied over " + over + " of the summary (minimum " + m.printed_min + ", maximum " + m.printed_max + ", average " +
+           m.printed + unit + "): no one value to compare" +
+           (key.rfind("achieved_", 0) == 0 ? " (achieved figures are measured per launch and move between launches)" : "");
+}
+
+void note_not_compared(NcuKernelAnswer& a) {
+    a.not_compared.clear();
+    std::string no_prediction;
+    for (const std::string& d : a.diagnostics)
+        if (d.rfind("no prediction: ", 0) == 0 && no_prediction.empty()) no_prediction = d.substr(15);
+    for (const char* key : kNcuKeys) {
+        const NcuValue* m = a.measured.get(key);
+        if (!m || std::any_of(a.differences.begin(), a.differences.end(), [&](const NcuDifference& d) { return d.field == key; })) continue;
+        const auto p = std::find_if(a.predicted.begin(), a.predicted.end(), [&](const auto& kv) { return kv.first == key; });
+        const bool predicts = p != a.predicted.end() && p->second.has_value();
+        std::string why = summary_reason(a, key, *m);
+        if (why.empty() && !predicts) {
+            const std::string k = key;
+            if (!no_prediction.empty()) why = "occ made no prediction: " + no_prediction;
+            else if ((k == "waves_per_sm" || k == "sms") && !a.sm_count_known) why = "the SM count is unknown: " + a.sm_count_unknown;
+            else if (k.rfind("block_limit_", 0) == 0)
+                why = "occ's rules have no such limit for " + (a.device ? a.device->name : std::string("this device"));
+            else why = "occ has no value for this line";
+        }
+        if (!why.empty()) a.not_compared.push_back(NcuNotCompared{key, std::move(why)});
+    }
+}
+
 }  // namespace
 
 // [SECTION] Every line
 
 void explain_ncu_kernel(NcuKernelAnswer& a, const std::string& ncu_version) {
     a.differences.clear();
-    if (!a.device || !a.launch) return;
+    if (!a.device || !a.launch) {
+        note_not_compared(a);
+        return;
+    }
     Ctx c{a, a.result, *a.device, {}, 0, -1, {}, {}};
     c.ncu_words = !ncu_version.empty()      ? "ncu " + ncu_version + " (the report's version line)"
                   : a.measured.dated_header ? "this ncu (an older one: its kernel header carries a date, not the launch)"
@@ -250,7 +301,7 @@ void explain_ncu_kernel(NcuKernelAnswer& a, const std::string& ncu_version) {
         for (std::size_t i = 0; i < a.predicted.size(); ++i) {
             const auto& [key, p] = a.predicted[i];
             const NcuValue* m = a.measured.get(key);
-            if (!m || !p || (key.rfind("block_limit_", 0) == 0) != (pass == 0)) continue;
+            if (!m || !p || (key.rfind("block_limit_", 0) == 0) != (pass == 0) || !summary_reason(a, key, *m).empty()) continue;
             const bool achieved = key.rfind("achieved_", 0) == 0;
             // Achieved occupancy is bounded, not predicted: only a value above the bound is a difference.
             if (achieved ? m->value <= *p + 0.5 : stands_for(*m, *p)) continue;
@@ -263,6 +314,7 @@ void explain_ncu_kernel(NcuKernelAnswer& a, const std::string& ncu_version) {
     std::sort(behaviour.begin(), behaviour.end());
     behaviour.erase(std::unique(behaviour.begin(), behaviour.end()), behaviour.end());
     a.ncu_behaviour = std::move(behaviour);
+    note_not_compared(a);
 }
 
 }  // namespace occ::io

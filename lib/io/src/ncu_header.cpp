@@ -207,6 +207,12 @@ bool kernel_header(const std::string& line_in, NcuKernel& k) {
         }
         break;
     }
+    // Invocations\s+(\d+)  (ncu --print-summary per-kernel: "..., CC 8.9, Invocations 12")
+    if (const std::size_t p = tail.find("Invocations"); p != std::string_view::npos) {
+        Scan c{tail, p + 11};
+        const std::string_view n = c.spaces() > 0 ? c.digits() : std::string_view();
+        if (!n.empty() && n.size() <= 9) k.invocations = static_cast<int>(to_int(n));
+    }
     // Device\s+([^,]+)  (the first one)
     for (std::size_t p = tail.find("Device"); p != std::string_view::npos; p = tail.find("Device", p + 6)) {
         Scan c{tail, p + 6};

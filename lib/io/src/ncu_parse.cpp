@@ -148,14 +148,31 @@ const Label* label_named(std::string_view name) {
     return nullptr;
 }
 
-void put(NcuKernel& k, const Label& l, std::string_view printed, std::string_view unit, int line) {
+// A summary's minimum and maximum (`ncu --print-summary`), when the line has them.
+struct MinMax {
+    std::string min, max;
+};
+
+void put(NcuKernel& k, const Label& l, std::string_view printed, std::string_view unit, int line, const MinMax* range = nullptr) {
     if (k.values.count(l.key)) return;  // the first time a report prints a quantity wins
-    if (auto v = ncu_value(printed, unit)) {
-        k.values[l.key] = *v;
-    } else {
+    auto v = ncu_value(printed, unit);
+    std::optional<NcuValue> lo, hi;
+    if (v && range && (!(lo = ncu_value(range->min, unit)) || !(hi = ncu_value(range->max, unit)))) v.reset();
+    if (!v) {
         k.diagnostics.push_back("line " + std::to_string(line) + ": " + l.text + " \"" + utf8_prefix(trim(printed), 30) +
                                 "\" is not a number");
+        return;
     }
+    if (range) {
+        // One value over every invocation: the reading (and interval) of that value, not of an average.
+        if (lo->printed == hi->printed) *v = *lo;
+        v->summary = true;
+        v->printed_min = lo->printed;
+        v->printed_max = hi->printed;
+        v->min = lo->value;
+        v->max = hi->value;
+    }
+    k.values[l.key] = *v;
 }
 
 // [SECTION] Text output
@@ -178,10 +195,25 @@ std::vector<std::string> md_cells(const std::string& line) {
     return cells;
 }
 
-// A row of a Markdown table or a plain text line, as (label text, unit, value).
+// A row of a Markdown table or a plain text line, as (label text, unit, value); a summary's line
+// (`ncu --print-summary per-kernel`: "Block Limit Warps  block  6.00  6.00  6.00") also has the
+// minimum and maximum before the average.
 struct Row {
     std::string label, unit, value;
+    std::optional<MinMax> range;
 };
+
+std::vector<std::string> words(std::string_view s) {
+    std::vector<std::string> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        const std::size_t b = i;
+        while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        if (i > b) out.emplace_back(s.substr(b, i - b));
+    }
+    return out;
+}
 
 std::optional<Row> split_row(const std::string& raw) {
     std::string line = trim(raw);
@@ -190,15 +222,22 @@ std::optional<Row> split_row(const std::string& raw) {
         std::vector<std::string> cells = md_cells(line);
         cells.erase(std::remove(cells.begin(), cells.end(), std::string()), cells.end());
         if (cells.size() < 2) return std::nullopt;
-        Row r{cells.front(), "", cells.back()};
+        Row r{cells.front(), "", cells.back(), std::nullopt};
         for (std::size_t i = 1; i + 1 < cells.size(); ++i) r.unit += (r.unit.empty() ? "" : " ") + cells[i];
         return r;
     }
     const Label* l = label_at(line);
     if (!l) return std::nullopt;
     std::string rest = trim(std::string_view(line).substr(std::strlen(l->text)));
+    // Three numbers at the end: a summary's minimum, maximum and average (a unit is never a number).
+    if (const std::vector<std::string> w = words(rest);
+        w.size() >= 3 && ncu_value(w[w.size() - 1], "") && ncu_value(w[w.size() - 2], "") && ncu_value(w[w.size() - 3], "")) {
+        Row r{l->text, "", w.back(), MinMax{w[w.size() - 3], w[w.size() - 2]}};
+        for (std::size_t i = 0; i + 3 < w.size(); ++i) r.unit += (r.unit.empty() ? "" : " ") + w[i];
+        return r;
+    }
     const auto sp = rest.find_last_of(" \t");
-    Row r{l->text, "", rest};
+    Row r{l->text, "", rest, std::nullopt};
     if (sp != std::string::npos) {
         r.unit = trim(std::string_view(rest).substr(0, sp));
         r.value = trim(std::string_view(rest).substr(sp + 1));
@@ -357,7 +396,7 @@ void parse_text(std::string_view text, NcuReport& rep) {
             rep.kernels.push_back(std::move(anon));
             cur = &rep.kernels.back();
         }
-        put(*cur, *l, row->value, row->unit, line_no);
+        put(*cur, *l, row->value, row->unit, line_no, row->range ? &*row->range : nullptr);
     }
 }
 
@@ -426,24 +465,36 @@ void launch_columns(NcuKernel& k, const std::vector<std::string>& header, const 
 
 void parse_csv(const std::vector<std::string>& lines, std::size_t first, NcuReport& rep) {
     const std::vector<std::string> header = csv_cells(lines[first]);
-    const int metric = column(header, "Metric Name"), unit = column(header, "Metric Unit"), value = column(header, "Metric Value");
+    const int metric = column(header, "Metric Name"), unit = column(header, "Metric Unit");
     const int id = column(header, "ID");
+    // `ncu --csv --print-summary per-kernel`: "Minimum","Maximum","Average" in place of "Metric Value",
+    // and no ID: a kernel is its name, launch shape and process.
+    const int lo = column(header, "Minimum"), hi = column(header, "Maximum");
+    const bool summary = column(header, "Metric Value") < 0 && lo >= 0 && hi >= 0 && column(header, "Average") >= 0;
+    const int value = summary ? column(header, "Average") : column(header, "Metric Value");
     if (metric >= 0 && value >= 0) {
-        rep.format = "csv-details";
+        rep.format = summary ? "csv-summary" : "csv-details";
         std::map<std::string, std::size_t> by_id;
         for (std::size_t i = first + 1; i < lines.size(); ++i) {
             if (trim(lines[i]).empty()) continue;
             const auto cells = csv_cells(lines[i]);
-            if (cells.size() <= static_cast<std::size_t>(std::max({metric, value, unit, id}))) {
+            if (cells.size() <= static_cast<std::size_t>(std::max({metric, value, unit, id, lo, hi}))) {
                 rep.diagnostics.push_back("line " + std::to_string(i + 1) + ": " + std::to_string(cells.size()) + " of " +
                                           std::to_string(header.size()) + " columns (cut short?)");
                 continue;
             }
-            const std::string key = id >= 0 ? cells[static_cast<std::size_t>(id)] : std::to_string(by_id.size());
+            auto at = [&](int c) { return c >= 0 ? cells[static_cast<std::size_t>(c)] : std::string(); };
+            const std::string key = id >= 0   ? cells[static_cast<std::size_t>(id)]
+                                    : summary ? at(column(header, "Process ID")) + "\n" + at(column(header, "Kernel Name")) + "\n" +
+                                                    at(column(header, "Block Size")) + "\n" + at(column(header, "Grid Size")) + "\n" +
+                                                    at(column(header, "Device"))
+                                              : std::to_string(by_id.size());
             auto it = by_id.find(key);
             if (it == by_id.end()) {
                 NcuKernel k;
                 launch_columns(k, header, cells);
+                if (summary)
+                    k.invocations = static_cast<int>(std::clamp(std::atol(at(column(header, "Invocations")).c_str()), 0L, 1L << 30));
                 k.line = static_cast<int>(i + 1);
                 rep.kernels.push_back(std::move(k));
                 it = by_id.emplace(key, rep.kernels.size() - 1).first;
@@ -451,8 +502,9 @@ void parse_csv(const std::vector<std::string>& lines, std::size_t first, NcuRepo
             NcuKernel& k = rep.kernels[it->second];
             const std::string& name = cells[static_cast<std::size_t>(metric)];
             if (const Label* l = label_named(name)) {
+                const MinMax range{at(lo), at(hi)};
                 put(k, *l, cells[static_cast<std::size_t>(value)], unit >= 0 ? cells[static_cast<std::size_t>(unit)] : "",
-                    static_cast<int>(i + 1));
+                    static_cast<int>(i + 1), summary ? &range : nullptr);
             } else if (lower(name) == "function cache configuration") {
                 k.cache_config = cells[static_cast<std::size_t>(value)];
             }

@@ -68,16 +68,63 @@ std::int64_t sms_from_waves(const NcuKernel& k) {
     return sms <= 4096 && gives(sms) && !gives(sms - 1) && !gives(sms + 1) ? static_cast<std::int64_t>(sms) : 0;
 }
 
+// Where the SM count is unknown: the counts the printed waves allow with ncu's own block count, and
+// the catalogue GPUs of the compute capability among them, in words.
+std::string sm_counts_from_waves(const NcuKernel& k, int cc_major, int cc_minor) {
+    const NcuValue* w = k.get("waves_per_sm");
+    const int blocks = ncu_block_count(k);
+    const double grid = grid_of(k);
+    std::string why = "the report prints no # SMs";
+    if (!w || blocks <= 0 || !(w->hi > 0) || grid < 1 || grid > 1e15)
+        return why + (w ? " and its Waves Per SM cannot be turned into one (no grid or block limits)" : " nor Waves Per SM");
+    // waves = grid / (blocks x SMs) stands for [lo, hi): SMs in (grid / (blocks x hi), grid / (blocks x lo)].
+    const double per = grid / blocks;
+    const double first = std::max(1.0, std::floor(per / w->hi) + 1);
+    const double last = w->lo > 0 ? std::min(4096.0, std::ceil(per / w->lo) - 1) : 4096.0;
+    auto fits = [&](int n) {
+        const double again = per / n;
+        return again >= w->lo - 1e-9 && again < w->hi + 1e-9;
+    };
+    int lo_n = 0, hi_n = 0;
+    for (int n = static_cast<int>(first) - 1; n <= static_cast<int>(last) + 1; ++n)
+        if (n >= 1 && fits(n)) {
+            if (!lo_n) lo_n = n;
+            hi_n = n;
+        }
+    why += ", and Waves Per SM " + w->printed + " = " + format_count(static_cast<std::int64_t>(grid)) + " blocks / (" +
+           std::to_string(blocks) + " blocks per SM x SMs)";
+    if (!lo_n) return why + " fits no whole number of SMs";
+    why += " fits " + (lo_n == hi_n ? std::to_string(lo_n) + " SMs only" : std::to_string(lo_n) + " to " + std::to_string(hi_n) + " SMs");
+    if (hi_n - lo_n > 64) return why + ": too many to name a GPU; give --gpu";
+    std::string names;
+    int n_names = 0;
+    for (const GpuEntry& g : all_gpus())
+        if (g.cc_major == cc_major && g.cc_minor == cc_minor && g.sm_count >= lo_n && g.sm_count <= hi_n && n_names++ < 8)
+            names += (names.empty() ? "" : ", ") + std::string(g.name) + " (" + std::to_string(g.sm_count) + " SMs)";
+    const std::string cc = std::to_string(cc_major) + "." + std::to_string(cc_minor);
+    return why + "; " +
+           (names.empty() ? "no GPU of cc " + cc + " in occ's catalogue has that many"
+                          : "GPUs of cc " + cc + " in occ's catalogue that fit: " + names + (n_names > 8 ? ", ..." : "")) +
+           "; give --gpu (or a device with its SM count) to compare";
+}
+
+// A device that is only a compute capability (--cc, or {"cc": "8.6"}): it has no SM count of its own.
+bool cc_only(const Device& d) {
+    const auto g = device_for_cc(d.arch.cc_major, d.arch.cc_minor);
+    return d.segment == Segment::custom && g && g->name == d.name && g->sm_count == d.sm_count;
+}
+
 Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
     Identified id;
     std::int64_t sms = whole(k, "sms").value_or(0);  // 0: not in the report
     if (sms < 1 || sms > 4096) sms = 0;
     const bool derived = sms == 0 && (sms = sms_from_waves(k)) > 0;
     const std::string sm_source = derived ? "; the SM count from Waves Per SM: grid / (waves x ncu's block count)" : "";
-    id.sm_count_known = sms > 0 || given;
+    id.sm_count_known = sms > 0 || (given && !cc_only(*given));
     if (given) {
         id.device = *given;
-        id.how = "given in the request" + sm_source;
+        id.how = "given in the request" + sm_source +
+                 (id.sm_count_known ? "" : "; a compute capability only, and the report prints no SM count: waves not predicted");
         if (sms > 0) id.device->sm_count = static_cast<int>(sms);
         return id;
     }
@@ -114,7 +161,7 @@ Identified identify(const NcuKernel& k, const std::optional<Device>& given) {
                      std::to_string(id.device->sm_count) + " SMs: a device of that compute capability with the report's SM count" +
                      sm_source;
         } else {
-            id.how = "compute capability only (the report has no # SMs): waves use one SM";
+            id.how = "compute capability only (the report has no # SMs and its waves fit several SM counts): waves not predicted";
         }
     }
     return id;
@@ -222,11 +269,26 @@ NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Devic
     const Identified id = identify(k, given);
     if (!id.device) {
         out.diagnostics.push_back("no prediction: the compute capability is unknown");
+        explain_ncu_kernel(out, ncu_version);
         return out;
     }
     out.device = id.device;
     out.device_how = id.how;
     out.sm_count_known = id.sm_count_known;
+    if (!out.sm_count_known) out.sm_count_unknown = sm_counts_from_waves(k, id.device->arch.cc_major, id.device->arch.cc_minor);
+    // A summary whose launch inputs varied over the invocations describes no one launch to predict.
+    std::string varied;
+    for (const char* key :
+         {"block_size", "grid_size", "registers_per_thread", "static_shared_memory_per_block", "dynamic_shared_memory_per_block"})
+        if (const NcuValue* v = k.get(key); v && v->varies())
+            varied += (varied.empty() ? "" : ", ") + std::string(key) + " " + v->printed_min + " to " + v->printed_max;
+    if (!varied.empty()) {
+        out.diagnostics.push_back("no prediction: the summary's launch varied over its " +
+                                  (k.invocations > 0 ? std::to_string(k.invocations) + " " : std::string()) + "invocations (" + varied +
+                                  "): profile the launches apart (ncu without --print-summary) to compare each");
+        explain_ncu_kernel(out, ncu_version);
+        return out;
+    }
     OccupancyRequest req;
     req.device = *id.device;
     const auto block = whole(k, "block_size");
@@ -239,11 +301,13 @@ NcuKernelAnswer compare_ncu_kernel(const NcuKernel& k, const std::optional<Devic
         req.block[0] = req.launch.threads;
     } else {
         out.diagnostics.push_back("no prediction: the block size is not in the report");
+        explain_ncu_kernel(out, ncu_version);
         return out;
     }
     const auto regs = whole(k, "registers_per_thread");
     if (!regs) {
         out.diagnostics.push_back("no prediction: Registers Per Thread is not in the report");
+        explain_ncu_kernel(out, ncu_version);
         return out;
     }
     req.kernel.regs_per_thread = static_cast<int>(std::clamp<std::int64_t>(*regs, 0, 1 << 16));
@@ -340,6 +404,10 @@ json to_json(const NcuAnswer& a) {
             const NcuValue* v = k.measured.get(key);
             measured[key] = value_json(v);
             if (v) printed[key] = json{{"printed", v->printed}, {"unit", v->unit}, {"lo", v->lo}, {"hi", v->hi}};
+            if (v && v->summary) {  // --print-summary: the average above, and the range over the invocations
+                printed[key]["minimum"] = v->printed_min;
+                printed[key]["maximum"] = v->printed_max;
+            }
         }
         for (const auto& [key, v] : k.predicted) predicted[key] = number_or_null(v);
         json diffs = json::array();
@@ -354,10 +422,14 @@ json to_json(const NcuAnswer& a) {
         for (const auto& [key, p] : k.predicted) {
             const NcuValue* v = k.measured.get(key);
             const char* st = !v || !p ? "not_compared" : key.rfind("achieved_", 0) == 0 ? "within_bound" : "agrees";
+            for (const NcuNotCompared& n : k.not_compared)
+                if (n.field == key) st = "not_compared";
             for (const NcuDifference& d : k.differences)
                 if (d.field == key) st = ncu_status_name(d.status);
             lines[key] = st;
         }
+        json not_compared = json::array();
+        for (const NcuNotCompared& n : k.not_compared) not_compared.push_back(json{{"field", n.field}, {"why", n.why}});
         json device = nullptr;
         if (k.device)
             device = json{{"name", k.device->name},
@@ -391,6 +463,8 @@ json to_json(const NcuAnswer& a) {
             {"achieved_bound", k.achieved.occupancy >= 0 ? json(k.achieved.why) : json(nullptr)},
             {"lines", lines},
             {"differences", diffs},
+            {"not_compared", not_compared},
+            {"invocations", k.measured.invocations > 0 ? json(k.measured.invocations) : json(nullptr)},
             {"ncu_behaviour", k.ncu_behaviour},
             {"input", launch},
             {"error", k.launch && !k.result.ok() ? json(k.result.error_message()) : json(nullptr)},

@@ -28,6 +28,7 @@ const char* NcuRow::mark() const {
         }
         return "<";
     }
+    if (not_compared) return "n/c";
     if (measured && predicts) return bound ? "ok" : "=";
     return "";
 }
@@ -45,6 +46,8 @@ std::vector<NcuRow> ncu_rows(const NcuKernelAnswer& k) {
         r.predicted = (r.bound && p ? "<= " : "") + predicted_text(key, p);
         for (const NcuDifference& d : k.differences)
             if (d.field == key && !r.difference) r.difference = &d;
+        for (const NcuNotCompared& n : k.not_compared)
+            if (n.field == key && !r.difference && !r.not_compared) r.not_compared = &n;
         rows.push_back(std::move(r));
     }
     return rows;

@@ -36,6 +36,7 @@ void kernel_table(const io::NcuKernelAnswer& k) {
         if (r.difference && r.difference->status == io::NcuStatus::explained)
             ImGui::TextDisabled("%s %s", r.mark(), r.difference->why.c_str());
         else if (r.difference) ImGui::Text("%s %s", r.mark(), r.difference->why.c_str());
+        else if (r.not_compared) ImGui::TextDisabled("%s %s", r.mark(), r.not_compared->why.c_str());
         else if (*r.mark()) ImGui::TextDisabled("%s", r.mark());
         ImGui::PopTextWrapPos();
         if (!r.difference && r.bound && r.measured && r.predicts) item_tooltip(k.achieved.why.c_str());

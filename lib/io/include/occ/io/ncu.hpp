@@ -25,6 +25,13 @@ struct NcuValue {
     std::string unit;       // "Kbyte", "%", "block", "register/thread", ...
     double value = 0;       // the best reading in the base unit (bytes for sizes)
     double lo = 0, hi = 0;  // every value the printed text can stand for (rounding), base unit
+    // `ncu --print-summary per-kernel | per-gpu` prints three columns, minimum, maximum and average
+    // over the invocations; `value` is then the average's reading.
+    bool summary = false;
+    std::string printed_min, printed_max;  // as printed ("16.38"); empty outside a summary
+    double min = 0, max = 0;               // best readings, base unit
+    // Not one value over the invocations (minimum and maximum printed differently).
+    bool varies() const { return summary && printed_min != printed_max; }
 };
 
 // The report keys (also the keys of the JSON "measured" and "predicted" objects).
@@ -56,6 +63,7 @@ struct NcuKernel {
     std::string cache_config;                                // "Function Cache Configuration" (CachePreferNone, ...)
     int line = 0;                                            // 1-based line where the kernel starts
     bool dated_header = false;             // the older header without the launch: "name, 2021-Mar-04 10:11:12, Context 1, Stream 7"
+    int invocations = 0;                   // a summary's "..., CC 8.9, Invocations 12"; 0 when not a summary header
     std::vector<std::string> diagnostics;  // what could not be read, for this kernel
     const NcuValue* get(std::string_view key) const {
         auto it = values.find(std::string(key));
@@ -64,7 +72,7 @@ struct NcuKernel {
 };
 
 struct NcuReport {
-    std::string format;       // "text", "csv-details", "csv-raw" or "" (nothing read)
+    std::string format;       // "text", "csv-details", "csv-summary" (--csv --print-summary), "csv-raw" or "" (nothing read)
     std::string ncu_version;  // "2021.2.5" from a version line or an install path in the paste; "" when none
     std::vector<NcuKernel> kernels;
     std::vector<std::string> diagnostics;  // report-wide: unknown format, lines not understood
@@ -109,18 +117,27 @@ struct NcuDifference {
     NcuStatus status = NcuStatus::mismatch;
 };
 
+// A line ncu printed that occ does not hold against its own value, and why (the SM count is unknown,
+// the value varied over a summary's invocations, a summary's average above what one launch can reach).
+struct NcuNotCompared {
+    std::string field;
+    std::string why;
+};
+
 struct NcuKernelAnswer {
     NcuKernel measured;
     std::optional<Device> device;  // identified (or given); none: no prediction
     std::string device_how;        // how the device was identified
     bool sm_count_known = false;   // the SM count is the report's (or the request's): waves are predicted
+    std::string sm_count_unknown;  // when it is not: why, the SM counts the printed waves allow, the catalogue GPUs that fit
     std::optional<OccupancyRequest> launch;
     OccupancyResult result;  // occ's answer for the launch (header-compatible)
     DriverSmem driver;
     AchievedBound achieved;
     std::vector<std::pair<std::string, std::optional<double>>> predicted;  // kNcuKeys order, ncu's units
-    std::vector<NcuDifference> differences;  // every line where ncu and occ differ, each with its status and why
-    std::vector<std::string> ncu_behaviour;  // the ncu version behaviours the report shows (ncu_explain.cpp)
+    std::vector<NcuDifference> differences;    // every line where ncu and occ differ, each with its status and why
+    std::vector<NcuNotCompared> not_compared;  // printed lines occ does not compare, each with the reason (ncu_explain.cpp)
+    std::vector<std::string> ncu_behaviour;    // the ncu version behaviours the report shows (ncu_explain.cpp)
     std::vector<std::string> diagnostics;
 };
 // `ncu_version`: the report's version line ("" when none), named in the explanations.
@@ -144,16 +161,18 @@ std::optional<NcuValue> ncu_value(std::string_view printed, std::string_view uni
 
 // One line of a kernel's comparison, worded as every face shows it (occ ncu, the app's table).
 struct NcuRow {
-    std::string key;                            // a kNcuKeys name
-    std::string printed;                        // what ncu printed, with its unit; "-" when it printed nothing
-    std::string predicted;                      // occ's value in the key's unit ("4 KiB", "50 %"), "<= x" for an achieved
-                                                // bound; "-" when occ has none
-    bool measured = false;                      // ncu printed the key
-    bool predicts = false;                      // occ has a value for it
-    bool bound = false;                         // an achieved_* key: occ gives the most it can be, not a value
-    const NcuDifference* difference = nullptr;  // why they differ (into the answer), when they do
+    std::string key;                               // a kNcuKeys name
+    std::string printed;                           // what ncu printed, with its unit; "-" when it printed nothing
+    std::string predicted;                         // occ's value in the key's unit ("4 KiB", "50 %"), "<= x" for an achieved
+                                                   // bound; "-" when occ has none
+    bool measured = false;                         // ncu printed the key
+    bool predicts = false;                         // occ has a value for it
+    bool bound = false;                            // an achieved_* key: occ gives the most it can be, not a value
+    const NcuDifference* difference = nullptr;     // why they differ (into the answer), when they do
+    const NcuNotCompared* not_compared = nullptr;  // why occ does not compare the line, when it does not
     // "=" when both are known and agree (a bound: "ok"); where they differ "~" explained, "<" a
-    // mismatch, "!" the report contradicts the device or itself; "" otherwise.
+    // mismatch, "!" the report contradicts the device or itself; "n/c" a printed line occ does not
+    // compare (the reason in not_compared); "" otherwise.
     const char* mark() const;
 };
 std::vector<NcuRow> ncu_rows(const NcuKernelAnswer& k);
