@@ -84,6 +84,20 @@ class AmdOccupancy(unittest.TestCase):
         rc, [b] = batch({"arch": "gfx942", "threads": 256, "regs": 32, "sgprs": 20})
         self.assertEqual(b["limiters"], ["wave_slots"])  # an answer keeps the limits equal to it
 
+    def test_max_threads_flag(self):
+        # --max-threads on an AMD GPU: the kernel's .max_flat_workgroup_size (HIP __launch_bounds__);
+        # a larger workgroup fails to launch: the error alone on stderr, exit 2, the answer in --json.
+        rc, out, err = run("occupancy", "--gpu", "MI300X", "--threads", "512", "--regs", "32", "--max-threads", "256")
+        self.assertEqual(rc, 2)
+        self.assertEqual(out, "")
+        self.assertIn("exceeds the kernel's max_flat_workgroup_size 256", err)
+        rc, out, err = run("occupancy", "--gpu", "MI300X", "--threads", "512", "--regs", "32", "--max-threads", "256", "--json")
+        self.assertEqual(rc, 2)
+        self.assertEqual(json.loads(out)["input"]["max_threads"], 256)
+        rc, out, err = run("occupancy", "--gpu", "MI300X", "--threads", "256", "--regs", "32", "--max-threads", "256")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("8 of 8 waves per SIMD", out)
+
     def test_grid_waves(self):
         # MI300X: 304 CUs (the catalogue's AMD datasheet figure). 256 threads = 4 waves, one per SIMD;
         # 64 VGPRs allow 8 waves per SIMD, so 8 workgroups per CU and 8 x 304 = 2432 per wave.

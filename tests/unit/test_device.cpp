@@ -299,8 +299,9 @@ TEST_CASE("laptop GPUs are their own entries with the laptop SM count (CUDA core
     CHECK(find_gpu("4070laptop")->sm_count == 36);
     // One name, two parts: refused with both choices.
     CHECK_FALSE(find_gpu("NVIDIA GeForce RTX 3050 Laptop GPU").has_value());
-    CHECK(ambiguous_gpu_message("NVIDIA GeForce RTX 3050 Laptop GPU").find("RTX-3050-Laptop-2048 (16 SMs), RTX-3050-Laptop-2560 (20 SMs)") !=
-          std::string::npos);
+    CHECK(
+        ambiguous_gpu_message("NVIDIA GeForce RTX 3050 Laptop GPU").find("RTX-3050-Laptop-2048 (16 SMs), RTX-3050-Laptop-2560 (20 SMs)") !=
+        std::string::npos);
     std::size_t laptops = 0;
     for (const GpuEntry& g : all_gpus()) laptops += std::string_view(g.driver_names).find("Laptop GPU") != std::string_view::npos;
     CHECK(laptops == 19);  // RTX 30 (8 entries), 40 (5) and 50 (6) series names with "Laptop GPU"

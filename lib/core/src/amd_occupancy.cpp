@@ -167,6 +167,11 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
                         str(std::min(r.waves_per_simd_vgprs, r.waves_per_simd_sgprs)) +
                         " waves per SIMD): fewer threads or fewer registers");
 
+    if (k.max_threads > 0 && l.threads > k.max_threads)
+        return fail(r, AmdError::over_kernel_max,
+                    "threads " + str(l.threads) + " exceeds the kernel's max_flat_workgroup_size " + str(k.max_threads) +
+                        ": the launch fails (hipErrorInvalidValue); launch at most that many");
+
     r.workgroups_per_cu = std::min({r.limit_wave_slots, r.limit_vgprs, r.limit_sgprs, r.limit_lds, r.limit_workgroups});
     const int lims[] = {limit_of(r, kAmdLimitWaveSlots), limit_of(r, kAmdLimitVgprs), limit_of(r, kAmdLimitSgprs),
                         limit_of(r, kAmdLimitLds), limit_of(r, kAmdLimitWorkgroups)};

@@ -139,11 +139,7 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
                                 std::to_string(launch.wave_size) + " is not used for it");
         launch.wave_size = *r.wave_size;
     }
-    if (r.max_workgroup_size && launch.threads > *r.max_workgroup_size) {
-        row.error = "threads " + std::to_string(launch.threads) + " exceeds the kernel's max_flat_workgroup_size " +
-                    std::to_string(*r.max_workgroup_size) + ": the launch fails (hipErrorInvalidValue); launch at most that many";
-        return;
-    }
+    if (r.max_workgroup_size) kk.max_threads = *r.max_workgroup_size;
     amd::AmdOccupancyResult res = amd::compute_amd_occupancy(arch_rules, kk, launch);
     row.amd_device = device_name(target);
     if (!res.ok()) {

@@ -21,22 +21,28 @@ std::string target_list() {
     return s;
 }
 
-// The fields both vendors' occupancy requests take; every other field of the kind that is not
-// AMD-only is NVIDIA-only.
-bool shared_field(std::string_view key) {
-    for (const FieldSpec* s : {&F::gpu, &F::threads, &F::block, &F::regs, &F::smem_static, &F::smem_dynamic, &F::grid, &F::id})
-        if (s->key == key) return true;
-    return false;
-}
-bool amd_only(std::string_view key) {
-    for (const FieldSpec* s : amd_only_fields())
-        if (s->key == key) return true;
+// The fields an AMD request takes: its target, threads or block, id and the bound fields (the
+// AMD-only ones among them); every other field of the kind is NVIDIA-only.
+bool amd_takes(const FieldSpec* spec) {
+    for (const FieldSpec* s : {&F::gpu, &F::arch, &F::threads, &F::block, &F::id})
+        if (s == spec) return true;
+    for (const FieldBinding<AmdRequest>& b : amd_bindings())
+        if (b.spec == spec) return true;
     return false;
 }
 
 int clamp_int(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, INT_MIN, INT_MAX)); }
 
 std::string str(std::int64_t v) { return std::to_string(v); }
+
+// echo_bound's writer into a JSON object.
+struct JsonWriter {
+    json& j;
+    template <typename T>
+    void field(std::string_view key, const T& v) {
+        j[std::string(key)] = v;
+    }
+};
 
 }  // namespace
 
@@ -95,10 +101,11 @@ AmdRequest read_amd_request(FieldReader& f, std::string_view kind, std::span<con
             if (s->key == key) return true;
         return false;
     };
-    std::string takes = "threads or block, regs, agprs, sgprs, smem_static, smem_dynamic, wave_size, cu_mode, grid";
-    for (const FieldSpec* s : also) takes += ", " + std::string(s->key);
+    std::string takes = "threads or block";
+    for (const FieldBinding<AmdRequest>& b : amd_bindings()) join_into(takes, ", ", b.spec->key);
+    for (const FieldSpec* s : also) join_into(takes, ", ", s->key);
     for (const FieldSpec* s : find_kind(kind)->fields)
-        if (!shared_field(s->key) && !amd_only(s->key) && !in_also(s->key) && f.has(*s))
+        if (!amd_takes(s) && !in_also(s->key) && f.has(*s))
             f.fail(s->key, "applies to NVIDIA GPUs only; " + amd_device_words(r) + " (AMD takes " + takes + ")");
     const AmdArch& a = *r.arch;
     if (f.has(F::block)) {
@@ -121,14 +128,7 @@ AmdRequest read_amd_request(FieldReader& f, std::string_view kind, std::span<con
         r.launch.threads = clamp_int(f.integer(F::threads));
         r.block = {r.launch.threads, 1, 1};
     }
-    r.kernel.vgprs = clamp_int(f.integer(F::regs));
-    r.kernel.agprs = clamp_int(f.integer(F::agprs));
-    r.kernel.sgprs = clamp_int(f.integer(F::sgprs));
-    r.kernel.lds_bytes = f.size(F::smem_static);
-    r.launch.lds_dynamic = f.size(F::smem_dynamic);
-    r.launch.wave_size = clamp_int(f.integer(F::wave_size));
-    r.launch.cu_mode = f.boolean(F::cu_mode);
-    r.grid = f.integer(F::grid);
+    read_bound(f, amd_bindings(), r);
     if (r.launch.cu_mode && !a.has_wgp_mode)
         f.fail("cu_mode", "applies to RDNA targets only (a WGP of two CUs); " + std::string(a.isa) + " runs a workgroup on one CU");
     return r;
@@ -149,14 +149,8 @@ json amd_request_to_json(const AmdRequest& r) {
     else j["arch"] = r.arch ? std::string(r.arch->isa) : std::string();
     if (r.block[1] > 1 || r.block[2] > 1) j["block"] = {r.block[0], r.block[1], r.block[2]};
     else j["threads"] = r.launch.threads;
-    j["regs"] = r.kernel.vgprs;
-    j["agprs"] = r.kernel.agprs;
-    j["sgprs"] = r.kernel.sgprs;
-    j["smem_static"] = r.kernel.lds_bytes;
-    j["smem_dynamic"] = r.launch.lds_dynamic;
-    j["wave_size"] = r.launch.wave_size;
-    j["cu_mode"] = r.launch.cu_mode;
-    if (r.grid > 0) j["grid"] = r.grid;
+    JsonWriter w{j};
+    echo_bound(w, amd_bindings(), r);
     return j;
 }
 
@@ -230,7 +224,7 @@ Result<AmdAnswer> answer_amd_occupancy(const json& request) {
         a.result = compute_amd_occupancy(*a.input.arch, a.input.kernel, a.input.launch);
         // Out-of-range inputs are refused like the CUDA side's (a RequestError naming the field);
         // a workgroup whose registers do not fit is an answer with its error, as a launch that fails.
-        if (!a.result.ok() && a.result.error != AmdError::registers_too_many) throw RequestError(a.result.error_message);
+        if (!a.result.ok() && !amd_launch_fails(a.result.error)) throw RequestError(a.result.error_message);
     });
 }
 

@@ -45,6 +45,26 @@ constexpr FieldBinding<R> kLaunchBindings[] = {
     bind<&R::kernel, &K::tmem_columns>(tmem_columns, Fast::no_count, Echo::unless_default),
 };
 
+// The AMD occupancy request's plain fields (occ/io/amd.hpp), bound the same way: the reader
+// (read_amd_request), the echo (amd_request_to_json), what an AMD request takes ("AMD takes ..."
+// in a refusal) and the AMD-only fields of the kinds come from this table. Shared fields are the
+// same descriptions as the launch's (regs, smem_*, grid, max_threads); the others are AMD's own.
+// No fast path answers AMD requests: every field is Fast::general.
+using A = AmdRequest;
+using AK = amd::AmdKernel;
+using AL = amd::AmdLaunch;
+constexpr FieldBinding<A> kAmdBindings[] = {
+    bind<&A::kernel, &AK::vgprs>(regs, Fast::general),
+    bind<&A::kernel, &AK::agprs>(agprs, Fast::general),
+    bind<&A::kernel, &AK::sgprs>(sgprs, Fast::general),
+    bind<&A::kernel, &AK::lds_bytes>(smem_static, Fast::general),
+    bind<&A::launch, &AL::lds_dynamic>(smem_dynamic, Fast::general),
+    bind<&A::launch, &AL::wave_size>(wave_size, Fast::general),
+    bind<&A::launch, &AL::cu_mode>(cu_mode, Fast::general),
+    bind<&A::grid>(grid, Fast::no_count, Echo::unless_default),
+    bind<&A::kernel, &AK::max_threads>(max_threads, Fast::general, Echo::unless_default),
+};
+
 // [SECTION] Kinds
 template <std::size_t... N>
 constexpr auto join(const std::array<const FieldSpec*, N>&... parts) {
@@ -75,8 +95,26 @@ constexpr auto kDevice = specs(gpu, cc, device);
 constexpr auto kLaunch = join(specs(threads, block), launch_specs<false>(), specs(warpgroup_regs));
 
 // AMD GPUs take these besides gpu, threads/block, regs and smem_* (occ/io/amd.hpp).
-constexpr auto kAmdOnly = specs(arch, agprs, sgprs, wave_size, cu_mode);
-constexpr auto kOccupancy = join(kDevice, kLaunch, specs(arch, agprs, sgprs, wave_size, cu_mode, sweep, id));
+// The AMD-only fields: arch, and each AMD binding the launch does not bind.
+constexpr bool launch_binds(const FieldSpec* s) {
+    for (const auto& b : kLaunchBindings)
+        if (b.spec == s) return true;
+    return false;
+}
+constexpr std::size_t amd_only_count() {
+    std::size_t n = 1;
+    for (const auto& b : kAmdBindings) n += !launch_binds(b.spec);
+    return n;
+}
+constexpr auto amd_only_specs() {
+    std::array<const FieldSpec*, amd_only_count()> out{&arch};
+    std::size_t i = 1;
+    for (const auto& b : kAmdBindings)
+        if (!launch_binds(b.spec)) out[i++] = b.spec;
+    return out;
+}
+constexpr auto kAmdOnly = amd_only_specs();
+constexpr auto kOccupancy = join(kDevice, kLaunch, kAmdOnly, specs(sweep, id));
 // advise and waves answer for AMD GPUs too (occ/io/amd.hpp, api_advisor.cpp).
 constexpr auto kAdvise = join(kDevice, kLaunch, kAmdOnly,
                               specs(smem_per_thread, smem_fixed, block_size_limit, target_blocks, cluster_size, non_portable, gpc_sms, id));
@@ -105,7 +143,8 @@ const KindSpec kKinds[] = {
     {"ptxas", "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump log", kPtxas, "occupancy", &api_ptxas},
     {"kernels", "Occupancy of every kernel in cubins, fatbins, objects, libraries and executables", kKernels, "occupancy", &api_kernels},
     {"coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)", kMemory, "occupancy", &api_coalesce},
-    {"banks", "Shared-memory (LDS) bank conflicts: wavefronts, n-way, lanes (cc >= 5.0; AMD GPUs)", kBanks, "occupancy", &api_banks, &api_amd_banks},
+    {"banks", "Shared-memory (LDS) bank conflicts: wavefronts, n-way, lanes (cc >= 5.0; AMD GPUs)", kBanks, "occupancy", &api_banks,
+     &api_amd_banks},
     {"roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation", kRoofline, "occupancy", &api_roofline},
     {"ncu", "An Nsight Compute report next to occ's prediction, line by line", kNcu, "occupancy", &api_ncu},
     {"gpus", "The GPUs and compute capabilities occ knows", {}, "", &api_gpus},
@@ -122,6 +161,7 @@ bool prepared_takes(const OccupancyRequest& r) {
     return true;
 }
 std::span<const FieldSpec* const> amd_only_fields() { return kAmdOnly; }
+std::span<const FieldBinding<AmdRequest>> amd_bindings() { return kAmdBindings; }
 
 std::span<const KindSpec> request_kinds() { return kKinds; }
 

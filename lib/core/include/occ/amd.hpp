@@ -105,6 +105,10 @@ struct AmdKernel {
     int agprs = 0;               // accumulation VGPRs per lane (gfx908/gfx90a/gfx94x/gfx950)
     int sgprs = 32;              // SGPRs incl. VCC, flat scratch, XNACK mask
     std::int64_t lds_bytes = 0;  // static LDS (group segment)
+    // The kernel's .max_flat_workgroup_size (code-object metadata; HIP's __launch_bounds__ sets
+    // LLVM's "amdgpu-flat-work-group-size"="1,N"); 0 = not declared. A larger workgroup is undefined
+    // behaviour (LLVM AMDGPUUsage, "amdgpu-flat-work-group-size") and HIP refuses the launch.
+    int max_threads = 0;
 };
 
 struct AmdLaunch {
@@ -143,7 +147,11 @@ enum class AmdError : std::uint8_t {
     sgprs_range,         // sgprs < 0 or > max_sgprs
     lds_range,           // negative, or more than one workgroup may allocate
     registers_too_many,  // a workgroup's waves do not fit the CU's register files (launch fails)
+    over_kernel_max,     // more threads than the kernel's max_flat_workgroup_size (launch fails)
 };
+
+// A launch that fails (an answer with its error, as CUDA's refused launch), not an input out of range.
+inline constexpr bool amd_launch_fails(AmdError e) { return e == AmdError::registers_too_many || e == AmdError::over_kernel_max; }
 
 inline constexpr int kAmdUnlimited = 0x7fffffff;
 

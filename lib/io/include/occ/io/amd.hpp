@@ -8,7 +8,8 @@
 //   agprs             accumulation VGPRs per lane (CDNA), sgprs (wave SGPRs incl. VCC/flat scratch)
 //   smem_static       static LDS (.group_segment_fixed_size), smem_dynamic: dynamic LDS
 //   wave_size         32 or 64 (0: the target's default), cu_mode (RDNA -mcumode)
-// and refuses the NVIDIA-only fields by name. The answer has the CUDA answer's keys, read as
+//   grid              workgroups in the grid, max_threads: the kernel's .max_flat_workgroup_size
+// (the plain fields are bound in kinds.cpp, kAmdBindings) and refuses the NVIDIA-only fields by name. The answer has the CUDA answer's keys, read as
 // AMD's words: blocks_per_sm = workgroups per CU (per WGP in WGP mode), warps = waves; plus the
 // AMD figures (waves per SIMD, LLVM's estimate), `why` and `fix`.
 #pragma once
@@ -21,6 +22,7 @@
 #include "occ/amd.hpp"
 #include "occ/amd_advisor.hpp"
 #include "occ/device.hpp"
+#include "occ/io/binding.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/table.hpp"
 
@@ -41,6 +43,9 @@ struct AmdAnswer {
     amd::AmdOccupancyResult result;
 };
 
+// The request's plain fields bound to the members they fill (kinds.cpp; occ/io/binding.hpp): the
+// reader, the echo and the list of what an AMD request takes iterate them.
+std::span<const FieldBinding<AmdRequest>> amd_bindings();
 // The catalogue AMD GPU or target a name means ("MI300X", "gfx942"); arch nullptr when none.
 AmdRequest amd_target(std::string_view name);
 
