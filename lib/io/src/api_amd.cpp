@@ -108,22 +108,10 @@ AmdRequest read_amd_request(FieldReader& f, std::string_view kind, std::span<con
         if (!amd_takes(s) && !in_also(s->key) && f.has(*s))
             f.fail(s->key, "applies to NVIDIA GPUs only; " + amd_device_words(r) + " (AMD takes " + takes + ")");
     const AmdArch& a = *r.arch;
+    // HIP's maxThreadsDim is the workgroup maximum in every dimension (z too, unlike CUDA's 64).
     if (f.has(F::block)) {
-        if (f.has(F::threads)) f.fail("threads", "give threads or block, not both");
-        const json* b = f.raw(F::block);
-        if (!b->is_array() || b->empty() || b->size() > 3)
-            f.fail("block", "must be [x], [x, y] or [x, y, z], got " + b->dump().substr(0, 40));
-        std::int64_t total = 1;
         r.block = {1, 1, 1};
-        for (std::size_t i = 0; i < b->size(); ++i) {
-            const json& e = (*b)[i];
-            if (!e.is_number_integer() || e.get<std::int64_t>() < 1 || e.get<std::int64_t>() > a.max_threads_per_workgroup)
-                f.fail("block",
-                       "each dimension must be an integer 1.." + str(a.max_threads_per_workgroup) + ", got " + e.dump().substr(0, 20));
-            r.block[i] = static_cast<int>(e.get<std::int64_t>());
-            total *= r.block[i];
-        }
-        r.launch.threads = clamp_int(total);
+        r.launch.threads = clamp_int(read_block(f, a.max_threads_per_workgroup, a.max_threads_per_workgroup, r.block));
     } else {
         r.launch.threads = clamp_int(f.integer(F::threads));
         r.block = {r.launch.threads, 1, 1};

@@ -15,20 +15,9 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
     OccupancyRequest r;
     r.device = read_device(f);
     if (f.has(F::block)) {
-        if (f.has(F::threads)) f.fail("threads", "give threads or block, not both");
-        const json* b = f.raw(F::block);
-        if (!b->is_array() || b->empty() || b->size() > 3)
-            f.fail("block", "must be [x], [x, y] or [x, y, z], got " + b->dump().substr(0, 40));
-        std::int64_t total = 1;
-        for (std::size_t i = 0; i < b->size(); ++i) {
-            const json& e = (*b)[i];
-            if (!e.is_number_integer() || e.get<std::int64_t>() < F::block.lo || e.get<std::int64_t>() > F::block.hi)
-                f.fail("block", "each dimension must be an integer 1..1024, got " + e.dump().substr(0, 20));
-            r.block[i] = static_cast<int>(e.get<std::int64_t>());
-            total *= r.block[i];
-        }
-        if (b->size() > 2 && r.block[2] > 64) f.fail("block", "z must be 1..64, got " + std::to_string(r.block[2]));
-        r.launch.threads = static_cast<int>(std::min<std::int64_t>(total, INT_MAX));
+        // maxThreadsDim: 1024 in x and y, 64 in z on every compute capability (CUDA Programming Guide,
+        // "Technical Specifications per Compute Capability").
+        r.launch.threads = static_cast<int>(std::min<std::int64_t>(read_block(f, F::block.hi, 64, r.block), INT_MAX));
     } else {
         r.launch.threads = static_cast<int>(f.integer(F::threads));
         r.block[0] = r.launch.threads;
@@ -36,6 +25,22 @@ OccupancyRequest read_occupancy_request(FieldReader& f) {
     read_bound(f, launch_bindings(), r);
     r.warpgroup_regs = read_int_list(f, F::warpgroup_regs, 8);  // at most 1024 threads: 8 warpgroups
     return r;
+}
+
+std::int64_t read_block(FieldReader& f, std::int64_t hi, std::int64_t max_z, std::span<int, 3> out) {
+    if (f.has(fields::threads)) f.fail("threads", "give threads or block, not both");
+    const json* b = f.raw(fields::block);
+    if (!b->is_array() || b->empty() || b->size() > 3) f.fail("block", "must be [x], [x, y] or [x, y, z], got " + b->dump().substr(0, 40));
+    std::int64_t total = 1;
+    for (std::size_t i = 0; i < b->size(); ++i) {
+        const json& e = (*b)[i];
+        if (!e.is_number_integer() || e.get<std::int64_t>() < 1 || e.get<std::int64_t>() > hi)
+            f.fail("block", "each dimension must be an integer 1.." + std::to_string(hi) + ", got " + e.dump().substr(0, 20));
+        out[i] = static_cast<int>(e.get<std::int64_t>());
+        total *= out[i];
+    }
+    if (b->size() > 2 && out[2] > max_z) f.fail("block", "z must be 1.." + std::to_string(max_z) + ", got " + std::to_string(out[2]));
+    return total;
 }
 
 Result<OccupancyRequest> read_occupancy_request(const json& request, std::string_view context) {

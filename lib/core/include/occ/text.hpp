@@ -9,10 +9,7 @@ namespace occ {
 
 // Appends `item` to the list being built in `s`, with `separator` between items:
 // for (...) join_into(names, ", ", name)  gives "a, b, c".
-inline void join_into(std::string& s, std::string_view separator, std::string_view item) {
-    if (!s.empty()) s += separator;
-    s += item;
-}
+void join_into(std::string& s, std::string_view separator, std::string_view item);
 
 // `s` in ASCII lower case (names, units and keywords are compared case-blind).
 inline std::string lower(std::string_view s) {

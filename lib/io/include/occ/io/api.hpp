@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,6 +91,10 @@ Result<OccupancyRequest> read_occupancy_request(const json& request, std::string
 // For readers composed of several parts (io-internal; throws RequestError on bad fields).
 OccupancyRequest read_occupancy_request(FieldReader& f);
 json occupancy_request_to_json(const OccupancyRequest& r);
+// The `block` field, [x], [x, y] or [x, y, z] (refused beside `threads`): each dimension 1..hi, z at
+// most max_z, into `out` (dimensions not given keep its values); returns the threads (their
+// product). Either vendor's request reader (io-internal; throws RequestError).
+std::int64_t read_block(FieldReader& f, std::int64_t hi, std::int64_t max_z, std::span<int, 3> out);
 // The "effective" object of an answer (null unless the kernel declares an effective limit: Tensor
 // Memory) and the "register_pool" object (null without warpgroup_regs), as the occupancy answer has them.
 json effective_to_json(const OccupancyResult& r, const KernelResources& k);
