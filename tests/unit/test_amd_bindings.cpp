@@ -18,9 +18,9 @@ namespace {
 // A value other than the default for each bound field, and the target that takes it (cu_mode is
 // RDNA's). A binding without a value here fails the first test: add one.
 const std::map<std::string, std::pair<json, const char*>> kValues = {
-    {"regs", {64, "MI300X"}},          {"agprs", {32, "MI300X"}},        {"sgprs", {48, "MI300X"}},
+    {"regs", {64, "MI300X"}},          {"agprs", {32, "MI300X"}},          {"sgprs", {48, "MI300X"}},
     {"smem_static", {1024, "MI300X"}}, {"smem_dynamic", {2048, "MI300X"}}, {"wave_size", {64, "MI300X"}},
-    {"cu_mode", {true, "gfx1100"}},    {"grid", {5000, "MI300X"}},       {"max_threads", {512, "MI300X"}},
+    {"cu_mode", {true, "gfx1100"}},    {"grid", {5000, "MI300X"}},         {"max_threads", {512, "MI300X"}},
 };
 
 json request_with(const std::string& key) {
