@@ -178,7 +178,7 @@ that depend on the width; docs/AMD.md "LDS bank conflicts"):
 and docs/MEMORY.md).)help",
                                    *o);
     cmd->callback([o, &out] {
-        // An AMD GPU or target (--gpu MI300X, --arch gfx942): the LDS model (--batch lines branch in api_banks).
+        // An AMD GPU or target (--gpu MI300X, --arch gfx942): the LDS model (--batch lines: handle() takes the kind's answer_amd).
         if (!o->batch)
             if (Result<json> req = request_from(o->request); req && io::request_vendor(*req) == io::Vendor::amd) {
                 out.code = run_amd_banks(*o, *req);

@@ -153,8 +153,8 @@ bool has_error(const json& out) {
 bool is_launch_kind(std::string_view kind) { return kind == "occupancy" || kind == "advise" || kind == "waves" || kind == "clusters"; }
 
 bool launch_is_valid(const json& request) {
-    // Called for an answer with more than an error. An AMD answer that has one is a workgroup whose
-    // registers do not fit (AMD's range errors are refusals: io::answer_amd_occupancy).
+    // Called for an answer with more than an error. An AMD answer that has one is a launch that
+    // fails (amd_launch_fails; AMD's range errors are refusals: io::answer_amd_occupancy).
     if (occ::io::request_vendor(request) == occ::io::Vendor::amd) return true;
     const auto r = occ::io::read_occupancy_request(request);
     return r && occ::blocks_per_sm_fast(r->device.arch, r->kernel, r->launch) >= 0;

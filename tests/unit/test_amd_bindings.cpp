@@ -4,6 +4,8 @@
 // the model.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -84,4 +86,17 @@ TEST_CASE("AMD max_threads: a workgroup over the kernel's max_flat_workgroup_siz
     CHECK(at["blocks_per_sm"] == none["blocks_per_sm"]);
     CHECK_FALSE(none["input"].contains("max_threads"));
     CHECK(none["waves_per_simd"] == 8);
+}
+
+// A compiled kernel brings its own .max_flat_workgroup_size (the artefact kinds read it per kernel),
+// so an artefact request refuses max_threads as it refuses regs.
+TEST_CASE("AMD max_threads comes from the artefact in ptxas and kernels") {
+    std::ifstream in(std::string(OCC_SOURCE_DIR) + "/tests/fixtures/amd/calls_gfx942.s");
+    REQUIRE(in);
+    const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const json a = io::handle("ptxas", json{{"log", log}, {"arch", "gfx942"}, {"max_threads", 256}});
+    CHECK(a["error"].get<std::string>().starts_with("max_threads: comes from the "));
+    const json ok = io::handle("ptxas", json{{"log", log}, {"arch", "gfx942"}});
+    CHECK(ok["error"].is_null());
+    CHECK_FALSE(ok["kernels"].empty());
 }

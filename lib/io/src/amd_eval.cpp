@@ -34,7 +34,7 @@ bool read_amd_artefact_launch(FieldReader& f, PtxasAnswer& a, std::string_view a
     const json* gpu = f.has(F::gpu) ? f.raw(F::gpu) : nullptr;
     const bool amd_gpu = gpu && gpu->is_string() && amd_target(gpu->get<std::string>()).arch;
     if (!f.has(F::arch) && !amd_gpu) return false;
-    for (const FieldSpec* s : {&F::regs, &F::smem_static, &F::agprs, &F::sgprs})
+    for (const FieldSpec* s : {&F::regs, &F::smem_static, &F::agprs, &F::sgprs, &F::max_threads})
         if (f.has(*s)) f.fail(s->key, "comes from the " + std::string(artefact) + " for each kernel; leave it out");
     a.amd = read_amd_request(f);
     a.has_device = true;

@@ -315,7 +315,7 @@ namespace {
 int compute_units(const AmdRequest& r) { return r.gpu ? r.gpu->sm_count : 0; }
 
 // Out-of-range inputs are refused as the AMD occupancy kind refuses them (a RequestError naming the
-// field); a workgroup whose registers do not fit is an answer with its error.
+// field); a launch that fails (amd_launch_fails) is an answer with its error.
 void refuse_out_of_range(const amd::AmdOccupancyResult& r) {
     if (!r.ok() && !amd::amd_launch_fails(r.error)) throw RequestError(r.error_message);
 }

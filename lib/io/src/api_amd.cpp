@@ -211,7 +211,8 @@ Result<AmdAnswer> answer_amd_occupancy(const json& request) {
         f.finish();
         a.result = compute_amd_occupancy(*a.input.arch, a.input.kernel, a.input.launch);
         // Out-of-range inputs are refused like the CUDA side's (a RequestError naming the field);
-        // a workgroup whose registers do not fit is an answer with its error, as a launch that fails.
+        // a launch that fails (registers that do not fit, more threads than the kernel's
+        // max_flat_workgroup_size: amd_launch_fails) is an answer with its error.
         if (!a.result.ok() && !amd_launch_fails(a.result.error)) throw RequestError(a.result.error_message);
     });
 }

@@ -214,7 +214,7 @@ Device read_device(FieldReader& f, std::string_view fallback_gpu) {
     // spelling once (occ/gpu_cache.hpp).
     const Device* d = find_gpu_cached(name);
     if (!d) {
-        // An AMD GPU: the occupancy, advise, waves and banks kinds model it (they branch before reading a device).
+        // An AMD GPU: the occupancy, advise, waves and banks kinds model it (handle() gives an AMD request to the kind's answer_amd, before any device is read).
         if (const GpuEntry* amd = lookup_amd_gpu(name))
             f.fail("gpu", std::string(amd->name) + " is an AMD GPU: `occ occupancy`, `occ advise` and `occ banks` model it (--gpu " +
                               amd->name + "); this request kind models NVIDIA GPUs only");

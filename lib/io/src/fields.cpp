@@ -16,7 +16,6 @@
 #include "occ/text.hpp"
 
 namespace occ::io {
-namespace {}  // namespace
 
 std::string shown(const json& v) {
     const std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);

@@ -49,7 +49,7 @@ constexpr FieldBinding<R> kLaunchBindings[] = {
 // (read_amd_request), the echo (amd_request_to_json), what an AMD request takes ("AMD takes ..."
 // in a refusal) and the AMD-only fields of the kinds come from this table. Shared fields are the
 // same descriptions as the launch's (regs, smem_*, grid, max_threads); the others are AMD's own.
-// No fast path answers AMD requests: every field is Fast::general.
+// No fast path answers AMD requests: every field is Fast::general, grid Fast::no_count as the launch's.
 using A = AmdRequest;
 using AK = amd::AmdKernel;
 using AL = amd::AmdLaunch;
@@ -94,7 +94,6 @@ constexpr auto launch_specs() {
 constexpr auto kDevice = specs(gpu, cc, device);
 constexpr auto kLaunch = join(specs(threads, block), launch_specs<false>(), specs(warpgroup_regs));
 
-// AMD GPUs take these besides gpu, threads/block, regs and smem_* (occ/io/amd.hpp).
 // The AMD-only fields: arch, and each AMD binding the launch does not bind.
 constexpr bool launch_binds(const FieldSpec* s) {
     for (const auto& b : kLaunchBindings)
