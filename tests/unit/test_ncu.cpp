@@ -9,19 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "ncu_helpers.hpp"
 #include "occ/io/ncu.hpp"
 
 namespace {
 
 using occ::io::json;
 
-std::string fixture(const std::string& name) {
-    std::ifstream f(std::string(OCC_SOURCE_DIR) + "/tests/fixtures/ncu/" + name, std::ios::binary);
-    REQUIRE(f);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using ncu_test::fixture;
 
 // A public report's launch rebuilt on a device of its compute capability.
 struct ReportLaunch {
@@ -231,11 +226,7 @@ void check_explained(const occ::io::NcuKernelAnswer& k, const std::string& where
     }
 }
 
-const occ::io::NcuDifference* difference(const occ::io::NcuKernelAnswer& k, const std::string& field) {
-    for (const auto& d : k.differences)
-        if (d.field == field) return &d;
-    return nullptr;
-}
+using ncu_test::difference;
 
 }  // namespace
 

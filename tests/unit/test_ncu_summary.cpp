@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "ncu_helpers.hpp"
 #include "occ/io/ncu.hpp"
 
 namespace {
@@ -14,19 +15,9 @@ namespace {
 using occ::io::json;
 using occ::io::NcuStatus;
 
-std::string fixture(const std::string& name) {
-    std::ifstream f(std::string(OCC_SOURCE_DIR) + "/tests/fixtures/ncu/" + name, std::ios::binary);
-    REQUIRE(f);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using ncu_test::fixture;
 
-const occ::io::NcuDifference* difference(const occ::io::NcuKernelAnswer& k, const std::string& field) {
-    for (const auto& d : k.differences)
-        if (d.field == field) return &d;
-    return nullptr;
-}
+using ncu_test::difference;
 
 const occ::io::NcuNotCompared* not_compared(const occ::io::NcuKernelAnswer& k, const std::string& field) {
     for (const auto& n : k.not_compared)
