@@ -249,7 +249,8 @@ TEST_CASE("AMD: the result panel is io::amd_occupancy_table's rows, and the scen
     const occ::io::TableRow* vgprs = row(s.derived.table, "VGPRs");
     REQUIRE(vgprs);
     CHECK(vgprs->hit);
-    CHECK(vgprs->value == "4");
+    CHECK(vgprs->value == "4 workgroups");
+    CHECK(vgprs->count == "4");
     // The panel draws every limit row (label, value, how) and the advice.
     for (int f = 0; f < 3; ++f) run_frame(app);
     const std::vector<std::string> texts = occ::ui::drawn_texts();
@@ -265,6 +266,9 @@ TEST_CASE("AMD: the result panel is io::amd_occupancy_table's rows, and the scen
             CHECK(drawn(r.note.substr(0, 12)));
         }
     CHECK(drawn("One CU, filled with resident workgroups"));
+    // The one result panel, in AMD's words: the count column's header and the limit's count.
+    CHECK(drawn("Groups / CU"));
+    CHECK(drawn("4 workgroups"));
     CHECK(drawn("50%"));
     CHECK(app.result_table("markdown") == *occ::io::format_table(rows, "markdown"));
 

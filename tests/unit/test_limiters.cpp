@@ -10,7 +10,10 @@
 #include <string>
 
 #include "occ/advisor.hpp"
+#include "occ/amd.hpp"
+#include "occ/amd_advisor.hpp"
 #include "occ/explain.hpp"
+#include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/table.hpp"
 #include "occ/occupancy.hpp"
@@ -93,7 +96,7 @@ TEST_CASE("every limiter x every output: a launch limited by it alone is named e
             CHECK(j["limits"][e.key] == blocks);
             const std::vector<io::TableRow> rows = io::occupancy_table(ans->input, r);
             const auto row = std::find_if(rows.begin(), rows.end(),
-                                          [&](const io::TableRow& t) { return t.kind == io::RowKind::limit && t.limiter == e.bit; });
+                                          [&](const io::TableRow& t) { return t.kind == io::RowKind::limit && t.limiter == &e; });
             REQUIRE(row != rows.end());
             CHECK(row->hit);
             CHECK(summarize(r).find("(" + std::string(e.label) + ")") != std::string::npos);
@@ -115,7 +118,7 @@ TEST_CASE("every limiter x every output: a launch limited by it alone is named e
         // The table rows (the CLI's limits table, the app's result view, the Markdown/CSV export).
         const std::vector<io::TableRow> rows = io::occupancy_table(ans->input, r);
         const auto row = std::find_if(rows.begin(), rows.end(),
-                                      [&](const io::TableRow& t) { return t.kind == io::RowKind::limit && t.limiter == e.bit; });
+                                      [&](const io::TableRow& t) { return t.kind == io::RowKind::limit && t.limiter == &e; });
         REQUIRE(row != rows.end());
         CHECK(row->key == e.title);
         CHECK(row->hit);
@@ -166,7 +169,8 @@ TEST_CASE("a limit the kernel must declare is reported only where it declares it
     CHECK(plain["limits"].size() == kLimiterCount - 2);  // neither virtual_resources nor tmem declared
     const auto ans = io::answer_occupancy(json{{"gpu", "B200"}, {"threads", 64}, {"regs", 32}});
     REQUIRE(ans);
-    for (const io::TableRow& t : io::occupancy_table(ans->input, ans->result)) CHECK(t.limiter != kLimitVirtualResources);
+    for (const io::TableRow& t : io::occupancy_table(ans->input, ans->result))
+        CHECK((t.limiter == nullptr || t.limiter->bit != kLimitVirtualResources));
     CHECK_FALSE(limiter_info(kLimitVirtualResources).reported(ans->input.kernel));
     KernelResources k;
     k.virtual_resources = 1;
@@ -193,4 +197,47 @@ TEST_CASE("the advice sentences over plain numbers are the ones the advice struc
     CHECK(headroom_sentence(Resource::shared_memory, sa.now, sa.max_same_blocks, sa.before) == headroom_suggestion(sa));
     CHECK(no_headroom_sentence(Resource::registers, ra.before) ==
           "no register headroom: one more register per thread costs a block (4 blocks/SM now)");
+}
+
+TEST_CASE("both vendors' limiters are one shape: rows point at the entries, words and roles come from them") {
+    // gfx90a, 512 threads, 50 VGPRs, 30 SGPRs: llvm-calc-occupancy's documented example
+    // (https://llvm.org/docs/CommandGuide/llvm-calc-occupancy.html), limited by the wave slots.
+    const io::json req = {{"gpu", "MI250X"}, {"threads", 512}, {"regs", 50}, {"sgprs", 30}};
+    const auto ans = io::answer_amd_occupancy(req);
+    REQUIRE(ans);
+    const amd::AmdOccupancyResult& r = ans->result;
+    CHECK(r.limiters == amd::kAmdLimitWaveSlots);
+    std::vector<const LimiterKey*> seen;
+    for (const io::TableRow& row : io::amd_occupancy_table(*ans))
+        if (row.limiter) {
+            seen.push_back(row.limiter);
+            CHECK(row.key == row.limiter->title);
+            CHECK(row.hit == ((r.limiters & row.limiter->bit) != 0));
+            const int v = amd::amd_limit_of(r, row.limiter->bit);
+            CHECK(row.count == (v == amd::kAmdUnlimited ? std::string("-") : std::to_string(v)));
+        }
+    REQUIRE(seen.size() == std::size(amd::kAmdLimiters));
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+        CHECK(seen[i] == &amd::kAmdLimiters[i]);
+        CHECK(limiter_key(amd::kAmdLimiters, amd::kAmdLimiters[i].bit) == seen[i]);
+    }
+    CHECK(limiter_key(amd::kAmdLimiters, 0) == nullptr);
+    CHECK(limiter_key(amd::kAmdLimiters, 3) == nullptr);
+    CHECK(limiter_key(amd::kAmdLimiters, 1u << std::size(amd::kAmdLimiters)) == nullptr);
+    // Running text takes the labels, headings the titles, for either vendor's table.
+    CHECK(amd::amd_limiter_list(amd::kAmdLimitWaveSlots | amd::kAmdLimitLds, ", ") == "wave slots, LDS");
+    CHECK(amd::amd_limiter_labels(amd::kAmdLimitWaveSlots | amd::kAmdLimitWorkgroups, ", ") == "Wave slots, Workgroup slots");
+    CHECK(limiter_labels(kLimitRegisters | kLimitSharedMemory, " and ") == "registers and shared memory");
+    CHECK(limiter_words(kLimiters, kLimitBlocks, ", ", true) == "Block slots");
+    // The same resource has the same role on both vendors (so the same colour in the app).
+    CHECK(amd::kAmdLimiters[0].role == limiter_info(kLimitWarps).role);
+    CHECK(amd::kAmdLimiters[1].role == limiter_info(kLimitRegisters).role);
+    CHECK(amd::kAmdLimiters[3].role == limiter_info(kLimitSharedMemory).role);
+    CHECK(amd::kAmdLimiters[4].role == limiter_info(kLimitBlocks).role);
+    CHECK(amd::kAmdLimiters[2].role == LimiterRole::scalar_registers);
+    // CUDA's rows point at kLimiters' entries too.
+    const auto cuda = io::answer_occupancy(io::json{{"gpu", "A100"}, {"threads", 256}, {"regs", 64}});
+    REQUIRE(cuda);
+    for (const io::TableRow& row : io::occupancy_table(cuda->input, cuda->result))
+        if (row.limiter) CHECK(&limiter_info(row.limiter->bit) == row.limiter);
 }

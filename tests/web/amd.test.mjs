@@ -42,7 +42,7 @@ describe("AMD GPUs in the page", () => {
       assert.equal(api.occupancy, cli.occupancy);
       const table = await page.evaluate(() => occ.exportTable("markdown"));
       assert.match(table, /\| Occupancy \| 4 of 8 waves per SIMD \(50%\) \|/);
-      assert.match(table, /\| Workgroups per CU allowed by VGPRs \| 4 \|/);
+      assert.match(table, /\| Workgroups per CU allowed by VGPRs \| 4 workgroups \|/);
 
       // The page draws it: the CU picture and the limits.
       const texts = (await page.evaluate(() => occ.layout())).texts.map((x) => x.text).join("\n");

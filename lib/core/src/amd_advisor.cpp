@@ -150,23 +150,10 @@ AdviceWords amd_words(const AmdOccupancyResult& r) {
     return w;
 }
 
-std::string amd_limiter_labels(unsigned bits, const char* sep) {
-    std::string s;
-    for (const AmdLimiterInfo& li : amd_limiters())
-        if (bits & li.bit) join_into(s, sep, li.label);
-    return s;
-}
+std::string amd_limiter_labels(unsigned bits, const char* sep) { return limiter_words(kAmdLimiters, bits, sep, true); }
 
 std::string amd_limiter_list(unsigned bits, const char* sep) {
-    std::string s;
-    for (const AmdLimiterInfo& li : amd_limiters()) {
-        if (!(bits & li.bit)) continue;
-        std::string label(li.label);
-        // "Wave slots" -> "wave slots" in running text; acronyms ("VGPRs", "LDS") stay.
-        if (label.size() > 1 && label[0] >= 'A' && label[0] <= 'Z' && label[1] >= 'a' && label[1] <= 'z')
-            label[0] = char(label[0] - 'A' + 'a');
-        join_into(s, sep, label);
-    }
+    std::string s = limiter_words(kAmdLimiters, bits, sep);
     return s.empty() ? std::string("nothing") : s;
 }
 

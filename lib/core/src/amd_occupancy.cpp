@@ -22,14 +22,6 @@ namespace {
 int ceil_div(std::int64_t a, std::int64_t b) { return static_cast<int>((a + b - 1) / b); }
 std::int64_t round_up(std::int64_t a, std::int64_t g) { return (a + g - 1) / g * g; }
 
-constexpr std::array<AmdLimiterInfo, 5> kLimiters{{
-    {kAmdLimitWaveSlots, "wave_slots", "Wave slots"},
-    {kAmdLimitVgprs, "vgprs", "VGPRs"},
-    {kAmdLimitSgprs, "sgprs", "SGPRs"},
-    {kAmdLimitLds, "lds", "LDS"},
-    {kAmdLimitWorkgroups, "workgroups", "Workgroup slots"},
-}};
-
 AmdOccupancyResult fail(AmdOccupancyResult r, AmdError e, std::string msg) {
     r.error = e;
     r.error_message = std::move(msg);
@@ -38,20 +30,7 @@ AmdOccupancyResult fail(AmdOccupancyResult r, AmdError e, std::string msg) {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-int limit_of(const AmdOccupancyResult& r, AmdLimiter which) {
-    switch (which) {
-        case kAmdLimitWaveSlots: return r.limit_wave_slots;
-        case kAmdLimitVgprs: return r.limit_vgprs;
-        case kAmdLimitSgprs: return r.limit_sgprs;
-        case kAmdLimitLds: return r.limit_lds;
-        case kAmdLimitWorkgroups: return r.limit_workgroups;
-    }
-    return kAmdUnlimited;
-}
-
 }  // namespace
-
-std::span<const AmdLimiterInfo> amd_limiters() { return kLimiters; }
 
 int amd_total_vgprs(const AmdArch& a, int vgprs, int agprs) {
     switch (a.agprs) {
@@ -172,11 +151,10 @@ AmdOccupancyResult compute_amd_occupancy(const AmdArch& a, const AmdKernel& k, c
                     "threads " + str(l.threads) + " exceeds the kernel's max_flat_workgroup_size " + str(k.max_threads) +
                         ": the launch fails (hipErrorInvalidValue); launch at most that many");
 
-    r.workgroups_per_cu = std::min({r.limit_wave_slots, r.limit_vgprs, r.limit_sgprs, r.limit_lds, r.limit_workgroups});
-    const int lims[] = {limit_of(r, kAmdLimitWaveSlots), limit_of(r, kAmdLimitVgprs), limit_of(r, kAmdLimitSgprs),
-                        limit_of(r, kAmdLimitLds), limit_of(r, kAmdLimitWorkgroups)};
-    for (std::size_t i = 0; i < kLimiters.size(); ++i)
-        if (lims[i] == r.workgroups_per_cu) r.limiters |= kLimiters[i].bit;
+    r.workgroups_per_cu = kAmdUnlimited;
+    for (const AmdLimiterInfo& li : kAmdLimiters) r.workgroups_per_cu = std::min(r.workgroups_per_cu, r.*li.limit);
+    for (const AmdLimiterInfo& li : kAmdLimiters)
+        if (r.*li.limit == r.workgroups_per_cu) r.limiters |= li.bit;
     r.waves_per_cu = r.workgroups_per_cu * n;
     r.waves_per_simd = ceil_div(r.waves_per_cu, r.simds);
     r.occupancy = static_cast<double>(r.waves_per_simd) / a.max_waves_per_simd;
@@ -246,9 +224,9 @@ std::string amd_explain(const AmdOccupancyResult& r) {
     const AmdArch& a = *r.arch;
     const std::string unit = r.wgp_mode ? "WGP" : "CU";
     std::string s;
-    for (const auto& li : kLimiters) {
-        const int v = limit_of(r, li.bit);
-        s += std::string(li.label) + ": " + amd_limit_note(r, li.bit) + " (" +
+    for (const AmdLimiterInfo& li : kAmdLimiters) {
+        const int v = amd_limit_of(r, li.bit);
+        s += std::string(li.title) + ": " + amd_limit_note(r, static_cast<AmdLimiter>(li.bit)) + " (" +
              (v == kAmdUnlimited ? std::string("no limit") : str(v) + " workgroups") + ").\n";
     }
     const std::string by = amd_limiter_labels(r.limiters, ", ");
@@ -261,8 +239,6 @@ std::string amd_explain(const AmdOccupancyResult& r) {
     if (!fix.empty()) s += "\n" + fix;
     return s;
 }
-
-int amd_limit(const AmdOccupancyResult& r, AmdLimiter which) { return limit_of(r, which); }
 
 std::string amd_fix(const AmdOccupancyResult& r) {
     if (!r.ok() || r.waves_per_simd >= r.max_waves_per_simd) return "";

@@ -87,12 +87,7 @@ std::string explain_limit(Limiter which, const Device& dev, const KernelResource
     return limiter_info(which).explain(dev, k, l, r);
 }
 
-std::string limiter_labels(unsigned mask, const char* separator) {
-    std::string s;
-    for (const LimiterInfo& e : kLimiters)
-        if (mask & e.bit) join_into(s, separator, e.label);
-    return s;
-}
+std::string limiter_labels(unsigned mask, const char* separator) { return limiter_words(kLimiters, mask, separator); }
 
 std::string summarize(const OccupancyResult& r) {
     if (!r.ok() && r.blocks_per_sm == 0) return "launch fails: " + r.error_message();

@@ -15,12 +15,6 @@ namespace {
 
 namespace F = fields;
 
-std::string target_list() {
-    std::string s;
-    for (const amd::AmdArch& a : amd::amd_archs()) join_into(s, ", ", a.isa);
-    return s;
-}
-
 std::string device_name(const AmdRequest& r) { return r.gpu ? std::string(r.gpu->name) : std::string(r.arch->isa); }
 
 template <typename T>
@@ -76,7 +70,7 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
         }
         target = amd_target(k.arch);
         if (!target.arch) {
-            row.error = "occupancy not modelled for " + k.arch + " (occ models " + target_list() + ")";
+            row.error = "occupancy not modelled for " + k.arch + " (occ models " + amd_target_list() + ")";
             return;
         }
         target.launch.threads = a.input.launch.threads;

@@ -15,12 +15,6 @@ namespace {
 namespace F = fields;
 using namespace occ::amd;
 
-std::string target_list() {
-    std::string s;
-    for (const AmdArch& a : amd_archs()) join_into(s, ", ", a.isa);
-    return s;
-}
-
 // The fields an AMD request takes: its target, threads or block, id and the bound fields (the
 // AMD-only ones among them); every other field of the kind is NVIDIA-only.
 bool amd_takes(const FieldSpec* spec) {
@@ -84,7 +78,7 @@ AmdRequest read_amd_target(FieldReader& f) {
         if (f.has(F::gpu)) f.fail("arch", "give gpu or arch, not both");
         const std::string isa = f.string(F::arch);
         r = amd_target(isa);
-        if (!r.arch || r.gpu) f.fail("arch", "unknown AMD target \"" + isa.substr(0, 40) + "\"; known: " + target_list());
+        if (!r.arch || r.gpu) f.fail("arch", "unknown AMD target \"" + isa.substr(0, 40) + "\"; known: " + amd_target_list());
     } else {
         const std::string name = f.string(F::gpu);
         r = amd_target(name);
@@ -185,8 +179,8 @@ json amd_result_to_json(const AmdOccupancyResult& r) {
     json limits = json::object();
     json limiters = json::array();
     for (const AmdLimiterInfo& li : amd_limiters()) {
-        const int v = amd_limit(r, li.bit);
-        limits[std::string(li.key)] = v == kAmdUnlimited ? json(nullptr) : json(v);
+        const int v = amd_limit_of(r, li.bit);
+        limits[li.key] = v == kAmdUnlimited ? json(nullptr) : json(v);
         if (r.limiters & li.bit) limiters.push_back(li.key);
     }
     j["limits"] = limits;
@@ -249,12 +243,13 @@ std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
                 "llc's `; Occupancy:` counts LDS unrounded, registers per SIMD without whole workgroups, and SGPRs without the trap "
                 "handler's (docs/AMD.md)");
     for (const AmdLimiterInfo& li : amd_limiters()) {
-        const int v = amd_limit(r, li.bit);
-        TableRow& row = add_row(rows, RowKind::limit, RowId::other, std::string(li.label), v == kAmdUnlimited ? "-" : str(v),
-                                amd_limit_note(r, li.bit));
-        row.limiter = li.bit;
+        const int v = amd_limit_of(r, li.bit);
+        TableRow& row = add_row(rows, RowKind::limit, RowId::other, li.title,
+                                v == kAmdUnlimited ? "no limit" : str(v) + (v == 1 ? " workgroup" : " workgroups"),
+                                amd_limit_note(r, static_cast<AmdLimiter>(li.bit)));
+        row.limiter = &li;
         row.hit = (r.limiters & li.bit) != 0;
-        row.count = row.value;
+        row.count = v == kAmdUnlimited ? "-" : str(v);
         row.per = "Workgroups per " + unit;
     }
     add_row(rows, RowKind::allocated, RowId::other, "VGPRs / lane",
@@ -266,6 +261,12 @@ std::vector<TableRow> amd_occupancy_table(const AmdAnswer& a) {
     if (r.ok() && a.input.gpu)
         add_wave_rows(rows, amd_waves(r, a.input.gpu->sm_count, a.input.grid), a.input.grid, r.occupancy, amd_words(r));
     return rows;
+}
+
+std::string amd_target_list() {
+    std::string s;
+    for (const AmdArch& a : amd_archs()) join_into(s, ", ", a.isa);
+    return s;
 }
 
 }  // namespace occ::io

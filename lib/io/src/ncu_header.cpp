@@ -7,14 +7,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "occ/text.hpp"
+
 namespace occ::io::ncu_detail {
 
-std::string trim(std::string_view s) {
-    std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    return std::string(s.substr(b, e - b));
-}
+std::string trim(std::string_view s) { return std::string(occ::trim(s)); }
 
 namespace {
 

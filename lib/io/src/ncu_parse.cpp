@@ -8,6 +8,7 @@
 
 #include "ncu_header.hpp"
 #include "occ/io/utf8.hpp"
+#include "occ/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -25,11 +26,7 @@ using ncu_detail::kernel_header;
 using ncu_detail::read_cc;
 using ncu_detail::trim;
 
-std::string lower(std::string_view s) {
-    std::string o(s);
-    for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return o;
-}
+using occ::lower;
 
 bool starts_with_ci(std::string_view s, std::string_view prefix) {
     if (s.size() < prefix.size()) return false;

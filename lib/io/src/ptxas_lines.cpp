@@ -54,12 +54,6 @@ std::pair<std::size_t, std::size_t> earliest(std::string_view s, std::size_t fro
 
 }  // namespace
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 void number_occurrences(std::vector<PtxasKernel>& ks) {

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "occ/io/ptxas.hpp"
+#include "occ/text.hpp"
 
 namespace occ::io::ptxas_detail {
 
-std::string_view trim(std::string_view s);
+using occ::trim;
 bool starts_with(std::string_view s, std::string_view p);
 // All of s (blanks around it trimmed, at most 64 characters) as a finite decimal number ("12.5",
 // "-3", "1e3"), else nullopt: the cells of profiler tables and CSV files.

@@ -108,7 +108,7 @@ std::vector<TableRow> occupancy_table(const OccupancyRequest& req, const Occupan
         row.value = v == kUnlimited ? "no limit" : plain(v) + (v == 1 ? " block" : " blocks");
         row.count = v == kUnlimited ? "-" : plain(v);
         row.note = e.explain(d, k, l, r);
-        row.limiter = e.bit;
+        row.limiter = &e;
         row.hit = (r.limiters & e.bit) != 0 || (e.effective && eb < r.blocks_per_sm && (effective_limiters(r) & e.bit) != 0);
         rows.push_back(std::move(row));
     }

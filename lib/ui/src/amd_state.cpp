@@ -1,6 +1,5 @@
 // amd_state.cpp — an AMD scenario (AppState::amd): the answer and its rows (occ::io's, the same the
-// CLI prints), the heatmap over workgroup size x VGPRs, switching between vendors, and the limiter
-// colours, which follow occ::amd::amd_limiters().
+// CLI prints), the headline, the heatmap over workgroup size x VGPRs and switching between vendors.
 #include <algorithm>
 
 #include "amd_ui.hpp"
@@ -14,6 +13,18 @@ void compute_amd_result(AppState& s) {
     d.amd.input = s.amd_req;
     if (s.amd_req.arch) d.amd.result = amd::compute_amd_occupancy(*s.amd_req.arch, s.amd_req.kernel, s.amd_req.launch);
     d.table = io::amd_occupancy_table(d.amd);
+    const amd::AmdOccupancyResult& r = d.amd.result;
+    Headline& h = d.headline;
+    h.ok = r.ok();
+    h.occupancy = r.occupancy;
+    h.what = "Occupancy = resident waves per SIMD / the most a SIMD holds (what AMD's tools call occupancy).";
+    const io::TableRow* active = io::find_row(d.table, io::RowId::active);
+    h.counts = r.ok() ? std::to_string(r.waves_per_simd) + " of " + std::to_string(r.max_waves_per_simd) + " waves per SIMD · " +
+                            (active ? active->key + ": " + active->value : std::string())
+                      : std::string();
+    h.summary = io::row_value(d.table, io::RowId::summary);
+    h.error = r.ok() ? std::string() : r.error_message;
+    h.limit_column = "Groups / " + std::string(r.wgp_mode ? "WGP" : "CU");
 }
 
 // Occupancy in % for workgroups of 1..(1024 / wave) waves (columns) x VGPRs 0..max_vgprs (rows),
@@ -77,44 +88,7 @@ void use_amd_target(AppState& s, const io::AmdRequest& target, DeviceKind kind) 
     mark_changed(s);
 }
 
-const amd::AmdLimiterInfo* amd_limiter_of(const io::TableRow& row) {
-    if (row.kind != io::RowKind::limit) return nullptr;
-    for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
-        if (li.bit == row.limiter) return &li;
-    return nullptr;
-}
-
-namespace {
-// Each AMD limiter's colour, keyed by its bit: the CUDA limiter it corresponds to keeps that colour
-// (wave slots as warps, VGPRs as registers, LDS as shared memory, workgroup slots as blocks), so a
-// colour means the same on both vendors' pages; SGPRs have their own.
-struct AmdColor {
-    amd::AmdLimiter bit;
-    unsigned cuda;  // the CUDA limiter whose colour it takes; 0: its own
-    float r, g, b;
-};
-constexpr AmdColor kAmdColors[] = {
-    {amd::kAmdLimitWaveSlots, kLimitWarps, 0, 0, 0},   {amd::kAmdLimitVgprs, kLimitRegisters, 0, 0, 0},
-    {amd::kAmdLimitSgprs, 0, 0.85f, 0.45f, 0.70f},     {amd::kAmdLimitLds, kLimitSharedMemory, 0, 0, 0},
-    {amd::kAmdLimitWorkgroups, kLimitBlocks, 0, 0, 0},
-};
-}  // namespace
-
-ImU32 amd_limiter_color(unsigned bits, float alpha) {
-    // The first limiter of amd_limiters() among the bits that is a resource a kernel change moves
-    // (VGPRs, LDS, SGPRs), else the first at all.
-    const amd::AmdLimiterInfo* pick = nullptr;
-    for (const unsigned prefer : {amd::kAmdLimitVgprs | amd::kAmdLimitLds | amd::kAmdLimitSgprs, ~0u})
-        for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
-            if (!pick && (bits & li.bit & prefer)) pick = &li;
-    if (pick)
-        for (const AmdColor& c : kAmdColors)
-            if (c.bit == pick->bit) {
-                if (c.cuda) return limiter_color(c.cuda, alpha);
-                return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, alpha));
-            }
-    return limiter_color(0, alpha);
-}
+ImU32 amd_limiter_color(unsigned bits, float alpha) { return limiter_mask_color(amd::kAmdLimiters, bits, alpha); }
 
 std::string amd_unit(const AppState& s) { return s.derived.amd.result.wgp_mode ? "WGP" : "CU"; }
 

@@ -17,8 +17,6 @@ void refresh_amd_heatmap(AppState& s);
 // Makes `target` (a catalogue AMD GPU or a bare target, as io::amd_target gives it) the scenario's
 // device; from an NVIDIA scenario the block, registers and shared memory carry over.
 void use_amd_target(AppState& s, const io::AmdRequest& target, DeviceKind kind);
-// The limiter a limit row of io::amd_occupancy_table is (matched by its bit, TableRow::limiter).
-const amd::AmdLimiterInfo* amd_limiter_of(const io::TableRow& row);
 // The colour of a mask of AmdLimiter bits (as limiter_color for CUDA's).
 ImU32 amd_limiter_color(unsigned amd_bits, float alpha = 1.0f);
 // "CU", or "WGP" when the workgroups run on a WGP (RDNA without CU mode).
@@ -27,8 +25,6 @@ std::string amd_unit(const AppState& s);
 // [SECTION] Views (view_amd.cpp, view_cu.cpp)
 void draw_amd_picker_summary(AppState& s);  // the picked GPU or target and its rules, under the list
 void draw_amd_inputs(AppState& s);
-void draw_amd_result_headline(AppState& s);
-void draw_amd_result(AppState& s, bool headline);
 void draw_cu(AppState& s);           // the CU (WGP) picture: SIMDs and their wave slots
 void draw_amd_heatmap(AppState& s);  // workgroup size x VGPRs
 void draw_amd_advisor(AppState& s);  // the Advisor tab (view_advisor.cpp)

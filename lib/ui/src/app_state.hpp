@@ -232,6 +232,18 @@ struct Recompute {
     const PartLog& operator[](Part p) const { return parts[static_cast<std::size_t>(p)]; }
 };
 
+// The result panel's headline in the target's words, set by either vendor's result (state.cpp,
+// amd_state.cpp); the panel draws this and Derived::table and nothing vendor-specific.
+struct Headline {
+    bool ok = false;
+    double occupancy = 0.0;    // 0..1, the big figure
+    const char* what = "";     // what the figure is (its tooltip)
+    std::string counts;        // "4 blocks · 32 of 64 warps · 1,024 threads per SM"
+    std::string summary;       // "limited by registers"; "launch fails: ..."
+    std::string error;         // why the launch fails, in full ("" when it fits)
+    std::string limit_column;  // the limit table's count column: "Blocks / SM", "Groups / CU"
+};
+
 struct Derived {
     OccupancyResult result;
     // The result as rows (occ::io::occupancy_table): the result panel draws them and the page's
@@ -250,6 +262,7 @@ struct Derived {
     int heat_col_threads = 32;  // threads per heatmap column: the warp (NVIDIA) or wave (AMD) size
     // An AMD scenario's answer (AppState::amd): `table` then holds io::amd_occupancy_table's rows.
     io::AmdAnswer amd;
+    Headline headline;
     Hints hints;
     WaveResult waves;
     MemoryDerived memory;

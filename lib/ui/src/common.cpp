@@ -24,46 +24,54 @@ ImU32 block_color(int block, float alpha) {
 }
 
 namespace {
-// Each limiter's colour, in occ::kLimiters' order (the list is core's; the colours are the app's).
-// The count must follow the list: one more limiter without a colour does not compile.
-struct LimiterColor {
-    Limiter bit;  // checked against kLimiters below
+// Each limiter role's colour (occ/limiter.hpp: a role is the same resource on either vendor, so a
+// colour means the same on both vendors' pages), in LimiterRole's order. `precedence`: which colour
+// a mask of several limiters shows, the lowest number among them: the registers and the memory a
+// kernel change moves first.
+struct RoleColor {
+    LimiterRole role;  // checked against the enum's order below
     float r, g, b;
-    int precedence;  // which colour a mask of several limiters shows: the lowest number among them
+    int precedence;
 };
-constexpr LimiterColor kLimiterColors[] = {
-    {kLimitWarps, 0.31f, 0.55f, 0.85f, 2},  {kLimitRegisters, 0.95f, 0.55f, 0.17f, 0}, {kLimitSharedMemory, 0.35f, 0.70f, 0.31f, 1},
-    {kLimitBlocks, 0.69f, 0.48f, 0.75f, 3}, {kLimitBarriers, 0.88f, 0.34f, 0.35f, 4},  {kLimitVirtualResources, 0.80f, 0.70f, 0.20f, 5},
-    {kLimitTmem, 0.20f, 0.72f, 0.72f, 6},
+constexpr RoleColor kRoleColors[] = {
+    {LimiterRole::warps, 0.31f, 0.55f, 0.85f, 3},         {LimiterRole::registers, 0.95f, 0.55f, 0.17f, 0},
+    {LimiterRole::shared_memory, 0.35f, 0.70f, 0.31f, 2}, {LimiterRole::blocks, 0.69f, 0.48f, 0.75f, 4},
+    {LimiterRole::barriers, 0.88f, 0.34f, 0.35f, 5},      {LimiterRole::virtual_resources, 0.80f, 0.70f, 0.20f, 6},
+    {LimiterRole::tmem, 0.20f, 0.72f, 0.72f, 7},          {LimiterRole::scalar_registers, 0.85f, 0.45f, 0.70f, 1},
 };
-static_assert(std::size(kLimiterColors) == kLimiterCount, "one colour per limiter in occ::kLimiters");
-constexpr bool colors_follow_limiters() {
-    for (std::size_t i = 0; i < kLimiterCount; ++i)
-        if (kLimiterColors[i].bit != kLimiters[i].bit) return false;
-    return true;
+constexpr bool roles_in_order() {
+    for (std::size_t i = 0; i < std::size(kRoleColors); ++i)
+        if (static_cast<std::size_t>(kRoleColors[i].role) != i) return false;
+    return static_cast<std::size_t>(LimiterRole::scalar_registers) + 1 == std::size(kRoleColors);
 }
-static_assert(colors_follow_limiters(), "kLimiterColors must list the limiters in occ::kLimiters' order");
-}  // namespace
+static_assert(roles_in_order(), "kRoleColors: one colour per LimiterRole, in the enum's order");
+const RoleColor& role_color(LimiterRole r) { return kRoleColors[static_cast<std::size_t>(r)]; }
 
-ImU32 limiter_color(unsigned bits, float alpha) {
+ImU32 to_u32(const LimiterKey* pick, float alpha) {
     ImVec4 c(0.55f, 0.55f, 0.6f, 1);  // no limiter (or an impossible launch)
-    // Registers and shared memory first: they are the ones a kernel change moves.
-    int best = -1;
-    for (std::size_t i = 0; i < kLimiterCount; ++i)
-        if ((bits & kLimiters[i].bit) && (best < 0 || kLimiterColors[i].precedence < kLimiterColors[best].precedence))
-            best = static_cast<int>(i);
-    if (best >= 0) {
-        const LimiterColor& e = kLimiterColors[best];
-        c = ImVec4(e.r, e.g, e.b, 1);
-    }
+    if (pick) c = ImVec4(role_color(pick->role).r, role_color(pick->role).g, role_color(pick->role).b, 1);
     c.w *= alpha;
     return ImGui::ColorConvertFloat4ToU32(c);
 }
+}  // namespace
 
-const char* limiter_title(unsigned bit) {
-    for (const LimiterInfo& e : kLimiters)
-        if (e.bit == bit) return e.title;
-    return "?";
+ImU32 limiter_color(const LimiterKey& e, float alpha) { return to_u32(&e, alpha); }
+
+const LimiterKey* first_limiter(const LimiterKey* a, const LimiterKey* b) {
+    if (!a) return b;
+    if (!b) return a;
+    return role_color(b->role).precedence < role_color(a->role).precedence ? b : a;
+}
+
+ImU32 mask_color(const LimiterKey* pick, float alpha) { return to_u32(pick, alpha); }
+
+ImU32 limiter_color(unsigned bits, float alpha) { return limiter_mask_color(kLimiters, bits, alpha); }
+
+ImU32 rows_color(const std::vector<io::TableRow>& rows, float alpha) {
+    const LimiterKey* pick = nullptr;
+    for (const io::TableRow& row : rows)
+        if (row.limiter && row.hit) pick = first_limiter(pick, row.limiter);
+    return to_u32(pick, alpha);
 }
 
 void input_row(const char* label, const char* tip) {

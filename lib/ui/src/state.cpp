@@ -17,7 +17,9 @@
 #include "app_state.hpp"
 #include "occ/advisor.hpp"
 #include "occ/cluster.hpp"
+#include "occ/explain.hpp"
 #include "occ/expr.hpp"
+#include "occ/format.hpp"
 #include "occ/io/utf8.hpp"
 #include "occ/waves.hpp"
 
@@ -464,6 +466,16 @@ void compute_result(AppState& s) {
     d.result = compute_occupancy(s.req.device, s.req.kernel, s.req.launch);
     d.waves = compute_waves(d.result, s.req.device.sm_count, s.req.launch.grid_blocks, s.req.kernel.regs_per_thread);
     d.table = io::occupancy_table(s.req, d.result, &d.waves);
+    const OccupancyResult& r = d.result;
+    Headline& h = d.headline;
+    h.ok = r.ok();
+    h.occupancy = r.occupancy;
+    h.what = "Theoretical occupancy = resident warps per SM / maximum warps per SM.";
+    h.counts = std::to_string(r.blocks_per_sm) + (r.blocks_per_sm == 1 ? " block" : " blocks") + " · " + std::to_string(r.warps_per_sm) +
+               " of " + std::to_string(r.max_warps_per_sm) + " warps · " + format_count(r.threads_per_sm) + " threads per SM";
+    h.summary = summarize(r);
+    h.error = r.ok() ? std::string() : r.error_message();
+    h.limit_column = "Blocks / SM";
 }
 
 void compute_part(AppState& s, Part p) {

@@ -44,10 +44,7 @@ void draw_amd_heatmap(AppState& s) {
             ImGui::TextDisabled("no workgroup fits");
         } else {
             ImGui::Text("%s occupancy", format_percent(d.heat_occupancy[cell] / 100.0).c_str());
-            std::string by;
-            for (const amd::AmdLimiterInfo& li : amd::amd_limiters())
-                if (d.heat_limiters[cell] & li.bit) by += (by.empty() ? "limited by " : ", ") + std::string(li.label);
-            ImGui::TextDisabled("%s", by.c_str());
+            ImGui::TextDisabled("limited by %s", amd::amd_limiter_list(d.heat_limiters[cell], ", ").c_str());
         }
         ImGui::EndTooltip();
         if (plot::clicked(nullptr, nullptr)) {

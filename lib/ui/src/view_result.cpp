@@ -1,95 +1,101 @@
 // view_result.cpp — the headline figure, the per-resource limits with the limiter highlighted, and
-// what is allocated: the rows of occ::io::occupancy_table (AppState::derived.table), the same the CLI
-// prints and the page exports. Tooltips give the rule (occ::limit_rule, or the row's note).
+// what is allocated, for either vendor: Derived::headline (the target's words) and the rows of the
+// vendor's table builder (occ::io::occupancy_table, io::amd_occupancy_table: Derived::table), the
+// same the CLI prints and the page exports. Tooltips give each limiter's rule (LimiterKey::rule).
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "amd_ui.hpp"
-#include "occ/explain.hpp"
 #include "occ/format.hpp"
 #include "views.hpp"
 
 namespace occ::ui {
 namespace {
 
-void kv(const char* key, const std::string& value, const char* tip) {
+// A row of the allocated table; `note_shown`: its note also under the value (not only as a tooltip).
+void kv(const io::TableRow& row, bool note_shown) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextDisabled("%s", key);
-    item_tooltip(tip);
+    ImGui::TextDisabled("%s", row.key.c_str());
+    if (!row.note.empty()) item_tooltip(row.note.c_str());
     ImGui::TableSetColumnIndex(1);
-    text_wrapped(value);
-    item_tooltip(tip);
+    text_wrapped(row.value);
+    if (!row.note.empty()) item_tooltip(row.note.c_str());
+    if (note_shown && !row.note.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        text_wrapped(row.note);
+        ImGui::PopStyleColor();
+    }
+}
+
+void error_text(const std::string& text) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", text.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace
 
 void draw_result_headline(AppState& s) {
-    if (s.amd) return draw_amd_result_headline(s);
-    const OccupancyResult& r = s.derived.result;
+    const Headline& h = s.derived.headline;
     // The occupancy, large, in the limiter's colour; the counts and the limiter wrap beside it.
-    ImGui::PushStyleColor(ImGuiCol_Text, r.ok() ? limiter_color(r.limiters) : error_color());
+    ImGui::PushStyleColor(ImGuiCol_Text, h.ok ? rows_color(s.derived.table) : error_color());
     push_big_font();
-    ImGui::TextUnformatted(r.ok() ? format_percent(r.occupancy).c_str() : "n/a");
+    ImGui::TextUnformatted(h.ok ? format_percent(h.occupancy).c_str() : "n/a");
     ImGui::PopFont();
     ImGui::PopStyleColor();
-    item_tooltip("Theoretical occupancy = resident warps per SM / maximum warps per SM.");
+    item_tooltip(h.what);
     ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("%d %s · %d of %d warps · %s threads per SM", r.blocks_per_sm, r.blocks_per_sm == 1 ? "block" : "blocks", r.warps_per_sm,
-                r.max_warps_per_sm, format_count(r.threads_per_sm).c_str());
-    if (r.ok()) ImGui::TextDisabled("%s", summarize(r).c_str());
-    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", summarize(r).c_str());
+    if (!h.counts.empty()) ImGui::TextUnformatted(h.counts.c_str());
+    if (h.ok) ImGui::TextDisabled("%s", h.summary.c_str());
+    else ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", h.summary.c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
 }
 
 void draw_result(AppState& s, bool headline) {
-    if (s.amd) return draw_amd_result(s, headline);
-    const OccupancyResult& r = s.derived.result;
+    const Headline& h = s.derived.headline;
     section("Result");
     if (headline) draw_result_headline(s);
-    if (!r.ok()) {
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "%s", r.error_message().c_str());
-        ImGui::PopTextWrapPos();
-    }
+    if (!h.error.empty()) error_text(h.error);
     ImGui::Spacing();
 
-    // The rows come from occ::io::occupancy_table (built in refresh), as the CLI and the page's
-    // Markdown/CSV export print them; the input and result rows are the headline above.
     const std::vector<io::TableRow>& rows = s.derived.table;
     const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     // The Limit column fits the longest limiter shown (the swatch, a gap and its title).
-    float limit_w = em(8);
+    // The count column fits its header and the longest count ("12 workgroups").
+    const char* per = h.limit_column.c_str();
+    float limit_w = em(7), count_w = std::max(em(5), ImGui::CalcTextSize(per).x);
     for (const io::TableRow& row : rows)
-        if (row.kind == io::RowKind::limit)
+        if (row.limiter) {
             limit_w = std::max(
                 limit_w, ImGui::GetTextLineHeight() * 0.6f + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(row.key.c_str()).x);
+            count_w = std::max(count_w, ImGui::CalcTextSize(row.value.c_str()).x);
+        }
     if (ImGui::BeginTable("limits", 3, tf)) {
         ImGui::TableSetupColumn("Limit", ImGuiTableColumnFlags_WidthFixed, limit_w);
-        ImGui::TableSetupColumn("Blocks / SM", ImGuiTableColumnFlags_WidthFixed, em(6));
+        ImGui::TableSetupColumn(per, ImGuiTableColumnFlags_WidthFixed, count_w);
         ImGui::TableSetupColumn("Why", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
         for (const io::TableRow& row : rows) {
-            if (row.kind != io::RowKind::limit) continue;
-            // The Why column is the row's note; the tooltips give the general rule.
-            const char* rule = limit_rule(static_cast<Limiter>(row.limiter));
+            if (!row.limiter) continue;
+            // The Why column is the row's note (the rule worked through); the tooltips give the general rule.
+            const char* rule = row.limiter->rule;
             ImGui::TableNextRow();
-            if (row.hit) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, limiter_color(row.limiter, 0.30f));
+            if (row.hit) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, limiter_color(*row.limiter, 0.30f));
             ImGui::TableSetColumnIndex(0);
-            ImDrawList* dl = ImGui::GetWindowDrawList();
             const ImVec2 p = ImGui::GetCursorScreenPos();
-            const float h = ImGui::GetTextLineHeight();
-            dl->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + h * 0.6f, p.y + h * 0.8f), limiter_color(row.limiter), 2.0f);
-            ImGui::Dummy(ImVec2(h * 0.6f, h));
+            const float lh = ImGui::GetTextLineHeight();
+            ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + lh * 0.2f), ImVec2(p.x + lh * 0.6f, p.y + lh * 0.8f),
+                                                      limiter_color(*row.limiter), 2.0f);
+            ImGui::Dummy(ImVec2(lh * 0.6f, lh));
             ImGui::SameLine();
             ImGui::TextUnformatted(row.key.c_str());
             item_tooltip(rule);
             ImGui::TableSetColumnIndex(1);
-            if (limit_of(r, static_cast<Limiter>(row.limiter)) == kUnlimited) ImGui::TextDisabled("%s", row.value.c_str());
+            if (row.count == "-") ImGui::TextDisabled("%s", row.value.c_str());  // "no limit"
             else ImGui::TextUnformatted(row.value.c_str());
             item_tooltip(rule);
             ImGui::TableSetColumnIndex(2);
@@ -103,9 +109,17 @@ void draw_result(AppState& s, bool headline) {
         ImGui::TableSetupColumn("k", ImGuiTableColumnFlags_WidthFixed, em(9.5f));
         ImGui::TableSetupColumn("v", ImGuiTableColumnFlags_WidthStretch);
         for (const io::TableRow& row : rows)
-            if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves || row.kind == io::RowKind::pool)
-                kv(row.key.c_str(), row.value, row.note.c_str());
+            if (row.kind == io::RowKind::allocated || row.kind == io::RowKind::waves || row.kind == io::RowKind::pool ||
+                row.id == io::RowId::estimate)
+                kv(row, row.id == io::RowId::estimate);
         ImGui::EndTable();
+    }
+    // The table's advice, where the vendor's builder gives one (AMD's "To fit more").
+    if (const io::TableRow* fix = io::find_row(rows, io::RowId::fix)) {
+        ImGui::Spacing();
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(accent_color()));
+        text_wrapped(fix->value);
+        ImGui::PopStyleColor();
     }
 }
 

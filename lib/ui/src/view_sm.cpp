@@ -24,8 +24,18 @@ struct Ctx {
     ImU32 empty = 0, border = 0, text = 0, dim = 0;
 };
 
-// The limiters the picture draws a part for (warp slots, register file, shared memory, block slots).
-constexpr unsigned kPictured = kLimitWarps | kLimitRegisters | kLimitSharedMemory | kLimitBlocks;
+// Both pictures draw the wave (warp) slots, registers, shared memory (LDS) and block (workgroup)
+// slots; a limiter of another role (barriers, virtual resources, SGPRs) is named above the picture
+// with its reason when it limits: the rows of the result's table.
+bool pictured(LimiterRole r) {
+    return r == LimiterRole::warps || r == LimiterRole::registers || r == LimiterRole::shared_memory || r == LimiterRole::blocks;
+}
+void unpictured_limiters(const std::vector<io::TableRow>& rows) {
+    for (const io::TableRow& row : rows)
+        if (row.limiter && row.hit && !pictured(row.limiter->role))
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(*row.limiter)), "%s limiting: %s (%s)", row.key.c_str(),
+                               row.value.c_str(), row.note.c_str());
+}
 
 bool title_wraps(float w, const char* name, const std::string& figure) {
     return 8 + ImGui::CalcTextSize(name).x + ImGui::GetFontSize() + ImGui::CalcTextSize(figure.c_str()).x > w;
@@ -66,11 +76,7 @@ void draw_cu(AppState& s) {
     section(r.wgp_mode ? "One WGP (two CUs), filled with resident workgroups" : "One CU, filled with resident workgroups");
     ImGui::PushTextWrapPos(0);
     if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No workgroup fits: %s", r.error_message.c_str());
-    // The limiters the picture has no part for (SGPRs), named with their reason when they limit.
-    for (const io::TableRow& row : s.derived.table)
-        if (const amd::AmdLimiterInfo* li = amd_limiter_of(row); li && row.hit && li->bit == amd::kAmdLimitSgprs)
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(amd_limiter_color(li->bit)), "%s limiting: %s workgroups (%s)",
-                               row.key.c_str(), row.value.c_str(), row.note.c_str());
+    unpictured_limiters(s.derived.table);
     ImGui::PopTextWrapPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float fh = ImGui::GetTextLineHeight();
@@ -167,12 +173,7 @@ void draw_sm(AppState& s) {
     ImGui::PushTextWrapPos(0);
     if (r.partitioned_gc_active) ImGui::TextDisabled("Partitioned global caching: each block is confined to half the SM.");
     if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No block fits: %s", r.error_message().c_str());
-    // The limiters the picture has no part for (barriers, virtual resources), named with their
-    // reason when they limit: the rows of the result's table.
-    for (const io::TableRow& row : s.derived.table)
-        if (row.kind == io::RowKind::limit && row.hit && !(row.limiter & kPictured))
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(limiter_color(row.limiter)), "%s limiting: %s (%s)", row.key.c_str(),
-                               row.value.c_str(), row.note.c_str());
+    unpictured_limiters(s.derived.table);
     ImGui::PopTextWrapPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float fh = ImGui::GetTextLineHeight();

@@ -32,8 +32,22 @@ void draw_binary_import(AppState& s);                 // view_kernels.cpp: dropp
 inline float em(float n) { return n * ImGui::GetFontSize(); }
 // Resident block i's colour (a repeating qualitative palette), and each limiter's colour.
 ImU32 block_color(int block, float alpha = 1.0f);
-ImU32 limiter_color(unsigned limiter_bits, float alpha = 1.0f);
-const char* limiter_title(unsigned limiter_bit);  // "Warps", "Registers", ...
+// A limiter's colour follows its role (occ/limiter.hpp), so it is the same for either vendor.
+ImU32 limiter_color(const LimiterKey& limiter, float alpha = 1.0f);
+// Of two limiters (either may be nullptr), the one whose colour a mask shows; that colour (grey for none).
+const LimiterKey* first_limiter(const LimiterKey* a, const LimiterKey* b);
+ImU32 mask_color(const LimiterKey* pick, float alpha = 1.0f);
+// The colour of a mask of a vendor's limiter bits (occ::kLimiters, amd::kAmdLimiters).
+template <typename Table>
+ImU32 limiter_mask_color(const Table& table, unsigned bits, float alpha = 1.0f) {
+    const LimiterKey* pick = nullptr;
+    for (const LimiterKey& e : table)
+        if (bits & e.bit) pick = first_limiter(pick, &e);
+    return mask_color(pick, alpha);
+}
+ImU32 limiter_color(unsigned limiter_bits, float alpha = 1.0f);  // a mask of occ::Limiter bits
+// The colour of the limiters a table's rows mark as hit (the result's headline).
+ImU32 rows_color(const std::vector<io::TableRow>& rows, float alpha = 1.0f);
 // A collapsing header that a drop or paste (AppState::reveal == which) opens and scrolls to the top.
 bool reveal_header(AppState& s, AppState::Reveal which, const char* label);
 // A wrapped tooltip for the last item.

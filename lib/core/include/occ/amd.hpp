@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+#include "occ/limiter.hpp"
+
 namespace occ {
 struct GpuEntry;
 }
@@ -130,14 +132,6 @@ enum AmdLimiter : unsigned {
     kAmdLimitWorkgroups = 1u << 4,  // barrier / workgroup slots
 };
 
-struct AmdLimiterInfo {
-    AmdLimiter bit;
-    std::string_view key;    // JSON key
-    std::string_view label;  // table label
-};
-// The one list every face iterates.
-std::span<const AmdLimiterInfo> amd_limiters();
-
 enum class AmdError : std::uint8_t {
     none,
     threads_range,       // threads < 1 or > the workgroup maximum
@@ -193,15 +187,46 @@ struct AmdOccupancyResult {
     bool ok() const { return error == AmdError::none; }
 };
 
+// An AMD limiter (occ/limiter.hpp's key, words and rule) and where its limit is held; the one
+// list every face iterates (docs/AMD.md has the rules with their sources).
+struct AmdLimiterInfo : LimiterKey {
+    int AmdOccupancyResult::*limit;  // the workgroups per CU (WGP) it alone allows
+};
+inline constexpr AmdLimiterInfo kAmdLimiters[] = {
+    {{kAmdLimitWaveSlots, "wave_slots", "wave slots", "Wave slots",
+      "Wave slots: each SIMD holds a fixed number of waves (the target's wave slots); a workgroup's waves are spread over the "
+      "SIMDs of its CU (WGP).",
+      LimiterRole::warps},
+     &AmdOccupancyResult::limit_wave_slots},
+    {{kAmdLimitVgprs, "vgprs", "VGPRs", "VGPRs",
+      "VGPRs: each lane's vector registers (+ AGPRs on CDNA) are allocated in granules out of the SIMD's file; the waves that fit "
+      "per SIMD, in whole workgroups.",
+      LimiterRole::registers},
+     &AmdOccupancyResult::limit_vgprs},
+    {{kAmdLimitSgprs, "sgprs", "SGPRs", "SGPRs",
+      "SGPRs (gfx9 only): each wave holds its scalar registers in granules, plus a reserve for the trap handler, out of the "
+      "SIMD's file; from gfx10 every wave has its own.",
+      LimiterRole::scalar_registers},
+     &AmdOccupancyResult::limit_sgprs},
+    {{kAmdLimitLds, "lds", "LDS", "LDS",
+      "LDS: static + dynamic, rounded to the target's granule, out of the CU's (WGP's) local data share.", LimiterRole::shared_memory},
+     &AmdOccupancyResult::limit_lds},
+    {{kAmdLimitWorkgroups, "workgroups", "workgroup slots", "Workgroup slots",
+      "Workgroup slots: a workgroup of two or more waves holds one of the CU's (WGP's) barriers.", LimiterRole::blocks},
+     &AmdOccupancyResult::limit_workgroups},
+};
+static_assert(detail::bits_in_order(kAmdLimiters), "kAmdLimiters: entry i must be bit 1 << i");
+inline std::span<const AmdLimiterInfo> amd_limiters() { return kAmdLimiters; }
+// The workgroups per CU (WGP) one limiter allows (kAmdUnlimited when it does not limit).
+inline int amd_limit_of(const AmdOccupancyResult& r, unsigned bit) { return r.*kAmdLimiters[std::countr_zero(bit)].limit; }
+
 AmdOccupancyResult compute_amd_occupancy(const AmdArch& arch, const AmdKernel& k, const AmdLaunch& l);
 
 // Why each limit allows what it does, and what sets the answer; built here so every face shows the
 // same sentences.
 std::string amd_explain(const AmdOccupancyResult& r);
-// The workgroups per CU (WGP) one limit allows (kAmdUnlimited when it places no bound), and how it
-// comes to that ("4 SIMDs x 8 wave slots / 4 waves of 64 per workgroup"): the table's "how" column
-// and the lines of amd_explain.
-int amd_limit(const AmdOccupancyResult& r, AmdLimiter which);
+// How one limit comes to what it allows (amd_limit_of): "4 SIMDs x 8 wave slots / 4 waves of 64
+// per workgroup", the table's "how" column and the lines of amd_explain.
 std::string amd_limit_note(const AmdOccupancyResult& r, AmdLimiter which);
 // What would fit one more workgroup ("To fit at most 80 VGPRs per lane (3 workgroups per CU, 6
 // waves per SIMD)."), for each limiter at the answer; "" at the maximum or when only smaller

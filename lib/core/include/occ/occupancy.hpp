@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "occ/device.hpp"
+#include "occ/limiter.hpp"
 
 namespace occ {
 
@@ -254,80 +255,85 @@ std::string virtual_resources(const Device& dev, const KernelResources& k, const
 std::string tmem(const Device& dev, const KernelResources& k, const LaunchConfig& l, const OccupancyResult& r);
 }  // namespace limit_explainers
 
-struct LimiterInfo {
-    Limiter bit;
-    const char* key;              // JSON key and machine name: "shared_memory"
-    const char* label;            // in sentences: "limited by shared memory"
-    const char* title;            // a row heading: "Shared memory"
+// A CUDA limiter (occ/limiter.hpp's key, words and rule) and where its limit is held.
+struct LimiterInfo : LimiterKey {
     int OccupancyResult::*limit;  // the blocks per SM it alone allows
     // Reported (a "limits" entry, a table row) only when the kernel declares this resource
     // (k.*declared > 0); nullptr: always reported.
     int KernelResources::*declared;
-    const char* rule;        // the rule in general terms (tooltips), independent of the inputs
     LimitExplainer explain;  // the rule worked through for one launch
-    // An effective limit: blocks beyond it are resident but wait (Tensor Memory). It never sets
-    // blocks_per_sm or "limiters"; effective_blocks_per_sm() and effective_limiters() include it.
-    bool effective = false;
     bool reported(const KernelResources& k) const { return declared == nullptr || k.*declared > 0; }
 };
 
 inline constexpr LimiterInfo kLimiters[] = {
-    {kLimitWarps, "warps", "warps", "Warps", &OccupancyResult::limit_warps, nullptr,
-     "Warp slots: an SM holds a fixed number of resident warps; a block takes ceil(threads / 32) of them.", limit_explainers::warps},
-    {kLimitRegisters, "registers", "registers", "Registers", &OccupancyResult::limit_registers, nullptr,
-     "Registers: allocated per warp (regs x 32, rounded up to 256); each of the SM's sub-partitions has its own quarter of the "
-     "register file, so warps that fit = floor(regs_per_sm / sub-partitions / regs_per_warp) x sub-partitions.",
+    {{kLimitWarps, "warps", "warps", "Warps",
+      "Warp slots: an SM holds a fixed number of resident warps; a block takes ceil(threads / 32) of them.", LimiterRole::warps},
+     &OccupancyResult::limit_warps,
+     nullptr,
+     limit_explainers::warps},
+    {{kLimitRegisters, "registers", "registers", "Registers",
+      "Registers: allocated per warp (regs x 32, rounded up to 256); each of the SM's sub-partitions has its own quarter of the "
+      "register file, so warps that fit = floor(regs_per_sm / sub-partitions / regs_per_warp) x sub-partitions.",
+      LimiterRole::registers},
+     &OccupancyResult::limit_registers,
+     nullptr,
      limit_explainers::registers},
-    {kLimitSharedMemory, "shared_memory", "shared memory", "Shared memory", &OccupancyResult::limit_shared_memory, nullptr,
-     "Shared memory: static + dynamic + the driver's 1 KB reserve (8.0+), rounded to 128 B (256 B before 8.0), out of the carveout "
-     "the driver configures for the SM.",
+    {{kLimitSharedMemory, "shared_memory", "shared memory", "Shared memory",
+      "Shared memory: static + dynamic + the driver's 1 KB reserve (8.0+), rounded to 128 B (256 B before 8.0), out of the carveout "
+      "the driver configures for the SM.",
+      LimiterRole::shared_memory},
+     &OccupancyResult::limit_shared_memory,
+     nullptr,
      limit_explainers::shared_memory},
-    {kLimitBlocks, "blocks", "blocks", "Block slots", &OccupancyResult::limit_blocks, nullptr,
-     "Block slots: an SM holds at most 16, 24 or 32 resident blocks depending on the architecture.", limit_explainers::blocks},
-    {kLimitBarriers, "barriers", "barriers", "Barriers", &OccupancyResult::limit_barriers, nullptr,
-     "Named barriers (9.0+): each block slot carries 1 or 2 sets of hardware barriers; a kernel using more barriers fits fewer "
-     "blocks.",
+    {{kLimitBlocks, "blocks", "blocks", "Block slots",
+      "Block slots: an SM holds at most 16, 24 or 32 resident blocks depending on the architecture.", LimiterRole::blocks},
+     &OccupancyResult::limit_blocks,
+     nullptr,
+     limit_explainers::blocks},
+    {{kLimitBarriers, "barriers", "barriers", "Barriers",
+      "Named barriers (9.0+): each block slot carries 1 or 2 sets of hardware barriers; a kernel using more barriers fits fewer "
+      "blocks.",
+      LimiterRole::barriers},
+     &OccupancyResult::limit_barriers,
+     nullptr,
      limit_explainers::barriers},
     // cuda_occupancy.h (CUDA 13): blockLimitVirtual = virtual resources per SM / cudaOccFuncAttributes::virtualResourceCount,
     // only when the kernel declares a count.
-    {kLimitVirtualResources, "virtual_resources", "virtual resources", "Virtual resources", &OccupancyResult::limit_virtual_resources,
+    {{kLimitVirtualResources, "virtual_resources", "virtual resources", "Virtual resources",
+      "Virtual resources (10.x+, CUDA 13): an SM has a fixed number; a kernel that declares a count per block fits that many fewer "
+      "blocks.",
+      LimiterRole::virtual_resources},
+     &OccupancyResult::limit_virtual_resources,
      &KernelResources::virtual_resources,
-     "Virtual resources (10.x+, CUDA 13): an SM has a fixed number; a kernel that declares a count per block fits that many fewer "
-     "blocks.",
      limit_explainers::virtual_resources},
     // PTX ISA "Tensor Memory Allocation": 512 columns per SM; tcgen05.alloc "blocks if the requested amount of Tensor
     // Memory is not available and unblocks as soon as [it] becomes available".
-    {kLimitTmem, "tmem", "Tensor Memory", "Tensor Memory", &OccupancyResult::limit_tmem, &KernelResources::tmem_columns,
-     "Tensor Memory (10.0, 10.3, 11.0): 512 columns per SM; blocks whose tcgen05.alloc cannot be met stay resident but wait until "
-     "columns are freed, so they limit the effective occupancy, not the resident block count.",
-     limit_explainers::tmem, true},
+    {{kLimitTmem, "tmem", "Tensor Memory", "Tensor Memory",
+      "Tensor Memory (10.0, 10.3, 11.0): 512 columns per SM; blocks whose tcgen05.alloc cannot be met stay resident but wait until "
+      "columns are freed, so they limit the effective occupancy, not the resident block count.",
+      LimiterRole::tmem, true},
+     &OccupancyResult::limit_tmem,
+     &KernelResources::tmem_columns,
+     limit_explainers::tmem},
 };
 inline constexpr std::size_t kLimiterCount = std::size(kLimiters);
 
-namespace detail {
-constexpr bool limiters_in_bit_order() {
-    for (std::size_t i = 0; i < kLimiterCount; ++i)
-        if (kLimiters[i].bit != (1u << i)) return false;
-    return true;
-}
-}  // namespace detail
-// limiter_info() finds an entry by its bit's position: the table must list the bits in order.
-static_assert(detail::limiters_in_bit_order(), "kLimiters: entry i must be bit 1 << i");
+static_assert(detail::bits_in_order(kLimiters), "kLimiters: entry i must be bit 1 << i");
 
 // Every Limiter, in the table's order (the order "limiters" lists them in answers).
 inline constexpr auto kAllLimiters = [] {
     std::array<Limiter, kLimiterCount> a{};
-    for (std::size_t i = 0; i < kLimiterCount; ++i) a[i] = kLimiters[i].bit;
+    for (std::size_t i = 0; i < kLimiterCount; ++i) a[i] = static_cast<Limiter>(kLimiters[i].bit);
     return a;
 }();
 
 // The entry of one Limiter, and its position in kLimiters (for tables indexed by the same order).
-constexpr std::size_t limiter_index(Limiter l) { return static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(l))); }
-constexpr const LimiterInfo& limiter_info(Limiter l) { return kLimiters[limiter_index(l)]; }
+constexpr std::size_t limiter_index(unsigned l) { return static_cast<std::size_t>(std::countr_zero(l)); }
+constexpr const LimiterInfo& limiter_info(unsigned l) { return kLimiters[limiter_index(l)]; }
 // Short names in JSON order: "warps", "registers", "shared_memory", "blocks", "barriers", "virtual_resources", "tmem".
-constexpr const char* limiter_name(Limiter l) { return limiter_info(l).key; }
+constexpr const char* limiter_name(unsigned l) { return limiter_info(l).key; }
 // The blocks per SM that one limiter allows (kUnlimited when it does not limit).
-inline int limit_of(const OccupancyResult& r, Limiter l) { return r.*limiter_info(l).limit; }
+inline int limit_of(const OccupancyResult& r, unsigned l) { return r.*limiter_info(l).limit; }
 
 // The blocks that work at once: the resident blocks, less those waiting for Tensor Memory.
 inline int effective_blocks_per_sm(const OccupancyResult& r) { return r.limit_tmem < r.blocks_per_sm ? r.limit_tmem : r.blocks_per_sm; }

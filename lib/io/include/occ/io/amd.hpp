@@ -54,6 +54,8 @@ AmdRequest amd_target(std::string_view name);
 AmdRequest read_amd_target(FieldReader& f);
 // "MI300X is an AMD GPU" / "gfx942 is an AMD target", for messages that refuse a field.
 std::string amd_device_words(const AmdRequest& r);
+// Every AMD target occ models, "gfx908, gfx90a, ...", for messages that list what is known.
+std::string amd_target_list();
 // Reads the fields above (and refuses the kind's NVIDIA-only fields by name, except `also`: the
 // kind's own fields the caller reads, as advise's block_size_limit); the caller finishes.
 AmdRequest read_amd_request(FieldReader& f, std::string_view kind = "occupancy", std::span<const FieldSpec* const> also = {});

@@ -35,13 +35,13 @@ enum class RowId : unsigned char {
 struct TableRow {
     RowKind kind = RowKind::result;
     RowId id = RowId::other;
-    std::string key;                    // "Registers / warp"
-    std::string value;                  // "2,048 regs (64 x 32, rounded up to 256)"
-    std::string note;                   // limits: why this many blocks; others: the general rule (a tooltip)
-    unsigned limiter = 0;               // limits: its bit in the vendor's table (occ::Limiter, amd::AmdLimiter)
-    bool hit = false;                   // limits: this limiter sets the block count
-    std::string count;                  // limits: the count alone ("4", "-" for no limit), for narrow tables
-    std::string per = "Blocks per SM";  // limits: what the value counts (AMD: "Workgroups per CU")
+    std::string key;                      // "Registers / warp"
+    std::string value;                    // "2,048 regs (64 x 32, rounded up to 256)"
+    std::string note;                     // limits: why this many blocks; others: the general rule (a tooltip)
+    const LimiterKey* limiter = nullptr;  // limits: its entry in the vendor's table (occ::kLimiters, amd::kAmdLimiters)
+    bool hit = false;                     // limits: this limiter sets the block count
+    std::string count;                    // limits: the count alone ("4", "-" for no limit), for narrow tables
+    std::string per = "Blocks per SM";    // limits: what the value counts (AMD: "Workgroups per CU")
 };
 // Appends a row (every table builder adds its rows through this).
 TableRow& add_row(std::vector<TableRow>& rows, RowKind kind, RowId id, std::string key, std::string value, std::string note = {});
