@@ -120,6 +120,13 @@ TEST_CASE("achieved occupancy: many waves, a light kernel reaches less than a he
     // vector_add, cc 8.6, 82 SMs, 256 threads, 16 registers, grid 65536: 77.36 % (id 23142443354).
     const double light = achieved(launch(8, 6, 82, 256, 16, 0, 0), 65536);
     CHECK(std::fabs(light - 77.36) < 10);
+    {
+        // The light kernel's range reaches down to what it measured.
+        const Launch x = launch(8, 6, 82, 256, 16, 0, 0);
+        const occ::WaveResult w = occ::compute_waves(occ::compute_occupancy(x.dev, x.k, x.l), 82, 65536, 16);
+        CHECK(w.achieved_occupancy_low * 100 <= 77.36);
+        CHECK(w.achieved_occupancy_high * 100 >= 77.36);
+    }
     // tiledMM, same GPU, 512 threads, 38 registers, 6 KiB static, grid 23500: 99.58 % (id 23317307296).
     const double heavy = achieved(launch(8, 6, 82, 512, 38, 6144, 0), 23500);
     CHECK(std::fabs(heavy - 99.58) < 5);
@@ -131,10 +138,17 @@ TEST_CASE("achieved occupancy: unknown without a grid, never above the theoretic
     const occ::OccupancyResult r = occ::compute_occupancy(x.dev, x.k, x.l);
     const occ::WaveResult none = occ::compute_waves(r, 108, 0, 32);
     CHECK(none.achieved_occupancy < 0);
+    CHECK(none.achieved_occupancy_low < 0);
+    CHECK(none.achieved_occupancy_high < 0);
     CHECK(none.achieved_unknown == "the grid size is not given");
     for (std::int64_t g : {1, 107, 108, 109, 863, 864, 865, 100000}) {
         const occ::WaveResult w = occ::compute_waves(r, 108, g, 32);
         CHECK(w.achieved_occupancy > 0);
         CHECK(w.achieved_occupancy <= r.occupancy + 1e-12);
+        // The range holds the value and stays at most the theoretical occupancy.
+        CHECK(w.achieved_occupancy_low > 0);
+        CHECK(w.achieved_occupancy_low <= w.achieved_occupancy);
+        CHECK(w.achieved_occupancy <= w.achieved_occupancy_high);
+        CHECK(w.achieved_occupancy_high <= r.occupancy + 1e-12);
     }
 }

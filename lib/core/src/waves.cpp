@@ -38,16 +38,21 @@ WaveResult compute_waves(int blocks_per_sm, int sm_count, std::int64_t grid_bloc
 namespace {
 
 // The achieved-occupancy model, fitted by scripts/fit_carveout.py on the public Nsight Compute
-// reports in tests/fixtures/ncu_public/reports.jsonl (tests/python/test_fit_carveout.py checks
-// these equal the script's fit). Two views of the same grid: blocks in lock-step waves, where a
+// reports in tests/fixtures/ncu_public/reports.jsonl and tests/fixtures/ncu/heldout_reports.json
+// (tests/cli/test_fit_carveout.py checks these equal the script's fit). Two views of the same grid: blocks in lock-step waves, where a
 // partial last wave keeps min(SMs, tail) SMs busy for a whole block's time, and blocks spread
 // evenly back to back (min(blocks per SM, max(1, grid / SMs)) per busy SM); ncu averages warps over
 // the cycles each SM was active. Their mean, times the median achieved / model of the reports:
 // kernels with few registers (short blocks, so the gaps between blocks weigh more) reach less.
+// The range: per group, a low quantile and the largest of the reports' achieved / mean.
 constexpr double kTailWeight = 0.5;
 constexpr int kLightRegisters = 20;
-constexpr double kEfficiencyLight = 0.8649;
+constexpr double kEfficiencyLight = 0.8555;
 constexpr double kEfficiencyOther = 0.9795;
+constexpr double kRangeLightLow = 0.6015;
+constexpr double kRangeLightHigh = 1.0456;
+constexpr double kRangeOtherLow = 0.7915;
+constexpr double kRangeOtherHigh = 1.09;
 
 }  // namespace
 
@@ -68,8 +73,11 @@ WaveResult compute_waves(const OccupancyResult& r, int sm_count, std::int64_t gr
     const double grid = static_cast<double>(grid_blocks);
     const double lockstep = std::min(grid * warps / busy, blocks * warps) / max_warps;
     const double spread = std::min(blocks, std::max(1.0, grid / sms)) * warps / max_warps;
-    const double eff = regs_per_thread <= kLightRegisters ? kEfficiencyLight : kEfficiencyOther;
-    w.achieved_occupancy = std::min((kTailWeight * lockstep + (1.0 - kTailWeight) * spread) * eff, cap);
+    const bool light = regs_per_thread <= kLightRegisters;
+    const double mean = kTailWeight * lockstep + (1.0 - kTailWeight) * spread;
+    w.achieved_occupancy = std::min(mean * (light ? kEfficiencyLight : kEfficiencyOther), cap);
+    w.achieved_occupancy_low = std::min(mean * (light ? kRangeLightLow : kRangeOtherLow), cap);
+    w.achieved_occupancy_high = std::min(mean * (light ? kRangeLightHigh : kRangeOtherHigh), cap);
     return w;
 }
 

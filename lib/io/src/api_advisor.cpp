@@ -97,6 +97,8 @@ json target_json(const Advice& da, SnapAt snap_at) {
 }
 
 json waves_json(const WaveResult& w) {
+    // [low, high]: the range the reports fall in (docs/MODEL.md, "Achieved occupancy"); null with achieved_occupancy.
+    const json range = w.achieved_occupancy >= 0 ? json::array({w.achieved_occupancy_low, w.achieved_occupancy_high}) : json(nullptr);
     return answer_part(json{{"blocks_per_sm", w.blocks_per_sm}, {"sm_count", w.sm_count}, {"grid", w.grid_blocks}}, !w.ok(), w.error,
                        json{{"blocks_per_wave", w.blocks_per_wave},
                             {"waves", w.waves},
@@ -109,6 +111,7 @@ json waves_json(const WaveResult& w) {
                             {"suggested_grid_up", w.suggested_grid_up},
                             // Predicted (docs/MODEL.md, "Achieved occupancy"); null with the reason without a grid.
                             {"achieved_occupancy", w.achieved_occupancy >= 0 ? json(w.achieved_occupancy) : json(nullptr)},
+                            {"achieved_occupancy_range", range},
                             {"achieved_occupancy_unknown", w.achieved_occupancy >= 0 ? json(nullptr) : json(w.achieved_unknown)}});
 }
 

@@ -34,6 +34,11 @@ struct WaveResult {
     // fitted on public reports (the model and its leave-one-source-out error: docs/MODEL.md,
     // "Achieved occupancy"). -1 with achieved_unknown saying why when it cannot be predicted.
     double achieved_occupancy = -1;
+    // The range the reports fall in around it (same fit; it held 93.9 % of launches from sources
+    // the fit never saw, docs/MODEL.md): uneven or short blocks reach the low end. -1 with
+    // achieved_occupancy.
+    double achieved_occupancy_low = -1;
+    double achieved_occupancy_high = -1;
     std::string achieved_unknown;
     std::string error;
     bool ok() const { return error.empty(); }
