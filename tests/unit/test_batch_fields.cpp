@@ -35,11 +35,13 @@ const json* at_path(const json& j, const std::string& path) {
     return v;
 }
 
-// Every leaf path of a tree (objects are walked into; arrays and scalars are leaves).
+// Every leaf path of a tree (objects are walked into; arrays and scalars are leaves). An object left
+// empty (the chosen member absent from this answer, as limits.tmem where no Tensor Memory is
+// declared) has none.
 void leaves(const json& j, const std::string& prefix, std::vector<std::string>& out) {
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string p = prefix + it.key();
-        if (it.value().is_object() && !it.value().empty()) leaves(it.value(), p + ".", out);
+        if (it.value().is_object()) leaves(it.value(), p + ".", out);
         else out.push_back(p);
     }
 }
