@@ -81,7 +81,7 @@ Examples:
   echo '{"gpu":"A100","threads":256,"regs":64}' | occ occupancy --batch
   occ occupancy --batch --fields blocks_per_sm,occupancy,limiters < lines.jsonl
 
---fields writes only the named answer fields (dotted for nested ones: limits.regs,
+--fields writes only the named answer fields (dotted for nested ones: limits.registers,
 input.threads; "error" always stays), the same bytes as the whole answer's; a name the
 answer does not have is refused with the list of those it has.)help",
                                     *o);

@@ -35,7 +35,7 @@ class BatchFields(unittest.TestCase):
         self.assertEqual(rc, 1)  # some lines are refused launches
         full = [json.loads(x) for x in full_out.splitlines()]
         self.assertEqual(len(full), len(lines))
-        pool = ["blocks_per_sm", "occupancy", "limiters", "limits.regs", "limits", "input.threads", "driver_smem.configured",
+        pool = ["blocks_per_sm", "occupancy", "limiters", "limits.registers", "limits", "input.threads", "driver_smem.configured",
                 "device.name", "id", "sweep", "smem_per_block_allocated"]
         for _ in range(4):
             fields = rng.sample(pool, rng.randint(1, 4))
@@ -62,7 +62,7 @@ class BatchFields(unittest.TestCase):
         self.assertEqual(out, "")
         self.assertIn('"occupancy_pct"', err)
         self.assertIn("allowed: blocks_per_sm, warps_per_sm", err)
-        self.assertIn("limits.regs", err)
+        self.assertIn("limits.registers", err)
 
     def test_needs_batch(self):
         rc, _, _ = run("occupancy", "--fields", "blocks_per_sm", "--threads", "256")

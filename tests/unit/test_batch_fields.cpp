@@ -68,7 +68,7 @@ std::string random_line(std::mt19937& rng) {
 
 TEST_CASE("batch fields: the occupancy paths come from the answer writer, optional members included") {
     const std::vector<std::string>& p = occ::io::answer_field_paths("occupancy");
-    for (const char* want : {"blocks_per_sm", "occupancy", "limiters", "limits", "limits.regs", "limits.warps", "effective",
+    for (const char* want : {"blocks_per_sm", "occupancy", "limiters", "limits", "limits.registers", "limits.warps", "effective",
                              "effective.blocks_per_sm", "driver_smem.configured", "register_pool.pool", "error", "device", "device.name",
                              "input", "input.threads", "input.gpu", "sweep", "id"})
         CHECK_MESSAGE(std::find(p.begin(), p.end(), want) != p.end(), want);
@@ -83,12 +83,12 @@ TEST_CASE("batch fields: unknown names are refused with the field named and the 
     REQUIRE_FALSE(bad);
     CHECK(bad.error.find("\"blocks_per_SM\"") != std::string::npos);
     CHECK(bad.error.find("allowed: blocks_per_sm, warps_per_sm") != std::string::npos);
-    CHECK(bad.error.find("limits.regs") != std::string::npos);
+    CHECK(bad.error.find("limits.registers") != std::string::npos);
     CHECK_FALSE(FieldSelection::parse("occupancy", "limits.nope"));
     CHECK_FALSE(FieldSelection::parse("occupancy", "occupancy,,limiters"));
-    const auto ok = FieldSelection::parse("occupancy", "blocks_per_sm, limits.regs");
+    const auto ok = FieldSelection::parse("occupancy", "blocks_per_sm, limits.registers");
     REQUIRE(ok);
-    CHECK(ok->paths() == std::vector<std::string>{"blocks_per_sm", "limits.regs"});
+    CHECK(ok->paths() == std::vector<std::string>{"blocks_per_sm", "limits.registers"});
     CHECK(ok->match("", "blocks_per_sm") == FieldSelection::Match::whole);
     CHECK(ok->match("", "limits") == FieldSelection::Match::part);
     CHECK(ok->match("limits.", "regs") == FieldSelection::Match::whole);

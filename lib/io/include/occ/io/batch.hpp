@@ -22,7 +22,7 @@ namespace occ::io {
 // `device_json`: device_to_json(a.input.device).dump(), when the caller keeps it (empty: made here).
 void write_occupancy_answer(const OccupancyAnswer& a, std::string& out, std::string_view device_json = {});
 
-// Every dotted path an answer of `kind` may hold ("occupancy", "limits.regs", "input.threads"), in the
+// Every dotted path an answer of `kind` may hold ("occupancy", "limits.registers", "input.threads"), in the
 // answer's order: the members of the kind's own answers to representative requests, read back from
 // the tree its writer builds (for occupancy, to_json(OccupancyAnswer), i.e. emit_occupancy_answer,
 // with every optional member present; for the other kinds, the answer to an empty request). Empty
