@@ -91,7 +91,7 @@ TEST_CASE("batch fields: unknown names are refused with the field named and the 
     CHECK(ok->paths() == std::vector<std::string>{"blocks_per_sm", "limits.registers"});
     CHECK(ok->match("", "blocks_per_sm") == FieldSelection::Match::whole);
     CHECK(ok->match("", "limits") == FieldSelection::Match::part);
-    CHECK(ok->match("limits.", "regs") == FieldSelection::Match::whole);
+    CHECK(ok->match("limits.", "registers") == FieldSelection::Match::whole);
     CHECK(ok->match("limits.", "warps") == FieldSelection::Match::none);
     CHECK(ok->match("", "blocks") == FieldSelection::Match::none);  // a prefix of a name is not the name
     CHECK(ok->match("", "error") == FieldSelection::Match::whole);  // always kept
@@ -145,7 +145,7 @@ TEST_CASE("batch fields: a random sweep, the selected answer holds the full answ
             CHECK(e1 == e2);
             const json w = json::parse(whole), s = json::parse(part);
             // The same bytes as the tree's selection (handle_text's path), for the small reader's answers too.
-            REQUIRE_MESSAGE(part == dumped(sel->select(w)), line + " / " + list);
+            REQUIRE_MESSAGE(part == dumped(sel->select(w)), (line + " / " + list));
             // Every leaf written is the full answer's value at that path, and was asked for (or is "error").
             std::vector<std::string> written;
             leaves(s, "", written);
@@ -156,7 +156,7 @@ TEST_CASE("batch fields: a random sweep, the selected answer holds the full answ
                 const bool asked = p == "error" || std::any_of(chosen.begin(), chosen.end(), [&](const std::string& c) {
                                        return p == c || p.rfind(c + ".", 0) == 0 || c.rfind(p + ".", 0) == 0;
                                    });
-                CHECK_MESSAGE(asked, p + " in " + list);
+                CHECK_MESSAGE(asked, (p + " in " + list));
                 ++compared;
             }
             // Every path asked for that the full answer has is there, with its value.
@@ -164,7 +164,7 @@ TEST_CASE("batch fields: a random sweep, the selected answer holds the full answ
                 const json* v = at_path(w, c);
                 if (!v) continue;
                 const json* got = at_path(s, c);
-                REQUIRE_MESSAGE(got, c + " / " + line);
+                REQUIRE_MESSAGE(got, (c + " / " + line));
                 CHECK(dumped(*got) == dumped(*v));
             }
             if (w.contains("error")) CHECK(s["error"] == w["error"]);
