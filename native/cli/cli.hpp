@@ -34,7 +34,9 @@ struct Outcome {
 // Reads JSON Lines from `in`, answers each with handle(kind, line) on its own line of `out`
 // (blank lines give an error line too, so output stays aligned). Streams: constant memory.
 // Returns kExitBatchErrors if any line failed.
-int run_batch(const std::string& kind, std::istream& in, std::ostream& out);
+// `fields` (--fields): a comma-separated list of answer fields to write instead of whole answers
+// (io::FieldSelection); an unknown one is refused with kExitUsage before any line is read.
+int run_batch(const std::string& kind, std::istream& in, std::ostream& out, const std::string& fields = {});
 
 // The request fields of one kind as flags, and what the user gave.
 struct RequestFlags {
@@ -48,6 +50,7 @@ struct RequestOptions {
     RequestFlags request;
     bool as_json = false;  // --json: print one JSON object
     bool batch = false;    // --batch: JSON Lines in and out
+    std::string fields;    // --fields: with --batch, only these answer fields
 };
 // The subcommand of the request kind `name`: its one-line summary (the schema's), `help` under its
 // options, one flag per field of the kind, then --json and --batch.
@@ -102,7 +105,7 @@ Result<int> pick_warp(int warps, int worst, const std::string& flag);
 // Runs a memory command: --batch, or one answer printed as JSON or as the picture of one warp.
 template <typename Answer, typename AnswerFn, typename Print>
 int run_memory(const MemoryFlags& o, const char* kind, AnswerFn answer, Print print) {
-    if (o.batch) return run_batch(kind, std::cin, std::cout);
+    if (o.batch) return run_batch(kind, std::cin, std::cout, o.fields);
     Result<json> req = request_from(o.request);
     // With --expr, --warp picks the one warp the expression is evaluated for (the request's "warp").
     const bool expr = req && req->contains("expr");

@@ -244,7 +244,7 @@ Examples:
                                     *o);
     cmd->callback([o, &out] {
         if (o->batch) {
-            out.code = run_batch("advise", std::cin, std::cout);
+            out.code = run_batch("advise", std::cin, std::cout, o->fields);
             return;
         }
         // An AMD GPU or target (--gpu MI300X, --arch gfx942): occ::amd's advice, in the same shape.

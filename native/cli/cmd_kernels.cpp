@@ -72,7 +72,7 @@ Examples:
     cmd->add_option("paths", o->paths, "Cubins, fatbins, objects, shared libraries, executables or Triton cache folders");
     cmd->callback([o, &out] {
         if (o->batch) {
-            out.code = run_batch("kernels", std::cin, std::cout);
+            out.code = run_batch("kernels", std::cin, std::cout, o->fields);
             return;
         }
         if (o->paths.empty()) {

@@ -61,7 +61,7 @@ Examples:
     cmd->add_option("report", o->file, "The report file, or - for stdin");
     cmd->callback([o, &out] {
         if (o->batch) {
-            out.code = run_batch("ncu", std::cin, std::cout);
+            out.code = run_batch("ncu", std::cin, std::cout, o->fields);
             return;
         }
         if (o->file.empty()) {

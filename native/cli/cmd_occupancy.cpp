@@ -78,7 +78,12 @@ Examples:
   occ occupancy --gpu A100 --ptxas build.log        # every kernel of a compiler log
   occ occupancy --gpu MI300X --threads 256 --regs 128 --sgprs 40   # AMD: regs = VGPRs
   occ occupancy --arch gfx1100 --threads 256 --regs 96 --smem-static 32K --cu-mode
-  echo '{"gpu":"A100","threads":256,"regs":64}' | occ occupancy --batch)help",
+  echo '{"gpu":"A100","threads":256,"regs":64}' | occ occupancy --batch
+  occ occupancy --batch --fields blocks_per_sm,occupancy,limiters < lines.jsonl
+
+--fields writes only the named answer fields (dotted for nested ones: limits.registers,
+input.threads; "error" always stays), the same bytes as the whole answer's; a name the
+answer does not have is refused with the list of those it has.)help",
                                     *o);
     cmd->add_option("--ptxas", o->ptxas,
                     "Occupancy of every kernel in an nvcc -Xptxas -v / cuobjdump --dump-resource-usage log (- = stdin)");
@@ -88,7 +93,7 @@ Examples:
             return;
         }
         if (o->batch) {
-            out.code = run_batch("occupancy", std::cin, std::cout);
+            out.code = run_batch("occupancy", std::cin, std::cout, o->fields);
             return;
         }
         // A launch the model refuses still has an answer (every limit, and why) in its JSON; the

@@ -112,7 +112,7 @@ Examples:
     cmd->add_flag("--list", o->list, "List the devices, their peaks and bandwidths");
     cmd->callback([o, &out] {
         if (o->list && !o->batch) out.code = emit_response(io::handle("roofline_devices", json::object()), o->as_json, print_devices);
-        else if (o->batch) out.code = run_batch("roofline", std::cin, std::cout);
+        else if (o->batch) out.code = run_batch("roofline", std::cin, std::cout, o->fields);
         else
             out.code = run_answer(o->request, o->as_json, io::answer_roofline, print_point,
                                   [](const io::RooflineAnswer& a) { return a.point.point.ok() ? std::string() : a.point.point.error; });

@@ -1,5 +1,6 @@
 // common.cpp — batch loop and output helpers.
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include <unistd.h>
@@ -12,12 +13,21 @@ namespace occ::cli {
 
 bool stdout_is_tty() { return ::isatty(STDOUT_FILENO) != 0; }
 
-int run_batch(const std::string& kind, std::istream& in, std::ostream& out) {
+int run_batch(const std::string& kind, std::istream& in, std::ostream& out, const std::string& fields) {
+    std::optional<io::FieldSelection> selection;
+    if (!fields.empty()) {
+        Result<io::FieldSelection> sel = io::FieldSelection::parse(kind, fields);
+        if (!sel) {
+            std::cerr << "error: " << sel.error << '\n';
+            return kExitUsage;
+        }
+        selection = std::move(*sel);
+    }
     std::ios::sync_with_stdio(false);
     std::string line;
     std::string text;  // answers waiting to be written; flushed every 64 KB
     text.reserve(1 << 17);
-    io::BatchAnswerer answerer;
+    io::BatchAnswerer answerer(selection ? &*selection : nullptr);
     bool any_error = false;
     std::size_t n = 0;
     while (std::getline(in, line)) {

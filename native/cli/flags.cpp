@@ -158,7 +158,14 @@ CLI::App* add_request_command(CLI::App& app, std::string_view name, const char* 
     cmd->footer(help);
     add_request_flags(cmd, *io::find_kind(name), o.request);
     cmd->add_flag("--json", o.as_json, "Print one JSON object");
-    cmd->add_flag("--batch", o.batch, "Read JSON Lines on stdin, write one JSON line per input line (the fields above as JSON keys)");
+    auto* batch = cmd->add_flag("--batch", o.batch,
+                                "Read JSON Lines on stdin, write one JSON line per input line (the fields above as JSON keys)");
+    cmd->add_option("--fields", o.fields,
+                    "With --batch: write only these answer fields, comma-separated, dotted for nested ones "
+                    "(--fields blocks_per_sm,occupancy,limits.registers); \"error\" is always kept. An unknown name is "
+                    "refused and the allowed ones listed")
+        ->type_name("LIST")
+        ->needs(batch);
     return cmd;
 }
 

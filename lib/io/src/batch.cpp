@@ -3,11 +3,14 @@
 // [SECTION] Writer   JSON text with nlohmann's exact bytes (dump(-1), no ASCII escaping, invalid UTF-8 replaced)
 // [SECTION] Answer   write_occupancy_answer: to_json(OccupancyAnswer) without the tree
 // [SECTION] Reader   a flat request object of plain values, else the full reader
+// [SECTION] Fields   --fields: the paths an answer holds, and the selection of some
 #include "occ/io/batch.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <deque>
 
 #include "occ/gpu_cache.hpp"
 #include "occ/io/schema.hpp"
@@ -84,47 +87,79 @@ std::string_view members(std::string_view object_text) {
 
 namespace {
 
-// occupancy_emit.hpp's writer that appends JSON text (the keys there are plain identifiers).
+// occupancy_emit.hpp's writer that appends JSON text (the keys there are plain identifiers). With a
+// FieldSelection it writes only the selected members: a member the selection does not reach is
+// skipped with everything inside it (skip_ counts the open containers being skipped), one it names
+// is written whole (whole_ counts the open containers inside it), and an object on the way to a
+// named member is opened and its members asked in turn (prefix_ is its dotted path).
 class TextWriter {
 public:
-    TextWriter(std::string& out, std::string_view device_json) : out_(out), device_json_(device_json) {}
+    TextWriter(std::string& out, std::string_view device_json, const FieldSelection* sel = nullptr)
+        : out_(out), device_json_(device_json), sel_(sel) {}
     template <typename T>
     void field(std::string_view k, const T& v) {
+        if (want(k) == FieldSelection::Match::none) return;
         key(k);
         put_value(v);
     }
     void limit(std::string_view k, int v) {
+        if (want(k) == FieldSelection::Match::none) return;
         key(k);
         if (v == kUnlimited) put(out_, "null");
         else put_int(out_, v);
     }
     void value(std::string_view k, const json& v) {
+        const FieldSelection::Match m = want(k);
+        if (m == FieldSelection::Match::none) return;
         key(k);
-        put_json(out_, v);
+        if (m == FieldSelection::Match::part && v.is_object()) put_json(out_, part_of(k, v));
+        else put_json(out_, v);
     }
-    void begin_object(std::string_view k) { open(k, '{'); }
-    void begin_array(std::string_view k) { open(k, '['); }
+    void begin_object(std::string_view k) { open(k, '{', true); }
+    void begin_array(std::string_view k) { open(k, '[', false); }
     template <typename T>
     void item(const T& v) {
+        if (skip_ > 0) return;
         comma();
         put_value(v);
     }
     void end_object() { close('}'); }
     void end_array() { close(']'); }
     void result_device(const Device& d) {
+        const FieldSelection::Match m = want("device");
+        if (m == FieldSelection::Match::none) return;
+        if (m == FieldSelection::Match::part) return value("device", device_to_json(d));
         key("device");
         if (device_json_.empty()) put_json(out_, device_to_json(d));
         else put(out_, device_json_);
     }
     void echo_device(const Device& d) {
         if (d.segment != Segment::custom) return field("gpu", std::string_view(d.name));
-        const std::string m(members(device_echo(d).dump(-1, ' ', false, json::error_handler_t::replace)));
+        const json echo = device_echo(d);
+        if (sel_) {  // member by member, the same bytes as the object's members
+            for (auto it = echo.begin(); it != echo.end(); ++it) value(it.key(), it.value());
+            return;
+        }
+        const std::string m(members(echo.dump(-1, ' ', false, json::error_handler_t::replace)));
         if (m.empty()) return;
         comma();
         put(out_, m);
     }
 
 private:
+    // Whether member k of the innermost open object is written.
+    FieldSelection::Match want(std::string_view k) const {
+        if (skip_ > 0) return FieldSelection::Match::none;
+        if (!sel_ || whole_ > 0) return FieldSelection::Match::whole;
+        return sel_->match(prefix_, k);
+    }
+    // The selected members of an object value at member k.
+    json part_of(std::string_view k, const json& v) const {
+        std::string at = prefix_;
+        at.append(k);
+        at += '.';
+        return sel_->select_in(v, at);
+    }
     void comma() {
         if (!first_) out_ += ',';
         first_ = false;
@@ -148,12 +183,33 @@ private:
         *p++ = ':';
         out_.append(buf, static_cast<std::size_t>(p - buf));
     }
-    void open(std::string_view k, char bracket) {
+    void open(std::string_view k, char bracket, bool object) {
+        const FieldSelection::Match m = want(k);
+        if (m == FieldSelection::Match::none) {
+            ++skip_;
+            return;
+        }
+        if (sel_ && whole_ == 0 && m == FieldSelection::Match::part && object) {
+            prefixes_.push_back(prefix_.size());
+            prefix_.append(k);
+            prefix_ += '.';
+        } else if (sel_) {
+            ++whole_;
+        }
         key(k);
         out_ += bracket;
         first_ = true;
     }
     void close(char bracket) {
+        if (skip_ > 0) {
+            --skip_;
+            return;
+        }
+        if (whole_ > 0) --whole_;
+        else if (!prefixes_.empty()) {
+            prefix_.resize(prefixes_.back());
+            prefixes_.pop_back();
+        }
         out_ += bracket;
         first_ = false;  // the object or array just closed is a member of its parent
     }
@@ -167,7 +223,11 @@ private:
     }
     std::string& out_;
     std::string_view device_json_;
+    const FieldSelection* sel_;
     bool first_ = true;  // no member written yet in the innermost open object or array
+    int skip_ = 0, whole_ = 0;
+    std::string prefix_;
+    std::vector<std::size_t> prefixes_;
 };
 
 // The answer's keys, without the braces.
@@ -404,12 +464,12 @@ bool BatchAnswerer::answer_occupancy_fast(std::string_view line, std::string& ou
     r.block[1] = r.block[2] = 1;
     a.result = compute_occupancy(r.device, r.kernel, r.launch);
     out += '{';
-    write_answer_keys(a, out, device_text(device));
+    TextWriter w(out, device_text(device), fields_);
+    emit_occupancy_answer(w, a);
     if (has_id) {  // to_json's last key
         const Value& id = o.values[kId];
-        put(out, ",\"id\":");
-        if (id.type == Value::integer) put_int(out, id.i);
-        else put_string(out, id.s);
+        if (id.type == Value::integer) w.field("id", id.i);
+        else w.field("id", id.s);
     }
     out += '}';
     ++fast_lines_;
@@ -424,8 +484,126 @@ bool BatchAnswerer::answer(std::string_view kind, std::string_view line, std::st
     }
     const json res = handle_text(kind, line);
     const auto it = res.find("error");
-    put_json(out, res);
+    put_json(out, fields_ ? fields_->select(res) : res);
     return it != res.end() && !it->is_null();
+}
+
+// [SECTION] Fields
+
+namespace {
+
+// Every member's dotted path in an answer tree, objects first and then their members, into `out`
+// (each path once, in the order first seen).
+void collect_paths(const json& object, const std::string& prefix, std::vector<std::string>& out) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        std::string path = prefix + it.key();
+        if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+        if (it.value().is_object()) collect_paths(it.value(), path + ".", out);
+    }
+}
+
+// Occupancy answers with every optional member: each declared-only limit declared (so "limits" lists
+// it and "effective" appears), a setmaxnreg plan (register_pool), a sweep, an id, and a custom
+// device's echo under "input".
+std::vector<std::string> occupancy_paths() {
+    std::vector<std::string> out;
+    Result<OccupancyAnswer> r = answer_occupancy(json{{"gpu", "H100-SXM5-80GB"}, {"threads", 384}, {"regs", 128}});
+    if (!r) r = answer_occupancy(json::object());
+    OccupancyAnswer a = *r;
+    for (const LimiterInfo& e : kLimiters)
+        if (e.declared) a.input.kernel.*e.declared = 1;
+    a.input.warpgroup_regs = {40, 232, 232};
+    a.result = compute_occupancy(a.input.device, a.input.kernel, a.input.launch);
+    a.sweep_input = "threads";
+    a.id = 0;
+    collect_paths(to_json(a), "", out);
+    a.input.device.segment = Segment::custom;
+    collect_paths(to_json(a), "", out);
+    return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& answer_field_paths(std::string_view kind) {
+    // Per kind, made once (a deque: the references handed out stay valid as kinds are added).
+    static std::deque<std::pair<std::string, std::vector<std::string>>> known;
+    for (const auto& k : known)
+        if (k.first == kind) return k.second;
+    std::vector<std::string> paths;
+    if (kind == "occupancy") {
+        paths = occupancy_paths();
+    } else {
+        const json res = handle_text(kind, "{}");
+        const auto it = res.find("error");
+        if (it == res.end() || it->is_null()) collect_paths(res, "", paths);
+    }
+    known.emplace_back(std::string(kind), std::move(paths));
+    return known.back().second;
+}
+
+Result<FieldSelection> FieldSelection::parse(std::string_view kind, std::string_view list) {
+    const std::vector<std::string>& allowed = answer_field_paths(kind);
+    const auto allowed_text = [&] {
+        std::string t;
+        for (const std::string& p : allowed) t += (t.empty() ? "" : ", ") + p;
+        return t;
+    };
+    if (allowed.empty())
+        return Result<FieldSelection>::fail("--fields: " + std::string(kind) + " answers have no fixed fields to choose from");
+    FieldSelection sel;
+    for (std::size_t b = 0; b <= list.size();) {
+        std::size_t e = list.find(',', b);
+        if (e == std::string_view::npos) e = list.size();
+        std::string_view name = list.substr(b, e - b);
+        while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+        while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+        if (name.empty())
+            return Result<FieldSelection>::fail("--fields: empty field name in \"" + std::string(list) + "\"; allowed: " + allowed_text());
+        if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+            return Result<FieldSelection>::fail("--fields: unknown field \"" + std::string(name) + "\" for " + std::string(kind) +
+                                                " answers; allowed: " + allowed_text());
+        sel.paths_.emplace_back(name);
+        b = e + 1;
+    }
+    return Result<FieldSelection>::ok(std::move(sel));
+}
+
+FieldSelection::Match FieldSelection::match(std::string_view prefix, std::string_view key) const {
+    if (prefix.empty() && key == "error") return Match::whole;  // a refused request still says why
+    Match m = Match::none;
+    for (const std::string& p : paths_) {
+        const std::string_view s(p);
+        if (s.size() < prefix.size() + key.size() || s.compare(0, prefix.size(), prefix) != 0 ||
+            s.compare(prefix.size(), key.size(), key) != 0)
+            continue;
+        if (s.size() == prefix.size() + key.size()) return Match::whole;
+        if (s[prefix.size() + key.size()] == '.') m = Match::part;
+    }
+    return m;
+}
+
+json FieldSelection::select_in(const json& object, std::string& prefix) const {
+    json out = json::object();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const Match m = match(prefix, it.key());
+        if (m == Match::none) continue;
+        if (m == Match::whole || !it.value().is_object()) {
+            out[it.key()] = it.value();
+            continue;
+        }
+        const std::size_t n = prefix.size();
+        prefix += it.key();
+        prefix += '.';
+        out[it.key()] = select_in(it.value(), prefix);
+        prefix.resize(n);
+    }
+    return out;
+}
+
+json FieldSelection::select(const json& answer) const {
+    if (!answer.is_object()) return answer;
+    std::string prefix;
+    return select_in(answer, prefix);
 }
 
 }  // namespace occ::io

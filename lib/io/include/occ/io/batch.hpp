@@ -5,7 +5,11 @@
 // of the regress corpus). A request line that is a flat object of plain numbers, strings and
 // booleans within their fields' ranges is read by a small reader; any other line (and every
 // other kind) goes through handle_text(), so errors and unusual requests answer exactly as before.
+//
+// A FieldSelection (the CLI's --fields) writes only some of each answer's fields: the same bytes as
+// the full answer's values for those fields, in the same order.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,8 +22,40 @@ namespace occ::io {
 // `device_json`: device_to_json(a.input.device).dump(), when the caller keeps it (empty: made here).
 void write_occupancy_answer(const OccupancyAnswer& a, std::string& out, std::string_view device_json = {});
 
+// Every dotted path an answer of `kind` may hold ("occupancy", "limits.registers", "input.threads"), in the
+// answer's order: the members of the kind's own answers to representative requests, read back from
+// the tree its writer builds (for occupancy, to_json(OccupancyAnswer), i.e. emit_occupancy_answer,
+// with every optional member present; for the other kinds, the answer to an empty request). Empty
+// when the kind has no such answer (its default request is an error).
+const std::vector<std::string>& answer_field_paths(std::string_view kind);
+
+// The answer fields a caller asked for: dotted paths into the answer object. A path names its whole
+// value; the objects above it keep only their chosen members (in the answer's order); a value that is
+// not an object where a deeper path was asked for is written whole (driver_smem: null). The top-level
+// "error" is always kept, so a refused request still says why.
+class FieldSelection {
+public:
+    enum class Match : std::uint8_t { none, part, whole };
+    // A comma-separated list checked against answer_field_paths(kind); the message names an unknown
+    // field and lists the allowed ones.
+    static Result<FieldSelection> parse(std::string_view kind, std::string_view list);
+    // The member `key` of the object at `prefix` ("" at the top, else "limits." and so on).
+    Match match(std::string_view prefix, std::string_view key) const;
+    // The selected members of an answer tree.
+    json select(const json& answer) const;
+    // The selected members of the object at `prefix` ("limits."; restored on return).
+    json select_in(const json& object, std::string& prefix) const;
+    const std::vector<std::string>& paths() const { return paths_; }
+
+private:
+    std::vector<std::string> paths_;
+};
+
 class BatchAnswerer {
 public:
+    BatchAnswerer() = default;
+    // Answers with only the selected fields (nullptr: whole answers).
+    explicit BatchAnswerer(const FieldSelection* fields) : fields_(fields) {}
     // Appends the answer to one request line (no newline) to `out`; true when it is an error.
     bool answer(std::string_view kind, std::string_view line, std::string& out);
     // How many lines the small reader took (the rest went through handle_text); for tests.
@@ -37,6 +73,7 @@ private:
     OccupancyAnswer answer_;           // reused line after line
     const Device* answer_device_ = nullptr;
     std::size_t fast_lines_ = 0;
+    const FieldSelection* fields_ = nullptr;
 };
 
 }  // namespace occ::io
