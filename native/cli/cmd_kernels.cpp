@@ -49,6 +49,8 @@ Reads the device code nvcc leaves in its outputs, without running anything:
   .o / .so / a.out     the fatbins in .nv_fatbin (and -rdc objects' __nv_relfatbin)
   AMD (HIP)            code objects (.hsaco, .co), clang offload bundles (plain or compressed),
                        and the .hip_fatbin section of objects, libraries and executables
+  compiler logs        nvcc -Xptxas -v / cuobjdump --dump-resource-usage output, LLVM's AMDGPU
+                       remarks or assembly (the texts occupancy --ptxas reads)
   rocprof-compute      `rocprof-compute analyze` output saved as text (each analysis a row), or a
                        workload's pmc_perf.csv or folder (each dispatch a row, the GPU from its
                        sysinfo.csv): launch stats evaluated by occ, measured figures shown apart
@@ -69,7 +71,7 @@ Examples:
   occ kernels ~/.triton/cache --gpu H100
   echo '{"files":[{"name":"k.cubin","base64":"..."}],"gpu":"A100"}' | occ kernels --batch)help",
                                     *o);
-    cmd->add_option("paths", o->paths, "Cubins, fatbins, objects, shared libraries, executables or Triton cache folders");
+    cmd->add_option("paths", o->paths, "Cubins, fatbins, objects, shared libraries, executables, compiler logs or Triton cache folders");
     cmd->callback([o, &out] {
         if (o->batch) {
             out.code = run_batch("kernels", std::cin, std::cout, o->fields);

@@ -116,6 +116,27 @@ class Kernels(unittest.TestCase):
         rc, out, _ = run("--help")
         self.assertIn("kernels", out)
 
+    def test_compiler_log_reads_as_its_binary(self):
+        # make_corpus.sh keeps nvcc -Xptxas -v's output beside each cubin: `occ kernels` takes the log
+        # as --ptxas does (one table of text formats), with the cubin's registers, shared memory and
+        # answer for every kernel; the log adds the spills the cubin does not record.
+        rc, out, err = run("kernels", path("sm_80.log"), "--gpu", "A100", "--threads", "256", "--json")
+        self.assertEqual(rc, 0, err)
+        log = json.loads(out)
+        self.assertEqual(log["files"][0]["format"], "ptxas log")
+        rc, out, err = run("kernels", path("sm_80.cubin"), "--gpu", "A100", "--threads", "256", "--json")
+        self.assertEqual(rc, 0, err)
+        cubin = {r["mangled"]: r for r in json.loads(out)["kernels"]}
+        entries = [r for r in log["kernels"] if r["mangled"] in cubin]
+        self.assertGreaterEqual(len(entries), 3)
+        for row in entries:
+            b = cubin[row["mangled"]]
+            self.assertEqual(row["resources"]["registers"], b["resources"]["registers"], row["mangled"])
+            self.assertEqual(row["occupancy"]["blocks_per_sm"], b["occupancy"]["blocks_per_sm"], row["mangled"])
+        rc, out, err = run("occupancy", "--ptxas", path("sm_80.log"), "--gpu", "A100", "--threads", "256", "--json")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([r["mangled"] for r in json.loads(out)["kernels"]], [r["mangled"] for r in log["kernels"]])
+
     def test_exit_codes(self):
         rc, out, err = run("kernels")
         self.assertEqual(rc, 2)
@@ -123,11 +144,12 @@ class Kernels(unittest.TestCase):
         rc, out, err = run("kernels", path("missing.cubin"))
         self.assertEqual(rc, 2)
         self.assertIn("missing.cubin: cannot open", err)
-        rc, out, err = run("kernels", path("sm_80.log"), "--json")
+        # A text that is neither a binary nor a log or profile occ reads (this test's own source).
+        rc, out, err = run("kernels", os.path.abspath(__file__), "--json")
         self.assertEqual(rc, 2)
-        self.assertIn("sm_80.log: not a cubin, fatbin or ELF file", json.loads(out)["error"])
+        self.assertIn("test_kernels_cli.py: not a cubin, fatbin or ELF file", json.loads(out)["error"])
         # One bad file among good ones: the good rows, the error, exit 2.
-        rc, out, err = run("kernels", path("sm_80.cubin"), path("sm_80.log"))
+        rc, out, err = run("kernels", path("sm_80.cubin"), os.path.abspath(__file__))
         self.assertEqual(rc, 2)
         self.assertIn("k_plain", out)
         self.assertIn("error: ", err)

@@ -1,12 +1,14 @@
 # Configure+install occ (core only) into WORK_DIR/prefix, then build and run the consumer.
+# The install is what is tested, not the code's speed: unoptimised (-O0, no debug info), two jobs.
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/occ -DOCC_CORE_ONLY=ON -DOCC_BUILD_CLI=OFF
-                        -DOCC_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=${WORK_DIR}/prefix
+                        -DOCC_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0
+                        -DCMAKE_INSTALL_PREFIX=${WORK_DIR}/prefix
                 RESULT_VARIABLE rc OUTPUT_QUIET)
 if(rc)
   message(FATAL_ERROR "configuring occ failed")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/occ --target install RESULT_VARIABLE rc OUTPUT_QUIET)
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/occ --target install --parallel 2 RESULT_VARIABLE rc OUTPUT_QUIET)
 if(rc)
   message(FATAL_ERROR "installing occ failed")
 endif()

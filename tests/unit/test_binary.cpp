@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -345,4 +347,42 @@ TEST_CASE("binary: the kernels request kind reads base64 files and evaluates lik
               "comes from the binary") != std::string::npos);
     const json bad = occ::io::api_kernels(json{{"files", json::array({{{"name", "t.txt"}, {"base64", "aGVsbG8="}}})}});
     CHECK(bad["error"].get<std::string>().find("t.txt: not a cubin") == 0);
+}
+
+TEST_CASE("text logs: one table tells the compiler and profiler texts apart, and read_binary_file reads each") {
+    using occ::io::TextLog;
+    const std::string fx = std::string(OCC_SOURCE_DIR) + "/tests/fixtures/";
+    const struct {
+        std::string path;
+        TextLog kind;
+        bool compiler_log;
+    } cases[] = {
+        {fx + "binaries/sm_80.log", TextLog::ptxas, true},
+        {fx + "amd/kernels_gfx942.s", TextLog::amd_compiler, true},
+        {fx + "rocprof/tutorial_vgprbound.txt", TextLog::rocprof_compute, false},
+        {fx + "rocprof/dispatch_0_mi300x/pmc_perf.csv", TextLog::rocprof_csv, false},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.path);
+        std::ifstream f(c.path, std::ios::binary);
+        REQUIRE(f);
+        const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        const occ::io::TextLogFormat& format = occ::io::text_log_format(text);
+        CHECK(format.kind == c.kind);
+        CHECK(format.compiler_log == c.compiler_log);
+        const occ::io::BinaryRead r = occ::io::read_binary_file(c.path);
+        CHECK(r.error == "");
+        REQUIRE(r.text_log == &format);
+        CHECK(r.format == format.name);
+        CHECK(r.kernels.size() == format.parse(text).kernels.size());
+        CHECK_FALSE(r.kernels.empty());
+    }
+    // A text no format's test matches and with no "Used N registers" line is not a log.
+    CHECK(occ::io::text_log_format("hello").kind == TextLog::ptxas);
+    CHECK(read_mem({'h', 'e', 'l', 'l', 'o'}).not_binary);
+    // One whose test matches but that holds no kernel says what it lacks.
+    const std::string csv = "Dispatch_ID,Kernel_Name,GPU_ID,Grid_Size,Workgroup_Size,LDS_Per_Workgroup,Arch_VGPR,Accum_VGPR,SGPR\n";
+    const occ::io::BinaryRead empty = occ::io::read_binary("pmc_perf.csv",
+                                                           std::span(reinterpret_cast<const unsigned char*>(csv.data()), csv.size()));
+    CHECK(empty.error == "pmc_perf.csv: pmc_perf.csv without a dispatch (a header only)");
 }

@@ -175,26 +175,22 @@ ElfFile read_elf(const ByteSource& src, std::uint64_t base, std::uint64_t limit)
     return f;
 }
 
-// A text file holding rocprof-compute's analyze output (one row per analysis) or its pmc_perf.csv
-// (one row per dispatch): occ/io/rocprof.hpp. False when the file is neither.
-bool read_rocprof_text(const ByteSource& src, BinaryRead& out) {
+// A text file: a compiler log or a profiler's output, as text_log_format tells them apart
+// (occ/io/ptxas.hpp). False when it holds no kernel and no format's test matched it (not a log).
+bool read_text_log(const ByteSource& src, BinaryRead& out) {
     constexpr std::uint64_t kMaxText = 256u << 20;  // pmc_perf.csv: ~30 KiB per dispatch
     if (src.size() > kMaxText) return false;
     std::vector<unsigned char> buf;
     const auto bytes = src.load(0, src.size(), buf, "text");
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-    PtxasLog log;
-    if (looks_like_rocprof_compute(text)) {
-        out.format = "rocprof-compute analysis";
-        log = parse_rocprof_compute(text);
-        if (log.kernels.empty()) fail("rocprof-compute output without a metric table (Wavefront Launch Stats, Speed-of-Light, ...)");
-    } else if (looks_like_rocprof_csv(text)) {
-        out.format = std::string(kRocprofCsvFormat);
-        log = parse_rocprof_csv(text);
-        if (log.kernels.empty()) fail("pmc_perf.csv without a dispatch (a header only)");
-    } else {
-        return false;
+    const TextLogFormat& format = text_log_format(text);
+    PtxasLog log = format.parse(text);
+    if (log.kernels.empty()) {
+        if (!format.matches) return false;
+        fail(std::string(format.empty));
     }
+    out.format = std::string(format.name);
+    out.text_log = &format;
     for (PtxasKernel& k : log.kernels) {
         k.source_file = out.file;
         out.kernels.push_back(std::move(k));
@@ -244,13 +240,16 @@ void read_any(const ByteSource& src, BinaryRead& out) {
     }
     if (!is_elf(head, n)) {
         if (n == 0) fail("empty file");
-        if (read_rocprof_text(src, out)) return;
+        if (read_text_log(src, out)) return;
         out.not_binary = true;
-        fail("not a cubin, fatbin or ELF file (it starts with " + [&] {
-            std::string s;
-            for (std::size_t i = 0; i < std::min<std::size_t>(n, 4); ++i) s += (i ? " " : "") + hex(head[i]).substr(2);
-            return s;
-        }() + "); give a .cubin, .fatbin, .hsaco, .o, .so or executable, or rocprof-compute output (analyze text, pmc_perf.csv)");
+        fail("not a cubin, fatbin or ELF file (it starts with " +
+             [&] {
+                 std::string s;
+                 for (std::size_t i = 0; i < std::min<std::size_t>(n, 4); ++i) s += (i ? " " : "") + hex(head[i]).substr(2);
+                 return s;
+             }() +
+             "); give a .cubin, .fatbin, .hsaco, .o, .so or executable, a compiler log (nvcc -Xptxas -v, LLVM AMDGPU remarks) or "
+             "rocprof-compute output (analyze text, pmc_perf.csv)");
     }
     if (n >= 20 && u16(head + 18) == kEmCuda) {
         out.format = "cubin";
@@ -338,7 +337,7 @@ BinaryRead read_binary_file(const std::string& path) {
         const bin::FileSource src(fd, static_cast<std::uint64_t>(st.st_size));
         bin::read_any(src, out);
         if (out.format == "cubin" || out.format == "code object") bin::attach_sibling_triton(path, out);
-        if (out.format == kRocprofCsvFormat) bin::attach_sysinfo(path, out);
+        if (out.text_log && out.text_log->kind == TextLog::rocprof_csv) bin::attach_sysinfo(path, out);
     });
 }
 

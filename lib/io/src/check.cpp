@@ -3,9 +3,7 @@
 // so a Triton kernel is checked at its own launch and a fatbin at the build the GPU loads.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -230,23 +228,11 @@ bool glob_match(std::string_view p, std::string_view s) {
 }
 
 CheckInput read_check_input(const std::string& path) {
-    CheckInput in;
-    in.path = path;
-    in.read = read_binary_file(path);
-    if (!in.read.not_binary) return in;
-    // Not a binary: a compiler log.
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    PtxasLog log = parse_ptxas_log(ss.str());
-    BinaryRead r;
-    r.file = path;
-    r.format = "ptxas log";
-    in.log = true;
-    if (log.kernels.empty())
-        r.error = path + ": neither a binary occ kernels reads nor a compiler log (no \"Used N registers\" lines from nvcc -Xptxas -v)";
-    r.kernels = std::move(log.kernels);
-    in.read = std::move(r);
+    CheckInput in{path, read_binary_file(path)};
+    in.log = in.read.text_log && in.read.text_log->compiler_log;
+    if (in.read.not_binary)
+        in.read.error = path +
+                        ": neither a binary occ kernels reads nor a compiler log (no \"Used N registers\" lines from nvcc -Xptxas -v)";
     return in;
 }
 

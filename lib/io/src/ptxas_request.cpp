@@ -11,7 +11,6 @@
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/ptxas.hpp"
-#include "occ/io/rocprof.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/utf8.hpp"
 #include "occ/occupancy.hpp"
@@ -295,10 +294,7 @@ Result<PtxasAnswer> answer_ptxas(const json& request) {
         read_artefact_launch(f, a, "log");
         f.finish();
         const std::string& text = log_field->get_ref<const std::string&>();
-        a.log = looks_like_rocprof_compute(text) ? parse_rocprof_compute(text)
-                : looks_like_rocprof_csv(text)   ? parse_rocprof_csv(text)
-                : looks_like_amd_text(text)      ? parse_amd_text(text)
-                                                 : parse_ptxas_log(text);
+        a.log = text_log_format(text).parse(text);
         evaluate_kernels(a);
         if (a.rows.empty()) a.error = no_rows_error(a);
         else a.error = vendor_mismatch_error(a);

@@ -28,31 +28,47 @@ void compute_amd_result(AppState& s) {
 }
 
 // Occupancy in % for workgroups of 1..(1024 / wave) waves (columns) x VGPRs 0..max_vgprs (rows),
-// with the limiters of each cell, by the same model as the result.
+// with the workgroups and limiters of each cell, by the same model as the result.
 void refresh_amd_heatmap(AppState& s) {
-    Derived& d = s.derived;
+    Heatmap& h = s.derived.heatmap;
+    h = Heatmap{};
     const amd::AmdArch* a = s.amd_req.arch;
-    d.heat_cols = d.heat_rows = 0;
-    d.heat_occupancy.clear();
-    d.heat_limiters.clear();
     if (!a) return;
-    const int wave = d.amd.result.wave_size > 0 ? d.amd.result.wave_size : a->default_wave_size;
-    d.heat_col_threads = wave;
-    d.heat_cols = a->max_threads_per_workgroup / wave;
-    d.heat_rows = a->max_vgprs + 1;
-    const auto cells = static_cast<std::size_t>(d.heat_cols * d.heat_rows);
-    d.heat_occupancy.assign(cells, 0.0f);
-    d.heat_limiters.assign(cells, 0);
+    const int wave = s.derived.amd.result.wave_size > 0 ? s.derived.amd.result.wave_size : a->default_wave_size;
+    h.cols = a->max_threads_per_workgroup / wave;
+    h.rows = a->max_vgprs + 1;
+    h.col_threads = wave;
+    h.max_regs = a->max_vgprs;
+    h.limited_by = [](unsigned bits) { return amd::amd_limiter_list(bits, " and "); };
+    h.title = "Workgroup size x VGPRs";
+    h.x_label = "threads per workgroup";
+    h.y_label = "VGPRs per lane";
+    h.regs = "VGPRs";
+    h.count_unit = s.derived.amd.result.wgp_mode ? "workgroups per WGP" : "workgroups per CU";
+    h.none_fits = "no workgroup fits";
+    h.threads = [](const AppState& st) { return st.amd_req.launch.threads; };
+    h.regs_of = [](const AppState& st) { return st.amd_req.kernel.vgprs; };
+    h.use = [](AppState& st, int threads, int vgprs) {
+        st.amd_req.launch.threads = threads;
+        st.amd_req.block = {threads, 1, 1};
+        st.amd_req.kernel.vgprs = vgprs;
+    };
+    const auto cells = static_cast<std::size_t>(h.cols * h.rows);
+    h.occupancy.assign(cells, 0.0f);
+    h.count.assign(cells, 0);
+    h.limiters.assign(cells, 0);
     amd::AmdKernel k = s.amd_req.kernel;
     amd::AmdLaunch l = s.amd_req.launch;
-    for (int c = 0; c < d.heat_cols; ++c) {
+    for (int c = 0; c < h.cols; ++c) {
         l.threads = (c + 1) * wave;
-        for (int r = 0; r < d.heat_rows; ++r) {
+        for (int r = 0; r < h.rows; ++r) {
             k.vgprs = r;
             const amd::AmdOccupancyResult res = amd::compute_amd_occupancy(*a, k, l);
-            const auto cell = static_cast<std::size_t>(c * d.heat_rows + r);
-            d.heat_occupancy[cell] = res.ok() ? static_cast<float>(100.0 * res.occupancy) : 0.0f;
-            d.heat_limiters[cell] = static_cast<std::uint8_t>(res.ok() ? res.limiters : 0);
+            if (!res.ok()) continue;
+            const auto cell = static_cast<std::size_t>(c * h.rows + r);
+            h.occupancy[cell] = static_cast<float>(100.0 * res.occupancy);
+            h.count[cell] = static_cast<std::uint8_t>(std::min(res.workgroups_per_cu, 255));
+            h.limiters[cell] = static_cast<std::uint8_t>(res.limiters);
         }
     }
 }

@@ -26,7 +26,6 @@ std::string amd_unit(const AppState& s);
 void draw_amd_picker_summary(AppState& s);  // the picked GPU or target and its rules, under the list
 void draw_amd_inputs(AppState& s);
 void draw_cu(AppState& s);           // the CU (WGP) picture: SIMDs and their wave slots
-void draw_amd_heatmap(AppState& s);  // workgroup size x VGPRs
 void draw_amd_advisor(AppState& s);  // the Advisor tab (view_advisor.cpp)
 // A view that models NVIDIA GPUs only, with an AMD GPU picked: what it would show and where to look.
 void draw_amd_note(const char* view, const char* instead);

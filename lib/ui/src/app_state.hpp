@@ -232,6 +232,29 @@ struct Recompute {
     const PartLog& operator[](Part p) const { return parts[static_cast<std::size_t>(p)]; }
 };
 
+// Occupancy over block (workgroup) size x registers (VGPRs) per thread (lane), filled by the
+// vendor's refresh (refresh_heatmap in state.cpp, refresh_amd_heatmap in amd_state.cpp) with the
+// target's words and its two launch fields; one view draws it (view_heatmap.cpp).
+struct AppState;
+struct Heatmap {
+    int cols = 0, rows = 0;
+    int col_threads = 32;                                // threads per column: the warp (NVIDIA) or wave (AMD) size
+    int max_regs = 0;                                    // the rows above are more than a thread may use (shaded)
+    std::vector<float> occupancy;                        // cols x rows, in %
+    std::vector<std::uint8_t> count;                     // cols x rows, blocks (workgroups) per SM (CU, WGP); 0: none fits
+    std::vector<std::uint8_t> limiters;                  // cols x rows, limiter bits (NVIDIA: Part::heatmap_limiters)
+    std::string (*limited_by)(unsigned bits) = nullptr;  // "registers and shared memory"
+    const char* title = "";                              // "Block size x registers"
+    const char* x_label = "";                            // "threads per block"
+    const char* y_label = "";                            // "registers per thread"
+    const char* regs = "";                               // "registers"
+    const char* count_unit = "";                         // "blocks per SM"
+    const char* none_fits = "";                          // "no block fits"
+    int (*threads)(const AppState&) = nullptr;           // the current inputs (the marker)
+    int (*regs_of)(const AppState&) = nullptr;
+    void (*use)(AppState&, int threads, int regs) = nullptr;  // a click: set both inputs
+};
+
 // The result panel's headline in the target's words, set by either vendor's result (state.cpp,
 // amd_state.cpp); the panel draws this and Derived::table and nothing vendor-specific.
 struct Headline {
@@ -253,13 +276,10 @@ struct Derived {
     // The same sweeps as plot series (x in the input's unit, y = occupancy in %).
     std::vector<float> threads_x, threads_y, regs_x, regs_y, smem_x, smem_y;
     std::vector<unsigned> threads_lim, regs_lim, smem_lim;  // limiter bits per point (line colour)
-    // Heatmap: blocks per SM for block sizes 32, 64, ... 1024 (columns) x registers 0..255 (rows),
-    // sampled from occ::occupancy_grid (which is constant within a warp's worth of threads).
-    std::vector<std::uint8_t> grid_full;      // kGridSize, as occupancy_grid fills it
-    std::vector<float> heat_occupancy;        // columns x rows, occupancy in %
-    std::vector<std::uint8_t> heat_limiters;  // columns x rows, Limiter bits (the hover's "limited by"; Part::heatmap_limiters)
-    int heat_cols = 0, heat_rows = 0;
-    int heat_col_threads = 32;  // threads per heatmap column: the warp (NVIDIA) or wave (AMD) size
+    // NVIDIA: blocks per SM for every block size 1..1024 x registers 0..255, as occupancy_grid
+    // fills it (the heatmap's cells are sampled from it).
+    std::vector<std::uint8_t> grid_full;
+    Heatmap heatmap;
     // An AMD scenario's answer (AppState::amd): `table` then holds io::amd_occupancy_table's rows.
     io::AmdAnswer amd;
     Headline headline;

@@ -75,25 +75,47 @@ Hints read_hints(const AppState& s, const Derived& d) {
     return h;
 }
 
-// The heatmap's cells: blocks per SM from occ::occupancy_grid (the hover reads them too).
+// The heatmap's cells: blocks per SM from occ::occupancy_grid, for block sizes 32, 64, ... 1024
+// (columns; the grid is constant within a warp's worth of threads) x registers 0..255 (rows).
 void refresh_heatmap(const AppState& s, Derived& d) {
     const Device& dev = s.req.device;
-    const KernelResources& k = s.req.kernel;
     d.grid_full.resize(kGridSize);
-    occupancy_grid(dev.arch, k, s.req.launch, d.grid_full);
+    occupancy_grid(dev.arch, s.req.kernel, s.req.launch, d.grid_full);
+    Heatmap& h = d.heatmap;
     const int warp = dev.arch.warp_size;
-    d.heat_cols = kGridThreads / warp;
-    d.heat_rows = kGridRegs;
-    const auto cells = static_cast<std::size_t>(d.heat_cols * d.heat_rows);
-    d.heat_occupancy.assign(cells, 0.0f);
+    h = Heatmap{};
+    h.cols = kGridThreads / warp;
+    h.rows = kGridRegs;
+    h.col_threads = warp;
+    h.max_regs = dev.arch.max_regs_per_thread;
+    h.limited_by = [](unsigned bits) { return limiter_labels(bits, " and "); };
+    h.title = "Block size x registers";
+    h.x_label = "threads per block";
+    h.y_label = "registers per thread";
+    h.regs = "registers";
+    h.count_unit = "blocks per SM";
+    h.none_fits = "no block fits";
+    h.threads = [](const AppState& st) { return st.req.launch.threads; };
+    h.regs_of = [](const AppState& st) { return st.req.kernel.regs_per_thread; };
+    h.use = [](AppState& st, int threads, int regs) {
+        st.block_3d = false;
+        st.req.launch.threads = threads;
+        st.req.kernel.regs_per_thread = std::min(regs, st.req.device.arch.max_regs_per_thread);
+        sync_block(st);
+    };
+    const auto cells = static_cast<std::size_t>(h.cols * h.rows);
+    h.occupancy.assign(cells, 0.0f);
+    h.count.assign(cells, 0);
     const double max_warps = dev.arch.max_warps_per_sm();
-    for (int c = 0; c < d.heat_cols; ++c) {
+    for (int c = 0; c < h.cols; ++c) {
         const int threads = (c + 1) * warp;
-        for (int r = 0; r < d.heat_rows; ++r) {
-            const int blocks = d.grid_full[static_cast<std::size_t>((threads - 1) * kGridRegs + r)];
+        for (int r = 0; r < h.rows; ++r) {
+            const std::uint8_t blocks = d.grid_full[static_cast<std::size_t>((threads - 1) * kGridRegs + r)];
             // occupancy = resident warps / max warps, the definition OccupancyResult uses; a block
             // of (c + 1) * 32 threads is c + 1 warps.
-            d.heat_occupancy[static_cast<std::size_t>(c * d.heat_rows + r)] = static_cast<float>(100.0 * blocks * (c + 1) / max_warps);
+            const auto cell = static_cast<std::size_t>(c * h.rows + r);
+            h.count[cell] = blocks;
+            h.occupancy[cell] = static_cast<float>(100.0 * blocks * (c + 1) / max_warps);
         }
     }
 }
@@ -102,12 +124,13 @@ void refresh_heatmap(const AppState& s, Derived& d) {
 // it is computed when the pointer first rests on the heatmap.
 void refresh_heatmap_limiters(const AppState& s, Derived& d) {
     const Device& dev = s.req.device;
-    d.heat_limiters.assign(static_cast<std::size_t>(d.heat_cols * d.heat_rows), 0);
+    Heatmap& h = d.heatmap;
+    h.limiters.assign(static_cast<std::size_t>(h.cols * h.rows), 0);
     LaunchConfig l = s.req.launch;
-    for (int c = 0; c < d.heat_cols; ++c) {
+    for (int c = 0; c < h.cols; ++c) {
         l.threads = (c + 1) * dev.arch.warp_size;
         for (const SweepPoint& p : sweep_registers(dev, s.req.kernel, l))
-            if (p.x < d.heat_rows) d.heat_limiters[static_cast<std::size_t>(c * d.heat_rows + p.x)] = static_cast<std::uint8_t>(p.limiters);
+            if (p.x < h.rows) h.limiters[static_cast<std::size_t>(c * h.rows + p.x)] = static_cast<std::uint8_t>(p.limiters);
     }
 }
 

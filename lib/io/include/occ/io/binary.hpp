@@ -39,15 +39,16 @@ inline constexpr std::uint64_t kMaxEntryBytes = 256ull << 20;  // one cubin or P
 
 // What one file gave.
 struct BinaryRead {
-    std::string file;                      // as given (a path, or the request's name)
-    std::string format;                    // "cubin", "fatbin", "host ELF (.nv_fatbin)", ... ("" when unreadable)
-    std::vector<PtxasKernel> kernels;      // entries (format cubin / fatbin: resources; ptx: names only)
-    int cubins = 0;                        // cubins read (a fatbin entry or the file itself)
-    int ptx = 0;                           // PTX entries seen
-    int code_objects = 0;                  // AMD code objects read (the file itself, or bundle entries)
-    std::vector<std::string> diagnostics;  // what was skipped and why (first 50)
-    std::string error;                     // "" when the file was read; else what was wrong, naming the file
-    bool not_binary = false;               // error: no binary format's magic (text such as a compiler log)
+    std::string file;                         // as given (a path, or the request's name)
+    std::string format;                       // "cubin", "fatbin", "host ELF (.nv_fatbin)", ... ("" when unreadable)
+    std::vector<PtxasKernel> kernels;         // entries (format cubin / fatbin: resources; ptx: names only)
+    int cubins = 0;                           // cubins read (a fatbin entry or the file itself)
+    int ptx = 0;                              // PTX entries seen
+    int code_objects = 0;                     // AMD code objects read (the file itself, or bundle entries)
+    std::vector<std::string> diagnostics;     // what was skipped and why (first 50)
+    std::string error;                        // "" when the file was read; else what was wrong, naming the file
+    bool not_binary = false;                  // error: no binary format's magic, and no log or profile text either
+    const TextLogFormat* text_log = nullptr;  // read as this compiler or profiler text (else a binary)
 };
 
 // A binary held in memory (a request's bytes). `file` names it in messages.

@@ -147,6 +147,20 @@ std::string setmaxnreg_advice(std::string_view reason);
 
 PtxasLog parse_ptxas_log(std::string_view text);
 
+// The compiler and profiler texts occ reads kernels from, one table for `occ kernels`, the ptxas
+// kind (--ptxas) and `occ check`: tried in order, the first whose test matches reads the text;
+// ptxas's log, last, takes any text (text_logs.cpp).
+enum class TextLog : std::uint8_t { rocprof_compute, rocprof_csv, amd_compiler, ptxas };
+struct TextLogFormat {
+    TextLog kind;
+    std::string_view name;                     // BinaryRead::format: "ptxas log"
+    bool (*matches)(std::string_view text);    // nullptr: any text
+    PtxasLog (*parse)(std::string_view text);  // the kernels (none: not this format after all)
+    bool compiler_log;                         // a compiler's output: `occ check` merges it into the binaries it built
+    std::string_view empty;                    // the error for a text this format's test matched but that holds no kernel
+};
+const TextLogFormat& text_log_format(std::string_view text);
+
 // The Itanium C++ ABI name of a function as c++filt prints it (from the C++ runtime's demangler),
 // without clone suffixes (.constprop.0). Returns "" when the name is not a mangled function or
 // variable name (_Z...), is malformed, or is longer than 4096 bytes.
