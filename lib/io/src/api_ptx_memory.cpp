@@ -33,7 +33,7 @@ void read_dims3(FieldReader& f, const FieldSpec& s, int out[3]) {
         std::int64_t x = 0;
         const bool ok = (e.is_number_integer() && (x = e.get<std::int64_t>(), true)) ||
                         (e.is_string() && parse_integer(e.get<std::string>(), x));
-        if (!ok || x < s.lo || x > s.hi) f.fail(s.key, "each dimension must be " + std::string(s.doc_range) + ", got " + shown(e));
+        if (!ok || x < s.lo || x > s.hi) f.fail(s.key, "each dimension must be an integer " + std::to_string(s.lo) + ".." + std::to_string(s.hi) + ", got " + shown(e));
         out[i] = static_cast<int>(x);
     }
 }
@@ -215,10 +215,11 @@ Result<PtxMemoryAnswer> answer_ptx_memory(const json& request) {
         // Triton's metadata fixes the launch's block and names the kernel (occ/io/binary.hpp).
         std::optional<TritonMetadata> triton;
         if (const json* t = f.raw(F::ptx_triton)) {
-            Result<TritonMetadata> m = parse_triton_metadata(t->is_string() ? t->get<std::string>() : t->dump(), "triton");
+            Result<TritonMetadata> m = parse_triton_metadata(t->is_string() ? t->get<std::string>() : t->dump(), "<name>.json");
             if (!m) f.fail(F::ptx_triton.key, m.error);
             triton = *m;
-            q.launch_from = m->launch.from;
+            q.launch_from = "Triton metadata (num_warps " + std::to_string(m->launch.num_warps) + " x warp_size " +
+                            std::to_string(m->launch.warp_size) + ")";
         }
         q.kernel = f.string(F::ptx_kernel.key, triton ? triton->name : "");
         const ptx::Entry& e = pick_entry(f, *prog, q.kernel);
