@@ -64,7 +64,8 @@ Result<json> read_input(const std::string& path, const std::string& kernel) {
                 }
                 join_into(names, ", ", m.stem().string());
             }
-            if (metas.size() > 1) return Result<json>::fail("FILE: several Triton kernels in \"" + path + "\"; name one with --kernel: " + names);
+            if (metas.size() > 1)
+                return Result<json>::fail("FILE: several Triton kernels in \"" + path + "\"; name one with --kernel: " + names);
         }
         p = metas.front();
     }
@@ -74,7 +75,9 @@ Result<json> read_input(const std::string& path, const std::string& kernel) {
         fs::path ptx = p;
         ptx.replace_extension(".ptx");
         const Result<std::string> text = slurp(ptx.string());
-        if (!text) return Result<json>::fail("FILE: " + p.string() + " is Triton metadata, but its " + ptx.filename().string() + " cannot be read");
+        if (!text)
+            return Result<json>::fail("FILE: " + p.string() + " is Triton metadata, but its " + ptx.filename().string() +
+                                      " cannot be read");
         return Result<json>::ok(json{{"ptx", *text}, {"triton", *meta}});
     }
     const Result<std::string> text = slurp(path);
@@ -148,7 +151,8 @@ Examples:
             return;
         }
         if (o->file.empty()) {
-            out.code = print_error("FILE: give a .ptx file, a Triton cache entry or - for stdin (occ memory --help has examples)", o->as_json);
+            out.code = print_error("FILE: give a .ptx file, a Triton cache entry or - for stdin (occ memory --help has examples)",
+                                   o->as_json);
             return;
         }
         Result<json> req = request_from(o->request);

@@ -33,7 +33,8 @@ void read_dims3(FieldReader& f, const FieldSpec& s, int out[3]) {
         std::int64_t x = 0;
         const bool ok = (e.is_number_integer() && (x = e.get<std::int64_t>(), true)) ||
                         (e.is_string() && parse_integer(e.get<std::string>(), x));
-        if (!ok || x < s.lo || x > s.hi) f.fail(s.key, "each dimension must be an integer " + std::to_string(s.lo) + ".." + std::to_string(s.hi) + ", got " + shown(e));
+        if (!ok || x < s.lo || x > s.hi)
+            f.fail(s.key, "each dimension must be an integer " + std::to_string(s.lo) + ".." + std::to_string(s.hi) + ", got " + shown(e));
         out[i] = static_cast<int>(x);
     }
 }

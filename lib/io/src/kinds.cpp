@@ -133,8 +133,8 @@ constexpr auto kMemory = join(
 constexpr auto kBanks = join(kMemory, specs(arch, wave_size));
 // A kernel's PTX run warp by warp: the launch is blockDim and gridDim themselves (a PTX has no
 // registers or shared-memory sizes to give).
-constexpr auto kPtxMemory = join(kDevice, specs(ptx_text, ptx_triton, ptx_kernel, ptx_block, ptx_grid, ptx_params, ptx_warps, ptx_max_visits,
-                                                ptx_unknown_branch, id));
+constexpr auto kPtxMemory = join(
+    kDevice, specs(ptx_text, ptx_triton, ptx_kernel, ptx_block, ptx_grid, ptx_params, ptx_warps, ptx_max_visits, ptx_unknown_branch, id));
 constexpr auto kRoofline = specs(roof_gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, flops_per_element, rows,
                                  cols, flops, bytes, precision, memory, measured_ms, peak_tflops, bandwidth_gbps, compare, ops, id);
 

@@ -117,7 +117,8 @@ json to_json(const PtxMemoryAnswer& a) {
             {"wavefronts_per_request", number_or_null(wavefronts_per_request(s))},
             {"ideal_wavefronts_per_request", number_or_null(ideal_wavefronts_per_request(s))},
             {"bank_conflicts_per_request", number_or_null(bank_conflicts_per_request(s))},
-            {"range", {{"sectors", range_json(s.sectors)}, {"wavefronts", range_json(s.wavefronts)}, {"bank_conflicts", range_json(s.conflicts)}}},
+            {"range",
+             {{"sectors", range_json(s.sectors)}, {"wavefronts", range_json(s.wavefronts)}, {"bank_conflicts", range_json(s.conflicts)}}},
             {"unknown", unknown.empty() ? json(nullptr) : json(unknown)},
             {"reason", x.reason.empty() ? json(nullptr) : json(x.reason)},
             {"fix", x.fix.empty() ? json(nullptr) : json(x.fix)},
@@ -172,9 +173,9 @@ json to_json(const PtxMemoryAnswer& a) {
         warps.push_back(std::move(j));
     }
     json out = {
-        {"kernel", a.entry}, {"kernels", a.entries},    {"target", a.target}, {"device", q.device.name}, {"input", std::move(input)},
-        {"warps", warps},    {"instructions", rows},    {"lines", lines},     {"unmodelled", r.unmodelled},
-        {"notes", r.notes},  {"diagnostics", a.diagnostics},
+        {"kernel", a.entry},          {"kernels", a.entries}, {"target", a.target},           {"device", q.device.name},
+        {"input", std::move(input)},  {"warps", warps},       {"instructions", rows},         {"lines", lines},
+        {"unmodelled", r.unmodelled}, {"notes", r.notes},     {"diagnostics", a.diagnostics},
     };
     if (a.id) out["id"] = *a.id;
     return out;
@@ -193,7 +194,8 @@ std::vector<MemoryTableRow> memory_table(const PtxMemoryAnswer& a) {
         row.sectors = ratio(sectors_per_request(s), ideal_sectors_per_request(s), s.model == SiteModel::global);
         row.wavefronts = ratio(wavefronts_per_request(s), ideal_wavefronts_per_request(s), s.model == SiteModel::shared);
         const std::string unknown = site_unknown(s);
-        if (s.costed > 0 && s.sectors.varies()) row.sectors += " (" + format_count(s.sectors.min) + ".." + format_count(s.sectors.max) + ")";
+        if (s.costed > 0 && s.sectors.varies())
+            row.sectors += " (" + format_count(s.sectors.min) + ".." + format_count(s.sectors.max) + ")";
         if (s.costed > 0 && s.wavefronts.varies())
             row.wavefronts += " (" + format_count(s.wavefronts.min) + ".." + format_count(s.wavefronts.max) + ")";
         row.fix = !x.fix.empty() ? x.fix : !unknown.empty() ? "unknown: " + unknown : x.reason;

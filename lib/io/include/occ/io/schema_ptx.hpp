@@ -62,8 +62,9 @@ inline constexpr FieldSpec ptx_params{.key = "params",
                                       .type = FieldType::list,
                                       .def = "pointers symbolic, others unknown",
                                       .doc_type = "object or array of strings",
-                                      .doc_range = "{\"n\": 4096} or [\"n=4096\"]: a .param name, the name's tail after _param_, or its "
-                                                   "0-based position; values 0..2^64-1",
+                                      .doc_range =
+                                          "{\"n\": 4096} or [\"n=4096\"]: a .param name, the name's tail after _param_, or its "
+                                          "0-based position; values 0..2^64-1",
                                       .unit = "-",
                                       .help = "Kernel arguments by name or position; the CLI's --param NAME=VALUE (repeatable)",
                                       .no_flag = true};
