@@ -55,7 +55,7 @@ const ptx::Entry& pick_entry(FieldReader& f, const ptx::Program& prog, const std
     for (const ptx::Entry* e : kernels) {
         if (e->name == want) return *e;
         const std::string d = demangle(e->name);
-        const std::string base = d.substr(0, d.find('('));
+        const std::string base = d.empty() ? e->name : d.substr(0, d.find('('));
         if (d == want || base == want || (!base.empty() && base.size() > want.size() && base.rfind(want, 0) == 0 && want.size() >= 3))
             near.push_back(e);
     }
