@@ -83,10 +83,23 @@ Result<json> read_input(const std::string& path, const std::string& kernel) {
     const Result<std::string> text = slurp(path);
     if (!text) return Result<json>::fail(text.error);
     const auto* head = reinterpret_cast<const unsigned char*>(text->data());
-    if (io::looks_binary({head, std::min<std::size_t>(text->size(), 64)}))
-        return Result<json>::fail("FILE: \"" + path +
-                                  "\" is a binary (cubin, fatbin, object or library); occ memory reads PTX text: give the .ptx "
-                                  "(nvcc -ptx -lineinfo, or the PTX `occ kernels` lists, extracted with cuobjdump -ptx)");
+    if (io::looks_binary({head, std::min<std::size_t>(text->size(), 64)})) {
+        // A cubin, fatbin, object or library: the PTX entries of its fatbins (nvcc -gencode ...,code=compute_XX).
+        const io::BinaryRead r = io::read_binary_file(path, /*keep_ptx=*/true);
+        if (!r.error.empty()) return Result<json>::fail("FILE: " + r.error);
+        const io::BinaryRead::PtxText* pick = nullptr;
+        for (const auto& t : r.ptx_texts)
+            if (kernel.empty() || t.text.find(kernel) != std::string::npos) pick = &t;  // the last: the newest architecture
+        if (!pick)
+            return Result<json>::fail(
+                "FILE: \"" + path + "\" " +
+                (r.ptx_texts.empty()
+                     ? std::string("holds no PTX, only machine code: build with -gencode arch=compute_XX,code=compute_XX to "
+                                   "embed it, or give the .ptx (nvcc -ptx -lineinfo)")
+                     : "has no PTX entry with kernel \"" + kernel + "\""));
+        std::fprintf(stderr, "note: %s, %s\n", path.c_str(), pick->entry.c_str());
+        return Result<json>::ok(json{{"ptx", pick->text}});
+    }
     return Result<json>::ok(json{{"ptx", *text}});
 }
 

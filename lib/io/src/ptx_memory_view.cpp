@@ -1,6 +1,7 @@
 // ptx_memory_view.cpp — kind "memory"'s answer as JSON (the --json / --batch / Python shape) and as
 // table rows (occ/io/ptx_memory.hpp). Numbers through occ/format.hpp; reasons and fixes are the
 // coalescing and bank models' own (occ::site_explanation).
+#include <algorithm>
 #include <string>
 
 #include "occ/format.hpp"
@@ -72,9 +73,13 @@ PerRequest wavefronts_per_request(const AccessSite& s) { return per(s, s.wavefro
 PerRequest ideal_wavefronts_per_request(const AccessSite& s) { return per(s, s.ideal_wavefronts, SiteModel::shared, "wavefronts"); }
 PerRequest bank_conflicts_per_request(const AccessSite& s) { return per(s, s.conflicts, SiteModel::shared, "bank conflicts"); }
 
-std::string site_unknown(const AccessSite& s) {
+std::string site_unknown(const AccessSite& s, const InterpReport& r) {
     if (s.model == SiteModel::listed) return "listed, not costed: " + (s.listed_reason.empty() ? s.opcode : s.listed_reason);
-    if (s.executions == 0) return "never executed by the warps run";
+    if (s.executions == 0) {
+        for (const WarpRun& w : r.warps)
+            if (!w.stopped.empty()) return "never executed: a warp run stopped before it (" + w.stopped + ")";
+        return "never executed by the warps run";
+    }
     if (s.unknown == 0) return {};
     const std::string why = s.unknown_reason.empty() ? "not costed" : s.unknown_reason;
     if (s.costed == 0) return why;
@@ -99,7 +104,7 @@ json to_json(const PtxMemoryAnswer& a) {
     for (int i : a.order) {
         const AccessSite& s = r.sites[static_cast<std::size_t>(i)];
         const SiteExplanation& x = a.explanations[static_cast<std::size_t>(i)];
-        const std::string unknown = site_unknown(s);
+        const std::string unknown = site_unknown(s, r);
         rows.push_back({
             {"file", s.loc.line > 0 ? json(file_of(r, s)) : json(nullptr)},
             {"line", s.loc.line > 0 ? json(s.loc.line) : json(nullptr)},
@@ -183,7 +188,7 @@ json to_json(const PtxMemoryAnswer& a) {
 
 std::vector<MemoryTableRow> memory_table(const PtxMemoryAnswer& a) {
     std::vector<MemoryTableRow> rows;
-    rows.push_back({"where", "instruction", "runs", "sectors/req (ideal)", "wavefronts/req (ideal)", "fix"});
+    rows.push_back({"where", "instruction", "runs", "sectors/req (ideal)", "wavefronts/req (ideal)", "fix (or why)"});
     for (int i : a.order) {
         const AccessSite& s = a.report.sites[static_cast<std::size_t>(i)];
         const SiteExplanation& x = a.explanations[static_cast<std::size_t>(i)];
@@ -193,7 +198,7 @@ std::vector<MemoryTableRow> memory_table(const PtxMemoryAnswer& a) {
         row.executions = format_count(s.executions);
         row.sectors = ratio(sectors_per_request(s), ideal_sectors_per_request(s), s.model == SiteModel::global);
         row.wavefronts = ratio(wavefronts_per_request(s), ideal_wavefronts_per_request(s), s.model == SiteModel::shared);
-        const std::string unknown = site_unknown(s);
+        const std::string unknown = site_unknown(s, a.report);
         if (s.costed > 0 && s.sectors.varies())
             row.sectors += " (" + format_count(s.sectors.min) + ".." + format_count(s.sectors.max) + ")";
         if (s.costed > 0 && s.wavefronts.varies())
@@ -220,12 +225,16 @@ std::vector<std::string> memory_summary(const PtxMemoryAnswer& a) {
     if (!a.input.launch_from.empty()) out.push_back("launch from " + a.input.launch_from);
     out.push_back("ran " + ran);
     for (const std::string& n : a.report.notes) out.push_back("assumed: " + n);
-    for (int i : a.order) {
-        const AccessSite& s = a.report.sites[static_cast<std::size_t>(i)];
-        for (const std::string& n : s.notes) {
-            const std::string line = "note (PTX line " + std::to_string(s.ptx_line) + "): " + n;
-            if (out.size() < 64) out.push_back(line);
-        }
+    std::vector<std::string> seen;  // each site's assumption once, with the PTX lines it applies to
+    for (const AccessSite& s : a.report.sites)
+        for (const std::string& n : s.notes)
+            if (std::find(seen.begin(), seen.end(), n) == seen.end()) seen.push_back(n);
+    for (const std::string& n : seen) {
+        std::string lines;
+        for (const AccessSite& s : a.report.sites)
+            if (std::find(s.notes.begin(), s.notes.end(), n) != s.notes.end())
+                lines += (lines.empty() ? "" : ", ") + std::to_string(s.ptx_line);
+        out.push_back("note: " + n + " (PTX lines " + lines + ")");
     }
     for (const std::string& u : a.report.unmodelled) out.push_back("unmodelled: " + u);
     for (const std::string& d : a.diagnostics) out.push_back("ptx: " + d);

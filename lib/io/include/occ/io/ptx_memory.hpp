@@ -63,9 +63,9 @@ PerRequest ideal_sectors_per_request(const AccessSite& s);
 PerRequest wavefronts_per_request(const AccessSite& s);
 PerRequest ideal_wavefronts_per_request(const AccessSite& s);
 PerRequest bank_conflicts_per_request(const AccessSite& s);
-// What makes the site's figures incomplete: never run, not costed (with the reason), listed only;
-// "" when every execution was costed.
-std::string site_unknown(const AccessSite& s);
+// What makes the site's figures incomplete: never run (and why, when a warp of `r` stopped early),
+// not costed (with the reason), listed only; "" when every execution was costed.
+std::string site_unknown(const AccessSite& s, const InterpReport& r);
 
 // [SECTION] Table
 struct MemoryTableRow {
