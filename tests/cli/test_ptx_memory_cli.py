@@ -14,6 +14,7 @@ SRC = os.environ.get("OCC_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "
 PTX = os.path.join(SRC, "tests", "fixtures", "ptx")
 SM80 = os.path.join(PTX, "kernels_sm80.ptx")
 SM90 = os.path.join(PTX, "kernels_sm90.ptx")
+BIN = os.path.join(SRC, "tests", "fixtures", "binaries")
 
 
 def memory(*flags, ptx=SM80):
@@ -149,6 +150,18 @@ class Faces(unittest.TestCase):
                 self.assertIn("Triton metadata", a["input"]["launch_from"])
                 self.assertTrue(sites(a, "global"))
 
+    def test_ptx_inside_binaries(self):
+        # nvcc -gencode arch=compute_90,code=compute_90 embeds PTX in the fatbin (make_corpus.sh).
+        for name in ("fatbin_none.fatbin", "host.o"):
+            a = query("memory", os.path.join(BIN, name), "--kernel", "k_plain", "--block", "32")
+            self.assertEqual(a["kernel"], "k_plain")
+            self.assertEqual(a["target"], "sm_90")
+            glob = sites(a, "global")
+            self.assertEqual(len(glob), 2)
+            for r in glob:
+                self.assertEqual(r["sectors_per_request"], query("coalesce")["sectors"])
+                self.assertIsNone(r["line"])  # built without -lineinfo: no .loc, the PTX line stands in
+
     def test_help_teaches(self):
         rc, out, _ = run("memory", "--help")
         self.assertEqual(rc, 0)
@@ -192,7 +205,9 @@ class BadInput(unittest.TestCase):
         with tempfile.NamedTemporaryFile("wb", suffix=".cubin") as f:
             f.write(b"\x7fELF" + bytes(60))
             f.flush()
-            self.refused(f.name, words=("binary", "PTX"))
+            self.refused(f.name, words=("FILE", f.name))
+        # A cubin is machine code only: no PTX to run.
+        self.refused(os.path.join(BIN, "sm_80.cubin"), words=("FILE", "no PTX", "compute_XX"))
         with tempfile.NamedTemporaryFile("w", suffix=".ptx") as f:
             f.write(".version 8.0\n.target sm_80\n.visible .entry k(\n{\n ld.global.f32 %f1, [%rd1\n}\n")
             f.flush()
