@@ -207,6 +207,7 @@ Result<PtxMemoryAnswer> answer_ptx_memory(const json& request) {
         if (!prog) f.fail(F::ptx_text.key, prog.error);
         a.target = prog->target;
         a.diagnostics = prog->diagnostics;
+        a.files = prog->files;
         // Without gpu, cc or device: the compute capability the PTX targets (sm_90a -> 9.0).
         int maj = 0, min = 0;
         std::optional<Device> from_target;

@@ -50,6 +50,15 @@ std::string file_of(const InterpReport& r, const AccessSite& s) {
     return {};
 }
 
+// The caller an inlined access was inlined into (the outermost .loc), or null when not inlined.
+json inlined_json(const PtxMemoryAnswer& a, const AccessSite& s) {
+    if (s.outer == s.loc || s.outer.line <= 0) return nullptr;
+    std::string path;
+    for (const ptx::FileEntry& f : a.files)
+        if (f.index == s.outer.file) path = f.path;
+    return {{"file", path}, {"line", s.outer.line}};
+}
+
 json warp_json(const WarpSelect& w) { return {{"block", json::array({w.block[0], w.block[1], w.block[2]})}, {"warp", w.warp}}; }
 
 json worst_json(const AccessSite& s) {
@@ -109,6 +118,7 @@ json to_json(const PtxMemoryAnswer& a) {
             {"file", s.loc.line > 0 ? json(file_of(r, s)) : json(nullptr)},
             {"line", s.loc.line > 0 ? json(s.loc.line) : json(nullptr)},
             {"column", s.loc.line > 0 ? json(s.loc.column) : json(nullptr)},
+            {"inlined_at", inlined_json(a, s)},
             {"ptx_line", s.ptx_line},
             {"instruction", s.opcode},
             {"side", s.side.empty() ? json(nullptr) : json(s.side)},
@@ -194,6 +204,8 @@ std::vector<MemoryTableRow> memory_table(const PtxMemoryAnswer& a) {
         const SiteExplanation& x = a.explanations[static_cast<std::size_t>(i)];
         MemoryTableRow row;
         row.where = where_text(file_of(a.report, s), s.loc.line, s.ptx_line);
+        if (const json in = inlined_json(a, s); !in.is_null())
+            row.where += " (in " + where_text(in["file"].get<std::string>(), in["line"].get<int>(), s.ptx_line) + ")";
         row.instruction = s.side.empty() ? s.opcode : s.opcode + " (" + s.side + ")";
         row.executions = format_count(s.executions);
         row.sectors = ratio(sectors_per_request(s), ideal_sectors_per_request(s), s.model == SiteModel::global);

@@ -39,6 +39,7 @@ struct PtxMemoryAnswer {
     std::string entry;                 // the entry that ran
     std::vector<std::string> entries;  // every .entry of the PTX
     std::vector<std::string> diagnostics;
+    std::vector<ptx::FileEntry> files;  // the PTX's .file table (for the callers of inlined lines)
     InterpReport report;
     std::vector<SiteExplanation> explanations;  // one per report.sites
     std::vector<int> order;                     // indices into report.sites, worst first
