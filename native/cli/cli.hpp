@@ -93,6 +93,7 @@ int run_ptxas_table(const std::string& path, const Result<json>& base_request, b
 void print_kernel_table(const io::PtxasAnswer& a);
 void add_kernels(CLI::App& app, Outcome& out);  // cmd_kernels.cpp
 void add_check(CLI::App& app, Outcome& out);    // cmd_check.cpp
+void add_memory(CLI::App& app, Outcome& out);   // cmd_memory.cpp: a kernel's PTX, access by access
 
 // `occ coalesce` and `occ banks` (cmd_coalesce.cpp, cmd_banks.cpp): the same request fields.
 struct MemoryFlags : RequestOptions {

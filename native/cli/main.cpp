@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
         "  occ occupancy --gpu A100 --threads 256 --regs 64\n"
         "  occ occupancy --gpu h100 --threads 128 --regs 96 --smem-dynamic 100K --optin --json\n"
         "  occ kernels build/app.so --gpu H100 --threads 256\n"
+        "  occ memory kernels.ptx --kernel transpose_naive --block 32,32 --param 2=1024\n"
         "  echo '{\"gpu\":\"A100\",\"threads\":256,\"regs\":64}' | occ occupancy --batch\n"
         "  occ gpus",
         "occ"};
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
     occ::cli::add_ncu(app, outcome);
     occ::cli::add_kernels(app, outcome);
     occ::cli::add_check(app, outcome);
+    occ::cli::add_memory(app, outcome);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

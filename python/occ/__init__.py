@@ -35,9 +35,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "occupancy", "advise", "waves", "clusters", "ptxas", "coalesce", "banks", "roofline", "gpus",
-    "roofline_devices", "ncu", "kernels", "solve_swizzle", "call", "fields", "kinds", "sweep", "grid", "blocks_per_sm",
+    "roofline_devices", "ncu", "kernels", "memory", "solve_swizzle", "call", "fields", "kinds", "sweep", "grid", "blocks_per_sm",
     "device_from_properties", "LIMITERS", "Record", "Answer", "Occupancy", "Advice", "Waves",
-    "Clusters", "PtxasReport", "KernelsReport", "NcuReport", "Coalesce", "Banks", "Roofline", "Gpus", "RooflineDevices", "Sweep",
+    "Clusters", "PtxasReport", "KernelsReport", "NcuReport", "MemoryReport", "Coalesce", "Banks", "Roofline", "Gpus", "RooflineDevices", "Sweep",
     "Grid",
 ]
 
@@ -208,10 +208,15 @@ class RooflineDevices(Answer):
     __slots__ = ()
 
 
+class MemoryReport(Answer):
+    """``occ memory --json``: a kernel's PTX accesses, per instruction (``instructions``, worst
+    first) and per source line (``lines``), with the warps run, the notes and what was unmodelled."""
+
+
 _ANSWER_TYPES = {
     "occupancy": Occupancy, "advise": Advice, "waves": Waves, "clusters": Clusters,
     "ptxas": PtxasReport, "kernels": KernelsReport, "ncu": NcuReport, "coalesce": Coalesce, "banks": Banks, "roofline": Roofline,
-    "gpus": Gpus, "roofline_devices": RooflineDevices,
+    "gpus": Gpus, "roofline_devices": RooflineDevices, "memory": MemoryReport,
 }
 
 
@@ -340,6 +345,23 @@ def ncu(text: str, **fields) -> NcuReport:
     return _answer("ncu", {"text": text, **fields})
 
 
+def memory(ptx, **fields) -> MemoryReport:
+    """Every global and shared access of a kernel's PTX, costed per instruction and per source line
+    (``occ memory FILE --json``).
+
+    ``ptx``: the PTX text, or a path (str or os.PathLike) to a ``.ptx`` file, a Triton cache entry's
+    ``<name>.json`` (its ``<name>.ptx`` beside it: block and kernel from the metadata) or the
+    ``<hash>`` folder holding one kernel. Keywords: ``kernel``, ``block`` ((x, y, z) or an int),
+    ``grid``, ``params`` (``{"2": 4096}`` or ``{"_Z..._param_2": 4096}``: PTX keeps positions and
+    .param names, not C names), ``warps`` (``["first", "last"]``, ``"all"``, ``[0, 3]``), ``gpu``/``cc``,
+    ``max_visits``, ``unknown_branch``."""
+    from .ptx_source import read_ptx_source
+
+    text, triton = read_ptx_source(ptx)
+    request = {"ptx": text, **({"triton": triton} if triton is not None else {}), **fields}
+    return _answer("memory", request)
+
+
 def coalesce(**fields) -> Coalesce:
     """Global-memory coalescing of one warp-wide access (``occ coalesce``)."""
     return _answer("coalesce", fields)
@@ -379,6 +401,7 @@ def roofline_devices() -> RooflineDevices:
 
 for _fn, _kind, _pos in ((occupancy, "occupancy", None), (advise, "advise", None), (waves, "waves", None),
                          (clusters, "clusters", None), (ptxas, "ptxas", "log"), (ncu, "ncu", "text"),
+                         (memory, "memory", "ptx"),
                          (coalesce, "coalesce", None),
                          (banks, "banks", None), (roofline, "roofline", None)):
     if _kind in _KINDS:

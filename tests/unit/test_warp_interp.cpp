@@ -335,3 +335,41 @@ TEST_CASE("interp: every fixture entry runs without crashing, with or without pa
         }
     }
 }
+
+TEST_CASE("interp: the worst execution and its explanation are the described-pattern models' own") {
+    occ::InterpOptions o;
+    o.block[0] = 128;
+    o.warps = {{{0, 0, 0}, 0}, {{0, 0, 0}, 3}};
+    const auto s = run(ptx_fixture("kernels_sm80.ptx"), "stride2_f32", o);
+    // in[2 * i]: lanes 8 bytes apart; the worst (first on ties) is warp 0's execution.
+    const auto& ld = site(s.rep, "ld.global.f32");
+    REQUIRE(ld.has_worst);
+    CHECK(ld.worst_warp.warp == 0);
+    CHECK(ld.worst_excess == 4);  // 8 sectors, ideal 4
+    CHECK(ld.worst.access_bytes == 4);
+    CHECK(ld.worst.addr[1] - ld.worst.addr[0] == 8);
+    // The same words as analyze_global_block on an affine stride-2 pattern of one warp.
+    occ::AccessPattern p;
+    p.stride = 2;
+    const occ::GlobalBlockResult g = occ::analyze_global_block(p, sm80());
+    const occ::SiteExplanation x = occ::site_explanation(ld, sm80());
+    CHECK(x.reason == g.reason);
+    CHECK(x.fix == g.fix);
+    // A coalesced store: a reason, no fix.
+    const occ::SiteExplanation st = occ::site_explanation(site(s.rep, "st.global.f32"), sm80());
+    CHECK(!st.reason.empty());
+    CHECK(st.fix.empty());
+    // A shared column read: the bank model's words, a fix that pads or swizzles.
+    occ::InterpOptions t;
+    t.block[0] = t.block[1] = 32;
+    t.params = {{"2", 1024}};
+    const auto n = run(ptx_fixture("kernels_sm80.ptx"), "transpose_naive", t);
+    const auto& col = site(n.rep, "ld.shared.f32");
+    CHECK(col.worst_excess == 31);
+    CHECK(occ::site_explanation(col, sm80()).fix.find("pad") != std::string::npos);
+    // A site never run has no worst execution and no words.
+    occ::InterpOptions none;
+    const auto c = run(ptx_fixture("kernels_sm80.ptx"), "copy_f32", none);  // n unknown: the warp stops at the guard
+    CHECK_FALSE(site(c.rep, "st.global.f32").has_worst);
+    CHECK(occ::site_explanation(site(c.rep, "st.global.f32"), sm80()).reason.empty());
+}

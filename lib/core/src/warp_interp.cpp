@@ -36,6 +36,28 @@ const AccessSite* InterpReport::find_site(int ptx_line, const std::string& side)
     return nullptr;
 }
 
+SiteExplanation site_explanation(const AccessSite& site, const ArchRules& arch) {
+    SiteExplanation out;
+    if (!site.has_worst || site.model == SiteModel::listed) return out;
+    // The worst execution as a described pattern of one warp: explicit addresses, same width and op.
+    AccessPattern p;
+    p.kind = PatternKind::addresses;
+    p.access_bytes = site.worst.access_bytes;
+    p.op = site.worst.op;
+    p.active_lanes = site.worst.active;
+    p.addresses = site.worst.addr;
+    if (site.model == SiteModel::global) {
+        const GlobalBlockResult g = analyze_global_block(p, arch);
+        out.reason = g.ok() ? g.reason : g.error;
+        out.fix = g.ok() ? g.fix : "";
+    } else {
+        const BankBlockResult b = analyze_banks_block(p, arch);
+        out.reason = b.ok() ? b.reason : b.error;
+        out.fix = b.ok() ? b.fix : "";
+    }
+    return out;
+}
+
 namespace interp_detail {
 
 // [SECTION] Registers and operands

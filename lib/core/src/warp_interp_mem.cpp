@@ -119,6 +119,14 @@ Val address_of(Machine& m, const ptx::Operand& a, int lane) {
 }
 
 // [SECTION] Costing one execution
+void keep_worst(AccessSite& s, const WarpAccess& w, std::int64_t excess, const WarpSelect& warp) {
+    if (excess <= s.worst_excess) return;
+    s.worst = w;
+    s.has_worst = true;
+    s.worst_excess = excess;
+    s.worst_warp = warp;
+}
+
 void record(Machine& m, int site_index, const std::array<Val, kWarpLanes>& addr, std::uint32_t lanes, std::uint32_t unknown_guard,
             int bytes, SiteModel model) {
     if ((lanes | unknown_guard) == 0) return;  // no lane on it: not a request
@@ -172,12 +180,14 @@ void record(Machine& m, int site_index, const std::array<Val, kWarpLanes>& addr,
         const GlobalAccessResult g = analyze_global(w);
         s.sectors.add(g.sectors);
         s.ideal_sectors.add(g.ideal_sectors);
+        keep_worst(s, w, g.sectors - g.ideal_sectors, m.warp);
         if (symbolic) add_note(s.notes, "pointer parameter not given: assumed a 256-byte-aligned buffer at a symbolic base");
     } else {
         const BankResult b = analyze_banks(w, m.arch);
         s.wavefronts.add(b.wavefronts);
         s.ideal_wavefronts.add(b.ideal_wavefronts);
         s.conflicts.add(b.conflicts);
+        keep_worst(s, w, b.conflicts, m.warp);
         add_note(s.notes, "shared variables placed in declaration order from offset 0 at their .align (assumed)");
     }
 }

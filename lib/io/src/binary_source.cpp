@@ -283,9 +283,10 @@ namespace {
 // Runs `read` and turns a BinaryError into the file's error, naming the file. Through
 // occ::io::catching: the web build catches exceptions there only.
 template <typename Read>
-BinaryRead guarded(std::string_view file, Read read) {
+BinaryRead guarded(std::string_view file, Read read, bool keep_ptx = false) {
     BinaryRead out;
     out.file = std::string(file);
+    out.keep_ptx = keep_ptx;
     std::string what;
     if (catching(&what, /*all=*/true, [&] { read(out); }) != Caught::nothing)
         out.error = out.file + ": " + (what == std::bad_alloc().what() ? std::string("out of memory while reading it") : what);
@@ -307,38 +308,43 @@ BinaryRead read_binary(std::string_view file, std::span<const unsigned char> byt
     return guarded(file, [&](BinaryRead& out) { bin::read_any(bin::MemorySource(bytes), out); });
 }
 
-BinaryRead read_binary_file(const std::string& path) {
-    return guarded(path, [&](BinaryRead& out) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) bin::fail(std::string("cannot open: ") + std::strerror(errno));
-        struct stat st {};
-        if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-            ::close(fd);
-            // A rocprof-compute workload folder (workloads/<name>/<GPU>/): its pmc_perf.csv.
-            const std::string pmc = path + (path.empty() || path.back() == '/' ? "" : "/") + "pmc_perf.csv";
-            struct stat ps {};
-            if (::stat(pmc.c_str(), &ps) == 0 && S_ISREG(ps.st_mode)) {
-                out = read_binary_file(pmc);
-                if (!out.error.empty()) bin::fail(out.error);
+BinaryRead read_binary_file(const std::string& path) { return read_binary_file(path, false); }
+
+BinaryRead read_binary_file(const std::string& path, bool keep_ptx) {
+    return guarded(
+        path,
+        [&](BinaryRead& out) {
+            const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd < 0) bin::fail(std::string("cannot open: ") + std::strerror(errno));
+            struct stat st {};
+            if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+                ::close(fd);
+                // A rocprof-compute workload folder (workloads/<name>/<GPU>/): its pmc_perf.csv.
+                const std::string pmc = path + (path.empty() || path.back() == '/' ? "" : "/") + "pmc_perf.csv";
+                struct stat ps {};
+                if (::stat(pmc.c_str(), &ps) == 0 && S_ISREG(ps.st_mode)) {
+                    out = read_binary_file(pmc);
+                    if (!out.error.empty()) bin::fail(out.error);
+                    return;
+                }
+                bin::read_triton_dir(path, out);
                 return;
             }
-            bin::read_triton_dir(path, out);
-            return;
-        }
-        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            ::close(fd);
-            bin::fail("not a regular file");
-        }
-        if (bin::looks_like_triton_json(path)) {
-            ::close(fd);
-            bin::read_triton_json(path, out);
-            return;
-        }
-        const bin::FileSource src(fd, static_cast<std::uint64_t>(st.st_size));
-        bin::read_any(src, out);
-        if (out.format == "cubin" || out.format == "code object") bin::attach_sibling_triton(path, out);
-        if (out.text_log && out.text_log->kind == TextLog::rocprof_csv) bin::attach_sysinfo(path, out);
-    });
+            if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+                ::close(fd);
+                bin::fail("not a regular file");
+            }
+            if (bin::looks_like_triton_json(path)) {
+                ::close(fd);
+                bin::read_triton_json(path, out);
+                return;
+            }
+            const bin::FileSource src(fd, static_cast<std::uint64_t>(st.st_size));
+            bin::read_any(src, out);
+            if (out.format == "cubin" || out.format == "code object") bin::attach_sibling_triton(path, out);
+            if (out.text_log && out.text_log->kind == TextLog::rocprof_csv) bin::attach_sysinfo(path, out);
+        },
+        keep_ptx);
 }
 
 }  // namespace occ::io

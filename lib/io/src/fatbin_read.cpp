@@ -172,6 +172,10 @@ void read_fatbins(const ByteSource& src, std::uint64_t off, std::uint64_t n, std
             }
             ++out.ptx;
             const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+            if (out.keep_ptx) {
+                const auto len = text.find_last_not_of('\0');  // the entry is padded with NULs
+                out.ptx_texts.push_back({arch, entry_name, std::string(text.substr(0, len == std::string_view::npos ? 0 : len + 1))});
+            }
             for (const std::string& name : ptx_entries(text)) {
                 PtxasKernel k;
                 k.mangled = make_valid_utf8(name);

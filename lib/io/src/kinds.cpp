@@ -10,6 +10,7 @@
 #include "occ/io/binary.hpp"
 #include "occ/io/binding.hpp"
 #include "occ/io/ncu.hpp"
+#include "occ/io/ptx_memory.hpp"
 #include "occ/io/schema.hpp"
 
 namespace occ::io {
@@ -130,6 +131,10 @@ constexpr auto kMemory = join(
                    global_base, expr, array, consts, block_idx, grid_dim, warp, id));
 // Banks also answers for AMD GPUs (occ/io/amd_banks.hpp): an LLVM target instead of a GPU, and the wave size.
 constexpr auto kBanks = join(kMemory, specs(arch, wave_size));
+// A kernel's PTX run warp by warp: the launch is blockDim and gridDim themselves (a PTX has no
+// registers or shared-memory sizes to give).
+constexpr auto kPtxMemory = join(
+    kDevice, specs(ptx_text, ptx_triton, ptx_kernel, ptx_block, ptx_grid, ptx_params, ptx_warps, ptx_max_visits, ptx_unknown_branch, id));
 constexpr auto kRoofline = specs(roof_gpu, op, dtype, m, n, k, seq_len, head_dim, heads, batch, elements, inputs, flops_per_element, rows,
                                  cols, flops, bytes, precision, memory, measured_ms, peak_tflops, bandwidth_gbps, compare, ops, id);
 
@@ -144,6 +149,8 @@ const KindSpec kKinds[] = {
     {"coalesce", "Global-memory coalescing: sectors, lines, efficiency (cc >= 6.0)", kMemory, "occupancy", &api_coalesce},
     {"banks", "Shared-memory (LDS) bank conflicts: wavefronts, n-way, lanes (cc >= 5.0; AMD GPUs)", kBanks, "occupancy", &api_banks,
      &api_amd_banks},
+    {"memory", "Every global and shared access of a kernel's PTX, costed per instruction and source line", kPtxMemory, "occupancy",
+     &api_ptx_memory},
     {"roofline", "Roofline: intensity, attainable FLOP/s, ridge point and bound of an operation", kRoofline, "occupancy", &api_roofline},
     {"ncu", "An Nsight Compute report next to occ's prediction, line by line", kNcu, "occupancy", &api_ncu},
     {"gpus", "The GPUs and compute capabilities occ knows", {}, "", &api_gpus},

@@ -11,8 +11,8 @@ namespace {
 constexpr TextLogFormat kTextLogs[] = {
     {TextLog::rocprof_compute, "rocprof-compute analysis", looks_like_rocprof_compute, parse_rocprof_compute, false,
      "rocprof-compute output without a metric table (Wavefront Launch Stats, Speed-of-Light, ...)"},
-    {TextLog::rocprof_csv, kRocprofCsvFormat, looks_like_rocprof_csv, [](std::string_view t) { return parse_rocprof_csv(t); },
-     false, "pmc_perf.csv without a dispatch (a header only)"},
+    {TextLog::rocprof_csv, kRocprofCsvFormat, looks_like_rocprof_csv, [](std::string_view t) { return parse_rocprof_csv(t); }, false,
+     "pmc_perf.csv without a dispatch (a header only)"},
     {TextLog::amd_compiler, "AMD compiler output", looks_like_amd_text, parse_amd_text, true,
      "LLVM AMDGPU output without a kernel's resource block (-Rpass-analysis=kernel-resource-usage, or .amdhsa_kernel)"},
     {TextLog::ptxas, "ptxas log", nullptr, parse_ptxas_log, true,

@@ -98,7 +98,23 @@ struct AccessSite {
     CostStat sectors, ideal_sectors;                   // global, per request
     CostStat wavefronts, ideal_wavefronts, conflicts;  // shared, per request
     std::vector<std::string> notes;                    // assumptions behind the numbers
+    // The costed execution with the most excess (sectors over ideal, or bank conflicts; the first on
+    // ties): its lanes' addresses (global: rebased on a 4 KiB boundary; shared: byte offsets), for
+    // the reason and fix (site_explanation) and for drawing. has_worst = false until one is costed.
+    WarpAccess worst;
+    bool has_worst = false;
+    std::int64_t worst_excess = -1;
+    WarpSelect worst_warp;
 };
+
+// Why a site costs what it does and how to fix it, worded by the described-pattern models
+// (analyze_global_block / analyze_banks_block) on the site's worst execution: the same sentences
+// `occ coalesce` and `occ banks` give for those 32 addresses. Empty for a site never costed.
+struct SiteExplanation {
+    std::string reason;
+    std::string fix;  // "" when nothing to fix
+};
+SiteExplanation site_explanation(const AccessSite& site, const ArchRules& arch);
 
 // Totals of the sites of one source line (innermost .loc).
 struct LineCost {

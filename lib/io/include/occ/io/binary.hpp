@@ -49,6 +49,13 @@ struct BinaryRead {
     std::string error;                        // "" when the file was read; else what was wrong, naming the file
     bool not_binary = false;                  // error: no binary format's magic, and no log or profile text either
     const TextLogFormat* text_log = nullptr;  // read as this compiler or profiler text (else a binary)
+    // The PTX entries' text (fatbin entries of kind PTX), kept only when read with keep_ptx (occ memory
+    // runs a kernel's PTX): its architecture ("compute_90"), where it was ("entry 2 (compute_90 PTX)").
+    struct PtxText {
+        std::string arch, entry, text;
+    };
+    bool keep_ptx = false;
+    std::vector<PtxText> ptx_texts;
 };
 
 // A binary held in memory (a request's bytes). `file` names it in messages.
@@ -70,6 +77,8 @@ long long lz4_block_decode(std::span<const unsigned char> src, std::span<unsigne
 // (<name>.json: its cubin is the <name>.cubin beside it). A cubin with Triton metadata beside it
 // takes its launch from it too.
 BinaryRead read_binary_file(const std::string& path);
+// The same, keeping the text of every PTX entry (BinaryRead::ptx_texts).
+BinaryRead read_binary_file(const std::string& path, bool keep_ptx);
 
 // --- Triton -------------------------------------------------------------------------------------
 // Triton 3.x's compile() (python/triton/compiler/compiler.py) writes each compiled kernel into a

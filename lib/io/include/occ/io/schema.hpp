@@ -101,3 +101,4 @@ const FieldSpec* find_field(const KindSpec& kind, std::string_view key);
 // The fields themselves, described once, grouped as the kinds share them (fields::gpu, ...).
 #include "occ/io/schema_launch.hpp"
 #include "occ/io/schema_memory.hpp"
+#include "occ/io/schema_ptx.hpp"
