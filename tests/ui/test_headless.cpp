@@ -71,10 +71,11 @@ TEST_CASE("inputs set programmatically reach the result, SM picture and hints") 
     // The graphs' series have one point per swept value.
     CHECK(d.threads_x.size() == 1024);
     CHECK(d.regs_x.size() == 256);
-    CHECK(d.heat_cols == 32);
-    CHECK(d.heat_rows == 256);
+    CHECK(d.heatmap.cols == 32);
+    CHECK(d.heatmap.rows == 256);
     // Heatmap cell for 256 threads (column 7) x 64 regs agrees with the result.
-    CHECK(d.heat_occupancy[7 * 256 + 64] == doctest::Approx(50.0f));
+    CHECK(d.heatmap.occupancy[7 * 256 + 64] == doctest::Approx(50.0f));
+    CHECK(std::string(d.heatmap.count_unit) == "blocks per SM");
 
     set_inputs(app, "A100-SXM4-80GB", 256, 32, 48 * 1024, true);
     run_frame_all_views(app);

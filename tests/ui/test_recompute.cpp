@@ -99,7 +99,7 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
     CHECK(complete.find("Computing") == std::string::npos);
     CHECK(complete.find("Block size x registers") != std::string::npos);
     CHECK(runs(s, Part::heatmap) == 1);
-    CHECK(s.derived.heat_occupancy == expected_heatmap(s));
+    CHECK(s.derived.heatmap.occupancy == expected_heatmap(s));
     CHECK(s.derived.by_threads.size() == 1024);
     CHECK(s.derived.hints.best_block > 0);
     CHECK(runs(s, Part::heatmap_limiters) == 0);  // nobody hovered the heatmap
@@ -129,7 +129,7 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
         CHECK(current(s, p));
         CHECK(runs(s, p) == before[static_cast<std::size_t>(p)] + 1);
     }
-    CHECK(s.derived.heat_occupancy == expected_heatmap(s));
+    CHECK(s.derived.heatmap.occupancy == expected_heatmap(s));
 }
 
 TEST_CASE("recompute: a part whose inputs did not change is kept") {
@@ -173,7 +173,7 @@ TEST_CASE("recompute: a part whose inputs did not change is kept") {
         CHECK(s.derived.by_threads.size() == occ::sweep_block_size(d, s.req.kernel, s.req.launch).size());
         CHECK(s.derived.by_regs[40].blocks_per_sm == occ::sweep_registers(d, s.req.kernel, s.req.launch)[40].blocks_per_sm);
         CHECK(s.derived.by_threads[511].blocks_per_sm == occ::sweep_block_size(d, s.req.kernel, s.req.launch)[511].blocks_per_sm);
-        CHECK(s.derived.heat_occupancy == expected_heatmap(s));
+        CHECK(s.derived.heatmap.occupancy == expected_heatmap(s));
         double computed = 0;
         for (int p = 0; p < occ::ui::kPartCount; ++p) {
             const occ::ui::PartLog& log = s.derived.recompute[static_cast<Part>(p)];
@@ -234,12 +234,13 @@ TEST_CASE("recompute: the heatmap's limiters are computed when the pointer first
     ImGui::GetIO().MousePos = ImVec2(r.Min.x + 0.3f * r.GetWidth(), r.Max.y - 0.3f * r.GetHeight());
     for (int i = 0; i < 3; ++i) run_frame(app);
     CHECK(runs(s, Part::heatmap_limiters) == 1);
-    REQUIRE(s.derived.heat_limiters.size() == s.derived.heat_occupancy.size());
+    REQUIRE(s.derived.heatmap.limiters.size() == s.derived.heatmap.occupancy.size());
     occ::LaunchConfig l = s.req.launch;
     l.threads = 8 * s.req.device.arch.warp_size;
     const auto col = occ::sweep_registers(s.req.device, s.req.kernel, l);
-    for (int r = 0; r < s.derived.heat_rows; ++r)
-        CHECK(s.derived.heat_limiters[static_cast<std::size_t>(7 * s.derived.heat_rows + r)] == col[static_cast<std::size_t>(r)].limiters);
+    for (int r = 0; r < s.derived.heatmap.rows; ++r)
+        CHECK(s.derived.heatmap.limiters[static_cast<std::size_t>(7 * s.derived.heatmap.rows + r)] ==
+              col[static_cast<std::size_t>(r)].limiters);
     ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
 }
 

@@ -66,7 +66,7 @@ TEST_CASE("the heatmap's cells carry their limiters (the hover computes nothing)
     auto& s = app.state();
     occ::ui::refresh(s);
     const occ::ui::Derived& d = s.derived;
-    REQUIRE(d.heat_limiters.size() == d.heat_occupancy.size());
+    REQUIRE(d.heatmap.limiters.size() == d.heatmap.occupancy.size());
     for (int threads : {32, 256, 1024})
         for (int regs : {0, 32, 64, 128, 255}) {
             occ::KernelResources k = s.req.kernel;
@@ -74,8 +74,8 @@ TEST_CASE("the heatmap's cells carry their limiters (the hover computes nothing)
             k.regs_per_thread = regs;
             l.threads = threads;
             const occ::OccupancyResult r = occ::compute_occupancy(s.req.device, k, l);
-            const std::size_t cell = static_cast<std::size_t>((threads / 32 - 1) * d.heat_rows + regs);
-            CHECK(d.heat_limiters[cell] == r.limiters);
+            const std::size_t cell = static_cast<std::size_t>((threads / 32 - 1) * d.heatmap.rows + regs);
+            CHECK(d.heatmap.limiters[cell] == r.limiters);
             CHECK(d.grid_full[static_cast<std::size_t>((threads - 1) * occ::kGridRegs + regs)] == r.blocks_per_sm);
         }
 }
@@ -322,9 +322,9 @@ TEST_CASE("AMD: the heatmap's cells are the model's occupancy over workgroup siz
     REQUIRE_MESSAGE(app.load_scenario_json(R"({"gpu":"MI300X","threads":256,"regs":128})", &err), err);
     occ::ui::refresh(s);
     const occ::ui::Derived& d = s.derived;
-    REQUIRE(d.heat_col_threads == 64);
-    REQUIRE(d.heat_cols == 16);
-    REQUIRE(d.heat_rows == s.amd_req.arch->max_vgprs + 1);
+    REQUIRE(d.heatmap.col_threads == 64);
+    REQUIRE(d.heatmap.cols == 16);
+    REQUIRE(d.heatmap.rows == s.amd_req.arch->max_vgprs + 1);
     for (int threads : {64, 256, 1024})
         for (int vgprs : {0, 64, 128, 200, 256}) {
             occ::amd::AmdKernel k = s.amd_req.kernel;
@@ -332,14 +332,17 @@ TEST_CASE("AMD: the heatmap's cells are the model's occupancy over workgroup siz
             k.vgprs = vgprs;
             l.threads = threads;
             const occ::amd::AmdOccupancyResult r = occ::amd::compute_amd_occupancy(*s.amd_req.arch, k, l);
-            const std::size_t cell = static_cast<std::size_t>((threads / 64 - 1) * d.heat_rows + vgprs);
+            const std::size_t cell = static_cast<std::size_t>((threads / 64 - 1) * d.heatmap.rows + vgprs);
             CAPTURE(threads);
             CAPTURE(vgprs);
-            CHECK(d.heat_occupancy[cell] == static_cast<float>(r.ok() ? 100.0 * r.occupancy : 0.0));
-            CHECK(d.heat_limiters[cell] == (r.ok() ? r.limiters : 0u));
+            CHECK(d.heatmap.occupancy[cell] == static_cast<float>(r.ok() ? 100.0 * r.occupancy : 0.0));
+            CHECK(d.heatmap.limiters[cell] == (r.ok() ? r.limiters : 0u));
+            CHECK(d.heatmap.count[cell] == (r.ok() ? r.workgroups_per_cu : 0));
         }
+    CHECK(std::string(d.heatmap.regs) == "VGPRs");
+    CHECK(std::string(d.heatmap.count_unit) == "workgroups per CU");
     // 256 threads x 128 VGPRs: 4 of 8 waves per SIMD (the result above).
-    CHECK(d.heat_occupancy[static_cast<std::size_t>(3 * d.heat_rows + 128)] == 50.0f);
+    CHECK(d.heatmap.occupancy[static_cast<std::size_t>(3 * d.heatmap.rows + 128)] == 50.0f);
 }
 
 TEST_CASE("AMD: the Advisor tab shows `occ advise`'s advice, the same JSON") {
