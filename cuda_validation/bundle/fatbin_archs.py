@@ -14,7 +14,7 @@ the same, is not part of the toolkit installed here): the section is a sequence 
 entries; each entry starts with u16 kind (1 = PTX, 2 = ELF/SASS), u16 version, u32 header size,
 u64 payload size, and holds the architecture number (80, 90, 120, ...) as the u32 at byte 28 and
 flags as the u64 at byte 0x28: 0x100000 architecture-specific ("sm_90a"), 0x200000 family-specific
-("sm_100f") (the same layout lib/io/src/fatbin_read.cpp reads for `occ kernels`).
+("sm_100f") (the same layout lib/io/src/artefacts/fatbin_read.cpp reads for `occ kernels`).
 """
 import struct
 import subprocess

@@ -131,7 +131,8 @@ int run_answer(const RequestFlags& flags, bool as_json, AnswerFn answer, Human h
     const auto a = answer(*req);
     if (!a) return print_error(a.error, as_json);
     const std::string err = error_of(*a);
-    if (as_json) print_json(io::to_json(*a));
+    using io::to_json;  // found for the answer's type where it is declared (argument-dependent lookup)
+    if (as_json) print_json(to_json(*a));
     else if (!err.empty()) std::cerr << "error: " << err << '\n';
     else human(*a);
     return err.empty() ? kExitOk : kExitUsage;

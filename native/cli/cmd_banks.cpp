@@ -25,6 +25,25 @@ void print_tile_banks(const io::BanksAnswer& a);
 
 namespace {
 
+// Each lane's bank ('.' inactive), in rows of 16 lanes of 3 columns each: fits 80 columns. A warp
+// (32 lanes) and an AMD wave (32 or 64) the same way.
+template <typename Banks>
+void print_lane_banks(const Banks& lane_bank, int lane_count) {
+    for (int row = 0; row < lane_count / 16; ++row) {
+        std::string lanes = "  lane  ", banks = "  bank  ";
+        for (int lane = row * 16; lane < row * 16 + 16; ++lane) {
+            char cell[16];
+            std::snprintf(cell, sizeof cell, "%3d", lane);
+            lanes += cell;
+            const int b = lane_bank[static_cast<std::size_t>(lane)];
+            if (b < 0) std::snprintf(cell, sizeof cell, "%3s", ".");
+            else std::snprintf(cell, sizeof cell, "%3d", b);
+            banks += cell;
+        }
+        std::printf("%s\n%s\n", lanes.c_str(), banks.c_str());
+    }
+}
+
 void print_banks(const io::BanksAnswer& a, int wi) {
     const BankBlockResult& r = a.result;
     print_memory_heading("banks", a.input, static_cast<int>(r.warps.size()));
@@ -41,20 +60,7 @@ void print_banks(const io::BanksAnswer& a, int wi) {
                 w.wavefronts == 1 ? "" : "s", w.ideal_wavefronts);
     if (phases > 1) std::printf("; %d phases of %d lanes", phases, 32 / phases);
     std::printf(")\n");
-    // Two rows of 16 lanes, 3 columns each: fits 80 columns.
-    for (int half = 0; half < 2; ++half) {
-        std::string lanes = "  lane  ", banks = "  bank  ";
-        for (int lane = half * 16; lane < half * 16 + 16; ++lane) {
-            char cell[16];
-            std::snprintf(cell, sizeof cell, "%3d", lane);
-            lanes += cell;
-            const int b = w.lane_bank[static_cast<std::size_t>(lane)];
-            if (b < 0) std::snprintf(cell, sizeof cell, "%3s", ".");
-            else std::snprintf(cell, sizeof cell, "%3d", b);
-            banks += cell;
-        }
-        std::printf("%s\n%s\n", lanes.c_str(), banks.c_str());
-    }
+    print_lane_banks(w.lane_bank, 32);
     std::printf("\n  distinct words per bank within a phase ('.' unused, 1 = no conflict)\n");
     print_lane_ruler("bank");
     std::string ways;
@@ -83,7 +89,7 @@ void print_amd_banks(const io::AmdBanksAnswer& a, int wi) {
     const amd::AmdArch& arch = *a.input.target.arch;
     const AccessPattern& p = a.input.memory.pattern;
     const bool store = p.op == AccessOp::store;
-    const std::string name = a.input.target.gpu ? a.input.target.gpu->name : std::string(arch.isa);
+    const std::string name = io::amd_target_name(a.input.target);
     std::printf("banks  %s (AMD %s %s): %s, wave%d, %d wave%s\n", name.c_str(), std::string(arch.isa).c_str(),
                 std::string(arch.family).c_str(), amd::lds_instruction(p.access_bytes, store).c_str(), a.input.wave_size,
                 static_cast<int>(r.waves.size()), r.waves.size() == 1 ? "" : "s");
@@ -100,19 +106,7 @@ void print_amd_banks(const io::AmdBanksAnswer& a, int wi) {
 
     const amd::LdsResult& w = r.waves[static_cast<std::size_t>(wi)];
     std::printf("\n  wave %d: lanes -> banks (%d cycle%s, ideal %d)\n", wi, w.cycles, w.cycles == 1 ? "" : "s", w.ideal_cycles);
-    for (int row = 0; row < a.input.wave_size / 16; ++row) {
-        std::string lanes = "  lane  ", banks = "  bank  ";
-        for (int lane = row * 16; lane < row * 16 + 16; ++lane) {
-            char cell[16];
-            std::snprintf(cell, sizeof cell, "%3d", lane);
-            lanes += cell;
-            const int b = w.lane_bank[static_cast<std::size_t>(lane)];
-            if (b < 0) std::snprintf(cell, sizeof cell, "%3s", ".");
-            else std::snprintf(cell, sizeof cell, "%3d", b);
-            banks += cell;
-        }
-        std::printf("%s\n%s\n", lanes.c_str(), banks.c_str());
-    }
+    print_lane_banks(w.lane_bank, a.input.wave_size);
     std::printf("\n");
     print_wrapped("  phases  ", amd::lds_phase_text(arch, p.access_bytes, store, a.input.wave_size));
     for (int ph = 0; ph < w.phases; ++ph) {

@@ -30,9 +30,7 @@ void print_human(const io::KernelsAnswer& k) {
                                    ? std::string("each with its Triton launch")
                                    : std::to_string(a.input.launch.threads) + " threads/block (Triton kernels: their own launch)";
     const std::string amd_objects = code_objects ? ", " + std::to_string(code_objects) + " AMD code objects" : "";
-    const std::string device = a.amd          ? (a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa))
-                               : a.has_device ? a.input.device.name
-                                              : std::string("each on its own compute capability (AMD: its own target)");
+    const std::string device = io::rows_device(a);
     std::printf("%zu files (%d cubins, %d PTX%s): %zu rows; %s, %s\n", k.files.size(), cubins, ptx, amd_objects.c_str(), a.rows.size(),
                 device.c_str(), launch.c_str());
     print_kernel_table(a);

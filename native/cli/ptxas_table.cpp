@@ -59,10 +59,7 @@ std::string origin_of(const io::PtxasKernel& k) {
 void print_table(const io::PtxasAnswer& a, const std::string& path) {
     std::printf("%s: %zu kernels (%d compilations), %zu device functions, %d with spills; %s, %d threads/block\n",
                 path == "-" ? "stdin" : path.c_str(), a.rows.size(), a.compilations, a.functions.size(), a.with_spills,
-                a.amd          ? (a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa)).c_str()
-                : a.has_device ? a.input.device.name.c_str()
-                               : "each on its own compute capability (AMD: its own target)",
-                a.input.launch.threads);
+                io::rows_device(a).c_str(), a.input.launch.threads);
     print_kernel_table(a);
     if (a.log.unknown_lines > 0) std::printf("(%d lines of compiler output were not understood: see the notes)\n", a.log.unknown_lines);
     if (a.log.skipped_lines > 0) std::printf("(%d lines of other output were ignored)\n", a.log.skipped_lines);

@@ -264,12 +264,12 @@ class FastPaths(unittest.TestCase):
             self.skipTest("NumPy is not installed: the list path is the only one and the tests above ran it")
         s_np, g_np = occ.sweep("regs", gpu="A100", threads=256), occ.grid(gpu="A100")
         b_np = occ.blocks_per_sm([256, 128], [64, 32], gpu="A100")
-        saved, occ._np = occ._np, None
+        saved, occ._arrays._np = occ._arrays._np, None  # the array faces' NumPy (python/occ/_arrays.py)
         try:
             s, g = occ.sweep("regs", gpu="A100", threads=256), occ.grid(gpu="A100")
             b = occ.blocks_per_sm([256, 128], [64, 32], gpu="A100")
         finally:
-            occ._np = saved
+            occ._arrays._np = saved
         self.assertIsInstance(s.blocks_per_sm, list)
         self.assertEqual(s.to_dict(), s_np.to_dict())
         self.assertIsInstance(g.blocks_per_sm, list)

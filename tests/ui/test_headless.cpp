@@ -352,7 +352,7 @@ TEST_CASE("scenarios: every tab and its inputs survive the round trip") {
         occ::ui::refresh(other.state());  // every tab's numbers, not only the one shown
         CHECK(o.derived.roofline.device.name == "H100-SXM5-80GB");
         CHECK(o.derived.roofline.compare_points.size() == o.derived.roofline.points.size());
-        CHECK(o.derived.advisor.block.ok());
+        CHECK(o.derived.advisor.view.block.error.empty());
     }
     // The scenario's field names are the requests' own: ui.advisor with the launch is an advise
     // request (smem_dynamic named smem_fixed there), and ui.memory with the scenario's gpu is a line for `occ coalesce --batch`.
@@ -585,10 +585,11 @@ TEST_CASE("advisor numbers and the pasted log are computed in the refresh step; 
     occ::ui::mark_changed(s);
     occ::ui::refresh(s);  // no frame drawn: the numbers are there already
     const occ::ui::AdvisorDerived& a = s.derived.advisor;
-    CHECK(a.block.ok());
-    CHECK(a.at_target.target_blocks == 2);
-    CHECK(a.has_clusters);
-    CHECK(a.clusters.cluster_size == 2);
+    CHECK(a.view.block.error.empty());
+    CHECK(a.view.target_blocks == 2);
+    CHECK(a.view.has_clusters);
+    REQUIRE(a.view.clusters);
+    CHECK(a.view.clusters->cluster_size == 2);
     REQUIRE(a.ptxas);
     REQUIRE(a.ptxas->rows.size() == 1);
     const occ::io::PtxasKernel& k = a.ptxas->log.kernels[a.ptxas->rows[0].kernel];

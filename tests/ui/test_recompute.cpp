@@ -215,7 +215,7 @@ TEST_CASE("recompute: other tabs' numbers wait for their tab, and are never stal
     s.tab = occ::ui::Tab::advisor;
     for (int i = 0; i < 3; ++i) run_frame(app);
     CHECK(runs(s, Part::advisor) == 1);
-    CHECK(s.derived.advisor.block.ok());
+    CHECK(s.derived.advisor.view.block.error.empty());
     CHECK(runs(s, Part::roofline) == 0);
 }
 

@@ -187,13 +187,16 @@ TEST_CASE("dropped files: binaries and Triton's files become the binary import; 
     for (int f = 0; f < 8; ++f) run_frame(app);
     CHECK(s.reveal == occ::ui::AppState::Reveal::none);
 
-    // What "Use" does: the row's request becomes the scenario.
+    // What "Use" does: the row's request becomes the scenario. The refresh answers the import again,
+    // so the row's figures are copied first.
     std::string error;
+    REQUIRE(row.result);
+    const int want_blocks = row.result->blocks_per_sm;
     REQUIRE(occ::ui::use_request(s, *row.request, &error));
     occ::ui::refresh(s);
     CHECK(s.req.kernel.regs_per_thread == 12);
     CHECK(s.req.launch.threads == 128);
-    CHECK(s.derived.result.blocks_per_sm == row.result->blocks_per_sm);
+    CHECK(s.derived.result.blocks_per_sm == want_blocks);
 
     // A truncated cubin: its error in the import, the inputs as they were.
     const std::string before = app.scenario_json();
@@ -345,6 +348,42 @@ TEST_CASE("AMD: the heatmap's cells are the model's occupancy over workgroup siz
     CHECK(d.heatmap.occupancy[static_cast<std::size_t>(3 * d.heatmap.rows + 128)] == 50.0f);
 }
 
+TEST_CASE("Advisor tab: NVIDIA advice is `occ advise`'s for the same request, and its words are the target's") {
+    Headless h;
+    occ::ui::App app;
+    Headless::upload_fonts();
+    auto& s = app.state();
+    // The same request the CLI gets: the scenario plus the Advisor's inputs (growth per thread on top
+    // of smem_dynamic, which the advise request calls smem_fixed; the UI's cluster size on a 9.0 GPU).
+    struct Case {
+        const char* scenario;
+        const char* advise;
+    } cases[] = {
+        {R"({"gpu":"A100","threads":256,"regs":64,"smem_dynamic":12288,"grid":1000})",
+         R"({"gpu":"A100","threads":256,"regs":64,"smem_fixed":12288,"smem_per_thread":16,"grid":1000})"},
+        {R"({"gpu":"H100","threads":128,"regs":40})", R"({"gpu":"H100","threads":128,"regs":40,"smem_per_thread":16,"cluster_size":2})"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.scenario);
+        std::string err;
+        REQUIRE_MESSAGE(app.load_scenario_json(c.scenario, &err), err);
+        REQUIRE_FALSE(s.amd);
+        s.advisor.smem_per_thread = 16;
+        occ::ui::mark_changed(s);
+        s.tab = occ::ui::Tab::advisor;
+        for (int f = 0; f < 3; ++f) run_frame(app);
+        REQUIRE(occ::ui::ready(s, occ::ui::Part::advisor, true));
+        const occ::io::AdviceView& v = s.derived.advisor.view;
+        CHECK(occ::io::to_json(v) == occ::io::handle("advise", occ::io::json::parse(c.advise)));
+        CHECK(v.rows[3] == "blocks per SM");
+        CHECK(v.block.title == "Best block size");
+        const std::vector<std::string> texts = occ::ui::drawn_texts();
+        bool now = false;
+        for (const std::string& t : texts) now |= t.find(v.now) != std::string::npos;
+        CHECK_MESSAGE(now, v.now);
+    }
+}
+
 TEST_CASE("AMD: the Advisor tab shows `occ advise`'s advice, the same JSON") {
     Headless h;
     occ::ui::App app;
@@ -358,10 +397,16 @@ TEST_CASE("AMD: the Advisor tab shows `occ advise`'s advice, the same JSON") {
     s.tab = occ::ui::Tab::advisor;
     for (int f = 0; f < 3; ++f) run_frame(app);
     REQUIRE(occ::ui::ready(s, occ::ui::Part::advisor, true));
-    const occ::io::json ui = occ::io::to_json(s.derived.advisor.amd);
+    const occ::io::json ui = occ::io::to_json(s.derived.advisor.view);
     const occ::io::json cli = occ::io::handle("advise", occ::io::json::parse(request));
     CHECK(ui == cli);
     CHECK(ui["registers"]["regs_to_gain_block"] == 96);
+    const occ::io::AdviceView& v = s.derived.advisor.view;
+    CHECK(v.rows[3] == "workgroups per CU");
+    CHECK(v.block.title == "Best workgroup size");
+    CHECK(v.resources[0].options[2].title == "cut to gain a workgroup");
+    CHECK_FALSE(v.has_clusters);
+    CHECK(v.clusters_absent.empty());  // AMD has no clusters: no section, no note
     const std::vector<std::string> texts = occ::ui::drawn_texts();
     bool shown = false;
     for (const std::string& t : texts) shown |= t.find("amdgpu-waves-per-eu=5") != std::string::npos;

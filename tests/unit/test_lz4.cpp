@@ -1,4 +1,4 @@
-// test_lz4.cpp — occ::io::lz4_block_decode (lib/io/src/lz4_block.cpp, the web page's LZ4 decoder)
+// test_lz4.cpp — occ::io::lz4_block_decode (lib/io/src/artefacts/lz4_block.cpp, the web page's LZ4 decoder)
 // against liblz4 (Debian's liblz4-dev): every block liblz4 writes decodes to the bytes it was made
 // from, the -compress-mode=speed fixture's entries decode as LZ4_decompress_safe decodes them, and
 // damaged blocks that both decode give the same bytes. Without liblz4 only the hand-made

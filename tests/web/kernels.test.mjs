@@ -94,7 +94,7 @@ describe("kernels from binaries", () => {
           assert.deepEqual(web, cli(binDir, args), `${name} ${JSON.stringify(fields)}`);
         }
       }
-      // LZ4 entries are read by the page's own decoder (lib/io/src/lz4_block.cpp): the speed mode's rows are real.
+      // LZ4 entries are read by the page's own decoder (lib/io/src/artefacts/lz4_block.cpp): the speed mode's rows are real.
       const speed = await page.evaluate((b) => occ.kernels(new Uint8Array(b)), Array.from(readFileSync(path.join(binDir, "fatbin_speed.fatbin"))));
       assert.ok(speed.kernels.filter((k) => k.format === "fatbin" && k.registers > 0).length >= 40, "LZ4 cubins read");
       // Triton's two files: the launch from the metadata.

@@ -142,10 +142,13 @@ AdviceWords amd_words(const AmdOccupancyResult& r) {
     w.per = r.wgp_mode ? "WGP" : "CU";
     w.reg = "VGPR";
     w.regs = "VGPRs";
+    w.regs_short = "VGPRs";
     w.per_lane = "per lane";
     w.regs_how = "ask hipcc with __launch_bounds__";
     w.smem = "dynamic LDS";
     w.smem_short = "LDS";
+    w.smem_abbrev = "LDS";
+    w.waves_metric = "";  // no AMD profiler counter for the waves is known here
     w.pick = "the most active threads per " + w.per + "; ties go to the larger workgroup (CUDA's block-size search, on the AMD model)";
     return w;
 }

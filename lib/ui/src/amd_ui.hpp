@@ -25,8 +25,7 @@ std::string amd_unit(const AppState& s);
 // [SECTION] Views (view_amd.cpp, view_cu.cpp)
 void draw_amd_picker_summary(AppState& s);  // the picked GPU or target and its rules, under the list
 void draw_amd_inputs(AppState& s);
-void draw_cu(AppState& s);           // the CU (WGP) picture: SIMDs and their wave slots
-void draw_amd_advisor(AppState& s);  // the Advisor tab (view_advisor.cpp)
+void draw_cu(AppState& s);  // the CU (WGP) picture: SIMDs and their wave slots
 // A view that models NVIDIA GPUs only, with an AMD GPU picked: what it would show and where to look.
 void draw_amd_note(const char* view, const char* instead);
 

@@ -297,10 +297,6 @@ void App::frame() {
             draw_memory(st);
         });
         tab("Advisor", Tab::advisor, [](AppState& st) {
-            if (st.amd) {
-                ready(st, Part::advisor, /*now=*/true);
-                return draw_amd_advisor(st);
-            }
             ready(st, Part::advisor, /*now=*/true);
             ready(st, Part::ncu, /*now=*/true);
             draw_advisor(st);

@@ -15,6 +15,7 @@
 #include "occ/banks.hpp"
 #include "occ/cluster.hpp"
 #include "occ/coalescing.hpp"
+#include "occ/io/advice_view.hpp"
 #include "occ/io/amd.hpp"
 #include "occ/io/api.hpp"
 #include "occ/io/binary.hpp"
@@ -146,14 +147,9 @@ struct Hints {
 
 // The Advisor tab's numbers (occ::core's advisor, waves and clusters).
 struct AdvisorDerived {
-    BlockSizeAdvice block;
-    ResourceAdvice regs;
-    ResourceAdvice smem;
-    DynamicSmemAdvice at_target;
-    WaveResult waves;
-    io::AmdAdviseAnswer amd;    // an AMD GPU picked: occ::io::amd_advise's answer (what `occ advise --gpu MI300X` shows)
-    bool has_clusters = false;  // the device has thread block clusters
-    ClusterResult clusters;
+    // Either vendor's advice for the scenario and the Advisor's inputs (io::advice_view: what `occ
+    // advise` prints); its `answer` is the advise kind's JSON for the same request.
+    io::AdviceView view;
     // The pasted compiler log through io::answer_ptxas (what `occ occupancy --ptxas` shows), with
     // the scenario's device and launch; neither a value nor an error when nothing is pasted.
     Result<io::PtxasAnswer> ptxas;
@@ -361,6 +357,9 @@ bool ready(AppState& s, Part p, bool now = false);
 double recompute_ms(const AppState& s);
 // Keeps launch.threads and block[] consistent after either changed.
 void sync_block(AppState& s);
+// The Advisor's "Use this block size": the scenario's block becomes `threads` x 1 x 1, and its dynamic
+// shared memory (LDS) `smem` where that is not -1.
+void use_block_size(AppState& s, int threads, std::int64_t smem);
 // Text dropped on the window or pasted outside a text box: an Nsight Compute report when it reads as
 // one, else compiler output (ptxas -v). Opens the Advisor tab with the import shown.
 void take_dropped_text(AppState& s, std::string text);

@@ -227,48 +227,43 @@ void refresh_memory_tile(AppState& s) {
 void refresh_advisor(AppState& s) {
     const AdvisorInputs& in = s.advisor;
     AdvisorDerived& a = s.derived.advisor;
+    a.ptxas = {};
+    a.kernels = {};
+    // As the advise request reads the scenario: the growth per thread is on top of its dynamic shared
+    // memory (smem_fixed defaults to smem_dynamic), and the launch now has the grown amount.
     if (s.amd) {
-        // As for CUDA: the growth per thread is on top of the scenario's dynamic LDS; the grid is the scenario's.
-        if (s.amd_req.arch)
-            a.amd = io::amd_advise(s.amd_req, SmemGrowth{s.amd_req.launch.lds_dynamic, in.smem_per_thread}, in.block_size_limit,
-                                   in.target_blocks, s.amd_req.grid);
+        a.view = {};
+        if (!s.amd_req.arch) return;
+        io::AmdRequest req = s.amd_req;
+        const SmemGrowth growth{req.launch.lds_dynamic, in.smem_per_thread};
+        req.launch.lds_dynamic = growth.at(req.launch.threads);
+        a.view = io::advice_view(io::amd_advise(req, growth, in.block_size_limit, in.target_blocks, req.grid));
         // A pasted or dropped AMD log or rocprof-compute analysis: its kernels on this GPU and launch.
-        a.ptxas = {};
-        if (!s.ptxas_log.empty() && s.amd_req.arch) {
-            io::json req = io::amd_request_to_json(s.amd_req);
-            for (const char* key : {"regs", "agprs", "sgprs", "smem_static", "grid"}) req.erase(key);
-            req["log"] = s.ptxas_log;
-            a.ptxas = io::answer_ptxas(req);
+        if (!s.ptxas_log.empty()) {
+            io::json log_req = io::amd_request_to_json(s.amd_req);
+            for (const char* key : {"regs", "agprs", "sgprs", "smem_static", "grid"}) log_req.erase(key);
+            log_req["log"] = s.ptxas_log;
+            a.ptxas = io::answer_ptxas(log_req);
         }
         return;
     }
-    const Device& dev = s.req.device;
-    const KernelResources& k = s.req.kernel;
-    const LaunchConfig& l = s.req.launch;
-    const OccupancyResult& now = s.derived.result;
-    // Growth per thread is on top of the scenario's dynamic shared memory (the fixed part), as the
-    // advise request's smem_fixed defaults to smem_dynamic.
-    a.block = advise_block_size(dev, k, l, SmemGrowth{l.smem_dynamic, in.smem_per_thread}, in.block_size_limit);
-    a.regs = advise_registers(dev, k, l);
-    a.smem = advise_shared_memory(dev, k, l);
-    a.at_target = available_dynamic_smem(dev, k, l, in.target_blocks > 0 ? in.target_blocks : std::max(1, now.blocks_per_sm));
-    a.waves = s.derived.waves;
-    a.has_clusters = dev.arch.clusters;
-    a.clusters = a.has_clusters ? compute_clusters(dev, k, l, in.cluster_size, in.non_portable) : ClusterResult{};
-    a.ptxas = {};
+    io::OccupancyRequest req = s.req;
+    const SmemGrowth growth{req.launch.smem_dynamic, in.smem_per_thread};
+    req.launch.smem_dynamic = growth.at(req.launch.threads);
+    a.view = io::advice_view(
+        io::advise(req, growth, in.block_size_limit, in.target_blocks, req.device.arch.clusters ? in.cluster_size : 0, in.non_portable));
     if (!s.ptxas_log.empty()) {
         // The log supplies each kernel's registers, static shared memory and barriers.
-        io::json req = io::occupancy_request_to_json(s.req);
-        for (const char* key : {"regs", "smem_static", "barriers"}) req.erase(key);
-        req["log"] = s.ptxas_log;
-        a.ptxas = io::answer_ptxas(req);
+        io::json log_req = io::occupancy_request_to_json(s.req);
+        for (const char* key : {"regs", "smem_static", "barriers"}) log_req.erase(key);
+        log_req["log"] = s.ptxas_log;
+        a.ptxas = io::answer_ptxas(log_req);
     }
-    a.kernels = {};
     if (!s.binaries.empty()) {
         // The binaries supply each kernel's registers, static shared memory and barriers.
-        io::json req = io::occupancy_request_to_json(s.req);
-        for (const char* key : {"regs", "smem_static", "barriers"}) req.erase(key);
-        a.kernels = io::answer_kernels(req, s.binaries);
+        io::json bin_req = io::occupancy_request_to_json(s.req);
+        for (const char* key : {"regs", "smem_static", "barriers"}) bin_req.erase(key);
+        a.kernels = io::answer_kernels(bin_req, s.binaries);
     }
 }
 
@@ -311,7 +306,7 @@ void refresh_roofline(AppState& s) {
     RooflineDerived& r = s.derived.roofline;
     r.follows_scenario = in.gpu.empty();
     r.note.clear();
-    const std::string scenario_gpu = s.amd ? std::string(s.amd_req.gpu ? s.amd_req.gpu->name : s.amd_req.arch->isa) : s.req.device.name;
+    const std::string scenario_gpu = s.amd ? io::amd_target_name(s.amd_req) : s.req.device.name;
     std::optional<RooflineDevice> dev = find_roofline_device(r.follows_scenario ? scenario_gpu : in.gpu);
     if (!dev) {
         const std::span<const RooflineDevice> all = roofline_devices();
@@ -589,6 +584,19 @@ double recompute_ms(const AppState& s) {
     for (const PartLog& log : s.derived.recompute.parts)
         if (log.generation == s.input_generation && log.computed_for == s.input_generation) ms += log.ms;
     return ms;
+}
+
+void use_block_size(AppState& s, int threads, std::int64_t smem) {
+    if (s.amd) {
+        s.amd_req.launch.threads = threads;
+        s.amd_req.block = {threads, 1, 1};
+        if (smem >= 0) s.amd_req.launch.lds_dynamic = smem;
+        return;
+    }
+    s.block_3d = false;
+    s.req.launch.threads = threads;
+    if (smem >= 0) s.req.launch.smem_dynamic = smem;
+    sync_block(s);
 }
 
 }  // namespace occ::ui

@@ -13,7 +13,7 @@ void draw_amd_picker_summary(AppState& s) {
     const io::AmdRequest& r = s.amd_req;
     if (!r.arch) return;
     const amd::AmdArch& a = *r.arch;
-    const std::string name = r.gpu ? r.gpu->name : std::string(a.isa);
+    const std::string name = io::amd_target_name(r);
     if (r.gpu)
         ImGui::TextWrapped("%s: %.*s %.*s, %d CUs", name.c_str(), static_cast<int>(a.isa.size()), a.isa.data(),
                            static_cast<int>(a.family.size()), a.family.data(), r.gpu->sm_count);

@@ -126,11 +126,14 @@ struct AdviceWords {
     std::string per = "SM";                                            // "CU", "WGP"
     std::string reg = "register";                                      // "VGPR"
     std::string regs = "registers";                                    // "VGPRs"
+    std::string regs_short = "regs";                                   // "VGPRs": table rows, "256 threads x 64 regs"
     std::string per_lane = "per thread";                               // "per lane"
     std::string regs_how = "e.g. __launch_bounds__ or -maxrregcount";  // how to ask the compiler for fewer
     std::string smem = "dynamic shared memory";                        // "dynamic LDS"
     std::string smem_short = "shared-memory";                          // "LDS"
+    std::string smem_abbrev = "smem";                                  // "LDS": table rows, "0 B dynamic smem"
     std::string pick = "cudaOccupancyMaxPotentialBlockSize's pick; ties go to the larger block";
+    std::string waves_metric = "Nsight Compute \"Waves Per SM\"";  // the profiler's name for the waves ("" none)
 };
 std::string block_size_sentence(const AdviceWords& w, int threads_now, int threads, double occ_before, double occ_after, int blocks_before,
                                 int blocks_after, std::int64_t min_grid);  // min_grid <= 0: unknown, not said

@@ -52,6 +52,8 @@ AmdRequest amd_target(std::string_view name);
 // The target of an AMD request: `arch` (a target) or `gpu` (an AMD GPU), not both; each error names
 // its field and lists what is known. Every AMD request kind reads its target here.
 AmdRequest read_amd_target(FieldReader& f);
+// The GPU's catalogue name, or the target's ("gfx942") when the request names only a target.
+std::string amd_target_name(const AmdRequest& r);
 // "MI300X is an AMD GPU" / "gfx942 is an AMD target", for messages that refuse a field.
 std::string amd_device_words(const AmdRequest& r);
 // Every AMD target occ models, "gfx908, gfx90a, ...", for messages that list what is known.

@@ -197,6 +197,10 @@ struct AdviseAnswer {
     std::optional<json> id;
 };
 Result<AdviseAnswer> answer_advise(const json& request);
+// The same for a request already read (the app's Advisor tab): target_blocks 0 = the blocks it has now;
+// cluster_size 0 = no clusters; layout nullptr = the device's GPC layout (gpc_layout).
+AdviseAnswer advise(const OccupancyRequest& in, SmemGrowth growth, int block_size_limit, int target_blocks, int cluster_size = 0,
+                    bool non_portable = false, const GpcLayout* layout = nullptr);
 json to_json(const AdviseAnswer& a);
 json api_advise(const json& request);    // to_json(answer_advise(request))
 json api_waves(const json& request);     // blocks per wave, waves, tail

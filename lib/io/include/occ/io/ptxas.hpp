@@ -207,6 +207,8 @@ struct PtxasAnswer {
 };
 Result<PtxasAnswer> answer_ptxas(const nlohmann::ordered_json& request);
 nlohmann::ordered_json to_json(const PtxasAnswer& a);
+// The device the rows ran on: the request's GPU or AMD target, else how each row chose its own.
+std::string rows_device(const PtxasAnswer& a);
 // to_json(answer_ptxas(request)), or {"error": ...} for a bad request.
 nlohmann::ordered_json api_ptxas(const nlohmann::ordered_json& request);
 

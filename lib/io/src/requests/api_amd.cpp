@@ -68,6 +68,8 @@ json target_defaults(const json& request) {
     return t.arch ? amd_request_to_json(t) : json::object();
 }
 
+std::string amd_target_name(const AmdRequest& r) { return r.gpu ? std::string(r.gpu->name) : std::string(r.arch->isa); }
+
 std::string amd_device_words(const AmdRequest& r) {
     return r.gpu ? std::string(r.gpu->name) + " is an AMD GPU" : std::string(r.arch->isa) + " is an AMD target";
 }
@@ -139,7 +141,7 @@ json amd_request_to_json(const AmdRequest& r) {
 json amd_device_to_json(const AmdRequest& r) {
     const AmdArch& a = *r.arch;
     json d;
-    d["name"] = r.gpu ? std::string(r.gpu->name) : std::string(a.isa);
+    d["name"] = amd_target_name(r);
     d["vendor"] = "AMD";
     d["isa"] = a.isa;
     d["family"] = a.family;

@@ -301,6 +301,11 @@ Result<PtxasAnswer> answer_ptxas(const json& request) {
     });
 }
 
+std::string rows_device(const PtxasAnswer& a) {
+    if (a.amd) return amd_target_name(*a.amd);
+    return a.has_device ? a.input.device.name : std::string("each on its own compute capability (AMD: its own target)");
+}
+
 json to_json(const PtxasAnswer& a) {
     const std::vector<PtxasKernel>& ks = a.log.kernels;
     json rows = json::array();
@@ -368,9 +373,7 @@ json to_json(const PtxasAnswer& a) {
           {"skipped_lines", a.log.skipped_lines},
           {"unknown_lines", a.log.unknown_lines}}},
         {"diagnostics", a.log.diagnostics},
-        {"device", a.amd          ? json(a.amd->gpu ? std::string(a.amd->gpu->name) : std::string(a.amd->arch->isa))
-                   : a.has_device ? json(a.input.device.name)
-                                  : json(nullptr)},
+        {"device", a.amd || a.has_device ? json(rows_device(a)) : json(nullptr)},
         {"input", input},
         {"error", a.error.empty() ? json(nullptr) : json(a.error)},
     };

@@ -236,32 +236,45 @@ Result<AdviseAnswer> answer_advise(const json& request) {
         refuse_amd_fields(f, dev.name);
         f.finish();
 
-        const KernelResources& k = req.kernel;
-        const LaunchConfig& l = req.launch;
-        a.now = compute_occupancy(dev, k, l);
-        // The suggestions are worded in core (advisor.hpp); an empty one has nothing to suggest.
-        auto say = [&](const std::string& s) {
-            if (!s.empty()) a.suggestions.push_back(s);
-        };
-        a.block = advise_block_size(dev, k, l, a.growth, a.block_size_limit);
-        if (a.block.ok()) say(block_size_suggestion(a.block, l.threads));
-        a.registers = advise_registers(dev, k, l);
-        a.shared_memory = advise_shared_memory(dev, k, l);
-        for (const ResourceAdvice* adv : {&a.registers, &a.shared_memory})
-            if (adv->ok()) {
-                say(cut_suggestion(*adv));
-                say(headroom_suggestion(*adv));
-            }
-        a.at_target = available_dynamic_smem(dev, k, l, has_target ? target_in : std::max(1, a.now.blocks_per_sm));
-        if (has_target) say(target_suggestion(a.at_target));
-        a.waves = compute_waves(a.now, dev.sm_count, l.grid_blocks, k.regs_per_thread);
-        say(waves_suggestion(a.waves));
-        if (ci.size > 0) {
-            a.clusters = compute_clusters(dev, k, l, ci.size, ci.non_portable, ci.layout);
-            say(clusters_suggestion(*a.clusters));
-        }
-        if (a.suggestions.empty()) say(no_change_suggestion(a.now));
+        AdviseAnswer done = advise(req, a.growth, a.block_size_limit, has_target ? target_in : 0, ci.size, ci.non_portable, &ci.layout);
+        done.id = std::move(a.id);
+        a = std::move(done);
     });
+}
+
+AdviseAnswer advise(const OccupancyRequest& in, SmemGrowth growth, int block_size_limit, int target_blocks, int cluster_size,
+                    bool non_portable, const GpcLayout* layout) {
+    AdviseAnswer a;
+    a.input = in;
+    a.growth = growth;
+    a.block_size_limit = block_size_limit;
+    const Device& dev = a.input.device;
+    const KernelResources& k = a.input.kernel;
+    const LaunchConfig& l = a.input.launch;
+    a.now = compute_occupancy(dev, k, l);
+    // The suggestions are worded in core (advisor.hpp); an empty one has nothing to suggest.
+    auto say = [&](const std::string& s) {
+        if (!s.empty()) a.suggestions.push_back(s);
+    };
+    a.block = advise_block_size(dev, k, l, a.growth, a.block_size_limit);
+    if (a.block.ok()) say(block_size_suggestion(a.block, l.threads));
+    a.registers = advise_registers(dev, k, l);
+    a.shared_memory = advise_shared_memory(dev, k, l);
+    for (const ResourceAdvice* adv : {&a.registers, &a.shared_memory})
+        if (adv->ok()) {
+            say(cut_suggestion(*adv));
+            say(headroom_suggestion(*adv));
+        }
+    a.at_target = available_dynamic_smem(dev, k, l, target_blocks > 0 ? target_blocks : std::max(1, a.now.blocks_per_sm));
+    if (target_blocks > 0) say(target_suggestion(a.at_target));
+    a.waves = compute_waves(a.now, dev.sm_count, l.grid_blocks, k.regs_per_thread);
+    say(waves_suggestion(a.waves));
+    if (cluster_size > 0) {
+        a.clusters = compute_clusters(dev, k, l, cluster_size, non_portable, layout ? *layout : gpc_layout(dev));
+        say(clusters_suggestion(*a.clusters));
+    }
+    if (a.suggestions.empty()) say(no_change_suggestion(a.now));
+    return a;
 }
 
 json to_json(const AdviseAnswer& a) {

@@ -7,12 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "artefacts/ptxas_lines.hpp"
 #include "occ/io/binary.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/schema.hpp"
 #include "occ/io/utf8.hpp"
 #include "ptxas_eval.hpp"
-#include "ptxas_lines.hpp"
 
 namespace occ::io {
 namespace {

@@ -15,8 +15,6 @@ namespace {
 
 namespace F = fields;
 
-std::string device_name(const AmdRequest& r) { return r.gpu ? std::string(r.gpu->name) : std::string(r.arch->isa); }
-
 template <typename T>
 json opt(const std::optional<T>& v) {
     return v ? json(*v) : json(nullptr);
@@ -44,7 +42,7 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
     if (!k.amd) {  // a CUDA kernel, an AMD device
         row.vendor_mismatch = true;
         row.error = "compiled for " + (k.arch.empty() ? std::string("an NVIDIA GPU") : k.arch + " (NVIDIA)") + ", but " +
-                    device_name(*a.amd) + " is an AMD GPU: give an NVIDIA gpu or cc, or leave the device out";
+                    amd_target_name(*a.amd) + " is an AMD GPU: give an NVIDIA gpu or cc, or leave the device out";
         return;
     }
     const std::string arch = k.arch.empty() ? std::string("an AMD target") : k.arch;
@@ -58,7 +56,7 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
     if (a.amd) {
         target = *a.amd;
         if (!k.arch.empty() && k.arch != target.arch->isa) {
-            row.error = "compiled for " + k.arch + ", which " + device_name(target) + " (" + std::string(target.arch->isa) +
+            row.error = "compiled for " + k.arch + ", which " + amd_target_name(target) + " (" + std::string(target.arch->isa) +
                         ") does not run (a code object runs on its own target only): give arch " + k.arch + ", or leave the device out";
             return;
         }
@@ -135,7 +133,7 @@ void evaluate_amd(const PtxasAnswer& a, PtxasRow& row) {
     }
     if (r.max_workgroup_size) kk.max_threads = *r.max_workgroup_size;
     amd::AmdOccupancyResult res = amd::compute_amd_occupancy(arch_rules, kk, launch);
-    row.amd_device = device_name(target);
+    row.amd_device = amd_target_name(target);
     if (!res.ok()) {
         row.error = res.error_message;
         return;
