@@ -105,6 +105,15 @@ void number_bounds(json& s, const FieldSpec& f) {
     s["maximum"] = f.dhi;
 }
 
+bool says(std::string_view doc, std::string_view word) { return doc.find(word) != std::string_view::npos; }
+// `types` and the JSON types doc_type names beside them: the readers of a few fields take either of
+// two forms, and their doc_type (docs/INPUTS.md's type column, held to the readers by its tests) says so.
+json also_types(json types, std::string_view doc) {
+    for (const char* t : {"object", "number"})
+        if (says(doc, t)) types.push_back(t);
+    return types.size() == 1 ? types[0] : types;
+}
+
 std::string describe(const FieldSpec& f) {
     std::string d(f.help);
     if (!f.unit.empty() && f.unit != "-") d += " (" + std::string(f.unit) + ")";
@@ -150,7 +159,9 @@ json mcp_field_schema(const FieldSpec& f) {
             s["enum"] = e;
             break;
         }
-        case FieldType::text: s["type"] = "string"; break;
+        case FieldType::text:  // a string; a few also take what their doc_type says ("string or object")
+            s["type"] = also_types(json::array({"string"}), f.doc_type);
+            break;
         case FieldType::cc: s["type"] = json::array({"string", "number"}); break;
         case FieldType::dims: {
             json item = {{"type", "integer"}};
@@ -166,14 +177,18 @@ json mcp_field_schema(const FieldSpec& f) {
             s["items"] = {{"type", json::array({"integer", "string", "null"})}};
             s["maxItems"] = 32;
             break;
-        case FieldType::list:
-            s["type"] = "array";
-            if (f.lo < f.hi) {
-                json item = {{"type", "integer"}};
-                integer_bounds(item, f);
+        case FieldType::list: {  // an array of what doc_type says ("array of integers"); some take an object too
+            s["type"] = also_types(json::array({"array"}), f.doc_type);
+            json item_types = json::array();
+            if (says(f.doc_type, "strings") || says(f.doc_type, "names")) item_types.push_back("string");
+            if (says(f.doc_type, "integers")) item_types.push_back("integer");
+            if (!item_types.empty()) {
+                json item = {{"type", item_types.size() == 1 ? item_types[0] : item_types}};
+                if (says(f.doc_type, "integers")) integer_bounds(item, f);
                 s["items"] = item;
             }
             break;
+        }
         case FieldType::device: s["type"] = "object"; break;
         case FieldType::objects:
             s["type"] = "array";
