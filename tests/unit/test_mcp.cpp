@@ -23,10 +23,10 @@ json reply_to(McpSession& s, std::string_view line) {
     CHECK(r["jsonrpc"] == "2.0");
     return r;
 }
-json reply_to(McpSession& s, const json& msg) { return reply_to(s, msg.dump()); }
+json reply_json(McpSession& s, const json& msg) { return reply_to(s, msg.dump()); }
 json call(McpSession& s, std::string_view tool, const json& arguments, int id = 7) {
-    return reply_to(s,
-                    json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", {{"name", tool}, {"arguments", arguments}}}});
+    return reply_json(
+        s, json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", {{"name", tool}, {"arguments", arguments}}}});
 }
 int error_code(const json& r) { return r.contains("error") ? r["error"]["code"].get<int>() : 0; }
 
