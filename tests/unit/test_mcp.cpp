@@ -154,7 +154,9 @@ TEST_CASE("mcp: a refused request is a tool error naming the field and its range
     CHECK(unknown["result"]["content"][0]["text"].get<std::string>().find("treads") != std::string::npos);
     CHECK(call(s, "occupancy", {{"gpu", "H100-SMX5"}})["result"]["isError"] == true);
     // An unknown tool and arguments that are no object are the client's protocol errors.
-    CHECK(error_code(call(s, "occupncy", json::object())) == -32602);
+    const json typo = call(s, "occupncy", json::object());
+    CHECK(error_code(typo) == -32602);
+    CHECK(typo["error"]["message"].get<std::string>().find("did you mean \"occupancy\"") != std::string::npos);
     CHECK(error_code(call(s, "occupancy", json::array({1}))) == -32602);
     CHECK(error_code(reply_to(s, R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":3}})")) == -32602);
 }

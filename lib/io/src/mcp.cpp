@@ -16,6 +16,7 @@
 #include "occ/io/api.hpp"
 #include "occ/io/fields.hpp"
 #include "occ/io/utf8.hpp"
+#include "occ/names.hpp"
 
 #ifndef OCC_VERSION
 #define OCC_VERSION "0.0.0"
@@ -114,9 +115,21 @@ json also_types(json types, std::string_view doc) {
     return types.size() == 1 ? types[0] : types;
 }
 
+// Whether `text` already has `words` (any case): the help of many fields names their unit.
+bool said(std::string_view text, std::string_view words) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (words.size() > text.size()) return false;
+    for (std::size_t i = 0; i + words.size() <= text.size(); ++i) {
+        std::size_t j = 0;
+        while (j < words.size() && lower(text[i + j]) == lower(words[j])) ++j;
+        if (j == words.size()) return true;
+    }
+    return false;
+}
+
 std::string describe(const FieldSpec& f) {
     std::string d(f.help);
-    if (!f.unit.empty() && f.unit != "-") d += " (" + std::string(f.unit) + ")";
+    if (!f.unit.empty() && f.unit != "-" && !said(f.help, f.unit)) d += " (" + std::string(f.unit) + ")";
     if (!d.empty() && d.back() != '.') d += '.';
     if (!f.doc_range.empty()) d += " Allowed: " + std::string(f.doc_range) + ".";
     if (!f.def.empty() && f.def != "-") d += " Default: " + std::string(f.def) + ".";
@@ -369,7 +382,14 @@ std::string reply(std::string_view line, McpSession& session) {
         return error_reply(id, mcp_error::invalid_params, "Invalid params: tools/call needs params.name, a string");
     const std::string name = params["name"].get<std::string>();
     const KindSpec* kind = find_kind(name);
-    if (!kind) return error_reply(id, mcp_error::invalid_params, "Unknown tool: " + utf8_prefix(name, 60) + "; the tools: " + tool_names());
+    if (!kind) {
+        Closest closest(name, /*swaps=*/true, /*prefix_bonus=*/true);
+        for (const KindSpec& k : request_kinds()) closest.offer(k.name);
+        const std::string best = closest.best();
+        return error_reply(id, mcp_error::invalid_params,
+                           "Unknown tool: " + utf8_prefix(name, 60) + (best.empty() ? "" : "; did you mean \"" + best + "\"?") +
+                               " (the tools: " + tool_names() + ")");
+    }
     json arguments = params.contains("arguments") ? params["arguments"] : json::object();
     if (arguments.is_null()) arguments = json::object();
     if (!arguments.is_object())
