@@ -219,3 +219,15 @@ test("occ mcp by hand: a malformed line is answered and the server goes on", () 
   assert.deepEqual(replies.map((x) => x.error?.code ?? "ok"), [-32700, -32600, "ok"]);
   assert.equal(replies[2].id, 2);
 });
+
+test("occ mcp by hand: a line over 4 MiB is refused unread, and a last line without its newline is answered", () => {
+  const huge = '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"' + "x".repeat(5 << 20) + '"}}';
+  const r = occ(["mcp"], huge + "\n" + '{"jsonrpc":"2.0","id":2,"method":"ping"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}');
+  assert.equal(r.status, 0, r.stderr);
+  const replies = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(replies.length, 3);
+  assert.equal(replies[0].error.code, -32600);
+  assert.equal(replies[0].id, null);
+  assert.match(replies[0].error.message, new RegExp(`${huge.length} bytes is over the limit of ${4 << 20} bytes`));
+  assert.deepEqual(replies.slice(1).map((x) => [x.id, x.result]), [[2, {}], [3, {}]]);
+});
