@@ -81,3 +81,9 @@ SRC
     (cd "$ROOT/tests/web" && npm install --no-audit --no-fund --silent >/dev/null)
   fi
 fi
+# The official MCP TypeScript SDK, whose client drives `occ mcp` in tests/mcp (CTest mcp.sdk_client,
+# part of the native suite: installed with --native-only too, wherever npm is).
+if [[ ! -d "$ROOT/tests/mcp/node_modules/@modelcontextprotocol/sdk" ]] && { [[ $NATIVE_ONLY -eq 0 ]] || command -v npm >/dev/null; }; then
+  echo "bootstrap: npm install @modelcontextprotocol/sdk (tests/mcp)" >&2
+  (cd "$ROOT/tests/mcp" && npm install --no-audit --no-fund --silent >/dev/null)
+fi

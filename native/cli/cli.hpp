@@ -94,6 +94,7 @@ void print_kernel_table(const io::PtxasAnswer& a);
 void add_kernels(CLI::App& app, Outcome& out);  // cmd_kernels.cpp
 void add_check(CLI::App& app, Outcome& out);    // cmd_check.cpp
 void add_memory(CLI::App& app, Outcome& out);   // cmd_memory.cpp: a kernel's PTX, access by access
+void add_mcp(CLI::App& app, Outcome& out);      // cmd_mcp.cpp: the MCP server (docs/MCP.md)
 
 // `occ coalesce` and `occ banks` (cmd_coalesce.cpp, cmd_banks.cpp): the same request fields.
 struct MemoryFlags : RequestOptions {

@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
         "  occ kernels build/app.so --gpu H100 --threads 256\n"
         "  occ memory kernels.ptx --kernel transpose_naive --block 32,32 --param 2=1024\n"
         "  echo '{\"gpu\":\"A100\",\"threads\":256,\"regs\":64}' | occ occupancy --batch\n"
-        "  occ gpus",
+        "  occ gpus\n"
+        "  occ mcp    (a Model Context Protocol server on stdio: docs/MCP.md)",
         "occ"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "occ 0.1.0");
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
     occ::cli::add_kernels(app, outcome);
     occ::cli::add_check(app, outcome);
     occ::cli::add_memory(app, outcome);
+    occ::cli::add_mcp(app, outcome);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
