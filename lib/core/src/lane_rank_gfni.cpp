@@ -94,7 +94,8 @@ namespace {
 // happens, so it is not worked out from this warp's span before the compares (that put a reduction
 // in front of them, and measured slower than the 32-bit compares): it is the last warp's, and a
 // false answer sets it from this warp's span for the next one.
-inline std::atomic<int> g_rank16_shift{0};  // (relaxed: any value gives exact answers)
+// (One for all threads, relaxed: any value gives exact answers; threads of other spans cost misses only.)
+inline std::atomic<int> g_rank16_shift{0};
 
 // Keys 16v .. 16v+15 (a: 16v .. 16v+7, b: the next 8) as 16-bit keys, in lane order.
 __attribute__((target("avx2"), always_inline)) inline __m256i keys16(__m256i a, __m256i b, __m128i shift) {
