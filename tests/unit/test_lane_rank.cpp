@@ -156,6 +156,44 @@ TEST_CASE("full_sector_rank32: every version's ranks, sorted sector addresses an
     }
 }
 
+TEST_CASE("full_sector_rank32: exact after warps of other spans (the 16-bit rank's shift is the last warp's)") {
+    // The x86 versions rank a wide gather on 16-bit keys shifted by the last warp's shift: here it is
+    // always stale. A wide warp (coarse shift) before 32 neighbouring sectors merges them; those (no
+    // shift) before a 4 MiB gather saturate it; both must still give the exact answers.
+    const int top = occ::detail::full_sector_rank32_level();
+    std::mt19937_64 rng(20261208);
+    const std::uint64_t amask = (std::uint64_t{1} << 56) - 8;  // 8-byte accesses
+    const std::uint64_t spans[] = {std::uint64_t{1} << 35, 32 * 32, std::uint64_t{1} << 22,
+                                   std::uint64_t{1} << 16, 32 * 32, std::uint64_t{1} << 30};
+    for (int level = 0; level <= top; ++level) {
+        CAPTURE(level);
+        for (int iter = 0; iter < 3000; ++iter) {
+            const std::uint64_t span = spans[iter % 6];
+            const std::uint64_t base = (std::uint64_t{1} << 44) + 8 * (rng() % 1000000);
+            std::array<std::uint64_t, 32> addr{};
+            if (span == 32 * 32) {  // 32 neighbouring sectors in a random order, distinct
+                std::array<std::uint64_t, 32> perm{};
+                for (std::size_t i = 0; i < 32; ++i) perm[i] = i;
+                std::shuffle(perm.begin(), perm.end(), rng);
+                for (std::size_t i = 0; i < 32; ++i) addr[i] = (base + 32 * perm[i] + 8 * (rng() % 4)) & amask;
+            } else {
+                for (auto& a : addr) a = (base + rng() % span) & amask;
+            }
+            std::set<std::uint64_t> sectors, lines;
+            for (const std::uint64_t a : addr) sectors.insert(a >> 5), lines.insert(a >> 7);
+            std::array<std::uint8_t, 32> below{};
+            std::array<std::uint64_t, 32> sorted{};
+            int got_lines = -1;
+            REQUIRE(occ::detail::full_sector_rank32_at(level, addr, amask, below, sorted, got_lines) == static_cast<int>(sectors.size()));
+            for (std::size_t i = 0; i < 32; ++i) CHECK(below[i] == std::distance(sectors.begin(), sectors.find(addr[i] >> 5)));
+            if (level == 0 || sectors.size() < 32) continue;
+            CHECK(got_lines == static_cast<int>(lines.size()));
+            std::size_t r = 0;
+            for (const std::uint64_t sec : sectors) CHECK(sorted[r++] == sec << 5);
+        }
+    }
+}
+
 namespace {
 
 // Each lane's count of distinct keys below its own, and the count of distinct keys, from a set.

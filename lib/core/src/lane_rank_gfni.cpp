@@ -7,6 +7,8 @@
 // [SECTION] A full warp's sectors, sorted
 #include "lane_rank_x86.hpp"
 
+#include <atomic>
+
 #ifdef OCC_X86_SIMD
 namespace occ::detail {
 namespace {
@@ -82,6 +84,69 @@ __attribute__((target("avx2,gfni"))) void one_word_banks32_gfni(const std::array
 
 namespace {
 
+// The rank's first two steps (smaller_counts) on 16-bit keys: half the compares and subtractions of
+// the 32-bit ones (two registers of 16 words against four of 8 dwords), for the usual wide gather.
+// A key becomes sat16(key >> shift) (vpsrad, then vpackssdw's signed saturation: Intel Intrinsics
+// Guide, _mm256_sra_epi32, _mm256_packs_epi32). Neither step reverses an order, so when the 32
+// words all differ their counts are the exact ranks, for any shift: true, and the ranks as bytes in
+// lane order (counts_to_bytes' layout). Else (shared sectors, or sectors the shift or the saturation
+// merged) false, and the caller counts the 32-bit keys. The shift only decides how often that
+// happens, so it is not worked out from this warp's span before the compares (that put a reduction
+// in front of them, and measured slower than the 32-bit compares): it is the last warp's, and a
+// false answer sets it from this warp's span for the next one.
+// (One for all threads, relaxed: any value gives exact answers; threads of other spans cost misses only.)
+inline std::atomic<int> g_rank16_shift{0};
+
+// Keys 16v .. 16v+15 (a: 16v .. 16v+7, b: the next 8) as 16-bit keys, in lane order.
+__attribute__((target("avx2"), always_inline)) inline __m256i keys16(__m256i a, __m256i b, __m128i shift) {
+    return _mm256_permute4x64_epi64(_mm256_packs_epi32(_mm256_sra_epi32(a, shift), _mm256_sra_epi32(b, shift)), 0xd8);
+}
+// The shift that puts every key of k[] in 16 bits: |key| < 2^w, w = bit_width of the OR of the keys'
+// magnitude bits (k ^ k >> 31: k, or -k - 1 for a negative one); keys are within 2^30 of 0
+// (sector_keys_avx2), so at most 15.
+__attribute__((target("avx2"), always_inline)) inline int shift16(const __m256i k[4]) {
+    __m256i mag = _mm256_setzero_si256();
+    for (int v = 0; v < 4; ++v) mag = _mm256_or_si256(mag, _mm256_xor_si256(k[v], _mm256_srai_epi32(k[v], 31)));
+    mag = _mm256_or_si256(mag, _mm256_permute2x128_si256(mag, mag, 1));
+    mag = _mm256_or_si256(mag, _mm256_shuffle_epi32(mag, 0x4e));
+    mag = _mm256_or_si256(mag, _mm256_shuffle_epi32(mag, 0xb1));
+    const int w = std::bit_width(static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm256_castsi256_si128(mag))));
+    return w > 15 ? w - 15 : 0;
+}
+__attribute__((target("avx2,popcnt"), always_inline)) inline bool distinct_ranks16(const std::array<std::int32_t, 32>& key,
+                                                                                   __m256i& ranks) {
+    const __m256i* kp = reinterpret_cast<const __m256i*>(key.data());
+    const __m256i k[4] = {_mm256_loadu_si256(kp), _mm256_loadu_si256(kp + 1), _mm256_loadu_si256(kp + 2), _mm256_loadu_si256(kp + 3)};
+    const int guess = g_rank16_shift.load(std::memory_order_relaxed);
+    const __m128i shift = _mm_cvtsi32_si128(guess);
+    const __m256i h0 = keys16(k[0], k[1], shift), h1 = keys16(k[2], k[3], shift);
+    // Key j broadcast in registers (a store and 16-bit reloads measured slower): each 128-bit half of
+    // h0, h1 in both halves, then one byte shuffle per key.
+    const __m256i half[4] = {_mm256_permute2x128_si256(h0, h0, 0x00), _mm256_permute2x128_si256(h0, h0, 0x11),
+                             _mm256_permute2x128_si256(h1, h1, 0x00), _mm256_permute2x128_si256(h1, h1, 0x11)};
+    __m256i c0 = _mm256_setzero_si256(), c1 = c0;
+#pragma GCC unroll 32
+    for (int j = 0; j < 32; ++j) {
+        const char b = static_cast<char>(2 * (j & 7));
+        const __m256i kj = _mm256_shuffle_epi8(
+            half[j >> 3], _mm256_setr_epi8(b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b,
+                                           b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1, b, b + 1));
+        c0 = _mm256_sub_epi16(c0, _mm256_cmpgt_epi16(h0, kj));  // -1 where key[j] < key[i]
+        c1 = _mm256_sub_epi16(c1, _mm256_cmpgt_epi16(h1, kj));
+    }
+    // All 32 words differ exactly when the counts add up to 32 * 31 / 2 (each pair of different words
+    // adds one, each pair of equal ones nothing). The counts are below 32, so each fits a byte:
+    // vpsadbw sums them, and vpackuswb makes them the ranks' bytes.
+    const __m256i sums = _mm256_sad_epu8(_mm256_add_epi16(c0, c1), _mm256_setzero_si256());
+    const __m128i total = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+    if (_mm_cvtsi128_si32(_mm_add_epi64(total, _mm_unpackhi_epi64(total, total))) == 32 * 31 / 2) {
+        ranks = _mm256_permute4x64_epi64(_mm256_packus_epi16(c0, c1), 0xd8);
+        return true;
+    }
+    if (const int want = shift16(k); want != guess) g_rank16_shift.store(want, std::memory_order_relaxed);
+    return false;
+}
+
 // full_sector_rank32's first half for the sorted versions (AVX2 + GFNI): the keys (into `key`) and
 // their ranks (into below). When the 32 sectors are distinct (32 returned), the sorted order too: the
 // ranks' bucket transpose (bucket_lanes_gfni, the rank as the bucket), into `at` (dword r: the lane
@@ -92,10 +157,13 @@ __attribute__((target("avx2,popcnt,gfni"), always_inline)) inline int ranks_in_o
                                                                                      std::array<std::uint8_t, 32>& below,
                                                                                      std::array<std::int32_t, 32>& key, __m256i at[4]) {
     if (!sector_keys_avx2<true>(addr, amask, 0xffffffffu, key)) return -1;
-    __m256i c[4];
-    const std::uint32_t firsts = smaller_counts(key, c);  // (in AVX-512, masks adding one: 51 ns a gather against 37)
-    if (firsts != 0xffffffffu) return dense_below(c, firsts, below);
-    const __m256i ranks = counts_to_bytes(c);
+    __m256i ranks;
+    if (!distinct_ranks16(key, ranks)) {
+        __m256i c[4];
+        const std::uint32_t firsts = smaller_counts(key, c);  // (in AVX-512, masks adding one: 51 ns a gather against 37)
+        if (firsts != 0xffffffffu) return dense_below(c, firsts, below);
+        ranks = counts_to_bytes(c);
+    }
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(below.data()), ranks);
     bucket_lanes_gfni(ranks, at);
     return 32;
