@@ -98,7 +98,9 @@ answer does not have is refused with the list of those it has.)help",
         }
         // A launch the model refuses still has an answer (every limit, and why) in its JSON; the
         // table of a refused launch would show zeros, so the human output is the error alone.
-        out.code = run_answer(o->request, o->as_json, io::occupancy_view, print_human, [](const io::OccupancyView& v) { return v.error; });
+        out.code = run_answer(
+            o->request, o->as_json, [](const json& r) { return io::occupancy_view(r); }, print_human,
+            [](const io::OccupancyView& v) { return v.error; });
     });
 }
 

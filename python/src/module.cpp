@@ -148,17 +148,8 @@ bool has_error(const json& out) {
 
 // Kinds whose request is one kernel launch: there an impossible launch (too much shared memory,
 // too many registers for the block) is an answer with 0 blocks and the reason in "error", not a
-// bad request. The model says which is which: blocks_per_sm_fast is -1 only for inputs outside
-// its ranges.
+// bad request; io::launch_in_range says which is which.
 bool is_launch_kind(std::string_view kind) { return kind == "occupancy" || kind == "advise" || kind == "waves" || kind == "clusters"; }
-
-bool launch_is_valid(const json& request) {
-    // Called for an answer with more than an error. An AMD answer that has one is a launch that
-    // fails (amd_launch_fails; AMD's range errors are refusals: io::answer_amd_occupancy).
-    if (occ::io::request_vendor(request) == occ::io::Vendor::amd) return true;
-    const auto r = occ::io::read_occupancy_request(request);
-    return r && occ::blocks_per_sm_fast(r->device.arch, r->kernel, r->launch) >= 0;
-}
 
 json call_json(std::string_view kind, const json& request) {
     json out;
@@ -167,7 +158,7 @@ json call_json(std::string_view kind, const json& request) {
         out = occ::io::handle(kind, request);
     }
     if (!has_error(out)) return out;
-    const bool answer = out.size() > 1 && is_launch_kind(kind) && launch_is_valid(request);
+    const bool answer = out.size() > 1 && is_launch_kind(kind) && occ::io::launch_in_range(request);
     if (!answer) throw py::value_error(out["error"].get<std::string>());
     return out;
 }

@@ -69,7 +69,7 @@ TEST_CASE("recompute: the first frame has the result; the heatmap follows and eq
     CHECK(shown.find("Block size x registers") == std::string::npos);
     CHECK(current(s, Part::result));
     CHECK(s.derived.result.blocks_per_sm == occ::compute_occupancy(s.req.device, s.req.kernel, s.req.launch).blocks_per_sm);
-    CHECK(!s.derived.table.empty());
+    CHECK(!s.derived.view.rows.empty());
     CHECK(runs(s, Part::heatmap) == 0);
     CHECK(s.derived.recompute.waiting);
     // The menu bar's figure is what was computed for these inputs: the result alone so far.

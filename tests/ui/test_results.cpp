@@ -7,6 +7,7 @@
 #include <string>
 
 #include "headless.hpp"
+#include "occ/explain.hpp"
 #include "occ/io/ncu.hpp"
 #include "occ/io/table.hpp"
 #include "scenario.hpp"
@@ -27,6 +28,13 @@ const occ::io::TableRow* row(const std::vector<occ::io::TableRow>& rows, const s
     return nullptr;
 }
 
+// A limit's row, found by its limiter's key ("registers", "vgprs").
+const occ::io::TableRow* limit(const std::vector<occ::io::TableRow>& rows, const std::string& key) {
+    for (const occ::io::TableRow& r : rows)
+        if (r.limiter && r.limiter->key == key) return &r;
+    return nullptr;
+}
+
 }  // namespace
 
 TEST_CASE("the result panel and the export are occ::io::occupancy_table's rows, built in refresh") {
@@ -40,17 +48,26 @@ TEST_CASE("the result panel and the export are occ::io::occupancy_table's rows, 
     occ::ui::refresh(s);
     const occ::WaveResult waves = occ::compute_waves(s.derived.result, s.req.device.sm_count, 1000, s.req.kernel.regs_per_thread);
     const std::vector<occ::io::TableRow> cli = occ::io::occupancy_table(s.req, s.derived.result, &waves);
-    REQUIRE(s.derived.table.size() == cli.size());
+    REQUIRE(s.derived.view.rows.size() == cli.size());
     for (std::size_t i = 0; i < cli.size(); ++i) {
-        CHECK(s.derived.table[i].key == cli[i].key);
-        CHECK(s.derived.table[i].value == cli[i].value);
+        CHECK(s.derived.view.rows[i].key == cli[i].key);
+        CHECK(s.derived.view.rows[i].value == cli[i].value);
     }
-    const occ::io::TableRow* regs = row(s.derived.table, "Registers");
+    const occ::io::TableRow* regs = limit(s.derived.view.rows, "registers");
     REQUIRE(regs);
+    CHECK(regs->key == "Registers");
     CHECK(regs->hit);
     CHECK(regs->value == "4 blocks");
-    CHECK(row(s.derived.table, "Driver's config"));
-    CHECK(row(s.derived.table, "Waves"));
+    // The headline and the answer are the CLI's for the same request (io::occupancy_view).
+    const occ::io::OccupancyView& v = s.derived.view;
+    CHECK(occ::io::to_json(v) == occ::io::handle("occupancy", occ::io::occupancy_request_to_json(s.req)));
+    CHECK(v.ok);
+    CHECK(v.occupancy == 0.5);
+    CHECK(v.counts == "4 blocks · 32 of 64 warps · 1,024 threads per SM");
+    CHECK(v.summary == occ::summarize(s.derived.result));
+    CHECK(v.limit_column == "blocks/SM");
+    CHECK(row(s.derived.view.rows, "Driver's config"));
+    CHECK(row(s.derived.view.rows, "Waves"));
     const std::string md = app.result_table("markdown");
     CHECK(md == *occ::io::format_table(cli, "markdown"));
     CHECK(md.find("| Occupancy | 50% (32 of 64 warps per SM) |") != std::string::npos);
@@ -240,17 +257,21 @@ TEST_CASE("AMD: the result panel is io::amd_occupancy_table's rows, and the scen
     const occ::Result<occ::io::AmdAnswer> cli = occ::io::answer_amd_occupancy(occ::io::json::parse(request));
     REQUIRE(cli);
     const std::vector<occ::io::TableRow> rows = occ::io::amd_occupancy_table(*cli);
-    REQUIRE(s.derived.table.size() == rows.size());
+    REQUIRE(s.derived.view.rows.size() == rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        CHECK(s.derived.table[i].key == rows[i].key);
-        CHECK(s.derived.table[i].value == rows[i].value);
-        CHECK(s.derived.table[i].note == rows[i].note);
-        CHECK(s.derived.table[i].hit == rows[i].hit);
+        CHECK(s.derived.view.rows[i].key == rows[i].key);
+        CHECK(s.derived.view.rows[i].value == rows[i].value);
+        CHECK(s.derived.view.rows[i].note == rows[i].note);
+        CHECK(s.derived.view.rows[i].hit == rows[i].hit);
     }
     CHECK(s.derived.amd.result.workgroups_per_cu == 4);
     CHECK(s.derived.amd.result.waves_per_simd == 4);
-    const occ::io::TableRow* vgprs = row(s.derived.table, "VGPRs");
+    const occ::io::TableRow* vgprs = limit(s.derived.view.rows, "vgprs");
     REQUIRE(vgprs);
+    CHECK(vgprs->key == "VGPRs");
+    CHECK(occ::io::to_json(s.derived.view) == occ::io::handle("occupancy", occ::io::json::parse(request)));
+    CHECK(s.derived.view.counts.rfind("4 of 8 waves per SIMD · ", 0) == 0);
+    CHECK(s.derived.view.limit_column == "groups/CU");
     CHECK(vgprs->hit);
     CHECK(vgprs->value == "4 workgroups");
     CHECK(vgprs->count == "4");
@@ -270,7 +291,7 @@ TEST_CASE("AMD: the result panel is io::amd_occupancy_table's rows, and the scen
         }
     CHECK(drawn("One CU, filled with resident workgroups"));
     // The one result panel, in AMD's words: the count column's header and the limit's count.
-    CHECK(drawn("Groups / CU"));
+    CHECK(drawn("Groups/CU"));
     CHECK(drawn("4 workgroups"));
     CHECK(drawn("50%"));
     CHECK(app.result_table("markdown") == *occ::io::format_table(rows, "markdown"));

@@ -12,19 +12,7 @@ void compute_amd_result(AppState& s) {
     d.amd = io::AmdAnswer{};
     d.amd.input = s.amd_req;
     if (s.amd_req.arch) d.amd.result = amd::compute_amd_occupancy(*s.amd_req.arch, s.amd_req.kernel, s.amd_req.launch);
-    d.table = io::amd_occupancy_table(d.amd);
-    const amd::AmdOccupancyResult& r = d.amd.result;
-    Headline& h = d.headline;
-    h.ok = r.ok();
-    h.occupancy = r.occupancy;
-    h.what = "Occupancy = resident waves per SIMD / the most a SIMD holds (what AMD's tools call occupancy).";
-    const io::TableRow* active = io::find_row(d.table, io::RowId::active);
-    h.counts = r.ok() ? std::to_string(r.waves_per_simd) + " of " + std::to_string(r.max_waves_per_simd) + " waves per SIMD · " +
-                            (active ? active->key + ": " + active->value : std::string())
-                      : std::string();
-    h.summary = io::row_value(d.table, io::RowId::summary);
-    h.error = r.ok() ? std::string() : r.error_message;
-    h.limit_column = "Groups / " + std::string(r.wgp_mode ? "WGP" : "CU");
+    d.view = io::occupancy_view(d.amd);
 }
 
 // Occupancy in % for workgroups of 1..(1024 / wave) waves (columns) x VGPRs 0..max_vgprs (rows),

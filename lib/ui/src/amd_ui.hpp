@@ -10,7 +10,7 @@
 namespace occ::ui {
 
 // [SECTION] State (amd_state.cpp)
-// The answer and derived.table for AppState::amd_req (the result part).
+// The answer and derived.view for AppState::amd_req (the result part).
 void compute_amd_result(AppState& s);
 // The heatmap part: occupancy over workgroup size (one column per wave) x VGPRs 0..max.
 void refresh_amd_heatmap(AppState& s);

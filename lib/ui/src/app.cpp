@@ -363,7 +363,7 @@ bool App::take_scenario_changed() {
 
 std::string App::result_table(std::string_view format) {
     ready(*state_, Part::result, /*now=*/true);
-    Result<std::string> t = io::format_table(state_->derived.table, format);
+    Result<std::string> t = io::format_table(state_->derived.view.rows, format);
     return t ? *t : t.error;
 }
 

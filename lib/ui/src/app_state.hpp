@@ -251,23 +251,12 @@ struct Heatmap {
     void (*use)(AppState&, int threads, int regs) = nullptr;  // a click: set both inputs
 };
 
-// The result panel's headline in the target's words, set by either vendor's result (state.cpp,
-// amd_state.cpp); the panel draws this and Derived::table and nothing vendor-specific.
-struct Headline {
-    bool ok = false;
-    double occupancy = 0.0;    // 0..1, the big figure
-    const char* what = "";     // what the figure is (its tooltip)
-    std::string counts;        // "4 blocks · 32 of 64 warps · 1,024 threads per SM"
-    std::string summary;       // "limited by registers"; "launch fails: ..."
-    std::string error;         // why the launch fails, in full ("" when it fits)
-    std::string limit_column;  // the limit table's count column: "Blocks / SM", "Groups / CU"
-};
-
 struct Derived {
     OccupancyResult result;
-    // The result as rows (occ::io::occupancy_table): the result panel draws them and the page's
-    // Markdown/CSV export formats them, so both word the numbers like the CLI.
-    std::vector<io::TableRow> table;
+    // Either vendor's answer as the faces print it (io::occupancy_view): the result panel draws its
+    // headline and rows, the page's Markdown/CSV export formats the rows, so both word the numbers
+    // like the CLI.
+    io::OccupancyView view;
     std::vector<SweepPoint> by_threads, by_regs, by_smem;
     // The same sweeps as plot series (x in the input's unit, y = occupancy in %).
     std::vector<float> threads_x, threads_y, regs_x, regs_y, smem_x, smem_y;
@@ -276,9 +265,8 @@ struct Derived {
     // fills it (the heatmap's cells are sampled from it).
     std::vector<std::uint8_t> grid_full;
     Heatmap heatmap;
-    // An AMD scenario's answer (AppState::amd): `table` then holds io::amd_occupancy_table's rows.
+    // An AMD scenario's answer (AppState::amd), which `view` shows.
     io::AmdAnswer amd;
-    Headline headline;
     Hints hints;
     WaveResult waves;
     MemoryDerived memory;
@@ -357,6 +345,10 @@ bool ready(AppState& s, Part p, bool now = false);
 double recompute_ms(const AppState& s);
 // Keeps launch.threads and block[] consistent after either changed.
 void sync_block(AppState& s);
+// The scenario as an occupancy request of its target's vendor (what `occ occupancy --batch` reads),
+// and the name of its GPU or AMD target.
+io::json scenario_request(const AppState& s);
+std::string scenario_device_name(const AppState& s);
 // The Advisor's "Use this block size": the scenario's block becomes `threads` x 1 x 1, and its dynamic
 // shared memory (LDS) `smem` where that is not -1.
 void use_block_size(AppState& s, int threads, std::int64_t smem);

@@ -379,7 +379,7 @@ Result<UiPart> read_ui(json ui, const UiPart& current) {
 }  // namespace
 
 std::string scenario_to_json(const AppState& s) {
-    json req = s.amd ? io::amd_request_to_json(s.amd_req) : io::occupancy_request_to_json(s.req);
+    json req = scenario_request(s);
     json out = json::object();
     if (!s.amd && s.device_kind == DeviceKind::custom) {
         req.erase("gpu");

@@ -227,44 +227,34 @@ void refresh_memory_tile(AppState& s) {
 void refresh_advisor(AppState& s) {
     const AdvisorInputs& in = s.advisor;
     AdvisorDerived& a = s.derived.advisor;
+    a.view = {};
     a.ptxas = {};
     a.kernels = {};
+    if (s.amd && !s.amd_req.arch) return;
     // As the advise request reads the scenario: the growth per thread is on top of its dynamic shared
     // memory (smem_fixed defaults to smem_dynamic), and the launch now has the grown amount.
     if (s.amd) {
-        a.view = {};
-        if (!s.amd_req.arch) return;
         io::AmdRequest req = s.amd_req;
         const SmemGrowth growth{req.launch.lds_dynamic, in.smem_per_thread};
         req.launch.lds_dynamic = growth.at(req.launch.threads);
         a.view = io::advice_view(io::amd_advise(req, growth, in.block_size_limit, in.target_blocks, req.grid));
-        // A pasted or dropped AMD log or rocprof-compute analysis: its kernels on this GPU and launch.
-        if (!s.ptxas_log.empty()) {
-            io::json log_req = io::amd_request_to_json(s.amd_req);
-            for (const char* key : {"regs", "agprs", "sgprs", "smem_static", "grid"}) log_req.erase(key);
-            log_req["log"] = s.ptxas_log;
-            a.ptxas = io::answer_ptxas(log_req);
-        }
-        return;
+    } else {
+        io::OccupancyRequest req = s.req;
+        const SmemGrowth growth{req.launch.smem_dynamic, in.smem_per_thread};
+        req.launch.smem_dynamic = growth.at(req.launch.threads);
+        a.view = io::advice_view(io::advise(req, growth, in.block_size_limit, in.target_blocks,
+                                            req.device.arch.clusters ? in.cluster_size : 0, in.non_portable));
     }
-    io::OccupancyRequest req = s.req;
-    const SmemGrowth growth{req.launch.smem_dynamic, in.smem_per_thread};
-    req.launch.smem_dynamic = growth.at(req.launch.threads);
-    a.view = io::advice_view(
-        io::advise(req, growth, in.block_size_limit, in.target_blocks, req.device.arch.clusters ? in.cluster_size : 0, in.non_portable));
-    if (!s.ptxas_log.empty()) {
-        // The log supplies each kernel's registers, static shared memory and barriers.
-        io::json log_req = io::occupancy_request_to_json(s.req);
-        for (const char* key : {"regs", "smem_static", "barriers"}) log_req.erase(key);
-        log_req["log"] = s.ptxas_log;
-        a.ptxas = io::answer_ptxas(log_req);
-    }
-    if (!s.binaries.empty()) {
-        // The binaries supply each kernel's registers, static shared memory and barriers.
-        io::json bin_req = io::occupancy_request_to_json(s.req);
-        for (const char* key : {"regs", "smem_static", "barriers"}) bin_req.erase(key);
-        a.kernels = io::answer_kernels(bin_req, s.binaries);
-    }
+    // A pasted or dropped compiler log (AMD: also a rocprof-compute analysis), or binaries: each
+    // kernel's registers, static shared memory and barriers (AMD: VGPRs, AGPRs, SGPRs, LDS; its rows
+    // take no grid) come from them, the rest from the scenario.
+    io::json req = scenario_request(s);
+    for (const char* key : {"regs", "agprs", "sgprs", "smem_static", "barriers"}) req.erase(key);
+    if (s.amd) req.erase("grid");
+    if (!s.binaries.empty() && !s.amd) a.kernels = io::answer_kernels(req, s.binaries);
+    if (s.ptxas_log.empty()) return;
+    req["log"] = s.ptxas_log;
+    a.ptxas = io::answer_ptxas(req);
 }
 
 // The roofline's preset operations, each sized by the inputs.
@@ -306,7 +296,7 @@ void refresh_roofline(AppState& s) {
     RooflineDerived& r = s.derived.roofline;
     r.follows_scenario = in.gpu.empty();
     r.note.clear();
-    const std::string scenario_gpu = s.amd ? io::amd_target_name(s.amd_req) : s.req.device.name;
+    const std::string scenario_gpu = scenario_device_name(s);
     std::optional<RooflineDevice> dev = find_roofline_device(r.follows_scenario ? scenario_gpu : in.gpu);
     if (!dev) {
         const std::span<const RooflineDevice> all = roofline_devices();
@@ -483,17 +473,10 @@ void compute_result(AppState& s) {
     Derived& d = s.derived;
     d.result = compute_occupancy(s.req.device, s.req.kernel, s.req.launch);
     d.waves = compute_waves(d.result, s.req.device.sm_count, s.req.launch.grid_blocks, s.req.kernel.regs_per_thread);
-    d.table = io::occupancy_table(s.req, d.result, &d.waves);
-    const OccupancyResult& r = d.result;
-    Headline& h = d.headline;
-    h.ok = r.ok();
-    h.occupancy = r.occupancy;
-    h.what = "Theoretical occupancy = resident warps per SM / maximum warps per SM.";
-    h.counts = std::to_string(r.blocks_per_sm) + (r.blocks_per_sm == 1 ? " block" : " blocks") + " · " + std::to_string(r.warps_per_sm) +
-               " of " + std::to_string(r.max_warps_per_sm) + " warps · " + format_count(r.threads_per_sm) + " threads per SM";
-    h.summary = summarize(r);
-    h.error = r.ok() ? std::string() : r.error_message();
-    h.limit_column = "Blocks / SM";
+    io::OccupancyAnswer a;
+    a.input = s.req;
+    a.result = d.result;
+    d.view = io::occupancy_view(a);
 }
 
 void compute_part(AppState& s, Part p) {
@@ -598,5 +581,9 @@ void use_block_size(AppState& s, int threads, std::int64_t smem) {
     if (smem >= 0) s.req.launch.smem_dynamic = smem;
     sync_block(s);
 }
+
+io::json scenario_request(const AppState& s) { return s.amd ? io::amd_request_to_json(s.amd_req) : io::occupancy_request_to_json(s.req); }
+
+std::string scenario_device_name(const AppState& s) { return s.amd ? io::amd_target_name(s.amd_req) : s.req.device.name; }
 
 }  // namespace occ::ui

@@ -21,7 +21,7 @@ namespace {
 // `occ occupancy --batch` answers it (either vendor), so a number beyond the device's limit says
 // what the CLI says.
 std::string refusal(const AppState& s, const io::FieldSpec& spec, std::int64_t v) {
-    io::json req = s.amd ? io::amd_request_to_json(s.amd_req) : io::occupancy_request_to_json(s.req);
+    io::json req = scenario_request(s);
     if (spec.key == io::fields::threads.key) req.erase(std::string(io::fields::block.key));
     req[std::string(spec.key)] = v;
     const io::json a = io::handle("occupancy", req);

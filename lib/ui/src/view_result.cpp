@@ -37,14 +37,14 @@ void error_text(const std::string& text) {
 }  // namespace
 
 void draw_result_headline(AppState& s) {
-    const Headline& h = s.derived.headline;
+    const io::OccupancyView& h = s.derived.view;
     // The occupancy, large, in the limiter's colour; the counts and the limiter wrap beside it.
-    ImGui::PushStyleColor(ImGuiCol_Text, h.ok ? rows_color(s.derived.table) : error_color());
+    ImGui::PushStyleColor(ImGuiCol_Text, h.ok ? rows_color(h.rows) : error_color());
     push_big_font();
     ImGui::TextUnformatted(h.ok ? format_percent(h.occupancy).c_str() : "n/a");
     ImGui::PopFont();
     ImGui::PopStyleColor();
-    item_tooltip(h.what);
+    item_tooltip(h.what.c_str());
     ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(0);
@@ -56,18 +56,19 @@ void draw_result_headline(AppState& s) {
 }
 
 void draw_result(AppState& s, bool headline) {
-    const Headline& h = s.derived.headline;
+    const io::OccupancyView& h = s.derived.view;
     section("Result");
     if (headline) draw_result_headline(s);
     if (!h.error.empty()) error_text(h.error);
     ImGui::Spacing();
 
-    const std::vector<io::TableRow>& rows = s.derived.table;
+    const std::vector<io::TableRow>& rows = h.rows;
     const ImGuiTableFlags tf = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     // The Limit column fits the longest limiter shown (the swatch, a gap and its title).
     // The count column fits its header and the longest count ("12 workgroups").
-    const char* per = h.limit_column.c_str();
-    float limit_w = em(7), count_w = std::max(em(5), ImGui::CalcTextSize(per).x);
+    std::string per = h.limit_column;  // "Blocks/SM", "Groups/CU": a heading, capitalised
+    if (!per.empty() && per[0] >= 'a' && per[0] <= 'z') per[0] = static_cast<char>(per[0] - 'a' + 'A');
+    float limit_w = em(7), count_w = std::max(em(5), ImGui::CalcTextSize(per.c_str()).x);
     for (const io::TableRow& row : rows)
         if (row.limiter) {
             limit_w = std::max(
@@ -76,7 +77,7 @@ void draw_result(AppState& s, bool headline) {
         }
     if (ImGui::BeginTable("limits", 3, tf)) {
         ImGui::TableSetupColumn("Limit", ImGuiTableColumnFlags_WidthFixed, limit_w);
-        ImGui::TableSetupColumn(per, ImGuiTableColumnFlags_WidthFixed, count_w);
+        ImGui::TableSetupColumn(per.c_str(), ImGuiTableColumnFlags_WidthFixed, count_w);
         ImGui::TableSetupColumn("Why", ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
         for (const io::TableRow& row : rows) {

@@ -76,7 +76,7 @@ void draw_cu(AppState& s) {
     section(r.wgp_mode ? "One WGP (two CUs), filled with resident workgroups" : "One CU, filled with resident workgroups");
     ImGui::PushTextWrapPos(0);
     if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No workgroup fits: %s", r.error_message.c_str());
-    unpictured_limiters(s.derived.table);
+    unpictured_limiters(s.derived.view.rows);
     ImGui::PopTextWrapPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float fh = ImGui::GetTextLineHeight();
@@ -173,7 +173,7 @@ void draw_sm(AppState& s) {
     ImGui::PushTextWrapPos(0);
     if (r.partitioned_gc_active) ImGui::TextDisabled("Partitioned global caching: each block is confined to half the SM.");
     if (!r.ok()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(error_color()), "No block fits: %s", r.error_message().c_str());
-    unpictured_limiters(s.derived.table);
+    unpictured_limiters(s.derived.view.rows);
     ImGui::PopTextWrapPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float fh = ImGui::GetTextLineHeight();

@@ -118,6 +118,13 @@ json sweep_to_json(const std::vector<SweepPoint>& pts, const std::string& input)
     return json{{"input", input}, {"points", points}};
 }
 
+bool launch_in_range(const json& request) {
+    if (request_vendor(request) == Vendor::amd) return true;
+    const Result<OccupancyRequest> r = read_occupancy_request(request);
+    // blocks_per_sm_fast is -1 only for inputs outside the model's ranges.
+    return r && blocks_per_sm_fast(r->device.arch, r->kernel, r->launch) >= 0;
+}
+
 Result<OccupancyAnswer> answer_occupancy(const json& request) {
     return answer_with<OccupancyAnswer>(request, "occupancy request", [](FieldReader& f, OccupancyAnswer& a) {
         a.input = read_occupancy_request(f);

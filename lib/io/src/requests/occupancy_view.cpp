@@ -11,7 +11,9 @@ namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-OccupancyView nvidia_view(const OccupancyAnswer& a) {
+}  // namespace
+
+OccupancyView occupancy_view(const OccupancyAnswer& a) {
     const OccupancyRequest& q = a.input;
     const OccupancyResult& r = a.result;
     const Device& d = q.device;
@@ -25,6 +27,12 @@ OccupancyView nvidia_view(const OccupancyAnswer& a) {
     v.per = "SM";
     v.limit_column = "blocks/SM";
     if (!r.ok()) v.error = r.error_message();
+    v.ok = r.ok();
+    v.occupancy = r.occupancy;
+    v.what = "Theoretical occupancy = resident warps per SM / maximum warps per SM.";
+    v.counts = str(r.blocks_per_sm) + (r.blocks_per_sm == 1 ? " block" : " blocks") + " · " + str(r.warps_per_sm) + " of " +
+               str(r.max_warps_per_sm) + " warps · " + format_count(r.threads_per_sm) + " threads per SM";
+    v.summary = summarize(r);
     // The step function of a sweep: one line per range of the swept input with the same answer.
     v.sweep_input = a.sweep_input;
     const bool bytes = a.sweep_input == "smem_dynamic";
@@ -39,10 +47,11 @@ OccupancyView nvidia_view(const OccupancyAnswer& a) {
     return v;
 }
 
-OccupancyView amd_view(const AmdAnswer& a) {
+OccupancyView occupancy_view(const AmdAnswer& a) {
+    OccupancyView v;
+    if (!a.input.arch) return v;
     const amd::AmdArch& arch = *a.input.arch;
     const amd::AmdOccupancyResult& r = a.result;
-    OccupancyView v;
     v.per = r.wgp_mode ? "WGP" : "CU";
     if (a.input.gpu) {
         v.name = a.input.gpu->name;
@@ -56,21 +65,22 @@ OccupancyView amd_view(const AmdAnswer& a) {
                row_value(v.rows, RowId::shared_memory);
     v.limit_column = "groups/" + v.per;
     if (!r.ok()) v.error = r.error_message;
+    v.ok = r.ok();
+    v.occupancy = r.occupancy;
+    v.what = "Occupancy = resident waves per SIMD / the most a SIMD holds (what AMD's tools call occupancy).";
+    const TableRow* active = find_row(v.rows, RowId::active);
+    if (r.ok())
+        v.counts = str(r.waves_per_simd) + " of " + str(r.max_waves_per_simd) + " waves per SIMD · " +
+                   (active ? active->key + ": " + active->value : std::string());
+    v.summary = row_value(v.rows, RowId::summary);
     v.answer = to_json(a);
     return v;
 }
 
-template <typename Answer, typename View>
-Result<OccupancyView> view_of(const Result<Answer>& a, View view) {
-    if (!a) return Result<OccupancyView>::fail(a.error);
-    return Result<OccupancyView>::ok(view(*a));
-}
-
-}  // namespace
-
 Result<OccupancyView> occupancy_view(const json& request) {
-    if (request_vendor(request) == Vendor::amd) return view_of(answer_amd_occupancy(request), amd_view);
-    return view_of(answer_occupancy(request), nvidia_view);
+    auto view = [](const auto& a) { return a ? Result<OccupancyView>::ok(occupancy_view(*a)) : Result<OccupancyView>::fail(a.error); };
+    if (request_vendor(request) == Vendor::amd) return view(answer_amd_occupancy(request));
+    return view(answer_occupancy(request));
 }
 
 json to_json(const OccupancyView& v) { return v.answer; }

@@ -108,6 +108,10 @@ struct OccupancyAnswer {
     std::optional<json> id;
 };
 Result<OccupancyAnswer> answer_occupancy(const json& request);
+// Whether a launch request's inputs are within its model's ranges, so that an answer's error is a
+// launch that cannot run (an answer: 0 blocks and why), not inputs out of range (a refusal). The
+// vendor is resolved here: AMD's out-of-range inputs are refused before an answer is made.
+bool launch_in_range(const json& request);
 json to_json(const OccupancyAnswer& a);
 json api_occupancy(const json& request);
 

@@ -65,6 +65,12 @@ struct OccupancyView {
     std::string per;           // "SM", "CU", "WGP"
     std::string limit_column;  // what a limit counts, short: "blocks/SM", "groups/CU"
     std::string error;         // a launch the model refuses: why (empty when it fits)
+    // The headline: the occupancy (0..1; the app's big figure), what that figure is (its tooltip),
+    // the counts behind it ("4 blocks · 32 of 64 warps · 1,024 threads per SM") and the one-line
+    // summary ("limited by registers"; "launch fails: ...").
+    bool ok = false;
+    double occupancy = 0;
+    std::string what, counts, summary;
     std::vector<TableRow> rows;
     std::string sweep_input;                        // --sweep: the input swept ("" = none)
     std::vector<std::array<std::string, 4>> sweep;  // its steps: x, blocks, occupancy, limited by
@@ -72,6 +78,10 @@ struct OccupancyView {
 };
 // The occupancy request answered by its target's rules (the vendor is resolved once, here and in handle()).
 Result<OccupancyView> occupancy_view(const json& request);
+// The same for an answer already computed (the app's result panel): each vendor's rows and words.
+struct AmdAnswer;  // occ/io/amd.hpp
+OccupancyView occupancy_view(const OccupancyAnswer& a);
+OccupancyView occupancy_view(const AmdAnswer& a);
 json to_json(const OccupancyView& v);  // its `answer`
 
 // The rows as "| Quantity | Value |" Markdown or "quantity,value" CSV (format "markdown"/"md"/"csv").
