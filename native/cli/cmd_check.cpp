@@ -89,9 +89,9 @@ json sarif(const io::CheckReport& rep) {
             // related location (3.27.22 relatedLocations).
             loc["id"] = 1;
             related = json::array({loc});
-            loc = json{{"physicalLocation",
-                        {{"artifactLocation", {{"uri", uri_of(r.source)}}}, {"region", {{"startLine", r.source_line}}}}},
-                       {"message", {{"text", r.instruction}}}};
+            loc = json{
+                {"physicalLocation", {{"artifactLocation", {{"uri", uri_of(r.source)}}}, {"region", {{"startLine", r.source_line}}}}},
+                {"message", {{"text", r.instruction}}}};
         }
         json res{
             {"ruleId", std::string("occ/") + r.check},
@@ -132,8 +132,7 @@ std::string gh_prop(const std::string& s) {
 void write_github(const io::CheckReport& rep) {
     for (const io::CheckResult& r : rep.results) {
         if (r.verdict == io::Verdict::pass) continue;
-        const std::string file =
-            r.source_line > 0 ? gh_prop(r.source) + ",line=" + std::to_string(r.source_line) : gh_prop(r.file);
+        const std::string file = r.source_line > 0 ? gh_prop(r.source) + ",line=" + std::to_string(r.source_line) : gh_prop(r.file);
         std::printf("::%s file=%s,title=%s::%s\n", r.verdict == io::Verdict::fail ? "error" : "warning", file.c_str(),
                     gh_prop("occ " + r.check).c_str(),
                     gh_data(label(r) + ": " + (r.verdict == io::Verdict::unknown ? "unknown: " : "") + r.message).c_str());

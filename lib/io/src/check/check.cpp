@@ -446,8 +446,7 @@ json to_json(const CheckReport& rep) {
                {"value", opt(r.value)},
                {"limit", opt(r.limit)},
                {"message", make_valid_utf8(r.message)}};
-        if (r.source_line > 0)
-            j["source"] = {{"file", make_valid_utf8(r.source)}, {"line", r.source_line}, {"instruction", r.instruction}};
+        if (r.source_line > 0) j["source"] = {{"file", make_valid_utf8(r.source)}, {"line", r.source_line}, {"instruction", r.instruction}};
         if (rep.mode == "budget") {
             j["pattern"] = r.pattern;
             j["budget_line"] = r.budget_line;

@@ -73,7 +73,8 @@ Result<Budget> parse_budget(std::string_view text, const std::string& path) {
         return *v;
     };
     // block = [256, 1, 1] (or [256], or 256); grid the same: the memory checks' launch.
-    const auto dims = [&](const toml::node& n, const std::string& key, const std::string& where, int hi) -> std::optional<std::array<int, 3>> {
+    const auto dims = [&](const toml::node& n, const std::string& key, const std::string& where,
+                          int hi) -> std::optional<std::array<int, 3>> {
         std::array<int, 3> d{1, 1, 1};
         const std::string what = "\"" + key + "\" must be [x], [x, y] or [x, y, z] (or x), each an integer 1.." + std::to_string(hi);
         if (const auto v = n.value_exact<std::int64_t>()) {
@@ -159,12 +160,12 @@ Result<Budget> parse_budget(std::string_view text, const std::string& path) {
                     else if (key2 == "params") params(rv, w, r.params);
                     else if (key2 == "max_sectors_per_request_ratio") {
                         limit_given = true;
-                        r.max_sectors_per_request_ratio =
-                            number(rv, key2, w, 1, 32, "the worst global access's sectors per request over its ideal; 1 = coalesced");
+                        r.max_sectors_per_request_ratio = number(
+                            rv, key2, w, 1, 32, "the worst global access's sectors per request over its ideal; 1 = coalesced");
                     } else if (key2 == "max_bank_conflicts_per_request") {
                         limit_given = true;
-                        r.max_bank_conflicts_per_request =
-                            number(rv, key2, w, 0, 1024, "the worst shared access's bank conflicts per request; 0 = none");
+                        r.max_bank_conflicts_per_request = number(rv, key2, w, 0, 1024,
+                                                                  "the worst shared access's bank conflicts per request; 0 = none");
                     } else if (key2 == "max_uncoalesced_accesses") {
                         limit_given = true;
                         if (auto v = integer(rv, key2, w, 0, 1000000)) r.max_uncoalesced_accesses = static_cast<int>(*v);

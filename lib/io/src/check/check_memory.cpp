@@ -109,8 +109,7 @@ void check_memory(CheckReport& rep, const Budget& budget, const BudgetRule& rule
     const Bound bounds[] = {
         {"max_sectors_per_request_ratio", rule.max_sectors_per_request_ratio},
         {"max_bank_conflicts_per_request", rule.max_bank_conflicts_per_request},
-        {"max_uncoalesced_accesses",
-         rule.max_uncoalesced_accesses ? std::optional<double>(*rule.max_uncoalesced_accesses) : std::nullopt},
+        {"max_uncoalesced_accesses", rule.max_uncoalesced_accesses ? std::optional<double>(*rule.max_uncoalesced_accesses) : std::nullopt},
     };
     const auto unknown = [&](const std::string& why) {
         for (const Bound& b : bounds) {

@@ -41,9 +41,9 @@ struct BudgetRule {
     // The memory checks' launch (else the budget's; block else the artefact's (Triton), else `threads`).
     std::optional<std::array<int, 3>> block, grid;
     std::vector<std::pair<std::string, std::int64_t>> params;  // kernel arguments: .param name or 0-based position
-    std::optional<double> max_sectors_per_request_ratio;        // worst global access: sectors/request over its ideal (1 = coalesced)
-    std::optional<double> max_bank_conflicts_per_request;       // worst shared access
-    std::optional<int> max_uncoalesced_accesses;                // global accesses above their ideal sectors
+    std::optional<double> max_sectors_per_request_ratio;       // worst global access: sectors/request over its ideal (1 = coalesced)
+    std::optional<double> max_bank_conflicts_per_request;      // worst shared access
+    std::optional<int> max_uncoalesced_accesses;               // global accesses above their ideal sectors
     bool memory() const { return max_sectors_per_request_ratio || max_bank_conflicts_per_request || max_uncoalesced_accesses; }
 };
 
