@@ -90,12 +90,13 @@ bool read_ptx_check_input(const std::string& path, BinaryRead& out) {
         k.mangled = e.name;
         k.name = demangle(e.name);
         if (k.name.empty()) k.name = e.name;
-        k.arch = prog->target;  // sm_80: the PTX's target; no registers (ptxas has not run)
+        // As a fatbin's PTX entry: compute_80 for .target sm_80 (ptxas has not run: no registers).
+        k.arch = prog->target.rfind("sm_", 0) == 0 ? "compute_" + prog->target.substr(3) : prog->target;
         k.format = "ptx";
         k.source_file = path;
         r.kernels.push_back(std::move(k));
     }
-    r.ptx_texts.push_back({prog->target, "", std::move(text)});
+    r.ptx_texts.push_back({r.kernels.empty() ? prog->target : r.kernels.front().arch, "", std::move(text)});
     out = std::move(r);
     return true;
 }
