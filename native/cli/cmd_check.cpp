@@ -2,6 +2,7 @@
 // (io::read_budget), the artefacts, and writes the report as a table, JSON, JUnit XML, SARIF 2.1.0
 // or GitHub Actions annotations. Exit 0: every check passed; 1: a violation; 2: bad input.
 // [SECTION] output writers · the subcommand
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -143,18 +144,21 @@ void print_human(const io::CheckReport& rep, const std::string& budget, bool all
     std::printf("occ check (%s%s): %d kernels, %zu checks: %d passed, %d failed, %d unknown\n", rep.mode.c_str(),
                 budget.empty() ? "" : (", " + budget).c_str(), rep.kernels, rep.results.size(), rep.passed, rep.failed, rep.unknown);
     const bool any = all ? !rep.results.empty() : rep.failed + rep.unknown > 0;
-    if (any) std::printf("\n%-7s %-17s %-34s %-8s %s\n", "verdict", "check", "kernel", "arch", "why");
+    int cw = 17;  // the check column: as wide as its longest key (max_bank_conflicts_per_request)
+    for (const io::CheckResult& r : rep.results)
+        if (all || r.verdict != io::Verdict::pass) cw = std::max(cw, static_cast<int>(r.check.size()));
+    if (any) std::printf("\n%-7s %-*s %-34s %-8s %s\n", "verdict", cw, "check", "kernel", "arch", "why");
     for (const io::CheckResult& r : rep.results) {
         if (!all && r.verdict == io::Verdict::pass) continue;
         std::string name = r.kernel;
         if (name.size() > 34) name = name.substr(0, 31) + "...";
         std::string why = r.message;
         if (r.budget_line > 0) why += " (" + budget + ":" + std::to_string(r.budget_line) + ")";
-        std::printf("%-7s %-17s %-34s %-8s %s\n",
+        std::printf("%-7s %-*s %-34s %-8s %s\n",
                     r.verdict == io::Verdict::pass   ? "pass"
                     : r.verdict == io::Verdict::fail ? "FAIL"
                                                      : "unknown",
-                    r.check.c_str(), name.c_str(), r.arch.c_str(), why.c_str());
+                    cw, r.check.c_str(), name.c_str(), r.arch.c_str(), why.c_str());
     }
     for (const std::string& n : rep.notes) std::printf("note: %s\n", n.c_str());
 }
