@@ -12,6 +12,7 @@
 #endif
 
 #include "occ/io/check.hpp"
+#include "occ/io/schema_ptx.hpp"
 
 namespace occ::io {
 #ifdef OCC_HAVE_TOMLPP
@@ -72,23 +73,23 @@ Result<Budget> parse_budget(std::string_view text, const std::string& path) {
         }
         return *v;
     };
-    // block = [256, 1, 1] (or [256], or 256); grid the same: the memory checks' launch.
+    // block = [256, 1, 1] (or [256], or 256); grid the same: the memory checks' launch, in the
+    // ranges of the memory request's own fields (schema_ptx.hpp: blockDim and gridDim limits).
     const auto dims = [&](const toml::node& n, const std::string& key, const std::string& where,
-                          int hi) -> std::optional<std::array<int, 3>> {
+                          const FieldSpec& spec) -> std::optional<std::array<int, 3>> {
         std::array<int, 3> d{1, 1, 1};
-        const std::string what = "\"" + key + "\" must be [x], [x, y] or [x, y, z] (or x), each an integer 1.." + std::to_string(hi);
-        if (const auto v = n.value_exact<std::int64_t>()) {
-            if (*v < 1 || *v > hi) return bad(where, what), std::nullopt;
-            d[0] = static_cast<int>(*v);
-            return d;
-        }
+        const std::string what = "\"" + key + "\" must be [x], [x, y] or [x, y, z] (or x), " + std::string(spec.doc_range);
         const toml::array* a = n.as_array();
-        if (!a || a->empty() || a->size() > 3) return bad(where, what), std::nullopt;
-        for (std::size_t i = 0; i < a->size(); ++i) {
-            const auto v = (*a)[i].value_exact<std::int64_t>();
-            if (!v || *v < 1 || *v > hi) return bad(where, what), std::nullopt;
+        const std::size_t count = a ? a->size() : 1;
+        if ((a && (a->empty() || a->size() > 3)) || (!a && !n.is_integer())) return bad(where, what), std::nullopt;
+        for (std::size_t i = 0; i < count; ++i) {
+            const auto v = (a ? (*a)[i] : n).value_exact<std::int64_t>();
+            if (!v || *v < spec.lo || *v > spec.hi) return bad(where, what), std::nullopt;
             d[i] = static_cast<int>(*v);
         }
+        const bool block = spec.key == fields::ptx_block.key;
+        if (block ? (d[2] > 64 || std::int64_t{d[0]} * d[1] * d[2] > 1024) : (d[1] > 65535 || d[2] > 65535))
+            return bad(where, what), std::nullopt;
         return d;
     };
     // params = {n = 4096, 2 = 128}: the kernel's arguments by .param name or 0-based position.
@@ -107,8 +108,8 @@ Result<Budget> parse_budget(std::string_view text, const std::string& path) {
         if (key == "gpu") b.gpu = string(node, key, where);
         else if (key == "threads") {
             if (auto v = integer(node, key, where, 1, 1024)) b.threads = static_cast<int>(*v);
-        } else if (key == "block") b.block = dims(node, key, where, 1024);
-        else if (key == "grid") b.grid = dims(node, key, where, 1 << 30);
+        } else if (key == "block") b.block = dims(node, key, where, fields::ptx_block);
+        else if (key == "grid") b.grid = dims(node, key, where, fields::ptx_grid);
         else if (key == "params") params(node, where, b.params);
         else if (key == "rule") {
             const toml::array* rules = node.as_array();
@@ -155,8 +156,8 @@ Result<Budget> parse_budget(std::string_view text, const std::string& path) {
                         const auto v = rv.value<double>();  // 0.5 or 1 (an integer is accepted)
                         if (!v || *v < 0 || *v > 1) bad(w, "\"min_occupancy\" must be a number 0..1 (0.5 = half the SM's warps)");
                         else r.min_occupancy = *v;
-                    } else if (key2 == "block") r.block = dims(rv, key2, w, 1024);
-                    else if (key2 == "grid") r.grid = dims(rv, key2, w, 1 << 30);
+                    } else if (key2 == "block") r.block = dims(rv, key2, w, fields::ptx_block);
+                    else if (key2 == "grid") r.grid = dims(rv, key2, w, fields::ptx_grid);
                     else if (key2 == "params") params(rv, w, r.params);
                     else if (key2 == "max_sectors_per_request_ratio") {
                         limit_given = true;
