@@ -4,6 +4,7 @@
 // [SECTION] output writers · the subcommand
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -67,6 +68,16 @@ std::string uri_of(const std::string& path) {
     return path.rfind("./", 0) == 0 ? path.substr(2) : path;
 }
 
+// A source file named by the PTX's .file: relative to the working directory when under it (the
+// checkout, where code scanning resolves relative URIs: SARIF 2.1.0, 3.4.3), else as uri_of.
+std::string source_uri(const std::string& path) {
+    std::error_code ec;
+    const std::string cwd = std::filesystem::current_path(ec).string();
+    if (!ec && !cwd.empty() && path.size() > cwd.size() + 1 && path.compare(0, cwd.size(), cwd) == 0 && path[cwd.size()] == '/')
+        return path.substr(cwd.size() + 1);
+    return uri_of(path);
+}
+
 json sarif(const io::CheckReport& rep) {
     json rules = json::array();
     std::map<std::string, int> index;
@@ -91,7 +102,7 @@ json sarif(const io::CheckReport& rep) {
             loc["id"] = 1;
             related = json::array({loc});
             loc = json{
-                {"physicalLocation", {{"artifactLocation", {{"uri", uri_of(r.source)}}}, {"region", {{"startLine", r.source_line}}}}},
+                {"physicalLocation", {{"artifactLocation", {{"uri", source_uri(r.source)}}}, {"region", {{"startLine", r.source_line}}}}},
                 {"message", {{"text", r.instruction}}}};
         }
         json res{
