@@ -88,6 +88,28 @@ class MemoryBudget(unittest.TestCase):
             self.assertIn("kernels.cu:%d ld.shared" % line, text)
             self.assertIn("31.00 bank conflicts per request", text)
 
+    def test_sarif_source_relative_to_the_working_directory(self):
+        with open(PTX) as f:
+            text = f.read()
+        old = re.search(r'\.file\s+1\s+"([^"]+)"', text).group(1)
+        with tempfile.TemporaryDirectory() as d:
+            d = os.path.realpath(d)
+            os.mkdir(os.path.join(d, "src"))
+            with open(os.path.join(d, "k.ptx"), "w") as f:
+                f.write(text.replace(old, os.path.join(d, "src", "kernels.cu")))
+            sarif = os.path.join(d, "o.sarif")
+            cwd = os.getcwd()
+            os.chdir(d)
+            try:
+                rc, out, err = run("check", "--budget", BUDGET, "k.ptx", "--sarif", sarif)
+            finally:
+                os.chdir(cwd)
+            self.assertEqual(rc, 1, err)
+            with open(sarif) as f:
+                res = json.load(f)["runs"][0]["results"]
+            uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in res}
+            self.assertEqual(uris, {"src/kernels.cu"})
+
     def test_coalesced_copy_passes_stride2_fails(self):
         rc, out, err = run("check", "--budget", BUDGET, PTX, "--json")
         r = json.loads(out)
