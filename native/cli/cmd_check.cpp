@@ -2,7 +2,9 @@
 // (io::read_budget), the artefacts, and writes the report as a table, JSON, JUnit XML, SARIF 2.1.0
 // or GitHub Actions annotations. Exit 0: every check passed; 1: a violation; 2: bad input.
 // [SECTION] output writers · the subcommand
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -43,8 +45,10 @@ void write_junit(std::ostream& os, const io::CheckReport& rep) {
     os << "  <testsuite name=\"occ check (" << rep.mode << ")\" tests=\"" << rep.results.size() << "\" failures=\"" << rep.failed
        << "\" skipped=\"" << rep.unknown << "\" errors=\"0\">\n";
     for (const io::CheckResult& r : rep.results) {
+        // A memory check names the access's source line (file and line, as pytest's JUnit XML writes them).
         os << "    <testcase classname=\"occ." << r.check << "\" name=\"" << xml_escape(label(r) + " " + r.check) << "\" file=\""
-           << xml_escape(r.file) << "\"";
+           << xml_escape(r.source_line > 0 ? r.source : r.file) << "\"";
+        if (r.source_line > 0) os << " line=\"" << r.source_line << "\"";
         if (r.verdict == io::Verdict::pass) {
             os << "/>\n";
             continue;
@@ -64,6 +68,16 @@ std::string uri_of(const std::string& path) {
     return path.rfind("./", 0) == 0 ? path.substr(2) : path;
 }
 
+// A source file named by the PTX's .file: relative to the working directory when under it (the
+// checkout, where code scanning resolves relative URIs: SARIF 2.1.0, 3.4.3), else as uri_of.
+std::string source_uri(const std::string& path) {
+    std::error_code ec;
+    const std::string cwd = std::filesystem::current_path(ec).string();
+    if (!ec && !cwd.empty() && path.size() > cwd.size() + 1 && path.compare(0, cwd.size(), cwd) == 0 && path[cwd.size()] == '/')
+        return path.substr(cwd.size() + 1);
+    return uri_of(path);
+}
+
 json sarif(const io::CheckReport& rep) {
     json rules = json::array();
     std::map<std::string, int> index;
@@ -80,6 +94,17 @@ json sarif(const io::CheckReport& rep) {
         if (r.verdict == io::Verdict::pass) continue;
         json loc{{"physicalLocation", {{"artifactLocation", {{"uri", uri_of(r.file)}}}}}};
         if (!r.entry.empty()) loc["message"] = json{{"text", r.entry}};
+        json related = nullptr;
+        if (r.source_line > 0) {
+            // A memory check's offending access: its source line (the PTX's .loc) is the result's
+            // location (SARIF 2.1.0, 3.28 location and 3.30 region: startLine), the artefact a
+            // related location (3.27.22 relatedLocations).
+            loc["id"] = 1;
+            related = json::array({loc});
+            loc = json{
+                {"physicalLocation", {{"artifactLocation", {{"uri", source_uri(r.source)}}}, {"region", {{"startLine", r.source_line}}}}},
+                {"message", {{"text", r.instruction}}}};
+        }
         json res{
             {"ruleId", std::string("occ/") + r.check},
             {"ruleIndex", index[r.check]},
@@ -87,6 +112,7 @@ json sarif(const io::CheckReport& rep) {
             {"message", {{"text", label(r) + ": " + (r.verdict == io::Verdict::unknown ? "unknown: " : "") + r.message}}},
             {"locations", json::array({loc})},
             {"properties", {{"kernel", r.kernel}, {"mangled", r.mangled}, {"arch", r.arch}, {"verdict", io::verdict_name(r.verdict)}}}};
+        if (!related.is_null()) res["relatedLocations"] = related;
         results.push_back(std::move(res));
     }
     return json{{"version", "2.1.0"},
@@ -118,7 +144,8 @@ std::string gh_prop(const std::string& s) {
 void write_github(const io::CheckReport& rep) {
     for (const io::CheckResult& r : rep.results) {
         if (r.verdict == io::Verdict::pass) continue;
-        std::printf("::%s file=%s,title=%s::%s\n", r.verdict == io::Verdict::fail ? "error" : "warning", gh_prop(r.file).c_str(),
+        const std::string file = r.source_line > 0 ? gh_prop(r.source) + ",line=" + std::to_string(r.source_line) : gh_prop(r.file);
+        std::printf("::%s file=%s,title=%s::%s\n", r.verdict == io::Verdict::fail ? "error" : "warning", file.c_str(),
                     gh_prop("occ " + r.check).c_str(),
                     gh_data(label(r) + ": " + (r.verdict == io::Verdict::unknown ? "unknown: " : "") + r.message).c_str());
     }
@@ -128,18 +155,21 @@ void print_human(const io::CheckReport& rep, const std::string& budget, bool all
     std::printf("occ check (%s%s): %d kernels, %zu checks: %d passed, %d failed, %d unknown\n", rep.mode.c_str(),
                 budget.empty() ? "" : (", " + budget).c_str(), rep.kernels, rep.results.size(), rep.passed, rep.failed, rep.unknown);
     const bool any = all ? !rep.results.empty() : rep.failed + rep.unknown > 0;
-    if (any) std::printf("\n%-7s %-17s %-34s %-8s %s\n", "verdict", "check", "kernel", "arch", "why");
+    int cw = 17;  // the check column: as wide as its longest key (max_bank_conflicts_per_request)
+    for (const io::CheckResult& r : rep.results)
+        if (all || r.verdict != io::Verdict::pass) cw = std::max(cw, static_cast<int>(r.check.size()));
+    if (any) std::printf("\n%-7s %-*s %-34s %-8s %s\n", "verdict", cw, "check", "kernel", "arch", "why");
     for (const io::CheckResult& r : rep.results) {
         if (!all && r.verdict == io::Verdict::pass) continue;
         std::string name = r.kernel;
         if (name.size() > 34) name = name.substr(0, 31) + "...";
         std::string why = r.message;
         if (r.budget_line > 0) why += " (" + budget + ":" + std::to_string(r.budget_line) + ")";
-        std::printf("%-7s %-17s %-34s %-8s %s\n",
+        std::printf("%-7s %-*s %-34s %-8s %s\n",
                     r.verdict == io::Verdict::pass   ? "pass"
                     : r.verdict == io::Verdict::fail ? "FAIL"
                                                      : "unknown",
-                    r.check.c_str(), name.c_str(), r.arch.c_str(), why.c_str());
+                    cw, r.check.c_str(), name.c_str(), r.arch.c_str(), why.c_str());
     }
     for (const std::string& n : rep.notes) std::printf("note: %s\n", n.c_str());
 }
@@ -201,7 +231,7 @@ int run(const Options& o) {
 
 void add_check(CLI::App& app, Outcome& out) {
     auto o = std::make_shared<Options>();
-    auto* cmd = app.add_subcommand("check", "Resource budgets for CI: registers, spills, stack, shared memory, occupancy");
+    auto* cmd = app.add_subcommand("check", "Resource budgets for CI: registers, spills, stack, shared memory, occupancy, memory accesses");
     cmd->footer(R"help(
 Checks every kernel of the artefacts (whatever `occ kernels` reads, or an nvcc -Xptxas -v log)
 against the rules of a budget file (TOML, docs/CHECK.md):
@@ -211,6 +241,13 @@ against the rules of a budget file (TOML, docs/CHECK.md):
   max_registers = 128
   max_spill_bytes = 0          # spill stores + loads; 0 = no spills
   min_occupancy = 0.5          # at `threads` (default 256)
+  [[rule]]                     # memory: the kernel's PTX run as `occ memory` runs it
+  kernels = "transpose*"
+  block = [32, 32]             # the launch (grid, params = {2 = 128} too); Triton: its own block
+  max_sectors_per_request_ratio = 1.0    # worst global access over its ideal (1 = coalesced)
+  max_bank_conflicts_per_request = 0     # worst shared access
+  max_uncoalesced_accesses = 0
+Memory checks need the PTX (a .ptx, or a fatbin built with code=compute_XX; -lineinfo for lines).
 A value the artefact does not hold (spills in a binary) is "unknown", never a pass.
 --base OLD --head NEW compares two builds instead: registers up, spills appearing, occupancy down.
 Exit status: 0 every check passed, 1 a violation (or an unknown with --fail-on-unknown), 2 bad input.
@@ -219,7 +256,7 @@ Examples:
   occ check --budget occ-budget.toml build/libkernels.so
   occ check --budget occ-budget.toml build.log --sarif occ.sarif --junit occ.xml --github
   occ check --base old/libk.so --head new/libk.so --gpu H100)help");
-    cmd->add_option("paths", o->paths, "Artefacts: cubins, fatbins, .o, .so, executables, Triton caches, ptxas logs");
+    cmd->add_option("paths", o->paths, "Artefacts: cubins, fatbins, .o, .so, executables, Triton caches, ptxas logs, .ptx");
     cmd->add_option("--budget,-b", o->budget, "Budget file (TOML)");
     cmd->add_option("--base", o->base, "Compare: the old build (repeat for several files)")->expected(1);
     cmd->add_option("--head", o->head, "Compare: the new build (repeat for several files)")->expected(1);

@@ -174,6 +174,13 @@ const std::vector<CheckKind>& check_kinds() {
         {"max_smem", "Shared memory per block within budget", "Shared memory per block bounds how many blocks fit on an SM."},
         {"min_occupancy", "Occupancy at least the budget", "Too few resident warps leave latency exposed."},
         {"min_blocks_per_sm", "Blocks per SM at least the budget", "Fewer resident blocks than planned changes waves and latency hiding."},
+        {"max_sectors_per_request_ratio", "Global accesses coalesced within budget",
+         "Sectors per request above the ideal move more bytes than the warp uses: make consecutive lanes read consecutive addresses "
+         "(occ memory shows each access)."},
+        {"max_bank_conflicts_per_request", "Shared memory bank conflicts within budget",
+         "Lanes of a warp on the same bank, different words, serialise the access: pad the array or swizzle the index (occ memory)."},
+        {"max_uncoalesced_accesses", "Uncoalesced global accesses within budget",
+         "Each global access above its ideal sectors per request wastes bandwidth (occ memory lists them worst first)."},
         {"registers_up", "Registers per thread did not grow", "The head build uses more registers than the base build."},
         {"spills_appear", "Spills did not appear or grow", "The head build spills more bytes than the base build."},
         {"occupancy_down", "Occupancy did not drop", "The head build reaches lower occupancy than the base build."},
@@ -228,7 +235,8 @@ bool glob_match(std::string_view p, std::string_view s) {
 }
 
 CheckInput read_check_input(const std::string& path) {
-    CheckInput in{path, read_binary_file(path)};
+    CheckInput in{path, read_binary_file(path, /*keep_ptx=*/true)};  // PTX for the memory checks
+    if (in.read.not_binary && read_ptx_check_input(path, in.read)) return in;
     in.log = in.read.text_log && in.read.text_log->compiler_log;
     if (in.read.not_binary)
         in.read.error = path +
@@ -311,6 +319,23 @@ Result<CheckReport> check_budget(const Budget& budget, std::vector<CheckInput> i
                                 std::to_string(*rule.min_blocks_per_sm);
                 }
                 rep.results.push_back(std::move(r));
+            }
+        }
+        if (rule.memory()) {
+            // Once per kernel and artefact: a fatbin's cubin and PTX rows are the same kernel.
+            std::vector<std::string> done;
+            for (const PtxasRow& row : rows.answer.rows.rows) {
+                const PtxasKernel& k = ks[row.kernel];
+                const std::string& file = rows.file_of[row.kernel];
+                const std::string id = file + "\n" + k.mangled;
+                if (!matches(rule.kernels, k) || std::find(done.begin(), done.end(), id) != done.end()) continue;
+                done.push_back(id);
+                const auto in = std::find_if(inputs.begin(), inputs.end(), [&](const CheckInput& x) { return x.path == file; });
+                if (in == inputs.end()) continue;
+                CheckResult proto = base_result(rows, row, "");
+                proto.budget_line = rule.line;
+                proto.pattern = rule.kernels;
+                check_memory(rep, budget, rule, *in, k, proto, threads);
             }
         }
         if (!matched)
@@ -421,6 +446,7 @@ json to_json(const CheckReport& rep) {
                {"value", opt(r.value)},
                {"limit", opt(r.limit)},
                {"message", make_valid_utf8(r.message)}};
+        if (r.source_line > 0) j["source"] = {{"file", make_valid_utf8(r.source)}, {"line", r.source_line}, {"instruction", r.instruction}};
         if (rep.mode == "budget") {
             j["pattern"] = r.pattern;
             j["budget_line"] = r.budget_line;

@@ -8,11 +8,18 @@
 // A check whose value the artefact does not hold (spill bytes from a binary, occupancy of a build
 // that cannot be evaluated) is `unknown`, never a pass and never 0. The budget file's syntax (TOML)
 // is read here too (parse_budget, read_budget).
+//
+// Memory checks run the kernel's PTX through `occ memory` (answer_ptx_memory, occ/io/ptx_memory.hpp)
+// at the rule's launch (block, grid, params) and bound its worst access: sectors per request over
+// the ideal, bank conflicts per request, the number of uncoalesced accesses. A kernel whose artefact
+// holds no PTX (a cubin only) is `unknown` for them, with what to compile it with.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "occ/io/binary.hpp"
@@ -31,12 +38,21 @@ struct BudgetRule {
     std::optional<std::int64_t> max_smem;         // static shared memory + the launch's dynamic (Triton), bytes per block
     std::optional<double> min_occupancy;          // 0..1, at `threads` on `gpu`
     std::optional<int> min_blocks_per_sm;         // at `threads` on `gpu`
+    // The memory checks' launch (else the budget's; block else the artefact's (Triton), else `threads`).
+    std::optional<std::array<int, 3>> block, grid;
+    std::vector<std::pair<std::string, std::int64_t>> params;  // kernel arguments: .param name or 0-based position
+    std::optional<double> max_sectors_per_request_ratio;       // worst global access: sectors/request over its ideal (1 = coalesced)
+    std::optional<double> max_bank_conflicts_per_request;      // worst shared access
+    std::optional<int> max_uncoalesced_accesses;               // global accesses above their ideal sectors
+    bool memory() const { return max_sectors_per_request_ratio || max_bank_conflicts_per_request || max_uncoalesced_accesses; }
 };
 
 struct Budget {
     std::string file;                // for messages and result locations
     std::optional<std::string> gpu;  // defaults for the rules
     std::optional<int> threads;
+    std::optional<std::array<int, 3>> block, grid;  // defaults for the rules' memory checks
+    std::vector<std::pair<std::string, std::int64_t>> params;
     std::vector<BudgetRule> rules;
 };
 
@@ -81,6 +97,10 @@ struct CheckResult {
     std::string message;          // one sentence, with the numbers
     int budget_line = 0;          // the rule's line in the budget file (0 for comparisons)
     std::string pattern;          // the rule's kernel pattern ("" for comparisons)
+    // Memory checks: the offending access (the worst one) from the PTX's .loc, "" / 0 when none.
+    std::string source;       // its source file as .file names it
+    int source_line = 0;      // 1-based
+    std::string instruction;  // "ld.shared.f32"
 };
 
 struct CheckReport {
@@ -99,6 +119,13 @@ Result<CheckReport> check_budget(const Budget& budget, std::vector<CheckInput> i
 // occupancy at `gpu` (empty: each build's own cc) and `threads`.
 Result<CheckReport> check_compare(std::vector<CheckInput> base, std::vector<CheckInput> head, const std::optional<std::string>& gpu,
                                   int threads);
+
+// The memory checks of one rule for one kernel (check_memory.cpp): the results, and notes for the
+// accesses that could not be checked. `in` is the kernel's artefact (its PTX texts).
+void check_memory(CheckReport& rep, const Budget& budget, const BudgetRule& rule, const CheckInput& in, const PtxasKernel& k,
+                  const CheckResult& proto, int threads);
+// A .ptx file as a check input: its entries as kernel rows, its text kept (BinaryRead::ptx_texts).
+bool read_ptx_check_input(const std::string& path, BinaryRead& out);
 
 // A glob match (* ? [set]) of a whole name.
 bool glob_match(std::string_view pattern, std::string_view name);
