@@ -444,7 +444,8 @@ bool scenario_from_json(std::string_view text, AppState& s, std::string* error) 
 
 bool use_request(AppState& s, const io::OccupancyRequest& r, std::string* error) {
     json j = io::occupancy_request_to_json(r);
-    j["ui"] = json::parse(scenario_to_json(s))["ui"];
+    const std::string now = scenario_to_json(s);
+    j["ui"] = json::parse(std::string_view(now))["ui"];  // as a string_view: one parser instantiation in the page
     return scenario_from_json(j.dump(), s, error);
 }
 
