@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""The nvcc differential sweep of `occ memory`: generated CUDA kernels whose every access has a
+known address per lane, compiled by nvcc to PTX, read back by `occ memory`, and each access row
+held equal to what `occ coalesce` / `occ banks` answer for the lane addresses the generator wrote.
+
+How it works
+  1. Generate --count kernels (seeded by --seed), --per-file to a .cu file. Three families:
+       global  out[...] = in[B + S*t + O] (t = threadIdx.x + blockDim.x*threadIdx.y) or
+               in[B + P*threadIdx.y + S*threadIdx.x + O], out indexed the same way; T is char,
+               short, float, double, float2 or float4 (1..16 bytes); strides -65..65; an optional
+               predicated tail `if (t < n)` with n given as --param
+       loop    acc += in[B + S*t + O + k*KS] for k < K under `#pragma unroll 1` (one PTX load
+               executed K times per warp; occ's figures are the means over those executions)
+       shared  __shared__ T s[R][C+pad] (4, 8, 16-byte T, pads 0/1/2) written and read row-wise
+               s[ty][tx] or column-wise s[tx][ty] (transpose-like)
+     A load and a store share a source line at most, so a row of `occ memory` is matched to the access
+     by (source line, state space, ld/st) through -lineinfo's .loc directives.
+  2. nvcc -ptx -lineinfo -arch=sm_80 per file (and --sm90-files files again for sm_90).
+  3. One `occ memory --batch` per PTX file (a JSON line per kernel), run on the warps occ runs by
+     default (the first and last warp of block 0), pointers symbolic and 256-byte aligned (the
+     CUDA C++ Programming Guide, "Device Memory Accesses": cudaMalloc's alignment), so the
+     generator's addresses are byte offsets from 0.
+  4. The generator's own lane addresses for the same warps go to `occ coalesce --batch` /
+     `occ banks --batch` (pattern "addresses"); the means over executions are compared with each
+     row's sectors_per_request, ideal_sectors_per_request, wavefronts_per_request,
+     ideal_wavefronts_per_request and bank_conflicts_per_request.
+
+Output: counts of kernels, accesses compared, equal, different (each printed with the kernel's
+source line, the PTX instruction and both answers), unknown (with occ's reason) and the fraction
+equal. Exit status 1 on any difference (or a kernel nvcc or occ could not handle), else 0.
+
+Examples
+  scripts/ptx_sweep.py --count 3000                       # the full sweep, build/native/bin/occ
+  scripts/ptx_sweep.py --count 150 --seed 7 --occ path/to/occ --keep /tmp/sweep
+  OCC_BIN=build/native/bin/occ scripts/ptx_sweep.py --count 200 --families shared
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TYPES = {1: "char", 2: "short", 4: "float", 8: "double", 16: "float4"}
+SCALAR = {1: "char", 2: "short", 4: "float", 8: "double"}
+SHARED_TYPES = {4: "float", 8: "double", 16: "float4"}
+FAMILIES = ("global", "loop", "shared")
+
+
+class Kernel:
+    """One generated kernel: its source lines, launch, and the expected accesses."""
+
+    def __init__(self, name, family):
+        self.name = name
+        self.family = family
+        self.lines = []
+        self.block = (32, 1, 1)
+        self.params = {}
+        # (line offset in self.lines, space, op, access_bytes, addr(tx, ty, k) -> byte address or
+        # None when the lane is off, iterations)
+        self.accesses = []
+
+    def emit(self, text):
+        self.lines.append(text)
+        return len(self.lines) - 1
+
+
+def rand_stride(rng):
+    s = rng.choice([1, 1, 1, 2, 3, 4, 8, 16, 32, 33, 64, 65] + [rng.randint(1, 65)])
+    return -s if rng.random() < 0.2 else s
+
+
+def rand_block(rng, max_threads=1024):
+    if rng.random() < 0.5:
+        return (rng.choice([32, 64, 96, 128, 256, 40, 48, 100]), 1, 1)
+    bx = rng.choice([8, 16, 32, 64])
+    by = rng.randint(1, max(1, min(16, max_threads // bx)))
+    return (bx, by, 1)
+
+
+def affine(rng, block, size):
+    """(C expression, addr(tx, ty)) of an affine index with every address >= 0."""
+    bx, by, _ = block
+    stride = rand_stride(rng)
+    offset = rng.randint(-8, 40)
+    if by > 1 and rng.random() < 0.5:
+        pitch = rng.choice([bx, bx + 1, 2 * bx, 1000, rng.randint(1, 2048)])
+        low = min(0, stride * (bx - 1)) + offset
+        base = -low if low < 0 else 0
+        expr = f"{base} + {pitch} * ty + ({stride}) * tx + ({offset})"
+        return expr, lambda tx, ty: (base + pitch * ty + stride * tx + offset) * size
+    n = bx * by
+    low = min(0, stride * (n - 1)) + offset
+    base = -low if low < 0 else 0
+    expr = f"{base} + ({stride}) * t + ({offset})"
+    return expr, lambda tx, ty: (base + stride * (tx + bx * ty) + offset) * size
+
+
+def gen_global(rng, name):
+    k = Kernel(name, "global")
+    size = rng.choice(list(TYPES) + [8])  # 8 twice: double and float2
+    ctype = TYPES[size] if not (size == 8 and rng.random() < 0.5) else "float2"
+    k.block = rand_block(rng)
+    bx, by, _ = k.block
+    tail = rng.random() < 0.4
+    n = rng.randint(1, bx * by) if tail else None
+    ld_expr, ld_addr = affine(rng, k.block, size)
+    st_expr, st_addr = affine(rng, k.block, size)
+    on = (lambda tx, ty: tx + bx * ty < n) if tail else (lambda tx, ty: True)
+    k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out, int n) {{')
+    k.emit("    int tx = threadIdx.x, ty = threadIdx.y; int t = tx + blockDim.x * ty; (void)t;")
+    if tail:
+        k.params = {"2": n}
+        k.emit("    if (t < n) {")
+    # One line for both: nvcc's .loc may give a vector load the line of the store that uses it.
+    ld = st = k.emit(f"        out[{st_expr}] = in[{ld_expr}];")
+    if tail:
+        k.emit("    }")
+    k.emit("}")
+    k.accesses.append((ld, "global", "ld", size, lambda tx, ty, i: ld_addr(tx, ty) if on(tx, ty) else None, 1))
+    k.accesses.append((st, "global", "st", size, lambda tx, ty, i: st_addr(tx, ty) if on(tx, ty) else None, 1))
+    return k
+
+
+def gen_loop(rng, name):
+    k = Kernel(name, "loop")
+    size = rng.choice(list(SCALAR))
+    ctype = SCALAR[size]
+    acc = "float" if size >= 4 else "int"
+    if size == 8:
+        acc = "double"
+    k.block = rand_block(rng)
+    bx, by, _ = k.block
+    expr, addr = affine(rng, k.block, size)
+    iters = rng.randint(2, 6)
+    step = rng.choice([1, 32, bx * by, rng.randint(1, 300)])
+    k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out) {{')
+    k.emit("    int tx = threadIdx.x, ty = threadIdx.y; int t = tx + blockDim.x * ty; (void)t;")
+    k.emit(f"    {acc} acc = 0;")
+    k.emit("#pragma unroll 1")
+    k.emit(f"    for (int k = 0; k < {iters}; ++k)")
+    ld = k.emit(f"        acc += in[{expr} + k * {step}];")
+    st = k.emit(f"    out[t] = ({ctype})acc;")
+    k.emit("}")
+    k.accesses.append((ld, "global", "ld", size, lambda tx, ty, i: addr(tx, ty) + i * step * size, iters))
+    k.accesses.append((st, "global", "st", size, lambda tx, ty, i: (tx + bx * ty) * size, 1))
+    return k
+
+
+def gen_shared(rng, name):
+    k = Kernel(name, "shared")
+    size = rng.choice(list(SHARED_TYPES))
+    ctype = SHARED_TYPES[size]
+    bx = rng.choice([8, 16, 32])
+    by = rng.choice([1, 2, 4, 8, 16, 32] if bx <= 32 else [1, 2, 4])
+    k.block = (bx, by, 1)
+    dim = max(bx, by)
+    pad = rng.choice([0, 1, 2])
+    cols = dim + pad
+    wr_col = rng.random() < 0.3
+    rd_col = rng.random() < 0.6
+
+    def cell(col):
+        if col:  # s[tx][ty]
+            return "tx][ty", lambda tx, ty: (tx * cols + ty) * size
+        return "ty][tx", lambda tx, ty: (ty * cols + tx) * size
+
+    wr_expr, wr_addr = cell(wr_col)
+    rd_expr, rd_addr = cell(rd_col)
+    k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out) {{')
+    k.emit(f"    __shared__ {ctype} s[{dim}][{cols}];")
+    k.emit("    int tx = threadIdx.x, ty = threadIdx.y; int t = tx + blockDim.x * ty;")
+    wr = k.emit(f"    s[{wr_expr}] = in[t];")
+    k.emit("    __syncthreads();")
+    rd = k.emit(f"    out[t] = s[{rd_expr}];")
+    k.emit("}")
+    lin = lambda tx, ty, i: (tx + bx * ty) * size  # noqa: E731
+    k.accesses.append((wr, "global", "ld", size, lin, 1))
+    k.accesses.append((wr, "shared", "st", size, lambda tx, ty, i: wr_addr(tx, ty), 1))
+    k.accesses.append((rd, "shared", "ld", size, lambda tx, ty, i: rd_addr(tx, ty), 1))
+    k.accesses.append((rd, "global", "st", size, lin, 1))
+    return k
+
+
+GENERATORS = {"global": gen_global, "loop": gen_loop, "shared": gen_shared}
+
+
+def lanes(block, warp):
+    """(tx, ty) of the 32 lanes of a warp (x fastest; None past the block's last thread)."""
+    bx, by, bz = block
+    total = bx * by * bz
+    out = []
+    for lane in range(32):
+        t = warp * 32 + lane
+        out.append((t % bx, (t // bx) % by) if t < total else None)
+    return out
+
+
+def expected_requests(k, access):
+    """The described requests (one per warp execution with an active lane) of an access."""
+    _, space, op, size, addr, iters = access
+    bx, by, bz = k.block
+    nwarps = (bx * by * bz + 31) // 32
+    reqs = []
+    for w in sorted({0, nwarps - 1}):  # occ memory's default: the first and the last warp
+        for i in range(iters):
+            addrs = [None if p is None else addr(p[0], p[1], i) for p in lanes(k.block, w)]
+            if any(a is not None for a in addrs):
+                reqs.append({"addresses": addrs, "access_bytes": size, "op": "load" if op == "ld" else "store"})
+    return reqs
+
+
+def run_batch(occ, kind, lines, fields=None):
+    cmd = [occ, kind, "--batch"] + (["--fields", fields] if fields else [])
+    p = subprocess.run(cmd, input="".join(json.dumps(x) + "\n" for x in lines), capture_output=True, text=True, timeout=1800)
+    out = p.stdout.splitlines()
+    if len(out) != len(lines):
+        raise RuntimeError(f"occ {kind} --batch: {len(out)} answers for {len(lines)} lines (rc {p.returncode}): {p.stderr[-500:]}")
+    return [json.loads(x) for x in out]
+
+
+def process_file(job):
+    """Compile one .cu file, run occ memory on each kernel; (per-kernel rows or an error, ptx lines)."""
+    occ, nvcc, cu, arch, kernels, gpu = job
+    ptx = cu[:-3] + f"_{arch}.ptx"
+    p = subprocess.run([nvcc, "-ptx", "-lineinfo", f"-arch={arch}", cu, "-o", ptx], capture_output=True, text=True)
+    if p.returncode != 0:
+        return {"error": f"nvcc {cu}: {p.stderr[-2000:]}"}
+    with open(ptx, encoding="utf8") as f:
+        text = f.read()
+    reqs = [{"ptx": text, "kernel": k.name, "block": list(k.block), "params": k.params, "gpu": gpu} for k in kernels]
+    answers = run_batch(occ, "memory", reqs)
+    return {"answers": answers, "ptx_lines": text.splitlines()}
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= 1e-6 * max(1.0, abs(b))
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else None
+
+
+def compare(args, files, results, described, tally, out):
+    """Hold every access row against the described answers; print each difference."""
+    for (cu, arch, kernels, first_line), res in zip(files, results):
+        if "error" in res:
+            tally["errors"] += 1
+            print(f"ERROR {res['error']}", file=out)
+            continue
+        for k, line0, ans in zip(kernels, first_line, res["answers"]):
+            tally["kernels"] += 1
+            if ans.get("error"):
+                tally["errors"] += 1
+                print(f"ERROR {k.name} ({arch}): occ memory: {ans['error']}", file=out)
+                continue
+            rows = ans["instructions"]
+            for acc in k.accesses:
+                off, space, op, size = acc[:4]
+                line = line0 + off + 1
+                mine = [r for r in rows if r.get("line") == line and r["space"] == space and r["instruction"].startswith(op)
+                        and r.get("side") in (None, "")]
+                tally["accesses"] += 1
+                src = f"{os.path.basename(cu)}:{line} ({arch}, {k.name}, block {k.block}): {k.lines[off].strip()}"
+                if len(mine) != 1:
+                    tally["different"] += 1
+                    print(f"DIFFERENT {src}\n  expected one {space} {op} row at that line, occ gave {len(mine)}: "
+                          f"{[r['instruction'] for r in mine]}", file=out)
+                    continue
+                r = mine[0]
+                if r.get("unknown"):
+                    tally["unknown"] += 1
+                    if args.verbose:
+                        print(f"UNKNOWN {src}: {r['unknown']}", file=out)
+                    tally["unknown_reasons"][r["unknown"].split(":")[0]] = tally["unknown_reasons"].get(r["unknown"].split(":")[0], 0) + 1
+                    continue
+                got, want = row_figures(r, space), described_figures(described[(cu, arch, k.name, off, space, op)], space)
+                bad = [f for f in want if not close(got[f], want[f])]
+                if r["access_bytes"] != size:
+                    bad.append("access_bytes")
+                    got["access_bytes"], want["access_bytes"] = r["access_bytes"], size
+                if bad:
+                    tally["different"] += 1
+                    print(f"DIFFERENT {src}\n  PTX line {r['ptx_line']}: {r['instruction']}\n"
+                          f"  occ memory: {json.dumps({f: got[f] for f in bad})}  (executions {r['executions']})\n"
+                          f"  described : {json.dumps({f: want[f] for f in bad})}  "
+                          f"(requests {len(described[(cu, arch, k.name, off, space, op)])})", file=out)
+                else:
+                    tally["equal"] += 1
+
+
+def row_figures(r, space):
+    if space == "global":
+        return {"sectors": r["sectors_per_request"], "ideal_sectors": r["ideal_sectors_per_request"], "requests": r["executions"]}
+    return {"wavefronts": r["wavefronts_per_request"], "ideal_wavefronts": r["ideal_wavefronts_per_request"],
+            "conflicts": r["bank_conflicts_per_request"], "requests": r["executions"]}
+
+
+def described_figures(answers, space):
+    keys = ("sectors", "ideal_sectors") if space == "global" else ("wavefronts", "ideal_wavefronts", "conflicts")
+    out = {k: mean([a[k] for a in answers]) for k in keys}
+    out["requests"] = len(answers)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--count", type=int, default=3000, help="kernels to generate [3000]")
+    ap.add_argument("--seed", type=int, default=1, help="random seed; the same seed gives the same kernels [1]")
+    ap.add_argument("--per-file", type=int, default=200, help="kernels per .cu file (one nvcc call each) [200]")
+    ap.add_argument("--sm90-files", type=int, default=1, help="files also compiled with -arch=sm_90 [1]")
+    ap.add_argument("--families", default=",".join(FAMILIES), help=f"kernel families [{','.join(FAMILIES)}]")
+    ap.add_argument("--occ", default=os.environ.get("OCC_BIN", "build/native/bin/occ"), help="occ binary [$OCC_BIN or build/native/bin/occ]")
+    ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", help="nvcc [on PATH, else /usr/local/cuda/bin/nvcc]")
+    ap.add_argument("--gpu", default="A100", help="device for occ's models [A100]")
+    ap.add_argument("--jobs", type=int, default=2, help="files compiled and read at once [2]")
+    ap.add_argument("--keep", help="write the .cu and .ptx files here (else a temporary folder)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every unknown access too")
+    args = ap.parse_args()
+    fams = [f for f in args.families.split(",") if f]
+    for f in fams:
+        if f not in GENERATORS:
+            ap.error(f"--families: {f} is not one of {', '.join(FAMILIES)}")
+    for tool in (args.occ, args.nvcc):
+        if not (os.path.isfile(tool) and os.access(tool, os.X_OK)):
+            ap.error(f"not an executable: {tool}")
+    start = time.time()
+    rng = random.Random(args.seed)
+    work = args.keep or tempfile.mkdtemp(prefix="occ_ptx_sweep_")
+    os.makedirs(work, exist_ok=True)
+    files = []  # (cu, arch, kernels, first source line of each kernel)
+    for fi in range(0, args.count, args.per_file):
+        kernels = [GENERATORS[fams[(fi + j) % len(fams)]](rng, f"k{fi + j}") for j in range(min(args.per_file, args.count - fi))]
+        cu = os.path.join(work, f"sweep_{fi // args.per_file:03d}.cu")
+        text, first = ["// Generated by scripts/ptx_sweep.py --seed %d" % args.seed], []
+        for k in kernels:
+            first.append(len(text))
+            text.extend(k.lines)
+        with open(cu, "w", encoding="utf8") as f:
+            f.write("\n".join(text) + "\n")
+        files.append((cu, "sm_80", kernels, first))
+        if len(files) <= args.sm90_files:
+            files.append((cu, "sm_90", kernels, first))
+    print(f"ptx_sweep: {args.count} kernels in {len(set(f[0] for f in files))} files under {work}", file=sys.stderr)
+    jobs = [(args.occ, args.nvcc, cu, arch, kernels, args.gpu) for cu, arch, kernels, _ in files]
+    results = [None] * len(jobs)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futs = {pool.submit(process_file, j): i for i, j in enumerate(jobs)}
+        for n, fut in enumerate(concurrent.futures.as_completed(futs), 1):
+            i = futs[fut]
+            try:
+                results[i] = fut.result()
+            except Exception as e:  # noqa: BLE001 - reported as an error, the sweep goes on
+                results[i] = {"error": f"{jobs[i][2]} ({jobs[i][3]}): {e}"}
+            print(f"ptx_sweep: {n}/{len(jobs)} files compiled and read ({time.time() - start:.0f} s)", file=sys.stderr)
+    # The described side: one occ coalesce --batch and one occ banks --batch for every request.
+    keys, reqs = {"global": [], "shared": []}, {"global": [], "shared": []}
+    for cu, arch, kernels, _ in files:
+        for k in kernels:
+            for acc in k.accesses:
+                off, space, op = acc[:3]
+                for r in expected_requests(k, acc):
+                    r["gpu"] = args.gpu
+                    keys[space].append((cu, arch, k.name, off, space, op))
+                    reqs[space].append(r)
+    described = {}
+    for space, kind, fields in (("global", "coalesce", "sectors,ideal_sectors"), ("shared", "banks", "wavefronts,ideal_wavefronts,conflicts")):
+        if not reqs[space]:
+            continue
+        print(f"ptx_sweep: occ {kind} --batch: {len(reqs[space])} described requests", file=sys.stderr)
+        for key, a in zip(keys[space], run_batch(args.occ, kind, reqs[space], fields)):
+            if a.get("error"):
+                raise SystemExit(f"occ {kind} refused a described request of {key}: {a['error']}")
+            described.setdefault(key, []).append(a)
+    for cu, arch, kernels, _ in files:  # an access no warp reaches has no request on either side
+        for k in kernels:
+            for acc in k.accesses:
+                described.setdefault((cu, arch, k.name, acc[0], acc[1], acc[2]), [])
+    tally = {"kernels": 0, "accesses": 0, "equal": 0, "different": 0, "unknown": 0, "errors": 0, "unknown_reasons": {}}
+    compare(args, files, results, described, tally, sys.stdout)
+    dt = time.time() - start
+    frac = tally["equal"] / tally["accesses"] if tally["accesses"] else 0.0
+    print(f"kernels {tally['kernels']} (compilations: {len(files)} files, sm_80 and {args.sm90_files} sm_90), "
+          f"accesses compared {tally['accesses']}: equal {tally['equal']}, different {tally['different']}, "
+          f"unknown {tally['unknown']}, errors {tally['errors']}; equal fraction {frac:.4f}; {dt:.1f} s")
+    for reason, n in sorted(tally["unknown_reasons"].items(), key=lambda x: -x[1]):
+        print(f"  unknown ({n}): {reason}")
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if tally["different"] or tally["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
