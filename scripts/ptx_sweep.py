@@ -8,7 +8,8 @@ How it works
        global  out[...] = in[B + S*t + O] (t = threadIdx.x + blockDim.x*threadIdx.y) or
                in[B + P*threadIdx.y + S*threadIdx.x + O], out indexed the same way; T is char,
                short, float, double, float2 or float4 (1..16 bytes); strides -65..65; an optional
-               predicated tail `if (t < n)` with n given as --param
+               predicated tail `if (t < n)` with n given as --param; a third of the kernels
+               get their pointers as --param at element-aligned offsets from 256-byte boundaries
        loop    acc += in[B + S*t + O + k*KS] for k < K under `#pragma unroll 1` (one PTX load
                executed K times per warp; occ's figures are the means over those executions)
        shared  __shared__ T s[R][C+pad] (4, 8, 16-byte T, pads 0/1/2) written and read row-wise
@@ -100,6 +101,24 @@ def affine(rng, block, size):
     return expr, lambda tx, ty: (base + stride * (tx + bx * ty) + offset) * size
 
 
+def index_decl(rng):
+    """tx, ty, t as int, unsigned or long long: every index the generator writes is >= 0, so the
+    32-bit unsigned wrap of a negative term (C++ [basic.fundamental], modulo 2^32) ends at the same
+    value, and the PTX differs (mul.wide.s32 / mul.wide.u32 / mul.lo.s64)."""
+    it = rng.choice(["int", "int", "unsigned", "long long"])
+    return f"    {it} tx = threadIdx.x, ty = threadIdx.y; {it} t = tx + blockDim.x * ty; (void)t;"
+
+
+def pointer_bases(rng, k, size):
+    """Byte addresses of in and out: 0 (occ's symbolic 256-byte-aligned buffers), or, for a third
+    of the kernels, given with --param at an element-aligned offset from a 256-byte boundary."""
+    if rng.random() >= 0.3:
+        return 0, 0
+    b = [256 * rng.randint(1, 1 << 20) + size * rng.randrange(256 // size) for _ in range(2)]
+    k.params.update({"0": b[0], "1": b[1]})
+    return b[0], b[1]
+
+
 def gen_global(rng, name):
     k = Kernel(name, "global")
     size = rng.choice(list(TYPES) + [8])  # 8 twice: double and float2
@@ -112,17 +131,18 @@ def gen_global(rng, name):
     st_expr, st_addr = affine(rng, k.block, size)
     on = (lambda tx, ty: tx + bx * ty < n) if tail else (lambda tx, ty: True)
     k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out, int n) {{')
-    k.emit("    int tx = threadIdx.x, ty = threadIdx.y; int t = tx + blockDim.x * ty; (void)t;")
+    k.emit(index_decl(rng))
     if tail:
         k.params = {"2": n}
         k.emit("    if (t < n) {")
+    b_in, b_out = pointer_bases(rng, k, size)
     # One line for both: nvcc's .loc may give a vector load the line of the store that uses it.
     ld = st = k.emit(f"        out[{st_expr}] = in[{ld_expr}];")
     if tail:
         k.emit("    }")
     k.emit("}")
-    k.accesses.append((ld, "global", "ld", size, lambda tx, ty, i: ld_addr(tx, ty) if on(tx, ty) else None, 1))
-    k.accesses.append((st, "global", "st", size, lambda tx, ty, i: st_addr(tx, ty) if on(tx, ty) else None, 1))
+    k.accesses.append((ld, "global", "ld", size, lambda tx, ty, i: b_in + ld_addr(tx, ty) if on(tx, ty) else None, 1))
+    k.accesses.append((st, "global", "st", size, lambda tx, ty, i: b_out + st_addr(tx, ty) if on(tx, ty) else None, 1))
     return k
 
 
@@ -138,16 +158,20 @@ def gen_loop(rng, name):
     expr, addr = affine(rng, k.block, size)
     iters = rng.randint(2, 6)
     step = rng.choice([1, 32, bx * by, rng.randint(1, 300)])
-    k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out) {{')
-    k.emit("    int tx = threadIdx.x, ty = threadIdx.y; int t = tx + blockDim.x * ty; (void)t;")
+    bound = str(iters)
+    if rng.random() < 0.5:  # the trip count as a parameter, given to occ memory with --param
+        bound, k.params = "n", {"2": iters}
+    k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out, int n) {{')
+    k.emit(index_decl(rng))
+    b_in, b_out = pointer_bases(rng, k, size)
     k.emit(f"    {acc} acc = 0;")
     k.emit("#pragma unroll 1")
-    k.emit(f"    for (int k = 0; k < {iters}; ++k)")
+    k.emit(f"    for (int k = 0; k < {bound}; ++k)")
     ld = k.emit(f"        acc += in[{expr} + k * {step}];")
     st = k.emit(f"    out[t] = ({ctype})acc;")
     k.emit("}")
-    k.accesses.append((ld, "global", "ld", size, lambda tx, ty, i: addr(tx, ty) + i * step * size, iters))
-    k.accesses.append((st, "global", "st", size, lambda tx, ty, i: (tx + bx * ty) * size, 1))
+    k.accesses.append((ld, "global", "ld", size, lambda tx, ty, i: b_in + addr(tx, ty) + i * step * size, iters))
+    k.accesses.append((st, "global", "st", size, lambda tx, ty, i: b_out + (tx + bx * ty) * size, 1))
     return k
 
 
