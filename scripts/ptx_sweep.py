@@ -8,7 +8,8 @@ How it works
        global  out[...] = in[B + S*t + O] (t = threadIdx.x + blockDim.x*threadIdx.y) or
                in[B + P*threadIdx.y + S*threadIdx.x + O], out indexed the same way; T is char,
                short, float, double, float2 or float4 (1..16 bytes); strides -65..65; an optional
-               predicated tail `if (t < n)` with n given as --param; a third of the kernels
+               predicated tail `if (t < n)` or `if (i < n)` (i the load's index) with n given
+               as --param; a third of the kernels
                get their pointers as --param at element-aligned offsets from 256-byte boundaries
        loop    acc += in[B + S*t + O + k*KS] for k < K under `#pragma unroll 1` (one PTX load
                executed K times per warp; occ's figures are the means over those executions)
@@ -106,7 +107,7 @@ def index_decl(rng):
     32-bit unsigned wrap of a negative term (C++ [basic.fundamental], modulo 2^32) ends at the same
     value, and the PTX differs (mul.wide.s32 / mul.wide.u32 / mul.lo.s64)."""
     it = rng.choice(["int", "int", "unsigned", "long long"])
-    return f"    {it} tx = threadIdx.x, ty = threadIdx.y; {it} t = tx + blockDim.x * ty; (void)t;"
+    return it, f"    {it} tx = threadIdx.x, ty = threadIdx.y; {it} t = tx + blockDim.x * ty; (void)t;"
 
 
 def pointer_bases(rng, k, size):
@@ -130,11 +131,20 @@ def gen_global(rng, name):
     ld_expr, ld_addr = affine(rng, k.block, size)
     st_expr, st_addr = affine(rng, k.block, size)
     on = (lambda tx, ty: tx + bx * ty < n) if tail else (lambda tx, ty: True)
+    on_index = tail and rng.random() < 0.5  # the guard on the load's index: if (i < n)
+    if on_index:
+        idx = [ld_addr(p[0], p[1]) // size for w in range((bx * by + 31) // 32) for p in lanes(k.block, w) if p]
+        n = rng.randint(min(idx), max(idx) + 1)
+        on = lambda tx, ty: ld_addr(tx, ty) // size < n  # noqa: E731
     k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out, int n) {{')
-    k.emit(index_decl(rng))
+    it, decl = index_decl(rng)
+    k.emit(decl)
+    if on_index:
+        k.emit(f"    {it} i = {ld_expr};")
+        ld_expr = "i"
     if tail:
         k.params = {"2": n}
-        k.emit("    if (t < n) {")
+        k.emit("    if (i < n) {" if on_index else "    if (t < n) {")
     b_in, b_out = pointer_bases(rng, k, size)
     # One line for both: nvcc's .loc may give a vector load the line of the store that uses it.
     ld = st = k.emit(f"        out[{st_expr}] = in[{ld_expr}];")
@@ -162,7 +172,7 @@ def gen_loop(rng, name):
     if rng.random() < 0.5:  # the trip count as a parameter, given to occ memory with --param
         bound, k.params = "n", {"2": iters}
     k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out, int n) {{')
-    k.emit(index_decl(rng))
+    k.emit(index_decl(rng)[1])
     b_in, b_out = pointer_bases(rng, k, size)
     k.emit(f"    {acc} acc = 0;")
     k.emit("#pragma unroll 1")
