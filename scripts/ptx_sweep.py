@@ -15,6 +15,7 @@ How it works
                executed K times per warp; occ's figures are the means over those executions)
        shared  __shared__ T s[R][C+pad] (4, 8, 16-byte T, pads 0/1/2) written and read row-wise
                s[ty][tx] or column-wise s[tx][ty] (transpose-like)
+       shared1d __shared__ T s[M] written at one affine index and read at another
      A load and a store share a source line at most, so a row of `occ memory` is matched to the access
      by (source line, state space, ld/st) through -lineinfo's .loc directives.
   2. nvcc -ptx -lineinfo -arch=sm_80 per file (and --sm90-files files again for sm_90).
@@ -50,7 +51,7 @@ import time
 TYPES = {1: "char", 2: "short", 4: "float", 8: "double", 16: "float4"}
 SCALAR = {1: "char", 2: "short", 4: "float", 8: "double"}
 SHARED_TYPES = {4: "float", 8: "double", 16: "float4"}
-FAMILIES = ("global", "loop", "shared")
+FAMILIES = ("global", "loop", "shared", "shared1d")
 
 
 class Kernel:
@@ -220,7 +221,36 @@ def gen_shared(rng, name):
     return k
 
 
-GENERATORS = {"global": gen_global, "loop": gen_loop, "shared": gen_shared}
+def gen_shared1d(rng, name):
+    """A 1-D __shared__ T s[M] written at one affine index and read at another (strides -65..65):
+    the 8- and 16-byte bank phases (half / quarter warps) for any stride."""
+    k = Kernel(name, "shared1d")
+    size = rng.choice(list(SHARED_TYPES))
+    ctype = SHARED_TYPES[size]
+    while True:
+        k.block = rand_block(rng, 256)
+        bx, by, _ = k.block
+        wr_expr, wr_addr = affine(rng, k.block, size)
+        rd_expr, rd_addr = affine(rng, k.block, size)
+        top = max(max(wr_addr(x, y), rd_addr(x, y)) for x in range(bx) for y in range(by)) // size + 1
+        if top * size <= 48 * 1024:  # static __shared__ limit (CUDA C++ Programming Guide)
+            break
+    k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out) {{')
+    k.emit(f"    __shared__ {ctype} s[{top}];")
+    k.emit("    int tx = threadIdx.x, ty = threadIdx.y; int t = tx + blockDim.x * ty;")
+    wr = k.emit(f"    s[{wr_expr}] = in[t];")
+    k.emit("    __syncthreads();")
+    rd = k.emit(f"    out[t] = s[{rd_expr}];")
+    k.emit("}")
+    lin = lambda tx, ty, i: (tx + bx * ty) * size  # noqa: E731
+    k.accesses.append((wr, "global", "ld", size, lin, 1))
+    k.accesses.append((wr, "shared", "st", size, lambda tx, ty, i: wr_addr(tx, ty), 1))
+    k.accesses.append((rd, "shared", "ld", size, lambda tx, ty, i: rd_addr(tx, ty), 1))
+    k.accesses.append((rd, "global", "st", size, lin, 1))
+    return k
+
+
+GENERATORS = {"global": gen_global, "loop": gen_loop, "shared": gen_shared, "shared1d": gen_shared1d}
 
 
 def lanes(block, warp):
