@@ -10,7 +10,8 @@ How it works
                short, float, double, float2 or float4 (1..16 bytes); strides -65..65; an optional
                predicated tail `if (t < n)` or `if (i < n)` (i the load's index) with n given
                as --param; a third of the kernels
-               get their pointers as --param at element-aligned offsets from 256-byte boundaries
+               get their pointers as --param at element-aligned offsets from 256-byte boundaries,
+               and some a G * blockIdx.x term, run in a block b > 0 of a 1-D grid
        loop    acc += in[B + S*t + O + k*KS] for k < K under `#pragma unroll 1` (one PTX load
                executed K times per warp; occ's figures are the means over those executions)
        shared  __shared__ T s[R][C+pad] (4, 8, 16-byte T, pads 0/1/2) written and read row-wise
@@ -19,8 +20,8 @@ How it works
      A load and a store share a source line at most, so a row of `occ memory` is matched to the access
      by (source line, state space, ld/st) through -lineinfo's .loc directives.
   2. nvcc -ptx -lineinfo -arch=sm_80 per file (and --sm90-files files again for sm_90).
-  3. One `occ memory --batch` per PTX file (a JSON line per kernel), run on the warps occ runs by
-     default (the first and last warp of block 0), pointers symbolic and 256-byte aligned (the
+  3. One `occ memory --batch` per PTX file (a JSON line per kernel), run on the first and the last
+     warp of one block (block 0, or block b of the grid for a kernel with blockIdx.x), pointers symbolic and 256-byte aligned (the
      CUDA C++ Programming Guide, "Device Memory Accesses": cudaMalloc's alignment), so the
      generator's addresses are byte offsets from 0.
   4. The generator's own lane addresses for the same warps go to `occ coalesce --batch` /
@@ -62,6 +63,8 @@ class Kernel:
         self.family = family
         self.lines = []
         self.block = (32, 1, 1)
+        self.grid = 1
+        self.block_idx = 0  # the block whose first and last warps occ memory runs
         self.params = {}
         # (line offset in self.lines, space, op, access_bytes, addr(tx, ty, k) -> byte address or
         # None when the lane is off, iterations)
@@ -121,6 +124,16 @@ def pointer_bases(rng, k, size):
     return b[0], b[1]
 
 
+def in_block(rng, k, expr, addr, size):
+    """The index plus G * blockIdx.x, run in block b of a 1-D grid (occ memory --grid, --warps b.0.0:w)."""
+    if k.block_idx == 0:
+        k.grid = rng.randint(2, 9)
+        k.block_idx = rng.randint(1, k.grid - 1)
+    g = rng.choice([k.block[0] * k.block[1], 32, 1000, rng.randint(1, 4096)])
+    b = k.block_idx
+    return f"{expr} + {g} * blockIdx.x", lambda tx, ty: addr(tx, ty) + g * b * size
+
+
 def gen_global(rng, name):
     k = Kernel(name, "global")
     size = rng.choice(list(TYPES) + [8])  # 8 twice: double and float2
@@ -131,6 +144,9 @@ def gen_global(rng, name):
     n = rng.randint(1, bx * by) if tail else None
     ld_expr, ld_addr = affine(rng, k.block, size)
     st_expr, st_addr = affine(rng, k.block, size)
+    if rng.random() < 0.3:  # a block of a grid other than block 0: the index has G * blockIdx.x
+        ld_expr, ld_addr = in_block(rng, k, ld_expr, ld_addr, size)
+        st_expr, st_addr = in_block(rng, k, st_expr, st_addr, size)
     on = (lambda tx, ty: tx + bx * ty < n) if tail else (lambda tx, ty: True)
     on_index = tail and rng.random() < 0.5  # the guard on the load's index: if (i < n)
     if on_index:
@@ -264,13 +280,17 @@ def lanes(block, warp):
     return out
 
 
+def run_warps(k):
+    """The warps run (occ memory's default, given explicitly): the first and the last of the block."""
+    bx, by, bz = k.block
+    return sorted({0, (bx * by * bz + 31) // 32 - 1})
+
+
 def expected_requests(k, access):
     """The described requests (one per warp execution with an active lane) of an access."""
     _, space, op, size, addr, iters = access
-    bx, by, bz = k.block
-    nwarps = (bx * by * bz + 31) // 32
     reqs = []
-    for w in sorted({0, nwarps - 1}):  # occ memory's default: the first and the last warp
+    for w in run_warps(k):
         for i in range(iters):
             addrs = [None if p is None else addr(p[0], p[1], i) for p in lanes(k.block, w)]
             if any(a is not None for a in addrs):
@@ -296,7 +316,8 @@ def process_file(job):
         return {"error": f"nvcc {cu}: {p.stderr[-2000:]}"}
     with open(ptx, encoding="utf8") as f:
         text = f.read()
-    reqs = [{"ptx": text, "kernel": k.name, "block": list(k.block), "params": k.params, "gpu": gpu} for k in kernels]
+    reqs = [{"ptx": text, "kernel": k.name, "block": list(k.block), "grid": [k.grid, 1, 1], "params": k.params, "gpu": gpu,
+             "warps": [f"{k.block_idx}.0.0:{w}" for w in run_warps(k)]} for k in kernels]
     answers = run_batch(occ, "memory", reqs)
     return {"answers": answers, "ptx_lines": text.splitlines()}
 
