@@ -5,8 +5,9 @@ held equal to what `occ coalesce` / `occ banks` answer for the lane addresses th
 
 How it works
   1. Generate --count kernels (seeded by --seed), --per-file to a .cu file. Three families:
-       global  out[...] = in[B + S*t + O] (t = threadIdx.x + blockDim.x*threadIdx.y) or
-               in[B + P*threadIdx.y + S*threadIdx.x + O], out indexed the same way; T is char,
+       global  out[...] = in[B + S*t + O] (t = tx + blockDim.x*ty, ty = threadIdx.y +
+               blockDim.y*threadIdx.z: 1-D, 2-D and 3-D blocks) or
+               in[B + P*ty + S*tx + O], out indexed the same way; T is char,
                short, float, double, float2 or float4 (1..16 bytes); strides -65..65; an optional
                predicated tail `if (t < n)` or `if (i < n)` (i the load's index) with n given
                as --param; a third of the kernels
@@ -85,12 +86,13 @@ def rand_block(rng, max_threads=1024):
         return (rng.choice([32, 64, 96, 128, 256, 40, 48, 100]), 1, 1)
     bx = rng.choice([8, 16, 32, 64])
     by = rng.randint(1, max(1, min(16, max_threads // bx)))
-    return (bx, by, 1)
+    bz = rng.randint(2, 4) if rng.random() < 0.2 and bx * by * 4 <= max_threads else 1
+    return (bx, by, bz)
 
 
 def affine(rng, block, size):
     """(C expression, addr(tx, ty)) of an affine index with every address >= 0."""
-    bx, by, _ = block
+    bx, by = block[0], block[1] * block[2]  # ty below is threadIdx.y + blockDim.y * threadIdx.z
     stride = rand_stride(rng)
     offset = rng.randint(-8, 40)
     if by > 1 and rng.random() < 0.5:
@@ -111,7 +113,8 @@ def index_decl(rng):
     32-bit unsigned wrap of a negative term (C++ [basic.fundamental], modulo 2^32) ends at the same
     value, and the PTX differs (mul.wide.s32 / mul.wide.u32 / mul.lo.s64)."""
     it = rng.choice(["int", "int", "unsigned", "long long"])
-    return it, f"    {it} tx = threadIdx.x, ty = threadIdx.y; {it} t = tx + blockDim.x * ty; (void)t;"
+    return it, (f"    {it} tx = threadIdx.x, ty = threadIdx.y + blockDim.y * threadIdx.z; {it} t = tx + blockDim.x * ty;"
+                " (void)t;")
 
 
 def pointer_bases(rng, k, size):
@@ -139,7 +142,7 @@ def gen_global(rng, name):
     size = rng.choice(list(TYPES) + [8])  # 8 twice: double and float2
     ctype = TYPES[size] if not (size == 8 and rng.random() < 0.5) else "float2"
     k.block = rand_block(rng)
-    bx, by, _ = k.block
+    bx, by = k.block[0], k.block[1] * k.block[2]
     tail = rng.random() < 0.4
     n = rng.randint(1, bx * by) if tail else None
     ld_expr, ld_addr = affine(rng, k.block, size)
@@ -181,7 +184,7 @@ def gen_loop(rng, name):
     if size == 8:
         acc = "double"
     k.block = rand_block(rng)
-    bx, by, _ = k.block
+    bx, by = k.block[0], k.block[1] * k.block[2]
     expr, addr = affine(rng, k.block, size)
     iters = rng.randint(2, 6)
     step = rng.choice([1, 32, bx * by, rng.randint(1, 300)])
@@ -245,7 +248,7 @@ def gen_shared1d(rng, name):
     ctype = SHARED_TYPES[size]
     while True:
         k.block = rand_block(rng, 256)
-        bx, by, _ = k.block
+        bx, by = k.block[0], k.block[1] * k.block[2]
         wr_expr, wr_addr = affine(rng, k.block, size)
         rd_expr, rd_addr = affine(rng, k.block, size)
         top = max(max(wr_addr(x, y), rd_addr(x, y)) for x in range(bx) for y in range(by)) // size + 1
@@ -253,7 +256,7 @@ def gen_shared1d(rng, name):
             break
     k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out) {{')
     k.emit(f"    __shared__ {ctype} s[{top}];")
-    k.emit("    int tx = threadIdx.x, ty = threadIdx.y; int t = tx + blockDim.x * ty;")
+    k.emit("    int tx = threadIdx.x, ty = threadIdx.y + blockDim.y * threadIdx.z; int t = tx + blockDim.x * ty;")
     wr = k.emit(f"    s[{wr_expr}] = in[t];")
     k.emit("    __syncthreads();")
     rd = k.emit(f"    out[t] = s[{rd_expr}];")
@@ -270,13 +273,14 @@ GENERATORS = {"global": gen_global, "loop": gen_loop, "shared": gen_shared, "sha
 
 
 def lanes(block, warp):
-    """(tx, ty) of the 32 lanes of a warp (x fastest; None past the block's last thread)."""
+    """(tx, ty) of the 32 lanes of a warp (x fastest, then y, then z; ty counts y and z together as the
+    kernels' ty does; None past the block's last thread)."""
     bx, by, bz = block
     total = bx * by * bz
     out = []
     for lane in range(32):
         t = warp * 32 + lane
-        out.append((t % bx, (t // bx) % by) if t < total else None)
+        out.append((t % bx, t // bx) if t < total else None)  # (tx, threadIdx.y + blockDim.y * threadIdx.z)
     return out
 
 
