@@ -13,7 +13,8 @@ How it works
                as --param; a third of the kernels
                get their pointers as --param at element-aligned offsets from 256-byte boundaries,
                and some a G * blockIdx.x term, run in a block b > 0 of a 1-D grid
-       loop    acc += in[B + S*t + O + k*KS] for k < K under `#pragma unroll 1` (one PTX load
+       loop    acc += in[B + S*t + O + k*KS] for k < K (a constant or --param) under
+               `#pragma unroll 1`, some guarded by a tile tail `if (t + k*GS < m)` (one PTX load
                executed K times per warp; occ's figures are the means over those executions)
        shared  __shared__ T s[R][C+pad] (4, 8, 16-byte T, pads 0/1/2) written and read row-wise
                s[ty][tx] or column-wise s[tx][ty] (transpose-like)
@@ -191,16 +192,24 @@ def gen_loop(rng, name):
     bound = str(iters)
     if rng.random() < 0.5:  # the trip count as a parameter, given to occ memory with --param
         bound, k.params = "n", {"2": iters}
-    k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out, int n) {{')
+    guard, on = "", lambda tx, ty, i: True
+    if rng.random() < 0.4:  # a tile loop's tail: lanes drop out as t + k * GS reaches m
+        gs = rng.choice([1, 8, 32, bx * by])
+        m = rng.randint(1, bx * by + iters * gs)
+        k.params = dict(k.params, **{"3": m})
+        guard = f"if ((long long)t + k * {gs} < m) "
+        on = lambda tx, ty, i: tx + bx * ty + i * gs < m  # noqa: E731
+    k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out, int n, int m) {{')
     k.emit(index_decl(rng)[1])
     b_in, b_out = pointer_bases(rng, k, size)
     k.emit(f"    {acc} acc = 0;")
     k.emit("#pragma unroll 1")
     k.emit(f"    for (int k = 0; k < {bound}; ++k)")
-    ld = k.emit(f"        acc += in[{expr} + k * {step}];")
+    ld = k.emit(f"        {guard}acc += in[{expr} + k * {step}];")
     st = k.emit(f"    out[t] = ({ctype})acc;")
     k.emit("}")
-    k.accesses.append((ld, "global", "ld", size, lambda tx, ty, i: b_in + addr(tx, ty) + i * step * size, iters))
+    k.accesses.append((ld, "global", "ld", size,
+                       lambda tx, ty, i: b_in + addr(tx, ty) + i * step * size if on(tx, ty, i) else None, iters))
     k.accesses.append((st, "global", "st", size, lambda tx, ty, i: b_out + (tx + bx * ty) * size, 1))
     return k
 
@@ -476,7 +485,8 @@ def main():
     compare(args, files, results, described, tally, sys.stdout)
     dt = time.time() - start
     frac = tally["equal"] / tally["accesses"] if tally["accesses"] else 0.0
-    print(f"kernels {tally['kernels']} (compilations: {len(files)} files, sm_80 and {args.sm90_files} sm_90), "
+    print(f"kernels {args.count} generated, {tally['kernels']} read ({len(files)} PTX files: sm_80, and sm_90 for "
+          f"{min(args.sm90_files, len(files))}), "
           f"accesses compared {tally['accesses']}: equal {tally['equal']}, different {tally['different']}, "
           f"unknown {tally['unknown']}, errors {tally['errors']}; equal fraction {frac:.4f}; {dt:.1f} s")
     for reason, n in sorted(tally["unknown_reasons"].items(), key=lambda x: -x[1]):
