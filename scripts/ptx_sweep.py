@@ -417,7 +417,8 @@ def main():
     ap.add_argument("--families", default=",".join(FAMILIES), help=f"kernel families [{','.join(FAMILIES)}]")
     ap.add_argument("--occ", default=os.environ.get("OCC_BIN", "build/native/bin/occ"), help="occ binary [$OCC_BIN or build/native/bin/occ]")
     ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", help="nvcc [on PATH, else /usr/local/cuda/bin/nvcc]")
-    ap.add_argument("--gpu", default="A100", help="device for occ's models [A100]")
+    ap.add_argument("--gpu", default="A100", help="device for occ's models, sm_80 files [A100]")
+    ap.add_argument("--gpu90", default="H100", help="device for the sm_90 files [H100]")
     ap.add_argument("--jobs", type=int, default=2, help="files compiled and read at once [2]")
     ap.add_argument("--keep", help="write the .cu and .ptx files here (else a temporary folder)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every unknown access too")
@@ -447,7 +448,8 @@ def main():
         if len(files) <= args.sm90_files:
             files.append((cu, "sm_90", kernels, first))
     print(f"ptx_sweep: {args.count} kernels in {len(set(f[0] for f in files))} files under {work}", file=sys.stderr)
-    jobs = [(args.occ, args.nvcc, cu, arch, kernels, args.gpu) for cu, arch, kernels, _ in files]
+    gpu = {"sm_80": args.gpu, "sm_90": args.gpu90}
+    jobs = [(args.occ, args.nvcc, cu, arch, kernels, gpu[arch]) for cu, arch, kernels, _ in files]
     results = [None] * len(jobs)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futs = {pool.submit(process_file, j): i for i, j in enumerate(jobs)}
@@ -465,7 +467,7 @@ def main():
             for acc in k.accesses:
                 off, space, op = acc[:3]
                 for r in expected_requests(k, acc):
-                    r["gpu"] = args.gpu
+                    r["gpu"] = gpu[arch]
                     keys[space].append((cu, arch, k.name, off, space, op))
                     reqs[space].append(r)
     described = {}
@@ -486,7 +488,7 @@ def main():
     dt = time.time() - start
     frac = tally["equal"] / tally["accesses"] if tally["accesses"] else 0.0
     print(f"kernels {args.count} generated, {tally['kernels']} read ({len(files)} PTX files: sm_80, and sm_90 for "
-          f"{min(args.sm90_files, len(files))}), "
+          f"{sum(f[1] == 'sm_90' for f in files)} of them), "
           f"accesses compared {tally['accesses']}: equal {tally['equal']}, different {tally['different']}, "
           f"unknown {tally['unknown']}, errors {tally['errors']}; equal fraction {frac:.4f}; {dt:.1f} s")
     for reason, n in sorted(tally["unknown_reasons"].items(), key=lambda x: -x[1]):
