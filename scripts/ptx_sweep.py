@@ -18,7 +18,8 @@ How it works
                executed K times per warp; occ's figures are the means over those executions)
        shared  __shared__ T s[R][C+pad] (4, 8, 16-byte T, pads 0/1/2) written and read row-wise
                s[ty][tx] or column-wise s[tx][ty] (transpose-like)
-       shared1d __shared__ T s[M] written at one affine index and read at another
+       shared1d __shared__ T s[M] (or extern __shared__ T s[]) written at one affine index and
+               read at another
      A load and a store share a source line at most, so a row of `occ memory` is matched to the access
      by (source line, state space, ld/st) through -lineinfo's .loc directives.
   2. nvcc -ptx -lineinfo -arch=sm_80 per file (and --sm90-files files again for sm_90).
@@ -264,7 +265,10 @@ def gen_shared1d(rng, name):
         if top * size <= 48 * 1024:  # static __shared__ limit (CUDA C++ Programming Guide)
             break
     k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out) {{')
-    k.emit(f"    __shared__ {ctype} s[{top}];")
+    if rng.random() < 0.3:  # dynamic shared memory: the only shared variable, so at offset 0 too
+        k.emit(f"    extern __shared__ {ctype} s[];  // {top} elements")
+    else:
+        k.emit(f"    __shared__ {ctype} s[{top}];")
     k.emit("    int tx = threadIdx.x, ty = threadIdx.y + blockDim.y * threadIdx.z; int t = tx + blockDim.x * ty;")
     wr = k.emit(f"    s[{wr_expr}] = in[t];")
     k.emit("    __syncthreads();")
