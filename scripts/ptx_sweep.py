@@ -266,7 +266,8 @@ def gen_shared1d(rng, name):
             break
     k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out) {{')
     if rng.random() < 0.3:  # dynamic shared memory: the only shared variable, so at offset 0 too
-        k.emit(f"    extern __shared__ {ctype} s[];  // {top} elements")
+        # One name per kernel: extern __shared__ arrays of one file share a declaration.
+        k.emit(f"    extern __shared__ {ctype} dyn_{name}[]; {ctype}* s = dyn_{name};  // {top} elements")
     else:
         k.emit(f"    __shared__ {ctype} s[{top}];")
     k.emit("    int tx = threadIdx.x, ty = threadIdx.y + blockDim.y * threadIdx.z; int t = tx + blockDim.x * ty;")
