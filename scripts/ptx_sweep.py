@@ -377,6 +377,11 @@ def compare(args, files, results, described, tally, out):
                           f"{[r['instruction'] for r in mine]}", file=out)
                     continue
                 r = mine[0]
+                want_reqs = described[(cu, arch, k.name, off, space, op)]
+                if not want_reqs and r["executions"] == 0:  # no lane of the warps run reaches it, on both sides
+                    tally["equal"] += 1
+                    tally["not_executed"] += 1
+                    continue
                 if r.get("unknown"):
                     tally["unknown"] += 1
                     if args.verbose:
@@ -450,7 +455,7 @@ def main():
         with open(cu, "w", encoding="utf8") as f:
             f.write("\n".join(text) + "\n")
         files.append((cu, "sm_80", kernels, first))
-        if len(files) <= args.sm90_files:
+        if fi // args.per_file < args.sm90_files:
             files.append((cu, "sm_90", kernels, first))
     print(f"ptx_sweep: {args.count} kernels in {len(set(f[0] for f in files))} files under {work}", file=sys.stderr)
     gpu = {"sm_80": args.gpu, "sm_90": args.gpu90}
@@ -488,7 +493,7 @@ def main():
         for k in kernels:
             for acc in k.accesses:
                 described.setdefault((cu, arch, k.name, acc[0], acc[1], acc[2]), [])
-    tally = {"kernels": 0, "accesses": 0, "equal": 0, "different": 0, "unknown": 0, "errors": 0, "unknown_reasons": {}}
+    tally = {"not_executed": 0, "kernels": 0, "accesses": 0, "equal": 0, "different": 0, "unknown": 0, "errors": 0, "unknown_reasons": {}}
     compare(args, files, results, described, tally, sys.stdout)
     dt = time.time() - start
     frac = tally["equal"] / tally["accesses"] if tally["accesses"] else 0.0
@@ -496,6 +501,8 @@ def main():
           f"{sum(f[1] == 'sm_90' for f in files)} of them), "
           f"accesses compared {tally['accesses']}: equal {tally['equal']}, different {tally['different']}, "
           f"unknown {tally['unknown']}, errors {tally['errors']}; equal fraction {frac:.4f}; {dt:.1f} s")
+    if tally["not_executed"]:
+        print(f"  of the equal: {tally['not_executed']} accesses no lane of the warps run reaches (both sides: no request)")
     for reason, n in sorted(tally["unknown_reasons"].items(), key=lambda x: -x[1]):
         print(f"  unknown ({n}): {reason}")
     if not args.keep:
