@@ -23,7 +23,8 @@ How it works
      A load and a store share a source line at most, so a row of `occ memory` is matched to the access
      by (source line, state space, ld/st) through -lineinfo's .loc directives.
   2. nvcc -ptx -lineinfo -arch=sm_80 per file (and --sm90-files files again for sm_90).
-  3. One `occ memory --batch` per PTX file (a JSON line per kernel), run on the first and the last
+  3. One `occ memory --batch` per PTX file (a JSON line per kernel with that kernel's part of the
+     module), run on the first and the last
      warp of one block (block 0, or block b of the grid for a kernel with blockIdx.x), pointers symbolic and 256-byte aligned (the
      CUDA C++ Programming Guide, "Device Memory Accesses": cudaMalloc's alignment), so the
      generator's addresses are byte offsets from 0.
@@ -325,6 +326,27 @@ def run_batch(occ, kind, lines, fields=None):
     return [json.loads(x) for x in out]
 
 
+def split_ptx(text):
+    """Each kernel's own PTX: the module header (.version, .target, .address_size), every
+    module-scope declaration and directive (.extern, .file), and the kernel's part from its
+    `// .globl` comment to the next, so that occ memory does not read 200 kernels for each one (PTX ISA, "PTX Module
+    Directives": a module is the directives and the entries, in any number)."""
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, l in enumerate(lines) if l.lstrip().startswith("// .globl")]
+    if not starts:
+        return {}
+    # Module-scope declarations (nvcc writes `.extern .shared ... dyn[];` between entries) go to
+    # every part: a line at column 0 that starts with a directive and ends with ';', and .file.
+    decl = {i for i in range(starts[0], len(lines))
+            if (lines[i].startswith(".") and lines[i].rstrip().endswith(";")) or lines[i].lstrip().startswith(".file")}
+    header = "".join(lines[:starts[0]]) + "".join(lines[i] for i in sorted(decl))
+    parts = {}
+    for a, b in zip(starts, starts[1:] + [len(lines)]):
+        name = lines[a].split()[-1]
+        parts[name] = header + "".join(lines[i] for i in range(a, b) if i not in decl)
+    return parts
+
+
 def process_file(job):
     """Compile one .cu file, run occ memory on each kernel; (per-kernel rows or an error, ptx lines)."""
     occ, nvcc, cu, arch, kernels, gpu = job
@@ -334,7 +356,8 @@ def process_file(job):
         return {"error": f"nvcc {cu}: {p.stderr[-2000:]}"}
     with open(ptx, encoding="utf8") as f:
         text = f.read()
-    reqs = [{"ptx": text, "kernel": k.name, "block": list(k.block), "grid": [k.grid, 1, 1], "params": k.params, "gpu": gpu,
+    parts = split_ptx(text)
+    reqs = [{"ptx": parts.get(k.name, text), "kernel": k.name, "block": list(k.block), "grid": [k.grid, 1, 1], "params": k.params, "gpu": gpu,
              "warps": [f"{k.block_idx}.0.0:{w}" for w in run_warps(k)]} for k in kernels]
     answers = run_batch(occ, "memory", reqs)
     return {"answers": answers, "ptx_lines": text.splitlines()}
@@ -377,6 +400,10 @@ def compare(args, files, results, described, tally, out):
                           f"{[r['instruction'] for r in mine]}", file=out)
                     continue
                 r = mine[0]
+                if not (r.get("file") or "").endswith(os.path.basename(cu)):
+                    tally["different"] += 1
+                    print(f"DIFFERENT {src}\n  occ memory's file is {r.get('file')!r}", file=out)
+                    continue
                 want_reqs = described[(cu, arch, k.name, off, space, op)]
                 if not want_reqs and r["executions"] == 0:  # no lane of the warps run reaches it, on both sides
                     tally["equal"] += 1
