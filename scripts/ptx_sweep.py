@@ -20,6 +20,7 @@ How it works
                s[ty][tx] or column-wise s[tx][ty] (transpose-like)
        shared1d __shared__ T s[M] (or extern __shared__ T s[]) written at one affine index and
                read at another
+       intops  global and shared accesses at t / D, t % D, shifts, masks, xor, min, max of t
      A load and a store share a source line at most, so a row of `occ memory` is matched to the access
      by (source line, state space, ld/st) through -lineinfo's .loc directives.
   2. nvcc -ptx -lineinfo -arch=sm_80 per file (and --sm90-files files again for sm_90).
@@ -56,7 +57,7 @@ import time
 TYPES = {1: "char", 2: "short", 4: "float", 8: "double", 16: "float4"}
 SCALAR = {1: "char", 2: "short", 4: "float", 8: "double"}
 SHARED_TYPES = {4: "float", 8: "double", 16: "float4"}
-FAMILIES = ("global", "loop", "shared", "shared1d")
+FAMILIES = ("global", "loop", "shared", "shared1d", "intops")
 
 
 class Kernel:
@@ -284,7 +285,59 @@ def gen_shared1d(rng, name):
     return k
 
 
-GENERATORS = {"global": gen_global, "loop": gen_loop, "shared": gen_shared, "shared1d": gen_shared1d}
+# Index functions of t >= 0 with their value in Python; C's / and % truncate, which for t >= 0 is
+# Python's // and %. nvcc turns a division by a constant into mul.hi and shifts (PTX ISA, `mul`).
+def index_fn(rng):
+    d = rng.choice([2, 3, 5, 7, 8, 12, 32, 33, 100])
+    m = rng.choice([1, 3, 7, 15, 31, 63])
+    sh = rng.randint(1, 5)
+    c = rng.randint(1, 200)
+    return rng.choice([
+        (f"t / {d}", lambda t: t // d),
+        (f"t % {d}", lambda t: t % d),
+        (f"(t / {d}) * {c} + t % {d}", lambda t: (t // d) * c + t % d),
+        (f"(t >> {sh}) * {c}", lambda t: (t >> sh) * c),
+        (f"t & {m}", lambda t: t & m),
+        (f"t ^ {m}", lambda t: t ^ m),
+        (f"(t & {m}) * {c} + (t >> {sh})", lambda t: (t & m) * c + (t >> sh)),
+        (f"min(t, {c})", lambda t: min(t, c)),
+        (f"max((int)t - {c}, 0)", lambda t: max(t - c, 0)),  # (int): unsigned t - c would wrap
+        (f"t * {c} % 1024", lambda t: t * c % 1024),
+    ])
+
+
+def gen_intops(rng, name):
+    """Global and shared accesses at non-affine indices of t (division, remainder, shifts, masks,
+    min/max): the interpreter's integer instructions, one access per source line."""
+    k = Kernel(name, "intops")
+    size = rng.choice([1, 2, 4, 8, 16])
+    ctype = TYPES[size]
+    k.block = (rng.choice([32, 64, 128, 256, 96]), 1, 1)
+    g_expr, g_fn = index_fn(rng)
+    s_expr, s_fn = index_fn(rng)
+    top = max(s_fn(t) for t in range(k.block[0])) + 1
+    shared = size >= 4 and top * size <= 48 * 1024
+    b_in, b_out = pointer_bases(rng, k, size)
+    k.emit(f'extern "C" __global__ void {name}(const {ctype}* __restrict__ in, {ctype}* __restrict__ out) {{')
+    k.emit(f"    {rng.choice(['int', 'unsigned'])} t = threadIdx.x;")
+    if shared:
+        k.emit(f"    __shared__ {ctype} s[{top}];")
+        wr = k.emit(f"    s[{s_expr}] = in[{g_expr}];")
+        k.emit("    __syncthreads();")
+        rd = k.emit("    out[t] = s[t % " + str(top) + "];")
+        k.accesses.append((wr, "global", "ld", size, lambda tx, ty, i: b_in + g_fn(tx) * size, 1))
+        k.accesses.append((wr, "shared", "st", size, lambda tx, ty, i: s_fn(tx) * size, 1))
+        k.accesses.append((rd, "shared", "ld", size, lambda tx, ty, i: (tx % top) * size, 1))
+        k.accesses.append((rd, "global", "st", size, lambda tx, ty, i: b_out + tx * size, 1))
+    else:
+        ld = k.emit(f"    out[{s_expr}] = in[{g_expr}];")
+        k.accesses.append((ld, "global", "ld", size, lambda tx, ty, i: b_in + g_fn(tx) * size, 1))
+        k.accesses.append((ld, "global", "st", size, lambda tx, ty, i: b_out + s_fn(tx) * size, 1))
+    k.emit("}")
+    return k
+
+
+GENERATORS = {"global": gen_global, "loop": gen_loop, "shared": gen_shared, "shared1d": gen_shared1d, "intops": gen_intops}
 
 
 def lanes(block, warp):
