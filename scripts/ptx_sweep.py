@@ -14,7 +14,8 @@ How it works
                get their pointers as --param at element-aligned offsets from 256-byte boundaries,
                and some a G * blockIdx.x term, run in a block b > 0 of a 1-D grid
        loop    acc += in[B + S*t + O + k*KS] for k < K (a constant or --param) under
-               `#pragma unroll 1`, some guarded by a tile tail `if (t + k*GS < m)` (one PTX load
+               `#pragma unroll 1` (or unrolled: K loads on one line, matched as a set), some
+               guarded by a tile tail `if (t + k*GS < m)` (one PTX load
                executed K times per warp; occ's figures are the means over those executions)
        shared  __shared__ T s[R][C+pad] (4, 8, 16-byte T, pads 0/1/2) written and read row-wise
                s[ty][tx] or column-wise s[tx][ty] (transpose-like)
@@ -193,7 +194,8 @@ def gen_loop(rng, name):
     iters = rng.randint(2, 6)
     step = rng.choice([1, 32, bx * by, rng.randint(1, 300)])
     bound = str(iters)
-    if rng.random() < 0.5:  # the trip count as a parameter, given to occ memory with --param
+    unrolled = rng.random() < 0.25  # #pragma unroll: one PTX load per k, all on the loop's line
+    if not unrolled and rng.random() < 0.6:  # the trip count as a parameter, given to occ memory with --param
         bound, k.params = "n", {"2": iters}
     guard, on = "", lambda tx, ty, i: True
     if rng.random() < 0.4:  # a tile loop's tail: lanes drop out as t + k * GS reaches m
@@ -206,13 +208,17 @@ def gen_loop(rng, name):
     k.emit(index_decl(rng)[1])
     b_in, b_out = pointer_bases(rng, k, size)
     k.emit(f"    {acc} acc = 0;")
-    k.emit("#pragma unroll 1")
+    k.emit("#pragma unroll" if unrolled else "#pragma unroll 1")
     k.emit(f"    for (int k = 0; k < {bound}; ++k)")
     ld = k.emit(f"        {guard}acc += in[{expr} + k * {step}];")
     st = k.emit(f"    out[t] = ({ctype})acc;")
     k.emit("}")
-    k.accesses.append((ld, "global", "ld", size,
-                       lambda tx, ty, i: b_in + addr(tx, ty) + i * step * size if on(tx, ty, i) else None, iters))
+    load = lambda tx, ty, i: b_in + addr(tx, ty) + i * step * size if on(tx, ty, i) else None  # noqa: E731
+    if unrolled:
+        for kk in range(iters):
+            k.accesses.append((ld, "global", "ld", size, lambda tx, ty, i, kk=kk: load(tx, ty, kk), 1))
+    else:
+        k.accesses.append((ld, "global", "ld", size, load, iters))
     k.accesses.append((st, "global", "st", size, lambda tx, ty, i: b_out + (tx + bx * ty) * size, 1))
     return k
 
@@ -440,47 +446,57 @@ def compare(args, files, results, described, tally, out):
                 print(f"ERROR {k.name} ({arch}): occ memory: {ans['error']}", file=out)
                 continue
             rows = ans["instructions"]
-            for acc in k.accesses:
-                off, space, op, size = acc[:4]
+            groups = {}  # accesses on one line in one space with one op (an unrolled loop's copies)
+            for j, acc in enumerate(k.accesses):
+                groups.setdefault(acc[:3], []).append(j)
+            for (off, space, op), js in groups.items():
+                size = k.accesses[js[0]][3]
                 line = line0 + off + 1
-                mine = [r for r in rows if r.get("line") == line and r["space"] == space and r["instruction"].startswith(op)
-                        and r.get("side") in (None, "")]
-                tally["accesses"] += 1
+                mine = sorted((r for r in rows if r.get("line") == line and r["space"] == space and r["instruction"].startswith(op)
+                               and r.get("side") in (None, "")), key=lambda r: r["ptx_line"])
                 src = f"{os.path.basename(cu)}:{line} ({arch}, {k.name}, block {k.block}): {k.lines[off].strip()}"
-                if len(mine) != 1:
-                    tally["different"] += 1
-                    print(f"DIFFERENT {src}\n  expected one {space} {op} row at that line, occ gave {len(mine)}: "
+                tally["accesses"] += len(js)
+                if len(mine) != len(js):
+                    tally["different"] += len(js)
+                    print(f"DIFFERENT {src}\n  expected {len(js)} {space} {op} row(s) at that line, occ gave {len(mine)}: "
                           f"{[r['instruction'] for r in mine]}", file=out)
                     continue
-                r = mine[0]
-                if not (r.get("file") or "").endswith(os.path.basename(cu)):
-                    tally["different"] += 1
-                    print(f"DIFFERENT {src}\n  occ memory's file is {r.get('file')!r}", file=out)
-                    continue
-                want_reqs = described[(cu, arch, k.name, off, space, op)]
-                if not want_reqs and r["executions"] == 0:  # no lane of the warps run reaches it, on both sides
-                    tally["equal"] += 1
-                    tally["not_executed"] += 1
-                    continue
-                if r.get("unknown"):
-                    tally["unknown"] += 1
-                    if args.verbose:
-                        print(f"UNKNOWN {src}: {r['unknown']}", file=out)
-                    tally["unknown_reasons"][r["unknown"].split(":")[0]] = tally["unknown_reasons"].get(r["unknown"].split(":")[0], 0) + 1
-                    continue
-                got, want = row_figures(r, space), described_figures(described[(cu, arch, k.name, off, space, op)], space)
-                bad = [f for f in want if not close(got[f], want[f])]
-                if r["access_bytes"] != size:
-                    bad.append("access_bytes")
-                    got["access_bytes"], want["access_bytes"] = r["access_bytes"], size
-                if bad:
-                    tally["different"] += 1
-                    print(f"DIFFERENT {src}\n  PTX line {r['ptx_line']}: {r['instruction']}\n"
-                          f"  occ memory: {json.dumps({f: got[f] for f in bad})}  (executions {r['executions']})\n"
-                          f"  described : {json.dumps({f: want[f] for f in bad})}  "
-                          f"(requests {len(described[(cu, arch, k.name, off, space, op)])})", file=out)
-                else:
-                    tally["equal"] += 1
+                left = list(js)
+                for r in mine:  # each row against the first described access it equals (copies may be reordered)
+                    verdicts = [(j, judge(r, described[(cu, arch, k.name, j)], space, size)) for j in left]
+                    j, (verdict, detail) = next((v for v in verdicts if v[1][0] != "different"), verdicts[0])
+                    left.remove(j)
+                    if not (r.get("file") or "").endswith(os.path.basename(cu)):
+                        verdict, detail = "different", f"occ memory's file is {r.get('file')!r}"
+                    if verdict == "unknown":
+                        tally["unknown"] += 1
+                        if args.verbose:
+                            print(f"UNKNOWN {src}: {r['unknown']}", file=out)
+                        reason = r["unknown"].split(":")[0]
+                        tally["unknown_reasons"][reason] = tally["unknown_reasons"].get(reason, 0) + 1
+                    elif verdict == "different":
+                        tally["different"] += 1
+                        print(f"DIFFERENT {src}\n  PTX line {r['ptx_line']}: {r['instruction']}\n{detail}", file=out)
+                    else:
+                        tally["equal"] += 1
+                        tally["not_executed"] += verdict == "not_executed"
+
+
+def judge(r, want_reqs, space, size):
+    """(verdict, detail) of one occ memory row against the described requests of one access."""
+    if not want_reqs and r["executions"] == 0:  # no lane of the warps run reaches it, on both sides
+        return "not_executed", ""
+    if r.get("unknown"):
+        return "unknown", r["unknown"]
+    got, want = row_figures(r, space), described_figures(want_reqs, space)
+    bad = [f for f in want if not close(got[f], want[f])]
+    if r["access_bytes"] != size:
+        bad.append("access_bytes")
+        got["access_bytes"], want["access_bytes"] = r["access_bytes"], size
+    if not bad:
+        return "equal", ""
+    return "different", (f"  occ memory: {json.dumps({f: got[f] for f in bad})}  (executions {r['executions']})\n"
+                         f"  described : {json.dumps({f: want[f] for f in bad})}  (requests {len(want_reqs)})")
 
 
 def row_figures(r, space):
@@ -554,11 +570,11 @@ def main():
     keys, reqs = {"global": [], "shared": []}, {"global": [], "shared": []}
     for cu, arch, kernels, _ in files:
         for k in kernels:
-            for acc in k.accesses:
-                off, space, op = acc[:3]
+            for j, acc in enumerate(k.accesses):
+                space = acc[1]
                 for r in expected_requests(k, acc):
                     r["gpu"] = gpu[arch]
-                    keys[space].append((cu, arch, k.name, off, space, op))
+                    keys[space].append((cu, arch, k.name, j))
                     reqs[space].append(r)
     described = {}
     for space, kind, fields in (("global", "coalesce", "sectors,ideal_sectors"), ("shared", "banks", "wavefronts,ideal_wavefronts,conflicts")):
@@ -571,8 +587,8 @@ def main():
             described.setdefault(key, []).append(a)
     for cu, arch, kernels, _ in files:  # an access no warp reaches has no request on either side
         for k in kernels:
-            for acc in k.accesses:
-                described.setdefault((cu, arch, k.name, acc[0], acc[1], acc[2]), [])
+            for j in range(len(k.accesses)):
+                described.setdefault((cu, arch, k.name, j), [])
     tally = {"not_executed": 0, "kernels": 0, "accesses": 0, "equal": 0, "different": 0, "unknown": 0, "errors": 0, "unknown_reasons": {}}
     compare(args, files, results, described, tally, sys.stdout)
     dt = time.time() - start
