@@ -4,36 +4,38 @@ known address per lane, compiled by nvcc to PTX, read back by `occ memory`, and 
 held equal to what `occ coalesce` / `occ banks` answer for the lane addresses the generator wrote.
 
 How it works
-  1. Generate --count kernels (seeded by --seed), --per-file to a .cu file. Three families:
-       global  out[...] = in[B + S*t + O] (t = tx + blockDim.x*ty, ty = threadIdx.y +
-               blockDim.y*threadIdx.z: 1-D, 2-D and 3-D blocks) or
-               in[B + P*ty + S*tx + O], out indexed the same way; T is char,
-               short, float, double, float2 or float4 (1..16 bytes); strides -65..65; an optional
-               predicated tail `if (t < n)` or `if (i < n)` (i the load's index) with n given
-               as --param; a third of the kernels
-               get their pointers as --param at element-aligned offsets from 256-byte boundaries,
-               and some a G * blockIdx.x term, run in a block b > 0 of a 1-D grid
-       loop    acc += in[B + S*t + O + k*KS] for k < K (a constant or --param) under
-               `#pragma unroll 1` (or unrolled: K loads on one line, matched as a set), some
-               guarded by a tile tail `if (t + k*GS < m)` (one PTX load
-               executed K times per warp; occ's figures are the means over those executions)
-       shared  __shared__ T s[R][C+pad] (4, 8, 16-byte T, pads 0/1/2) written and read row-wise
-               s[ty][tx] or column-wise s[tx][ty] (transpose-like)
+  1. Generate --count kernels (seeded by --seed), --per-file to a .cu file, in five families
+     (t = tx + blockDim.x*ty, ty = threadIdx.y + blockDim.y*threadIdx.z: 1-D, 2-D, 3-D blocks):
+       global   out[...] = in[B + S*t + O] or in[B + P*ty + S*tx + O], out indexed the same way;
+                T is char, short, float, double, float2 or float4 (1..16 bytes); strides -65..65;
+                int, unsigned or long long indices; an optional predicated tail `if (t < n)` or
+                `if (i < n)` (i the load's index) with n given as --param; a third of the kernels
+                get their pointers as --param at element-aligned offsets from 256-byte
+                boundaries, some a G * blockIdx.x term, run in a block b > 0 of a 1-D grid
+       loop     acc += in[B + S*t + O + k*KS] for k < K (a constant or --param) under
+                `#pragma unroll 1` (one PTX load executed K times per warp; occ's figures are the
+                means over those executions) or `#pragma unroll` (K loads on one line, matched
+                as a set); some guarded by a tile tail `if (t + k*GS < m)`
+       shared   __shared__ T s[R][C+pad] (4, 8, 16-byte T, pads 0/1/2) written and read
+                row-wise s[ty][tx] or column-wise s[tx][ty] (transpose-like)
        shared1d __shared__ T s[M] (or extern __shared__ T s[]) written at one affine index and
-               read at another
-       intops  global and shared accesses at t / D, t % D, shifts, masks, xor, min, max of t
-     A load and a store share a source line at most, so a row of `occ memory` is matched to the access
-     by (source line, state space, ld/st) through -lineinfo's .loc directives.
+                read at another: the 8- and 16-byte bank phases for any stride
+       intops   global and shared accesses at t / D, t % D, shifts, masks, xor, min, max of t
+     A line holds one load and one store at most (or an unrolled loop's loads), so a row of
+     `occ memory` is matched to its access by (source line, state space, ld/st) through
+     -lineinfo's .loc directives.
   2. nvcc -ptx -lineinfo -arch=sm_80 per file (and --sm90-files files again for sm_90).
-  3. One `occ memory --batch` per PTX file (a JSON line per kernel with that kernel's part of the
-     module), run on the first and the last
-     warp of one block (block 0, or block b of the grid for a kernel with blockIdx.x), pointers symbolic and 256-byte aligned (the
-     CUDA C++ Programming Guide, "Device Memory Accesses": cudaMalloc's alignment), so the
+  3. One `occ memory --batch` per PTX file (a JSON line per kernel with that kernel's part of
+     the module), run on the first and the last warp of one block (block 0, or block b of the
+     grid for a kernel with blockIdx.x); pointers not given are symbolic and 256-byte aligned
+     (CUDA C++ Programming Guide, "Device Memory Accesses": cudaMalloc's alignment), so the
      generator's addresses are byte offsets from 0.
   4. The generator's own lane addresses for the same warps go to `occ coalesce --batch` /
-     `occ banks --batch` (pattern "addresses"); the means over executions are compared with each
-     row's sectors_per_request, ideal_sectors_per_request, wavefronts_per_request,
-     ideal_wavefronts_per_request and bank_conflicts_per_request.
+     `occ banks --batch` (pattern "addresses"); the means over executions are compared with
+     each row's sectors_per_request, ideal_sectors_per_request, wavefronts_per_request,
+     ideal_wavefronts_per_request, bank_conflicts_per_request, access_bytes and executions.
+     This checks the warp interpreter (PTX to addresses, guards, trip counts), not the models,
+     which both sides share.
 
 Output: counts of kernels, accesses compared, equal, different (each printed with the kernel's
 source line, the PTX instruction and both answers), unknown (with occ's reason) and the fraction
