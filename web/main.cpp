@@ -119,7 +119,7 @@ occ::io::json link_base(const occ::io::json& s) {
 }
 
 std::string scenario_query(const std::string& scenario_text) {
-    const auto scenario = occ::io::json::parse(scenario_text, nullptr, /*allow_exceptions=*/false);
+    const auto scenario = occ::io::json::parse(std::string_view(scenario_text), nullptr, /*allow_exceptions=*/false);
     if (scenario.is_discarded() || !scenario.is_object()) return {};
     occ::io::json link = occ::io::json::object();
     for (const char* k : kAlwaysInLink)

@@ -47,7 +47,7 @@ describe("AMD GPUs in the page", () => {
       // The page draws it: the CU picture and the limits.
       const texts = (await page.evaluate(() => occ.layout())).texts.map((x) => x.text).join("\n");
       assert.match(texts, /One CU, filled with resident workgroups/);
-      assert.match(texts, /Groups \/ CU/);
+      assert.match(texts, /Groups\/CU/);
 
       // The link written back is an AMD one, and it reloads to the same state.
       const link = await page.evaluate(() => occ.link());

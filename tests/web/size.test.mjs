@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 
 import { cliBatch, distDir, openPage, useBrowser } from "./harness.mjs";
 
-const BUDGET = 517000;  // 400,000 until the page read binaries, 430,000 until it took them dropped, 432,000 before ncu's explanations, 447,000 before AMD GPUs, 463,200 before the AMD readers and LDS model, 485,000 before AMD advice, rocprof-compute and Triton HIP, 510,000 before ncu's summary layout and the laptop GPUs: docs/PERFORMANCE.md states the trades
+const BUDGET = 520000;  // 517,000 before the one result and advice shape for both vendors and the .ptx rows, 400,000 until the page read binaries, 430,000 until it took them dropped, 432,000 before ncu's explanations, 447,000 before AMD GPUs, 463,200 before the AMD readers and LDS model, 485,000 before AMD advice, rocprof-compute and Triton HIP, 510,000 before ncu's summary layout and the laptop GPUs: docs/PERFORMANCE.md states the trades
 
 describe("download size", () => {
   test(`occ.wasm + occ.js gzipped is at most ${BUDGET} bytes`, (t) => {
